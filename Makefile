@@ -1,0 +1,42 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test lint bench openapi worker clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Embedded: SQLite file under instance/, Celery tasks run in the API process.
+run: install
+	$(BIN)/flask --app service migrate
+	$(BIN)/flask --app service catalog load
+	$(BIN)/gunicorn --bind $(HOST):$(PORT) --workers 1 --threads 4 'service:create_app()'
+
+worker: install
+	$(BIN)/celery -A tasks.worker worker --loglevel=INFO
+
+test: install
+	$(BIN)/python -m tests.services_check
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check service catalog sizing tasks tests bench
+
+openapi: install
+	$(BIN)/flask --app service openapi write --format=yaml openapi.yaml
+
+bench: install
+	$(BIN)/python bench/model_bench.py
+
+clean:
+	rm -rf $(VENV) instance .pytest_cache

@@ -1,0 +1,51 @@
+"""The Flask application of the sizing and quotation API."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask
+from service.config import Config
+
+
+def create_app(config: Config | None = None) -> Flask:
+    """Wire config, database, Celery, API blueprints and error handlers; nothing else."""
+    from service import cli, db, docs, errors
+    from service.api import SizingApi, register_blueprints
+    from service.celery_app import celery_init_app
+
+    config = config or Config.from_env()
+    app = Flask(__name__)
+    app.config.update(
+        SIZING=config,
+        TESTING=config.testing,
+        MAX_CONTENT_LENGTH=config.max_body_bytes,
+        API_TITLE="GPU sizing and quotation API",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL=docs.STATIC_PREFIX,
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": (
+                    "Sizes GPU clusters for distributed training and prices them. "
+                    "Every error is an RFC 9457 `application/problem+json` body "
+                    "(schema `Problem`)."
+                ),
+            },
+        },
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False
+    logging.basicConfig(level=logging.INFO)
+
+    db.init_db(app, config.database_url)
+    celery_init_app(app, config)
+    api = SizingApi(app)
+    register_blueprints(api)
+    app.register_blueprint(docs.docs_static)
+    errors.register_error_handlers(app)
+    cli.register_commands(app)
+    return app

@@ -1,0 +1,137 @@
+"""Read endpoints of the catalog: GPUs, servers, fabrics, the RDMA matrix, regions."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from catalog import queries
+from service import db
+from service.errors import Problem
+from service.schemas import catalog as s
+
+blp = Blueprint("catalog", __name__, url_prefix="/v1/catalog",
+                description="The provider's GPUs, servers, fabrics, RDMA support and regions")
+
+
+def query_args(schema):
+    # Unknown query parameters are refused, so a typo never silently widens a filter.
+    return blp.arguments(schema, location="query", unknown=ma.RAISE, as_kwargs=True)
+
+
+def version_of(version: int | None) -> int:
+    try:
+        return queries.resolve_version(db.session(), version).id
+    except queries.CatalogNotLoaded:
+        raise Problem(503, "catalog_not_loaded", "No catalog is loaded yet; run `flask catalog load`")
+    except queries.UnknownVersion:
+        raise Problem(404, "catalog_version_not_found", f"Catalog version {version} does not exist",
+                      errors=[{"pointer": "/query/version", "detail": "no such version"}])
+
+
+def one(entries, entry_id: str, what: str):
+    found = queries.entry(entries, entry_id)
+    if found is None:
+        raise Problem(404, "not_found", f"No {what} with id {entry_id!r}")
+    return found
+
+
+@blp.route("/versions")
+class Versions(MethodView):
+    @blp.etag
+    @blp.response(200, s.CatalogVersionSchema(many=True))
+    @blp.doc(operationId="listCatalogVersions", summary="Catalog versions, oldest first")
+    def get(self):
+        return queries.list_versions(db.session())
+
+
+@blp.route("/gpus")
+class Gpus(MethodView):
+    @blp.etag
+    @query_args(s.GpuQuery)
+    @blp.response(200, s.GpuSchema(many=True))
+    @blp.doc(operationId="listGpus", summary="GPUs, with sourced specifications")
+    def get(self, version=None, vendor=None):
+        return queries.gpus(db.session(), version_of(version), vendor)
+
+
+@blp.route("/gpus/<gpu_id>")
+class GpuById(MethodView):
+    @blp.etag
+    @query_args(s.VersionQuery)
+    @blp.response(200, s.GpuSchema)
+    @blp.doc(operationId="getGpu", summary="One GPU")
+    def get(self, gpu_id, version=None):
+        return one(queries.gpus(db.session(), version_of(version)), gpu_id, "GPU")
+
+
+@blp.route("/servers")
+class Servers(MethodView):
+    @blp.etag
+    @query_args(s.ServerQuery)
+    @blp.response(200, s.ServerSchema(many=True))
+    @blp.doc(operationId="listServers", summary="Server SKUs")
+    def get(self, version=None, gpu=None, min_gpus=None):
+        return queries.servers(db.session(), version_of(version), gpu, min_gpus)
+
+
+@blp.route("/servers/<server_id>")
+class ServerById(MethodView):
+    @blp.etag
+    @query_args(s.VersionQuery)
+    @blp.response(200, s.ServerSchema)
+    @blp.doc(operationId="getServer", summary="One server SKU")
+    def get(self, server_id, version=None):
+        return one(queries.servers(db.session(), version_of(version)), server_id, "server")
+
+
+@blp.route("/fabrics")
+class Fabrics(MethodView):
+    @blp.etag
+    @query_args(s.FabricQuery)
+    @blp.response(200, s.FabricSchema(many=True))
+    @blp.doc(operationId="listFabrics", summary="Network fabric SKUs")
+    def get(self, version=None, kind=None, rdma=None):
+        return queries.fabrics(db.session(), version_of(version), kind, rdma)
+
+
+@blp.route("/fabrics/<fabric_id>")
+class FabricById(MethodView):
+    @blp.etag
+    @query_args(s.VersionQuery)
+    @blp.response(200, s.FabricSchema)
+    @blp.doc(operationId="getFabric", summary="One fabric SKU")
+    def get(self, fabric_id, version=None):
+        return one(queries.fabrics(db.session(), version_of(version)), fabric_id, "fabric")
+
+
+@blp.route("/rdma-support")
+class RdmaMatrix(MethodView):
+    @blp.etag
+    @query_args(s.RdmaQuery)
+    @blp.response(200, s.RdmaSupportSchema(many=True))
+    @blp.doc(operationId="listRdmaSupport",
+             summary="Which server works with which fabric, with or without GPUDirect RDMA, and why")
+    def get(self, version=None, server=None, fabric=None, supported=None):
+        return queries.rdma_support(db.session(), version_of(version), server, fabric, supported)
+
+
+@blp.route("/regions")
+class Regions(MethodView):
+    @blp.etag
+    @query_args(s.RegionQuery)
+    @blp.response(200, s.RegionSchema(many=True))
+    @blp.doc(operationId="listRegions", summary="Regions with stock and lead times")
+    def get(self, version=None, server=None):
+        return queries.regions(db.session(), version_of(version), server)
+
+
+@blp.route("/regions/<region_id>")
+class RegionById(MethodView):
+    @blp.etag
+    @query_args(s.VersionQuery)
+    @blp.response(200, s.RegionSchema)
+    @blp.doc(operationId="getRegion", summary="One region with its stock")
+    def get(self, region_id, version=None):
+        return one(queries.regions(db.session(), version_of(version)), region_id, "region")

@@ -1,0 +1,61 @@
+"""Celery wired to a Flask app: tasks run inside its app context."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import Celery, Task
+from flask import Flask, current_app
+from kombu.exceptions import KombuError, OperationalError as BrokerOperationalError
+from redis.exceptions import RedisError
+
+from service.config import Config
+
+log = logging.getLogger(__name__)
+
+# Modules holding task definitions; Celery imports them by name, so service never imports tasks.
+TASK_MODULES = ["tasks.sizing"]
+
+
+def celery_init_app(app: Flask, config: Config) -> Celery:
+    class FlaskTask(Task):
+        def __call__(self, *args, **kwargs):
+            with app.app_context():
+                return self.run(*args, **kwargs)
+
+    celery = Celery(app.import_name, task_cls=FlaskTask)
+    celery.conf.update(
+        broker_url=config.broker_url,
+        task_always_eager=config.tasks_eager,
+        task_eager_propagates=False,
+        task_ignore_result=True,
+        # A task is acknowledged only once done, so a killed worker's task is redelivered.
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        broker_connection_retry_on_startup=True,
+        broker_transport_options={"visibility_timeout": 3600},
+        include=TASK_MODULES,
+        worker_hijack_root_logger=False,
+    )
+    app.extensions["celery"] = celery
+    return celery
+
+
+def send_task(name: str, *args) -> bool:
+    """Send a task by name; False when the broker cannot take it now.
+
+    The caller has committed its record first, so a False here loses nothing:
+    the record stays queued and the dispatcher sends it again later.
+    """
+    celery: Celery = current_app.extensions["celery"]
+    if celery.conf.task_always_eager:
+        celery.loader.import_default_modules()
+        celery.tasks[name].apply(args=args)
+        return True
+    try:
+        celery.send_task(name, args=args, retry=True, retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2})
+    except (KombuError, BrokerOperationalError, RedisError, OSError) as exc:
+        log.warning("broker unavailable, %s(%s) left queued: %s", name, args, exc)
+        return False
+    return True

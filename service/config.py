@@ -1,0 +1,94 @@
+"""Settings read from the environment, refusing values that do not parse."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Mapping
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class ConfigError(ValueError):
+    """A setting in the environment that cannot be used as given."""
+
+
+def parse_int(name: str, raw: str, minimum: int = 0) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a whole number") from None
+    if value < minimum:
+        raise ConfigError(f"{name}={raw!r} must be at least {minimum}")
+    return value
+
+
+def parse_bool(name: str, raw: str) -> bool:
+    lowered = raw.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name}={raw!r} is not a boolean (use true or false)")
+
+
+def parse_url(name: str, raw: str, schemes: tuple[str, ...]) -> str:
+    scheme = raw.split("://", 1)[0] if "://" in raw else ""
+    if not any(scheme == s or scheme.startswith(s + "+") for s in schemes):
+        raise ConfigError(f"{name}={raw!r} must be a URL with scheme {' or '.join(schemes)}")
+    return raw
+
+
+def normalise_database_url(url: str) -> str:
+    # Plain postgresql:// URLs would pick psycopg2, which this project does not ship.
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the app reads at start-up; the defaults run it embedded."""
+
+    database_url: str = f"sqlite:///{REPO_ROOT / 'instance' / 'sizing.sqlite3'}"
+    redis_url: str | None = None
+    # Embedded mode runs Celery tasks in the request's process.
+    tasks_eager: bool = True
+    max_body_bytes: int = 1_048_576
+    catalog_dir: Path = REPO_ROOT / "catalog" / "data"
+    testing: bool = False
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def broker_url(self) -> str:
+        return self.redis_url or "memory://"
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> "Config":
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        if raw := env.get("DATABASE_URL"):
+            values["database_url"] = normalise_database_url(
+                parse_url("DATABASE_URL", raw, ("sqlite", "postgresql", "postgres"))
+            )
+        if raw := env.get("REDIS_URL"):
+            values["redis_url"] = parse_url("REDIS_URL", raw, ("redis", "rediss"))
+            values["tasks_eager"] = False
+        if raw := env.get("TASKS_EAGER"):
+            values["tasks_eager"] = parse_bool("TASKS_EAGER", raw)
+        if raw := env.get("MAX_BODY_BYTES"):
+            values["max_body_bytes"] = parse_int("MAX_BODY_BYTES", raw, minimum=1024)
+        if raw := env.get("CATALOG_DIR"):
+            path = Path(raw)
+            if not path.is_dir():
+                raise ConfigError(f"CATALOG_DIR={raw!r} is not a directory")
+            values["catalog_dir"] = path
+        if values.get("tasks_eager") is False and "redis_url" not in values:
+            raise ConfigError("TASKS_EAGER=false needs REDIS_URL for the broker")
+        return cls(**values)
+
+    def replace(self, **changes) -> "Config":
+        current = {f.name: getattr(self, f.name) for f in fields(self)}
+        current.update(changes)
+        return Config(**current)

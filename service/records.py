@@ -1,0 +1,46 @@
+"""The service's own records: sizing requests and their results."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from catalog.tables import Base, utcnow
+
+SIZING_STATES = ("queued", "running", "succeeded", "failed", "cancelled")
+FINAL_STATES = ("succeeded", "failed", "cancelled")
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+class Sizing(Base):
+    __tablename__ = "sizings"
+    __table_args__ = (
+        Index("ix_sizings_account_created", "account_id", "created_at", "id"),
+        Index("ix_sizings_status_dispatched", "status", "dispatched_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    status: Mapped[str] = mapped_column(String(12), default="queued")
+    request: Mapped[dict[str, Any]]
+    result: Mapped[dict[str, Any] | None] = mapped_column(default=None)
+    error: Mapped[dict[str, Any] | None] = mapped_column(default=None)
+    progress: Mapped[float] = mapped_column(default=0.0)
+    catalog_version_id: Mapped[int | None] = mapped_column(
+        ForeignKey("catalog_versions.id"), default=None
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    # Set when the broker accepted the task; queued records without it are sent again.
+    dispatched_at: Mapped[datetime | None] = mapped_column(default=None)
+    started_at: Mapped[datetime | None] = mapped_column(default=None)
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    attempts: Mapped[int] = mapped_column(default=0)
+    cancel_requested: Mapped[bool] = mapped_column(default=False)

@@ -1,0 +1,1 @@
+"""marshmallow schemas of the API's requests and responses."""

@@ -1,0 +1,138 @@
+"""Schemas of the catalog's read endpoints."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+
+Sources = ma.fields.Dict(
+    keys=ma.fields.String(), values=ma.fields.String(),
+    metadata={"description": "Field name -> where its figure came from, or 'estimate: why'"},
+)
+
+
+class StrictQuery(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+class VersionQuery(StrictQuery):
+    version = ma.fields.Integer(
+        validate=ma.validate.Range(min=1),
+        metadata={"description": "Catalog version to read (default: the current one)"},
+    )
+
+
+class GpuQuery(VersionQuery):
+    vendor = ma.fields.String(metadata={"description": "Only GPUs of this vendor, e.g. NVIDIA"})
+
+
+class ServerQuery(VersionQuery):
+    gpu = ma.fields.String(metadata={"description": "Only servers with this GPU id, e.g. h100-sxm"})
+    min_gpus = ma.fields.Integer(validate=ma.validate.Range(min=1),
+                                 metadata={"description": "At least this many GPUs per node"})
+
+
+class FabricQuery(VersionQuery):
+    kind = ma.fields.String(validate=ma.validate.OneOf(["infiniband", "roce", "ethernet"]))
+    rdma = ma.fields.Boolean(metadata={"description": "Only fabrics with (true) or without RDMA"})
+
+
+class RdmaQuery(VersionQuery):
+    server = ma.fields.String()
+    fabric = ma.fields.String()
+    supported = ma.fields.Boolean()
+
+
+class RegionQuery(VersionQuery):
+    server = ma.fields.String(metadata={"description": "Show stock of this server only"})
+
+
+class GpuSchema(ma.Schema):
+    id = ma.fields.String(required=True, metadata={"example": "h100-sxm"})
+    name = ma.fields.String(required=True)
+    vendor = ma.fields.String(required=True)
+    bf16_tflops = ma.fields.Float(required=True, metadata={"description": "Dense BF16 tensor TFLOPS"})
+    fp8_tflops = ma.fields.Float(allow_none=True, metadata={"description": "Dense FP8 TFLOPS; null where none"})
+    memory_gb = ma.fields.Float(required=True)
+    memory_bandwidth_gbs = ma.fields.Float(required=True, metadata={"description": "GB/s (bytes)"})
+    intra_link = ma.fields.String(required=True, metadata={"description": "nvlink, xgmi or pcie"})
+    intra_bandwidth_gbs = ma.fields.Float(
+        required=True, metadata={"description": "Per GPU, one direction, GB/s (bytes)"})
+    gpudirect_rdma = ma.fields.Boolean(required=True)
+    tdp_w = ma.fields.Float()
+    sources = Sources
+
+
+class NicSchema(ma.Schema):
+    model = ma.fields.String(required=True)
+    count = ma.fields.Integer(required=True)
+    rate_gbps = ma.fields.Float(required=True, metadata={"description": "Line rate per NIC, Gb/s (bits)"})
+    protocols = ma.fields.List(ma.fields.String(), required=True)
+
+
+class ServerSchema(ma.Schema):
+    id = ma.fields.String(required=True, metadata={"example": "hgx-h100"})
+    name = ma.fields.String(required=True)
+    gpu = ma.fields.String(required=True)
+    gpus_per_node = ma.fields.Integer(required=True)
+    nics = ma.fields.List(ma.fields.Nested(NicSchema), required=True)
+    pcie_gen = ma.fields.Integer(required=True)
+    nic_gpu_same_switch = ma.fields.Boolean(
+        required=True, metadata={"description": "Each NIC under its GPUs' PCIe switch (GPUDirect RDMA)"})
+    cpu = ma.fields.String()
+    host_memory_gb = ma.fields.Float()
+    power_kw = ma.fields.Float()
+    sources = Sources
+
+
+class FabricSchema(ma.Schema):
+    id = ma.fields.String(required=True, metadata={"example": "ib-ndr-400"})
+    name = ma.fields.String(required=True)
+    kind = ma.fields.String(required=True, metadata={"description": "infiniband, roce or ethernet"})
+    line_rate_gbps = ma.fields.Float(required=True, metadata={"description": "Per port, Gb/s (bits)"})
+    latency_us = ma.fields.Float(required=True, metadata={"description": "Per-message latency (alpha), µs"})
+    achievable_fraction = ma.fields.Float(required=True,
+                                          metadata={"description": "Achievable fraction of line rate"})
+    rdma = ma.fields.Boolean(required=True)
+    lossless = ma.fields.Boolean(required=True, metadata={"description": "PFC + ECN configured"})
+    jitter_cv = ma.fields.Float(required=True,
+                                metadata={"description": "Coefficient of variation of communication time"})
+    loss_rate = ma.fields.Float(required=True, metadata={"description": "Packet loss rate assumed"})
+    oversubscription_options = ma.fields.List(ma.fields.Float(), required=True)
+    nodes_per_leaf = ma.fields.Integer(required=True)
+    switch_port_price_usd_month = ma.fields.Raw(metadata={"description": "Decimal string, USD"})
+    description = ma.fields.String()
+    sources = Sources
+
+
+class RdmaSupportSchema(ma.Schema):
+    server = ma.fields.String(required=True)
+    fabric = ma.fields.String(required=True)
+    supported = ma.fields.Boolean(required=True)
+    nic = ma.fields.String(allow_none=True)
+    nics_used = ma.fields.Integer(allow_none=True)
+    rdma = ma.fields.Boolean(required=True)
+    gpudirect_rdma = ma.fields.Boolean(required=True)
+    reason = ma.fields.String(allow_none=True)
+    sources = Sources
+
+
+class StockSchema(ma.Schema):
+    server = ma.fields.String(required=True)
+    available_nodes = ma.fields.Integer(required=True)
+    lead_time_days = ma.fields.Integer(required=True)
+
+
+class RegionSchema(ma.Schema):
+    id = ma.fields.String(required=True, metadata={"example": "eu-central"})
+    name = ma.fields.String(required=True)
+    country = ma.fields.String(required=True, metadata={"description": "ISO 3166-1 alpha-2"})
+    tax_rate = ma.fields.String(required=True, metadata={"description": "Decimal fraction, e.g. 0.19"})
+    stock = ma.fields.List(ma.fields.Nested(StockSchema))
+
+
+class CatalogVersionSchema(ma.Schema):
+    id = ma.fields.Integer(required=True)
+    created_at = ma.fields.DateTime(required=True)
+    origin = ma.fields.String(required=True)
+    note = ma.fields.String()

@@ -1,0 +1,170 @@
+"""Sizing records: accept, dispatch to a worker, claim, finish, cancel, list."""
+
+from __future__ import annotations
+
+import base64
+import json
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.orm import Session
+
+from catalog.tables import utcnow
+from service.celery_app import send_task
+from service.records import FINAL_STATES, Sizing
+
+RUN_SIZING = "tasks.run_sizing"
+# A running record whose heartbeat is older than this belongs to a dead worker.
+LEASE = timedelta(seconds=60)
+
+
+def create(session: Session, request_doc: dict[str, Any], account_id: str | None) -> Sizing:
+    """Commit the record first, then send the task: a broker outage loses nothing."""
+    sizing = Sizing(request=request_doc, account_id=account_id)
+    session.add(sizing)
+    session.commit()
+    dispatch(session, sizing.id)
+    session.refresh(sizing)
+    return sizing
+
+
+def dispatch(session: Session, sizing_id: str) -> bool:
+    if not send_task(RUN_SIZING, sizing_id):
+        return False
+    session.execute(update(Sizing).where(Sizing.id == sizing_id).values(dispatched_at=utcnow()))
+    session.commit()
+    return True
+
+
+def redispatch_stale(session: Session, *, undispatched_after: timedelta = timedelta(seconds=2),
+                     dispatched_after: timedelta = timedelta(seconds=120)) -> int:
+    """Send again what a broker outage or a lost message left waiting; returns how many."""
+    now = utcnow()
+    stale = session.scalars(
+        select(Sizing.id).where(or_(
+            and_(Sizing.status == "queued", Sizing.dispatched_at.is_(None),
+                 Sizing.created_at < now - undispatched_after),
+            # Redis keeps no queue across a restart here; a queued record nobody started is resent.
+            and_(Sizing.status == "queued", Sizing.dispatched_at < now - dispatched_after),
+            and_(Sizing.status == "running", Sizing.updated_at < now - LEASE),
+        )).order_by(Sizing.created_at).limit(500)
+    ).all()
+    sent = 0
+    for sizing_id in stale:
+        if not dispatch(session, sizing_id):
+            break
+        sent += 1
+    return sent
+
+
+def claim(session: Session, sizing_id: str) -> int | None:
+    """Take the record for this run; returns the attempt number, or None if not ours to run.
+
+    Only a queued record, or a running one whose worker stopped beating, can be claimed,
+    so a redelivered or duplicated message never runs a finished sizing again.
+    """
+    now = utcnow()
+    current = session.get(Sizing, sizing_id)
+    if current is None or current.status in FINAL_STATES:
+        return None
+    if current.cancel_requested:
+        finish_cancelled(session, sizing_id)
+        return None
+    attempt = current.attempts + 1
+    result = session.execute(
+        update(Sizing)
+        .where(Sizing.id == sizing_id, Sizing.attempts == current.attempts,
+               or_(Sizing.status == "queued",
+                   and_(Sizing.status == "running", Sizing.updated_at < now - LEASE)))
+        .values(status="running", attempts=attempt, started_at=now, updated_at=now, progress=0.0)
+    )
+    session.commit()
+    return attempt if result.rowcount == 1 else None
+
+
+def heartbeat(session: Session, sizing_id: str, attempt: int, progress: float) -> bool:
+    """Record progress; False when the run lost its claim or was cancelled."""
+    result = session.execute(
+        update(Sizing)
+        .where(Sizing.id == sizing_id, Sizing.attempts == attempt, Sizing.status == "running",
+               Sizing.cancel_requested.is_(False))
+        .values(progress=progress, updated_at=utcnow())
+    )
+    session.commit()
+    return result.rowcount == 1
+
+
+def finish(session: Session, sizing_id: str, attempt: int, *, result: dict | None = None,
+           error: dict | None = None, catalog_version_id: int | None = None) -> bool:
+    """Write the outcome once: only the run holding the claim can, fenced by its attempt."""
+    now = utcnow()
+    outcome = session.execute(
+        update(Sizing)
+        .where(Sizing.id == sizing_id, Sizing.attempts == attempt, Sizing.status == "running")
+        .values(status="failed" if error else "succeeded", result=result, error=error,
+                progress=1.0, finished_at=now, updated_at=now,
+                catalog_version_id=catalog_version_id)
+    )
+    session.commit()
+    return outcome.rowcount == 1
+
+
+def finish_cancelled(session: Session, sizing_id: str) -> None:
+    now = utcnow()
+    session.execute(
+        update(Sizing).where(Sizing.id == sizing_id, Sizing.status.in_(("queued", "running")))
+        .values(status="cancelled", finished_at=now, updated_at=now)
+    )
+    session.commit()
+
+
+def cancel(session: Session, sizing: Sizing) -> Sizing:
+    """A queued sizing is cancelled at once; a running one stops at its next heartbeat."""
+    if sizing.status in FINAL_STATES:
+        return sizing
+    session.execute(update(Sizing).where(Sizing.id == sizing.id).values(cancel_requested=True))
+    session.commit()
+    if sizing.status == "queued":
+        finish_cancelled(session, sizing.id)
+    session.refresh(sizing)
+    return sizing
+
+
+def get(session: Session, sizing_id: str, account_id: str | None) -> Sizing | None:
+    sizing = session.get(Sizing, sizing_id)
+    if sizing is None or sizing.account_id != account_id:
+        return None
+    return sizing
+
+
+def encode_cursor(created_at: datetime, sizing_id: str) -> str:
+    raw = json.dumps([created_at.isoformat(), sizing_id]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, str]:
+    """Raises ValueError on a cursor this API did not make."""
+    padded = cursor + "=" * (-len(cursor) % 4)
+    try:
+        created, sizing_id = json.loads(base64.urlsafe_b64decode(padded.encode()))
+        return datetime.fromisoformat(created), str(sizing_id)
+    except Exception as exc:  # any garbage is the same client error
+        raise ValueError("not a cursor from this API") from exc
+
+
+def page(session: Session, account_id: str | None, *, limit: int, cursor: str | None,
+         status: str | None = None) -> tuple[list[Sizing], str | None]:
+    """Newest first; the cursor is the last item's (created_at, id), stable under inserts."""
+    query = select(Sizing).where(
+        Sizing.account_id.is_(None) if account_id is None else Sizing.account_id == account_id)
+    if status:
+        query = query.where(Sizing.status == status)
+    if cursor:
+        created, sizing_id = decode_cursor(cursor)
+        query = query.where(or_(Sizing.created_at < created,
+                                and_(Sizing.created_at == created, Sizing.id < sizing_id)))
+    rows = list(session.scalars(query.order_by(Sizing.created_at.desc(), Sizing.id.desc()).limit(limit + 1)))
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return rows, (encode_cursor(rows[-1].created_at, rows[-1].id) if more and rows else None)

@@ -1,0 +1,1 @@
+"""Celery tasks: thin wrappers that load records, call the core and save."""

@@ -1,0 +1,10 @@
+"""The Celery worker's entry point: `celery -A tasks.worker worker`."""
+
+from __future__ import annotations
+
+from service import create_app
+from tasks.dispatcher import start_dispatcher
+
+app = create_app()
+celery = app.extensions["celery"]
+start_dispatcher(app, celery)

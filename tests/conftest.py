@@ -1,0 +1,76 @@
+"""Fixtures: apps on SQLite and on the real PostgreSQL server, with the catalog loaded."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from catalog.loader import load_files
+from service import create_app, db, migrate
+from service.config import REPO_ROOT, Config
+from tests.settings import POSTGRES_ADMIN_URL
+
+CATALOG_DIR = REPO_ROOT / "catalog" / "data"
+
+
+def new_postgres_database() -> str:
+    name = f"sizing_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return POSTGRES_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+
+
+def drop_postgres_database(url: str) -> None:
+    name = url.rsplit("/", 1)[1]
+    admin = create_engine(POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    url = new_postgres_database()
+    yield url
+    drop_postgres_database(url)
+
+
+def build_app(database_url: str, load_catalog: bool = True, **overrides):
+    migrate.upgrade(database_url)
+    app = create_app(Config(database_url=database_url, testing=True, **overrides))
+    if load_catalog:
+        with app.app_context():
+            load_files(db.session(), CATALOG_DIR)
+    return app
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def catalog_app(request, tmp_path_factory):
+    """An app with the shipped catalog loaded, on each database; read-only tests share it."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'catalog.sqlite3'}"
+    else:
+        url = request.getfixturevalue("postgres_url")
+    app = build_app(url)
+    yield app
+    with app.app_context():
+        db.engine().dispose()
+
+
+@pytest.fixture()
+def client(catalog_app):
+    return catalog_app.test_client()
+
+
+@pytest.fixture()
+def fresh_app(tmp_path: Path):
+    """An app on an empty, migrated SQLite database of its own."""
+    app = build_app(f"sqlite:///{tmp_path / 'fresh.sqlite3'}", load_catalog=False)
+    yield app
+    with app.app_context():
+        db.engine().dispose()
