@@ -1,0 +1,1 @@
+"""The provider's offer: SKU data files, catalog tables, snapshot for scoring, pricing."""

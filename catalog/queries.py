@@ -1,0 +1,93 @@
+"""Read access to one catalog version: lists with filters, and single entries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from catalog import tables
+
+
+class CatalogNotLoaded(LookupError):
+    """No catalog version exists yet."""
+
+
+class UnknownVersion(LookupError):
+    """The asked-for catalog version does not exist."""
+
+
+def resolve_version(session: Session, version_id: int | None = None) -> tables.CatalogVersion:
+    if version_id is not None:
+        version = session.get(tables.CatalogVersion, version_id)
+        if version is None:
+            raise UnknownVersion(version_id)
+        return version
+    version = session.scalars(
+        select(tables.CatalogVersion).order_by(tables.CatalogVersion.id.desc()).limit(1)
+    ).first()
+    if version is None:
+        raise CatalogNotLoaded()
+    return version
+
+
+def list_versions(session: Session) -> list[tables.CatalogVersion]:
+    return list(session.scalars(select(tables.CatalogVersion).order_by(tables.CatalogVersion.id)))
+
+
+def gpus(session: Session, version_id: int, vendor: str | None = None) -> list[dict[str, Any]]:
+    query = select(tables.Gpu).where(tables.Gpu.version_id == version_id)
+    if vendor:
+        query = query.where(tables.Gpu.vendor == vendor)
+    return [row.data for row in session.scalars(query.order_by(tables.Gpu.id))]
+
+
+def servers(session: Session, version_id: int, gpu: str | None = None,
+            min_gpus: int | None = None) -> list[dict[str, Any]]:
+    query = select(tables.Server).where(tables.Server.version_id == version_id)
+    if gpu:
+        query = query.where(tables.Server.gpu_id == gpu)
+    if min_gpus:
+        query = query.where(tables.Server.gpus_per_node >= min_gpus)
+    return [row.data for row in session.scalars(query.order_by(tables.Server.id))]
+
+
+def fabrics(session: Session, version_id: int, kind: str | None = None,
+            rdma: bool | None = None) -> list[dict[str, Any]]:
+    query = select(tables.Fabric).where(tables.Fabric.version_id == version_id)
+    if kind:
+        query = query.where(tables.Fabric.kind == kind)
+    if rdma is not None:
+        query = query.where(tables.Fabric.rdma == rdma)
+    return [row.data for row in session.scalars(query.order_by(tables.Fabric.line_rate_gbps, tables.Fabric.id))]
+
+
+def rdma_support(session: Session, version_id: int, server: str | None = None,
+                 fabric: str | None = None, supported: bool | None = None) -> list[dict[str, Any]]:
+    query = select(tables.RdmaSupport).where(tables.RdmaSupport.version_id == version_id)
+    if server:
+        query = query.where(tables.RdmaSupport.server_id == server)
+    if fabric:
+        query = query.where(tables.RdmaSupport.fabric_id == fabric)
+    if supported is not None:
+        query = query.where(tables.RdmaSupport.supported == supported)
+    rows = session.scalars(query.order_by(tables.RdmaSupport.server_id, tables.RdmaSupport.fabric_id))
+    return [row.data for row in rows]
+
+
+def regions(session: Session, version_id: int, server: str | None = None) -> list[dict[str, Any]]:
+    rows = session.scalars(
+        select(tables.Region).where(tables.Region.version_id == version_id).order_by(tables.Region.id)
+    )
+    out = []
+    for row in rows:
+        region = dict(row.data)
+        if server:
+            region["stock"] = [s for s in region.get("stock", []) if s["server"] == server]
+        out.append(region)
+    return out
+
+
+def entry(entries: list[dict[str, Any]], entry_id: str) -> dict[str, Any] | None:
+    return next((e for e in entries if e["id"] == entry_id), None)

@@ -1,0 +1,143 @@
+"""SQLAlchemy tables of the catalog; every load or change is a new version."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Integer, Numeric, String, types
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Money(types.TypeDecorator):
+    """Exact decimal money: NUMERIC on PostgreSQL, text on SQLite (which has no exact decimal)."""
+
+    impl = Numeric(18, 6)
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect):
+        if dialect.name == "sqlite":
+            return dialect.type_descriptor(String(40))
+        return dialect.type_descriptor(Numeric(18, 6))
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        value = Decimal(value)
+        return str(value) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value, dialect):
+        return None if value is None else Decimal(str(value)).normalize()
+
+
+class UTCDateTime(types.TypeDecorator):
+    """Timestamps stored naive in UTC and always returned timezone-aware."""
+
+    impl = types.DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        return value.astimezone(timezone.utc).replace(tzinfo=None)
+
+    def process_result_value(self, value, dialect):
+        return None if value is None else value.replace(tzinfo=timezone.utc)
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, Decimal: Money, datetime: UTCDateTime}
+
+
+class CatalogVersion(Base):
+    __tablename__ = "catalog_versions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    origin: Mapped[str] = mapped_column(String(40))  # "files" or "api"
+    note: Mapped[str] = mapped_column(String(500), default="")
+    content_sha256: Mapped[str] = mapped_column(String(64))
+    # The whole validated catalog as read: pricing terms, currencies and model constants
+    # are read from here, so an old version stays complete and readable.
+    document: Mapped[dict[str, Any]]
+
+
+def version_fk() -> Mapped[int]:
+    return mapped_column(ForeignKey("catalog_versions.id", ondelete="CASCADE"), primary_key=True)
+
+
+class Gpu(Base):
+    __tablename__ = "catalog_gpus"
+
+    version_id: Mapped[int] = version_fk()
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    vendor: Mapped[str] = mapped_column(String(40))
+    data: Mapped[dict[str, Any]]
+
+
+class Server(Base):
+    __tablename__ = "catalog_servers"
+
+    version_id: Mapped[int] = version_fk()
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    gpu_id: Mapped[str] = mapped_column(String(64))
+    gpus_per_node: Mapped[int]
+    data: Mapped[dict[str, Any]]
+
+
+class Fabric(Base):
+    __tablename__ = "catalog_fabrics"
+
+    version_id: Mapped[int] = version_fk()
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    rdma: Mapped[bool]
+    line_rate_gbps: Mapped[float]
+    data: Mapped[dict[str, Any]]
+
+
+class RdmaSupport(Base):
+    __tablename__ = "catalog_rdma_support"
+
+    version_id: Mapped[int] = version_fk()
+    server_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    fabric_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    supported: Mapped[bool]
+    gpudirect_rdma: Mapped[bool]
+    data: Mapped[dict[str, Any]]
+
+
+class Region(Base):
+    __tablename__ = "catalog_regions"
+
+    version_id: Mapped[int] = version_fk()
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    country: Mapped[str] = mapped_column(String(2))
+    tax_rate: Mapped[Decimal]
+    data: Mapped[dict[str, Any]]
+
+
+class ServerPrice(Base):
+    __tablename__ = "catalog_server_prices"
+
+    version_id: Mapped[int] = version_fk()
+    server_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    region_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    hourly_usd: Mapped[Decimal]
+    monthly_usd: Mapped[Decimal]
+    setup_fee_usd: Mapped[Decimal]
+
+
+class Stock(Base):
+    __tablename__ = "catalog_stock"
+
+    version_id: Mapped[int] = version_fk()
+    region_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    server_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    available_nodes: Mapped[int]
+    lead_time_days: Mapped[int]
