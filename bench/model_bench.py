@@ -1,0 +1,83 @@
+"""Throughput of the vectorised performance model against a loop of scalar estimates."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from catalog.validation import A100_SXM, B200, H100_SXM, load_constants, load_fabrics
+from sizing.compute import RECOMPUTE_CODES
+from sizing.hardware import Cluster, Server
+from sizing.presets import preset_model
+from sizing.step import estimate, estimate_batch, layout_arrays, validate_layout
+from sizing.workload import Layout, Training
+
+N = 20_000
+LOOP_SAMPLE = 2_000
+GLOBAL_BATCH = 1024
+
+
+def random_candidates(n, rng, model, fabrics):
+    servers = [Server(f"s-{g.id}-{k}", g.name, g, 8, k, r, 5, True)
+               for g in (A100_SXM, H100_SXM, B200) for k, r in ((8, 400.0), (8, 200.0), (2, 100.0))]
+    fabric_list = list(fabrics.values())
+    out = []
+    while len(out) < n:
+        server = servers[rng.integers(len(servers))]
+        fabric = fabric_list[rng.integers(len(fabric_list))]
+        nodes = int(2 ** rng.integers(0, 8))
+        gpus = nodes * 8
+        tp = int(2 ** rng.integers(0, 5))
+        pp = int(2 ** rng.integers(0, 4))
+        if gpus % (tp * pp):
+            continue
+        dp = gpus // (tp * pp)
+        mb = int(2 ** rng.integers(0, 3))
+        layout = Layout(dp=dp, tp=tp, pp=pp, zero_stage=int(rng.integers(0, 4)),
+                        virtual_stages=1 if pp == 1 else int(rng.integers(1, 3)),
+                        sequence_parallel=bool(rng.integers(0, 2)),
+                        recompute=RECOMPUTE_CODES[int(rng.integers(0, 3))])
+        training = Training(GLOBAL_BATCH, mb)
+        cluster = Cluster(server, fabric, nodes, bool(rng.integers(0, 2)))
+        if validate_layout(cluster, model, training, layout):
+            continue
+        out.append((cluster, training, layout))
+    return out
+
+
+def main():
+    rng = np.random.default_rng(7)
+    constants, fabrics = load_constants(), load_fabrics()
+    model = preset_model("llama-3-70b")
+    candidates = random_candidates(N, rng, model, fabrics)
+    rows = []
+    for cluster, training, layout in candidates:
+        row = cluster.as_arrays()
+        row.update(layout_arrays(layout, training))
+        rows.append(row)
+    batch = {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
+
+    t0 = time.perf_counter()
+    out = estimate_batch(batch, model, Training(GLOBAL_BATCH, 1), constants)
+    t_vec = time.perf_counter() - t0
+
+    sample = candidates[:LOOP_SAMPLE]
+    t0 = time.perf_counter()
+    for cluster, training, layout in sample:
+        estimate(cluster, model, training, layout, constants)
+    t_loop = (time.perf_counter() - t0) / len(sample) * N
+
+    vec_rate, loop_rate = N / t_vec, N / t_loop
+    print(f"candidates: {N} (all valid: {bool(out['valid'].all())})")
+    print(f"estimate_batch: {t_vec:.3f} s, {vec_rate:,.0f} configurations/s")
+    print(f"estimate loop:  {t_loop:.2f} s (extrapolated from {len(sample)}), "
+          f"{loop_rate:,.0f} configurations/s")
+    print(f"speed-up: {vec_rate / loop_rate:,.0f}x")
+
+
+if __name__ == "__main__":
+    main()

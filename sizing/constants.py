@@ -1,0 +1,76 @@
+"""Calibration constants of the performance model, built from catalog/data/model.yaml."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
+from typing import Any
+
+
+def _frozen(mapping: Mapping[str, float]) -> Mapping[str, float]:
+    return MappingProxyType({str(k): float(v) for k, v in mapping.items()})
+
+
+@dataclass(frozen=True)
+class ModelConstants:
+    """Every number of the model that is not arithmetic; each comes with a source in model.yaml.
+
+    Per-GPU figures are mappings keyed by GPU id with a ``default`` entry.
+    """
+
+    matmul_efficiency: Mapping[str, float]
+    matmul_knee_us: float
+    fp8_efficiency_factor: float
+    generic_compute_efficiency: float
+    intra_link_efficiency: Mapping[str, float]
+    intra_latency_us: float
+    tcp_socket_ceiling_gbs: float
+    host_staging_bandwidth_factor: float
+    host_staging_latency_us: float
+    go_back_n_window_packets: float
+    dp_bucket_mb: float
+    overlap_efficiency: float
+    tp_overlap_fraction: float
+    ep_overlap_fraction: float
+    bytes_per_param_weights: float
+    bytes_per_param_gradients: float
+    bytes_per_param_optimizer: float
+    bytes_per_param_weights_fp32: float
+    bytes_per_param_gradients_fp32: float
+    bytes_per_param_optimizer_fp32: float
+    runtime_reserved_gb: float
+    sources: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> ModelConstants:
+        """Build from the parsed model.yaml (the whole file or its ``constants`` mapping)."""
+        table = data.get("constants", data)
+        values: dict[str, Any] = {}
+        sources: dict[str, str] = {}
+        missing = []
+        for f in fields(cls):
+            if f.name == "sources":
+                continue
+            if f.name not in table:
+                missing.append(f.name)
+                continue
+            entry = table[f.name]
+            value = entry["value"] if isinstance(entry, Mapping) and "value" in entry else entry
+            if isinstance(value, Mapping):
+                value = _frozen(value)
+                if "default" not in value:
+                    raise ValueError(f"constant {f.name!r} is per GPU and needs a 'default' entry")
+            else:
+                value = float(value)
+            values[f.name] = value
+            if isinstance(entry, Mapping):
+                sources[f.name] = str(entry.get("source", ""))
+        if missing:
+            raise ValueError(f"model constants missing: {', '.join(missing)}")
+        return cls(**values, sources=MappingProxyType(sources))
+
+    def per_gpu(self, name: str, gpu_id: str) -> float:
+        """Look up a per-GPU constant, falling back to its ``default`` entry."""
+        table = getattr(self, name)
+        return float(table.get(gpu_id, table["default"]))
+

@@ -1,0 +1,120 @@
+"""Hardware value objects: GPU, server, fabric and the cluster they make."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+INTRA_LINKS = ("nvlink", "xgmi", "pcie")
+FABRIC_KINDS = ("infiniband", "roce", "ethernet")
+
+
+@dataclass(frozen=True)
+class GPU:
+    id: str
+    name: str
+    bf16_tflops: float
+    fp8_tflops: float | None
+    memory_gb: float
+    memory_bandwidth_gbs: float
+    intra_link: str  # 'nvlink' | 'xgmi' | 'pcie'
+    intra_bandwidth_gbs: float  # per GPU, one direction, GB/s
+    fp32_tflops: float | None = None  # only needed for FP32 training
+
+    def peak_tflops(self, precision: str) -> float | None:
+        return {"bf16": self.bf16_tflops, "fp8": self.fp8_tflops, "fp32": self.fp32_tflops}.get(
+            precision
+        )
+
+
+@dataclass(frozen=True)
+class Server:
+    id: str
+    name: str
+    gpu: GPU
+    gpus_per_node: int
+    nics_per_node: int
+    nic_rate_gbps: float
+    pcie_gen: int
+    gpudirect_rdma: bool  # NIC under the same PCIe switch as its GPU, and the GPU supports it
+
+
+@dataclass(frozen=True)
+class Fabric:
+    id: str
+    name: str
+    kind: str  # 'infiniband' | 'roce' | 'ethernet'
+    line_rate_gbps: float
+    latency_us: float
+    achievable_fraction: float
+    rdma: bool
+    lossless: bool
+    jitter_cv: float
+    loss_rate: float
+    oversubscription: float
+    nodes_per_leaf: int
+
+
+@dataclass(frozen=True)
+class Cluster:
+    server: Server
+    fabric: Fabric
+    nodes: int
+    gpudirect: bool  # GPUDirect RDMA actually in use (server supports it and fabric is RDMA)
+
+    @property
+    def gpu(self) -> GPU:
+        return self.server.gpu
+
+    @property
+    def gpus_per_node(self) -> int:
+        return self.server.gpus_per_node
+
+    @property
+    def gpus(self) -> int:
+        return self.nodes * self.server.gpus_per_node
+
+    @property
+    def nic_rate_effective_gbps(self) -> float:
+        """Signalling rate of one NIC port on this fabric: the slower of NIC and fabric."""
+        return min(self.server.nic_rate_gbps, self.fabric.line_rate_gbps)
+
+    @property
+    def uses_gpudirect(self) -> bool:
+        return bool(self.gpudirect and self.server.gpudirect_rdma and self.fabric.rdma)
+
+    def inter_node_bandwidth_gbs(self, constants) -> float:
+        """Achievable inter-node bandwidth of one node (all its NICs, one direction), GB/s."""
+        from sizing.collectives import node_bandwidth_gbs
+
+        return float(node_bandwidth_gbs(self.as_arrays(), constants)[0])
+
+    def as_arrays(self) -> dict:
+        """This cluster as the length-1 arrays the vectorised model consumes."""
+        import numpy as np
+
+        g, f, s = self.gpu, self.fabric, self.server
+        nan = float("nan")
+        return {
+            "gpu_id": np.array([g.id]),
+            "gpu_bf16_tflops": np.array([g.bf16_tflops], float),
+            "gpu_fp8_tflops": np.array([nan if g.fp8_tflops is None else g.fp8_tflops], float),
+            "gpu_fp32_tflops": np.array([nan if g.fp32_tflops is None else g.fp32_tflops], float),
+            "gpu_memory_gb": np.array([g.memory_gb], float),
+            "gpu_memory_bandwidth_gbs": np.array([g.memory_bandwidth_gbs], float),
+            "gpu_intra_link": np.array([INTRA_LINKS.index(g.intra_link)]),
+            "gpu_intra_bandwidth_gbs": np.array([g.intra_bandwidth_gbs], float),
+            "gpus_per_node": np.array([s.gpus_per_node]),
+            "nics_per_node": np.array([s.nics_per_node]),
+            "nic_rate_gbps": np.array([s.nic_rate_gbps], float),
+            "gpudirect": np.array([self.uses_gpudirect]),
+            "fabric_kind": np.array([FABRIC_KINDS.index(f.kind)]),
+            "fabric_line_rate_gbps": np.array([f.line_rate_gbps], float),
+            "fabric_latency_us": np.array([f.latency_us], float),
+            "fabric_achievable_fraction": np.array([f.achievable_fraction], float),
+            "fabric_rdma": np.array([f.rdma]),
+            "fabric_lossless": np.array([f.lossless]),
+            "fabric_jitter_cv": np.array([f.jitter_cv], float),
+            "fabric_loss_rate": np.array([f.loss_rate], float),
+            "fabric_oversubscription": np.array([f.oversubscription], float),
+            "fabric_nodes_per_leaf": np.array([f.nodes_per_leaf]),
+            "nodes": np.array([self.nodes]),
+        }

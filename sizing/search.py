@@ -1,0 +1,149 @@
+"""Enumerates clusters x node counts x parallel layouts as arrays, evaluates them in one pass, ranks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Sequence
+
+import numpy as np
+
+from sizing.hardware import Cluster
+from sizing.step import estimate_batch
+from sizing.workload import GenericModel, Layout, Training, Transformer
+
+RECOMPUTE_CODES = {"none": 0, "selective": 1, "full": 2}
+OBJECTIVES = ("fastest", "cheapest", "balanced")
+
+
+@dataclass(frozen=True)
+class LayoutSpace:
+    """Which layouts `auto` tries; a fixed Layout pins every degree instead."""
+
+    tp: Sequence[int] = (1, 2, 4, 8, 16)
+    pp: Sequence[int] = (1, 2, 4, 8, 16)
+    ep: Sequence[int] = (1, 2, 4, 8)
+    zero_stage: Sequence[int] = (1, 3)
+    micro_batch: Sequence[int] = (1, 2)
+    recompute: Sequence[str] = ("selective", "full")
+    fixed: Layout | None = None
+
+
+@dataclass
+class Candidates:
+    """One element per candidate: which hardware, how many nodes, which layout."""
+
+    hardware: np.ndarray  # index into the clusters list
+    nodes: np.ndarray
+    layout: dict[str, np.ndarray]
+    global_batch: np.ndarray
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.hardware.shape[0])
+
+
+def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
+    """Every combination of the free degrees (dp follows from the GPU count)."""
+    if space.fixed is not None:
+        f = space.fixed
+        rows = [(f.tp, f.pp, f.ep, f.zero_stage, mb, RECOMPUTE_CODES[f.recompute], f.virtual_stages,
+                 f.sequence_parallel) for mb in space.micro_batch]
+    else:
+        is_tf = isinstance(model, Transformer)
+        tps = [t for t in space.tp if is_tf and model.heads % t == 0] if is_tf else [1]
+        pps = [p for p in space.pp if p <= model.layers] if is_tf else [1]
+        eps = [e for e in space.ep if model.experts % e == 0] if is_tf and model.experts > 1 else [1]
+        rcs = [RECOMPUTE_CODES[r] for r in space.recompute] if is_tf else [1]
+        rows = [(t, p, e, z, mb, rc, 1, t > 1)
+                for t, p, e, z, mb, rc in product(tps, pps, eps, space.zero_stage,
+                                                   space.micro_batch, rcs)]
+    cols = np.array(rows, dtype=float).T
+    names = ("tp", "pp", "ep", "zero_stage", "micro_batch", "recompute", "virtual_stages",
+             "sequence_parallel")
+    return {n: cols[i] for i, n in enumerate(names)}
+
+
+def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int], model,
+                         training: Training, space: LayoutSpace,
+                         batch_fixed: bool) -> Candidates:
+    """Cross hardware x node counts x layouts; keep those whose degrees multiply to the GPUs.
+
+    With a fixed global batch, dp x micro_batch must divide it; otherwise the batch is rounded to
+    the nearest multiple per candidate (reported with each result).
+    """
+    grid = layout_grid(model, space)
+    k = grid["tp"].shape[0]
+    gpn = np.array([c.gpus_per_node for c in clusters], float)
+    hw, nodes = np.meshgrid(np.arange(len(clusters)), np.asarray(node_counts), indexing="ij")
+    hw, nodes = hw.ravel(), nodes.ravel()
+    pairs = hw.shape[0]
+    gpus = np.repeat(gpn[hw] * nodes, k)
+    lay = {n: np.tile(v, pairs) for n, v in grid.items()}
+    model_parallel = lay["tp"] * lay["pp"]
+    dp = gpus / model_parallel
+    ok = (dp == np.floor(dp)) & (dp >= 1)
+    if space.fixed is not None and space.fixed.dp:
+        ok &= dp == space.fixed.dp
+    ok &= (dp % lay["ep"] == 0)
+    skipped = {"layout": int((~ok).sum())}
+    unit = dp * lay["micro_batch"]
+    if batch_fixed:
+        fits_batch = np.fmod(training.global_batch, np.where(unit > 0, unit, 1)) == 0
+        skipped["batch"] = int((ok & ~fits_batch).sum())
+        ok &= fits_batch
+        gb = np.full(dp.shape, float(training.global_batch))
+    else:
+        gb = np.maximum(np.round(training.global_batch / np.where(unit > 0, unit, 1)), 1) * unit
+    lay["dp"] = dp
+    keep = np.flatnonzero(ok)
+    return Candidates(
+        hardware=np.repeat(hw, k)[keep], nodes=np.repeat(nodes, k)[keep],
+        layout={n: v[keep] for n, v in lay.items()}, global_batch=gb[keep], skipped=skipped,
+    )
+
+
+def hardware_arrays(clusters: Sequence[Cluster]) -> dict[str, np.ndarray]:
+    """Columns of every cluster's figures, to be indexed by candidate."""
+    rows = [c.as_arrays() for c in clusters]
+    return {key: np.concatenate([r[key] for r in rows]) for key in rows[0] if key != "nodes"}
+
+
+def evaluate(clusters: Sequence[Cluster], cands: Candidates, model, training: Training,
+             constants) -> dict[str, np.ndarray]:
+    """All candidates through the model in one vectorised pass."""
+    hw = hardware_arrays(clusters)
+    batch = {key: col[cands.hardware] for key, col in hw.items()}
+    batch["nodes"] = cands.nodes
+    batch.update(cands.layout)
+    batch["global_batch"] = cands.global_batch
+    for key in ("tp", "pp", "ep", "dp", "zero_stage", "recompute", "virtual_stages", "micro_batch"):
+        batch[key] = batch[key].astype(int)
+    batch["sequence_parallel"] = batch["sequence_parallel"].astype(bool)
+    return estimate_batch(batch, model, training, constants)
+
+
+def best_per_group(groups: np.ndarray, score: np.ndarray, eligible: np.ndarray) -> np.ndarray:
+    """Index of the lowest score in each group among eligible candidates."""
+    idx = np.flatnonzero(eligible)
+    if idx.size == 0:
+        return idx
+    order = idx[np.lexsort((score[idx], groups[idx]))]
+    first = np.ones(order.size, bool)
+    first[1:] = groups[order][1:] != groups[order][:-1]
+    return order[first]
+
+
+def objective_score(objective: str, hours: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """Lower is better. Balanced weighs time and cost equally on a log scale."""
+    if objective == "fastest":
+        return hours + 1e-9 * cost
+    if objective == "cheapest":
+        return cost + 1e-6 * hours
+    if objective == "balanced":
+        return np.log(hours) + np.log(cost)
+    raise ValueError(f"unknown objective {objective!r}")
+
+
+def is_generic(model) -> bool:
+    return isinstance(model, GenericModel)

@@ -1,0 +1,447 @@
+"""Step time of synchronous training and everything derived from it, for one or many candidates."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sizing.collectives import (
+    collective_cost,
+    group_span,
+    inter_latency_s,
+    intra_bandwidth_Bps,
+    node_bandwidth_gbs,
+    straggler_stretch,
+)
+from sizing.compute import (
+    RECOMPUTE_CODES,
+    flops_per_microbatch,
+    gemm_efficiency,
+    per_gpu_gemm_flops,
+)
+from sizing.hardware import Cluster
+from sizing.memory import memory_per_gpu
+from sizing.workload import GenericModel, Layout, Training, Transformer
+
+# Order of the step-time parts; the bottleneck code indexes it.
+PARTS = ("compute", "tp", "ep", "pp", "dp", "zero", "bubble", "straggler")
+
+LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_parallel": False,
+                   "recompute": 1}
+
+
+@dataclass
+class Estimate:
+    step_time_s: float
+    breakdown: dict  # seconds per step by part (exposed parts sum to step_time_s)
+    tokens_per_s: float
+    samples_per_s: float
+    achieved_tflops_per_gpu: float
+    mfu: float
+    scaling_efficiency: float
+    communication_share: float
+    memory: dict  # per-GPU GB by part, total_gb, capacity_gb, fits, margin_gb
+    bottleneck: str
+    assumptions: list = field(default_factory=list)
+    gpus: int = 0
+    micro_batches: float = 0.0
+    inter_node_bandwidth_gbs: float = 0.0
+
+
+# --------------------------------------------------------------------------- validation
+
+def validate_layout(cluster: Cluster, model, training: Training, layout: Layout) -> list:
+    """Problems that make a configuration unphysical, as (field, reason) pairs."""
+    problems = []
+    if cluster.nodes < 1:
+        problems.append(("nodes", "must be at least 1"))
+    for name in ("dp", "tp", "pp", "ep", "virtual_stages"):
+        if getattr(layout, name) < 1:
+            problems.append((name, "must be at least 1"))
+    if problems:
+        return problems
+    if layout.gpus != cluster.gpus:
+        problems.append(("dp", f"dp*tp*pp = {layout.gpus} but the cluster has {cluster.gpus} GPUs"))
+    if layout.zero_stage not in (0, 1, 2, 3):
+        problems.append(("zero_stage", "must be 0, 1, 2 or 3"))
+    if layout.recompute not in RECOMPUTE_CODES:
+        problems.append(("recompute", f"must be one of {', '.join(RECOMPUTE_CODES)}"))
+    if training.micro_batch < 1 or training.global_batch < 1:
+        problems.append(("micro_batch", "batch sizes must be at least 1"))
+    elif training.global_batch % (layout.dp * training.micro_batch):
+        unit = layout.dp * training.micro_batch
+        problems.append(("global_batch",
+                         f"{training.global_batch} is not divisible by dp*micro_batch = {unit}"))
+    if cluster.gpu.peak_tflops(training.precision) is None:
+        problems.append(("precision", f"{cluster.gpu.name} has no {training.precision} support"))
+    if isinstance(model, Transformer):
+        if model.heads % layout.tp:
+            problems.append(("tp", f"tp={layout.tp} does not divide {model.heads} heads"))
+        if layout.pp > model.layers:
+            problems.append(("pp", f"pp={layout.pp} exceeds {model.layers} layers"))
+        if model.experts % layout.ep:
+            problems.append(("ep", f"ep={layout.ep} does not divide {model.experts} experts"))
+        if layout.dp % layout.ep:
+            problems.append(("ep", f"ep={layout.ep} does not divide dp={layout.dp}"))
+        if layout.virtual_stages > 1 and layout.pp == 1:
+            problems.append(("virtual_stages", "interleaving needs pipeline parallelism"))
+    elif isinstance(model, GenericModel) and (layout.tp != 1 or layout.pp != 1 or layout.ep != 1):
+        problems.append(("tp", "a generic model supports data parallelism only"))
+    return problems
+
+
+# --------------------------------------------------------------------------- physics
+
+def _lookup_per_gpu(constants, name, gpu_ids, n):
+    if gpu_ids is None:
+        return np.full(n, constants.per_gpu(name, "default"))
+    uniq, inv = np.unique(np.asarray(gpu_ids).astype(str), return_inverse=True)
+    return np.array([constants.per_gpu(name, u) for u in uniq])[inv.reshape(-1)]
+
+
+def _normalise(batch: dict, training: Training) -> dict:
+    c = dict(batch)
+    for k, v in LAYOUT_DEFAULTS.items():
+        c.setdefault(k, v)
+    c.setdefault("micro_batch", training.micro_batch)
+    c.setdefault("global_batch", training.global_batch)
+    keys = [k for k in c if k != "gpu_id"]
+    arrays = np.broadcast_arrays(*[np.atleast_1d(np.asarray(c[k])) for k in keys])
+    out = dict(zip(keys, arrays))
+    if "gpu_id" in c:
+        out["gpu_id"] = np.broadcast_to(np.atleast_1d(np.asarray(c["gpu_id"])), arrays[0].shape)
+    return out
+
+
+def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
+    """Evaluate every candidate in `batch` (dict of equal-length arrays) in one numpy pass.
+
+    Cluster keys are those of Cluster.as_arrays(); layout keys are dp, tp, pp, ep,
+    virtual_stages, zero_stage (0-3), sequence_parallel (bool), recompute (0 none,
+    1 selective, 2 full), micro_batch and optionally global_batch (else training's).
+    Returns arrays: valid, step_time_s, samples_per_s, tokens_per_s, achieved_tflops_per_gpu,
+    mfu, scaling_efficiency, communication_share, compute_efficiency, micro_batches, gpus,
+    inter_node_bandwidth_gbs, tp/pp/dp_cross_node, bottleneck_code (index into PARTS), the
+    breakdown (BREAKDOWN_KEYS, seconds) and memory_* (weights_gb ... total_gb, capacity_gb,
+    fits, margin_gb).
+    """
+    c = _normalise(batch, training)
+    f = np.float64
+    gpn = c["gpus_per_node"].astype(f)
+    nodes = c["nodes"].astype(f)
+    gpus = gpn * nodes
+    dp, tp, pp, ep = (c[k].astype(f) for k in ("dp", "tp", "pp", "ep"))
+    v = c["virtual_stages"].astype(f)
+    zero = c["zero_stage"].astype(int)
+    rc = c["recompute"].astype(int)
+    sp = c["sequence_parallel"].astype(bool)
+    b = c["micro_batch"].astype(f)
+    n = gpus.shape[0]
+    global_batch = c["global_batch"].astype(f)
+    m = global_batch / (dp * b)
+    c["micro_batches"] = m
+    is_tf = isinstance(model, Transformer)
+    fp32 = training.precision == "fp32"
+
+    # ---- compute
+    peak_key = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops"}
+    peak = c[peak_key[training.precision]].astype(f) * 1e12
+    if is_tf:
+        emax = _lookup_per_gpu(constants, "matmul_efficiency", c.get("gpu_id"), n)
+        eff = gemm_efficiency(per_gpu_gemm_flops(model, b, tp), peak, emax,
+                              constants.matmul_knee_us * 1e-6)
+    else:
+        eff = np.full(n, constants.generic_compute_efficiency)
+    if training.precision == "fp8":
+        eff = eff * constants.fp8_efficiency_factor
+    model_f, hw_f, fwd_f = flops_per_microbatch(model, b, rc, tp * pp)
+    rate = peak * eff
+    t_comp_mb = hw_f / rate
+    t_bwd_mb = t_comp_mb - fwd_f / rate
+
+    # ---- links
+    node_bw = node_bandwidth_gbs(c, constants) * 1e9
+    b_intra = intra_bandwidth_Bps(c, constants)
+    a_inter = inter_latency_s(c, constants)
+    a_intra = constants.intra_latency_us * 1e-6
+    act_bytes = 4.0 if fp32 else 2.0
+    zeros = np.zeros(n)
+
+    def cost(op, size, group, stride, algorithm="auto"):
+        per_node, spans = group_span(group, stride, gpn)
+        share = node_bw * per_node / gpn
+        t = collective_cost(op, size, group, per_node, b_intra, share, a_intra, a_inter, algorithm)
+        return t, spans > 1
+
+    # ---- tensor and expert parallelism (per micro-batch, on the critical path)
+    if is_tf:
+        s, h, L = model.seq_len, model.hidden, model.layers
+        tp_msg = s * b * h * act_bytes
+        tp_count = np.where(rc == 2, 6.0, 4.0) * L / pp
+        t_tp1, tp_inter = cost("all_reduce", tp_msg, tp, 1)
+        tp_mb = np.where(tp > 1, tp_count * t_tp1, 0.0)
+        if model.experts > 1:
+            k = min(model.top_k, model.experts)
+            ep_msg = s * b * k * h * act_bytes / np.where(sp, tp, 1.0)
+            t_ep1, ep_inter = cost("all_to_all", ep_msg, ep, tp)
+            ep_mb = np.where(ep > 1, 4.0 * L / pp * t_ep1, 0.0)
+        else:
+            ep_mb, ep_inter = zeros, np.zeros(n, bool)
+        pp_msg = s * b * h * act_bytes / tp
+        _, spans_pp = group_span(pp, tp * dp, gpn)
+        pp_cross = spans_pp > 1
+        t_p2p = collective_cost("p2p", pp_msg, 2.0, np.where(pp_cross, 1.0, 2.0), b_intra,
+                                node_bw / gpn, a_intra, a_inter)
+        pp_total = np.where(pp > 1, 2.0 * v * (m + pp - 1) * t_p2p, 0.0)
+    else:
+        tp_mb = ep_mb = pp_total = zeros
+        tp_inter = ep_inter = pp_cross = np.zeros(n, bool)
+
+    # ---- data parallelism / ZeRO (per step)
+    expert = model.expert_params if is_tf else 0.0
+    local_params = (model.params - expert) / (tp * pp) + expert / (tp * pp * ep)
+    gbytes = (constants.bytes_per_param_gradients_fp32 if fp32
+              else constants.bytes_per_param_gradients)
+    wbytes = constants.bytes_per_param_weights_fp32 if fp32 else constants.bytes_per_param_weights
+    grad_bytes = local_params * gbytes
+    bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
+    t_ar, dp_inter = cost("all_reduce", grad_bytes, dp, tp)
+    t_bucket, _ = cost("all_reduce", bucket, dp, tp)
+    t_rs, _ = cost("reduce_scatter", grad_bytes, dp, tp)
+    t_ag, _ = cost("all_gather", local_params * wbytes, dp, tp)
+    z3 = zero == 3
+    has_dp = dp > 1
+
+    st = straggler_stretch(c["fabric_jitter_cv"], gpus)
+
+    def assemble(stretch):
+        def s_(t, inter):
+            return t * np.where(inter, stretch, 1.0)
+
+        tp_t = s_(tp_mb, tp_inter)
+        ep_t = s_(ep_mb, ep_inter)
+        tp_exp = tp_t * (1 - constants.tp_overlap_fraction)
+        ep_exp = ep_t * (1 - constants.ep_overlap_fraction)
+        t_mb = t_comp_mb + tp_exp + ep_exp
+        pipeline = m * t_mb
+        bubble = (pp - 1) / v * t_mb
+        pp_exp = s_(pp_total, pp_cross)
+        # DP all-reduce overlaps the last micro-batch's backward, bucket by bucket: the last
+        # bucket is always exposed. ZeRO-3 gathers parameters every micro-batch (prefetched
+        # during forward and backward) and reduce-scatters gradients.
+        ar = s_(t_ar, dp_inter)
+        last = s_(t_bucket, dp_inter)
+        exp_ar = np.minimum(ar, np.maximum(last, ar - constants.overlap_efficiency * t_bwd_mb))
+        rs = m * s_(t_rs, dp_inter)
+        ag = m * 2.0 * s_(t_ag, dp_inter)
+        z_total = rs + ag
+        exp_z = np.minimum(z_total, np.maximum(last, z_total - constants.overlap_efficiency
+                                               * m * t_comp_mb))
+        z_safe = np.where(z_total > 0, z_total, 1.0)
+        dp_total = np.where(has_dp, np.where(z3, rs, ar), 0.0)
+        dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe, exp_ar), 0.0)
+        zero_total = np.where(has_dp & z3, ag, 0.0)
+        zero_exp = np.where(has_dp & z3, exp_z * ag / z_safe, 0.0)
+        step = pipeline + bubble + pp_exp + dp_exp + zero_exp
+        return {
+            "step": step, "compute": m * t_comp_mb, "tp_exp": m * tp_exp,
+            "tp_hid": m * (tp_t - tp_exp), "ep_exp": m * ep_exp, "ep_hid": m * (ep_t - ep_exp),
+            "pp_exp": pp_exp, "dp_exp": dp_exp, "dp_hid": dp_total - dp_exp,
+            "zero_exp": zero_exp, "zero_hid": zero_total - zero_exp, "bubble": bubble,
+        }
+
+    base = assemble(1.0)
+    slow = assemble(st)
+    step = slow["step"]
+    straggler = step - base["step"]
+    comm_exposed = (base["tp_exp"] + base["ep_exp"] + base["pp_exp"] + base["dp_exp"]
+                    + base["zero_exp"] + straggler)
+    parts = np.stack([base["compute"], base["tp_exp"], base["ep_exp"], base["pp_exp"],
+                      base["dp_exp"], base["zero_exp"], base["bubble"], straggler])
+    mem = memory_per_gpu(model, c, constants, training.precision)
+
+    gb = global_batch
+    valid = (
+        (nodes >= 1) & (dp * tp * pp == gpus) & (m == np.floor(m)) & (m >= 1)
+        & np.isfinite(peak) & (ep >= 1) & (v >= 1) & (zero >= 0) & (zero <= 3)
+    )
+    if is_tf:
+        valid &= (model.heads % tp == 0) & (model.experts % ep == 0) & (dp % ep == 0)
+        valid &= ~((v > 1) & (pp == 1))
+    else:
+        valid &= (tp == 1) & (pp == 1) & (ep == 1)
+    out = {
+        "valid": valid,
+        "step_time_s": step,
+        "samples_per_s": gb / step,
+        "tokens_per_s": gb * model.seq_len / step if is_tf else np.full(n, np.nan),
+        "achieved_tflops_per_gpu": m * hw_f / step / 1e12,
+        "mfu": m * model_f / (step * peak),
+        "scaling_efficiency": base["compute"] / step,
+        "communication_share": comm_exposed / step,
+        "compute_efficiency": eff,
+        "micro_batches": m,
+        "gpus": gpus,
+        "inter_node_bandwidth_gbs": node_bw / 1e9,
+        "tp_cross_node": (tp > 1) & tp_inter,
+        "pp_cross_node": (pp > 1) & pp_cross,
+        "dp_cross_node": has_dp & dp_inter,
+        "bottleneck_code": np.argmax(parts, axis=0),
+        "compute_s": base["compute"],
+        "tp_exposed_s": base["tp_exp"], "tp_hidden_s": base["tp_hid"],
+        "ep_exposed_s": base["ep_exp"], "ep_hidden_s": base["ep_hid"],
+        "pp_exposed_s": base["pp_exp"],
+        "dp_exposed_s": base["dp_exp"], "dp_hidden_s": base["dp_hid"],
+        "zero_exposed_s": base["zero_exp"], "zero_hidden_s": base["zero_hid"],
+        "bubble_s": base["bubble"], "straggler_s": straggler,
+    }
+    out.update({f"memory_{k}": val for k, val in mem.items()})
+    return out
+
+
+BREAKDOWN_KEYS = ("compute_s", "tp_exposed_s", "tp_hidden_s", "ep_exposed_s", "ep_hidden_s",
+                  "pp_exposed_s", "dp_exposed_s", "dp_hidden_s", "zero_exposed_s",
+                  "zero_hidden_s", "bubble_s", "straggler_s")
+
+
+def layout_arrays(layout: Layout, training: Training) -> dict:
+    return {
+        "dp": np.array([layout.dp]), "tp": np.array([layout.tp]), "pp": np.array([layout.pp]),
+        "ep": np.array([layout.ep]), "virtual_stages": np.array([layout.virtual_stages]),
+        "zero_stage": np.array([layout.zero_stage]),
+        "sequence_parallel": np.array([layout.sequence_parallel]),
+        "recompute": np.array([RECOMPUTE_CODES.index(layout.recompute)]),
+        "micro_batch": np.array([training.micro_batch]),
+    }
+
+
+def estimate(cluster: Cluster, model, training: Training, layout: Layout, constants) -> Estimate:
+    """Evaluate one configuration (the same code as estimate_batch, on length-1 arrays)."""
+    problems = validate_layout(cluster, model, training, layout)
+    if problems:
+        raise ValueError("; ".join(f"{f}: {r}" for f, r in problems))
+    batch = cluster.as_arrays()
+    batch.update(layout_arrays(layout, training))
+    r = {k: val[0] for k, val in estimate_batch(batch, model, training, constants).items()}
+    memory = {k[len("memory_"):]: (bool(val) if k == "memory_fits" else float(val))
+              for k, val in r.items() if k.startswith("memory_")}
+    breakdown = {k: float(r[k]) for k in BREAKDOWN_KEYS}
+    return Estimate(
+        step_time_s=float(r["step_time_s"]),
+        breakdown=breakdown,
+        tokens_per_s=float(r["tokens_per_s"]),
+        samples_per_s=float(r["samples_per_s"]),
+        achieved_tflops_per_gpu=float(r["achieved_tflops_per_gpu"]),
+        mfu=float(r["mfu"]),
+        scaling_efficiency=float(r["scaling_efficiency"]),
+        communication_share=float(r["communication_share"]),
+        memory=memory,
+        bottleneck=_bottleneck(cluster, layout, r, memory),
+        assumptions=_assumptions(cluster, model, training, layout, constants, r),
+        gpus=cluster.gpus,
+        micro_batches=float(r["micro_batches"]),
+        inter_node_bandwidth_gbs=float(r["inter_node_bandwidth_gbs"]),
+    )
+
+
+# --------------------------------------------------------------------------- words
+
+_WORDS = {"tp": "tensor-parallel communication", "ep": "expert-parallel all-to-all",
+          "pp": "pipeline sends", "dp": "the exposed gradient all-reduce",
+          "zero": "ZeRO-3/FSDP gathers", "bubble": "the pipeline bubble",
+          "straggler": "waiting for the slowest rank"}
+
+
+def _pct(x, step):
+    return f"{100 * x / step:.0f}%"
+
+
+def _bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
+    step = float(r["step_time_s"])
+    fabric = cluster.fabric.name
+    if not memory["fits"]:
+        return (f"Does not fit: needs {memory['total_gb']:.0f} GB per GPU but the "
+                f"{cluster.gpu.name} has {memory['capacity_gb']:.0f} GB; shard more "
+                f"(ZeRO/FSDP, tensor or pipeline parallelism) or recompute activations.")
+    if r["tp_cross_node"]:
+        return (f"Tensor parallelism of {layout.tp} spans nodes of {cluster.gpus_per_node} GPUs, "
+                f"so its per-layer all-reduces cross the {fabric} instead of staying on "
+                f"{cluster.gpu.intra_link}: {_pct(r['tp_exposed_s'], step)} of the step; keep "
+                f"tp within a node.")
+    compute = float(r["compute_s"])
+    overhead = {p: float(r[k]) for p, k in (
+        ("tp", "tp_exposed_s"), ("ep", "ep_exposed_s"), ("pp", "pp_exposed_s"),
+        ("dp", "dp_exposed_s"), ("zero", "zero_exposed_s"), ("bubble", "bubble_s"),
+        ("straggler", "straggler_s"))}
+    part = max(overhead, key=overhead.get)
+    waiting = sum(overhead.values())
+    share = float(r["communication_share"])
+    if compute >= waiting:
+        return (f"Compute-bound: {_pct(compute, step)} of the step is GPU math; the largest "
+                f"overhead is {_WORDS[part]} at {_pct(overhead[part], step)} (communication "
+                f"{100 * share:.0f}% in all).")
+    sentences = {
+        "tp": (f"Tensor-parallel all-reduces take {_pct(overhead['tp'], step)} of the step; "
+               f"a smaller tp or faster intra-node links would help."),
+        "ep": (f"Expert-parallel all-to-all over the {fabric} takes "
+               f"{_pct(overhead['ep'], step)} of the step: GPUs wait on the network."),
+        "pp": (f"Pipeline sends between stages take {_pct(overhead['pp'], step)} of the step: "
+               f"GPUs wait on the {fabric}."),
+        "dp": (f"Network-bound: the gradient all-reduce over the {fabric} is exposed for "
+               f"{_pct(overhead['dp'], step)} of the step while GPUs wait; more inter-node "
+               f"bandwidth, fewer nodes or a larger batch per GPU would help."),
+        "zero": (f"Network-bound: ZeRO-3/FSDP parameter gathers over the {fabric} are exposed "
+                 f"for {_pct(overhead['zero'], step)} of the step while GPUs wait."),
+        "bubble": (f"The pipeline bubble idles GPUs for {_pct(overhead['bubble'], step)} of the "
+                   f"step; more micro-batches or interleaved stages would shrink it."),
+        "straggler": (f"Waiting for the slowest rank on the {fabric} costs "
+                      f"{_pct(overhead['straggler'], step)} of the step; a more stable fabric "
+                      f"would help."),
+    }
+    return sentences[part]
+
+
+def _assumptions(cluster, model, training, layout, constants, r) -> list:
+    f = cluster.fabric
+    reduced = not f.rdma or not cluster.uses_gpudirect or not f.lossless
+    state_bytes = (constants.bytes_per_param_weights + constants.bytes_per_param_gradients
+                   + constants.bytes_per_param_optimizer)
+    out = []
+    add = out.append
+    add(f"Achievable compute: {100 * float(r['compute_efficiency']):.0f}% of the "
+        f"{cluster.gpu.name} dense {training.precision} peak for this per-GPU work size.")
+    add(f"Inter-node bandwidth {float(r['inter_node_bandwidth_gbs']):.1f} GB/s per node "
+        f"({cluster.server.nics_per_node} x {cluster.nic_rate_effective_gbps:g} Gb/s x "
+        f"{f.achievable_fraction:g} achievable fraction{', then reduced' if reduced else ''}).")
+    add("Collectives: NCCL-style two-level ring/tree, alpha-beta costs; the slower of the "
+        "intra-node and inter-node phases bounds each collective.")
+    add(f"Gradient all-reduce in {constants.dp_bucket_mb:g} MB buckets overlaps the last "
+        f"micro-batch's backward at {100 * constants.overlap_efficiency:.0f}% efficiency; "
+        "the last bucket is always exposed.")
+    add(f"Stragglers: each inter-node collective waits for the slowest of {cluster.gpus} ranks "
+        f"(jitter cv {f.jitter_cv:g}, stretch 1 + cv*sqrt(2 ln N)).")
+    add(f"Optimizer: mixed-precision Adam, {state_bytes:g} bytes per parameter before ZeRO "
+        f"sharding; {constants.runtime_reserved_gb:g} GB reserved per GPU for the runtime; "
+        "logit and ZeRO-3 gather buffers not counted.")
+    if not f.rdma:
+        add(f"No RDMA: NCCL socket transport capped at {constants.tcp_socket_ceiling_gbs:g} "
+            "GB/s per NIC.")
+    elif not cluster.uses_gpudirect:
+        add("RDMA without GPUDirect: traffic staged through host memory "
+            f"(x{constants.host_staging_bandwidth_factor:g} bandwidth, "
+            f"+{constants.host_staging_latency_us:g} us per message).")
+    if f.rdma and not f.lossless:
+        add(f"Lossy RDMA fabric: go-back-N recovery at loss rate {f.loss_rate:g}.")
+    if cluster.nodes > f.nodes_per_leaf and f.oversubscription > 1:
+        add(f"{cluster.nodes} nodes exceed {f.nodes_per_leaf} per leaf: bandwidth divided "
+            f"by the {f.oversubscription:g}:1 oversubscription.")
+    if r["tp_cross_node"]:
+        add(f"Tensor parallelism {layout.tp} exceeds {cluster.gpus_per_node} GPUs per node: "
+            "its all-reduces cross the inter-node fabric.")
+    if layout.pp > 1:
+        add(f"Pipeline: 1F1B with {float(r['micro_batches']):g} micro-batches, bubble "
+            "(p-1)/(v m) of the ideal time.")
+    if isinstance(model, GenericModel):
+        add("Generic model: FLOPs per sample given, compute at "
+            f"{100 * constants.generic_compute_efficiency:.0f}% of peak.")
+    return out

@@ -1,0 +1,152 @@
+"""Workload value objects: the model trained, the batch, and the parallel layout."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PRECISIONS = ("bf16", "fp8", "fp32")
+RECOMPUTE = ("none", "selective", "full")
+
+
+@dataclass(frozen=True)
+class Transformer:
+    """Decoder or encoder transformer; GQA through kv_heads, MoE through experts and top_k."""
+
+    name: str
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    ffn_hidden: int
+    vocab: int
+    seq_len: int
+    experts: int = 1
+    top_k: int = 1
+    gated_mlp: bool = False  # SwiGLU-style MLP: three h x ffn matrices instead of two
+    tied_embeddings: bool = True
+
+    @property
+    def kv_ratio(self) -> float:
+        return self.kv_heads / self.heads
+
+    @property
+    def attention_params_per_layer(self) -> float:
+        return 2 * self.hidden**2 * (1 + self.kv_ratio)
+
+    @property
+    def mlp_params_per_expert(self) -> float:
+        return (3 if self.gated_mlp else 2) * self.hidden * self.ffn_hidden
+
+    @property
+    def embedding_params(self) -> float:
+        return self.vocab * self.hidden * (1 if self.tied_embeddings else 2)
+
+    @property
+    def router_params_per_layer(self) -> float:
+        return self.hidden * self.experts if self.experts > 1 else 0.0
+
+    @property
+    def expert_params(self) -> float:
+        """Parameters that live in experts (sharded by expert parallelism); 0 for dense models."""
+        return self.layers * self.experts * self.mlp_params_per_expert if self.experts > 1 else 0.0
+
+    @property
+    def params(self) -> float:
+        per_layer = (
+            self.attention_params_per_layer
+            + self.experts * self.mlp_params_per_expert
+            + self.router_params_per_layer
+            + 2 * self.hidden
+        )
+        return self.layers * per_layer + self.embedding_params
+
+    @property
+    def active_params(self) -> float:
+        per_layer = (
+            self.attention_params_per_layer
+            + min(self.top_k, self.experts) * self.mlp_params_per_expert
+            + self.router_params_per_layer
+            + 2 * self.hidden
+        )
+        return self.layers * per_layer + self.embedding_params
+
+    @property
+    def forward_flops_per_token(self) -> float:
+        """Model FLOPs of one forward pass per token (Korthikanti App. A, generalised).
+
+        Matrices: 2 FLOPs per active weight; attention scores 4*s*h per layer; logits 2*h*v.
+        With h x 4h MLP and no GQA this is 24h^2 + 4sh per layer, i.e. one third of eq. 7.
+        """
+        k = min(self.top_k, self.experts)
+        matrices = self.attention_params_per_layer + k * self.mlp_params_per_expert
+        matrices += self.router_params_per_layer
+        per_layer = 2 * matrices + 4 * self.seq_len * self.hidden
+        return self.layers * per_layer + 2 * self.hidden * self.vocab
+
+    @property
+    def layer_forward_flops_per_token(self) -> float:
+        """Forward FLOPs per token of the transformer layers alone (recomputed by full recompute)."""
+        return self.forward_flops_per_token - 2 * self.hidden * self.vocab
+
+    @property
+    def attention_score_flops_per_token(self) -> float:
+        """Forward FLOPs per token of the attention scores (recomputed by selective recompute)."""
+        return self.layers * 4 * self.seq_len * self.hidden
+
+    def training_flops_per_token(self) -> float:
+        """Model FLOPs of forward + backward per token (backward = 2 x forward)."""
+        return 3 * self.forward_flops_per_token
+
+    def hardware_flops_per_token(self, recompute: str) -> float:
+        """FLOPs actually executed, with recomputation (brief 3.3)."""
+        extra = {
+            "none": 0.0,
+            # Korthikanti eq. 8: the attention term s/(6h) becomes s/(3h): +3x score forward.
+            "selective": 3 * self.attention_score_flops_per_token,
+            # One extra forward of every layer (logits not recomputed): 4/3 of 6N.
+            "full": self.layer_forward_flops_per_token,
+        }[recompute]
+        return self.training_flops_per_token() + extra
+
+
+@dataclass(frozen=True)
+class GenericModel:
+    """A model known only by its size: flops_per_sample is the forward pass (training = 3x)."""
+
+    name: str
+    params: float
+    flops_per_sample: float
+    activation_bytes_per_sample: float
+
+    @property
+    def active_params(self) -> float:
+        return self.params
+
+    def training_flops_per_sample(self) -> float:
+        return 3 * self.flops_per_sample
+
+
+@dataclass(frozen=True)
+class Layout:
+    dp: int
+    tp: int
+    pp: int
+    ep: int = 1
+    virtual_stages: int = 1
+    zero_stage: int = 0  # 0, 1, 2, 3 (FSDP full shard counts as 3)
+    sequence_parallel: bool = False
+    recompute: str = "selective"  # none | selective | full
+
+    @property
+    def gpus(self) -> int:
+        return self.dp * self.tp * self.pp
+
+
+@dataclass(frozen=True)
+class Training:
+    global_batch: int  # samples (sequences) per optimizer step
+    micro_batch: int  # samples per micro-batch per data-parallel rank
+    precision: str = "bf16"  # bf16 | fp8 | fp32
+
+    def micro_batches(self, dp: int) -> float:
+        """Micro-batches per pipeline per step (gradient accumulation steps)."""
+        return self.global_batch / (dp * self.micro_batch)

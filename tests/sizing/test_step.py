@@ -1,0 +1,173 @@
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from catalog.validation import A100_SXM
+from sizing.hardware import Cluster, Server
+from sizing.presets import preset_model
+from sizing.step import BREAKDOWN_KEYS, estimate, estimate_batch, layout_arrays, validate_layout
+from sizing.workload import Layout, Training, Transformer
+
+SMALL = Transformer("small", layers=8, hidden=1024, heads=16, kv_heads=16, ffn_hidden=4096,
+                    vocab=32000, seq_len=1024)
+
+
+def exposed_sum(e):
+    return sum(v for k, v in e.breakdown.items() if not k.endswith("hidden_s"))
+
+
+def test_breakdown_adds_up_to_the_step(cluster_on, constants):
+    e = estimate(cluster_on("roce-400-lossy", 4), preset_model("llama-3-70b"), Training(64, 1),
+                 Layout(dp=2, tp=8, pp=2, zero_stage=1, sequence_parallel=True), constants)
+    assert exposed_sum(e) == pytest.approx(e.step_time_s, rel=1e-9)
+    assert 0 < e.scaling_efficiency < 1 and 0 < e.communication_share < 1
+    assert e.tokens_per_s == pytest.approx(64 * 8192 / e.step_time_s)
+    assert e.assumptions and all(isinstance(a, str) for a in e.assumptions)
+
+
+def test_single_gpu_has_perfect_scaling(constants, fabrics):
+    server = Server("one", "one", A100_SXM, 1, 1, 200, 4, True)
+    e = estimate(Cluster(server, fabrics["ib-hdr-200"], 1, True), SMALL, Training(8, 8),
+                 Layout(1, 1, 1), constants)
+    assert e.scaling_efficiency == pytest.approx(1.0)
+    assert e.communication_share == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("v", [1, 2])
+def test_pipeline_bubble_is_p_minus_1_over_v_m(cluster_on, constants, v):
+    e = estimate(cluster_on("ib-ndr-400", 1), SMALL, Training(16, 1),
+                 Layout(dp=2, tp=1, pp=4, virtual_stages=v), constants)
+    m = 16 / 2
+    assert e.breakdown["bubble_s"] / e.breakdown["compute_s"] == pytest.approx(3 / (v * m))
+
+
+def test_zero3_moves_one_and_a_half_times_the_data_parallel_volume(cluster_on, constants):
+    m = preset_model("llama-3-8b")
+    cl = cluster_on("ib-ndr-400", 4)
+
+    def comm(zero):
+        e = estimate(cl, m, Training(32, 1), Layout(dp=32, tp=1, pp=1, zero_stage=zero), constants)
+        b = e.breakdown
+        return b["dp_exposed_s"] + b["dp_hidden_s"] + b["zero_exposed_s"] + b["zero_hidden_s"]
+
+    assert comm(3) / comm(0) == pytest.approx(1.5, rel=0.02)
+
+
+def test_fabric_quality_orders_efficiency_and_gap_widens(cluster_on, constants):
+    m = preset_model("llama-3-70b")
+    fabrics = ["ib-ndr-400", "roce-400-lossless", "roce-400-lossy", "eth-tcp-100"]
+    eff = {}
+    for nodes in (8, 32):
+        layout = Layout(dp=nodes // 4, tp=8, pp=4, zero_stage=1, sequence_parallel=True)
+        eff[nodes] = [estimate(cluster_on(f, nodes), m, Training(256, 1), layout,
+                               constants).scaling_efficiency for f in fabrics]
+    for nodes in (8, 32):
+        ib, lossless, lossy, tcp = eff[nodes]
+        assert ib >= lossless > lossy > tcp
+    gap8 = np.array(eff[8][0]) - np.array(eff[8][1:])
+    gap32 = np.array(eff[32][0]) - np.array(eff[32][1:])
+    assert np.all(gap32 >= gap8) and gap32[-1] > gap8[-1] + 0.03
+    assert eff[32][-1] < eff[8][-1]
+
+
+def test_weak_fabric_doubling_gpus_buys_little(hgx_h100, fabrics, constants):
+    # Two 100 GbE NICs per node without RDMA: the gradient all-reduce dominates.
+    server = replace(hgx_h100, nics_per_node=2, nic_rate_gbps=100.0, gpudirect_rdma=False)
+    m = preset_model("llama-3-8b")
+    runs = {n: estimate(Cluster(server, fabrics["eth-tcp-100"], n, False), m, Training(64, 1),
+                        Layout(dp=8 * n, tp=1, pp=1, zero_stage=1), constants) for n in (4, 8)}
+    gain = runs[4].step_time_s / runs[8].step_time_s
+    assert gain < 1.5  # doubling GPUs buys well under 2x
+    assert runs[8].communication_share > 0.4
+    assert "Network-bound" in runs[8].bottleneck
+
+
+def test_tensor_parallel_across_nodes_is_flagged_and_slow(cluster_on, constants):
+    m = preset_model("llama-3-70b")
+    cl = cluster_on("ib-ndr-400", 4)
+    inside = estimate(cl, m, Training(64, 1), Layout(dp=2, tp=8, pp=2, zero_stage=1, sequence_parallel=True),
+                      constants)
+    across = estimate(cl, m, Training(64, 1), Layout(dp=2, tp=16, pp=1, zero_stage=1, sequence_parallel=True),
+                      constants)
+    # Twice the all-reduces per GPU (80 layers instead of 40), each at most as fast as NVLink.
+    assert across.breakdown["tp_exposed_s"] > 1.9 * inside.breakdown["tp_exposed_s"]
+    assert across.step_time_s > 1.15 * inside.step_time_s
+    assert "spans nodes" in across.bottleneck
+    assert any("exceeds 8 GPUs per node" in a for a in across.assumptions)
+    assert "spans nodes" not in inside.bottleneck
+
+
+def test_tensor_parallel_across_a_slower_fabric_hurts_badly(cluster_on, constants):
+    m = preset_model("llama-3-70b")
+    cl = cluster_on("roce-100-lossless", 4)
+    inside = estimate(cl, m, Training(64, 1), Layout(dp=2, tp=8, pp=2, zero_stage=1, sequence_parallel=True),
+                      constants)
+    across = estimate(cl, m, Training(64, 1), Layout(dp=2, tp=16, pp=1, zero_stage=1, sequence_parallel=True),
+                      constants)
+    assert across.step_time_s > 1.5 * inside.step_time_s
+    assert "spans nodes" in across.bottleneck
+
+
+def test_validate_layout_reports_unphysical_input(cluster_on, constants, fabrics):
+    m = preset_model("llama-3-70b")
+    cl = cluster_on("ib-ndr-400", 2)
+    fields = lambda probs: {f for f, _ in probs}
+    assert validate_layout(cl, m, Training(16, 1), Layout(2, 8, 1)) == []
+    assert "nodes" in fields(validate_layout(replace(cl, nodes=0), m, Training(16, 1),
+                                             Layout(2, 8, 1)))
+    assert "tp" in fields(validate_layout(cl, m, Training(16, 1), Layout(
+        dp=1, tp=3, pp=1)))
+    assert "dp" in fields(validate_layout(cl, m, Training(16, 1), Layout(4, 8, 1)))
+    assert "global_batch" in fields(validate_layout(cl, m, Training(15, 1), Layout(2, 8, 1)))
+    moe = preset_model("mixtral-8x7b")
+    assert "ep" in fields(validate_layout(cl, moe, Training(16, 1), Layout(2, 8, 1, ep=3)))
+    a100 = Cluster(Server("a", "a", A100_SXM, 8, 8, 200, 4, True), fabrics["ib-hdr-200"], 2, True)
+    assert "precision" in fields(validate_layout(a100, m, Training(16, 1, "fp8"),
+                                                 Layout(2, 8, 1)))
+    with pytest.raises(ValueError):
+        estimate(cl, m, Training(15, 1), Layout(2, 8, 1), constants)
+
+
+def test_fp8_is_faster_than_bf16_where_supported(cluster_on, constants):
+    m = preset_model("llama-3-8b")
+    cl = cluster_on("ib-ndr-400", 1)
+    bf16 = estimate(cl, m, Training(16, 1), Layout(8, 1, 1, zero_stage=1), constants)
+    fp8 = estimate(cl, m, Training(16, 1, "fp8"), Layout(8, 1, 1, zero_stage=1), constants)
+    assert fp8.step_time_s < bf16.step_time_s < 2 * fp8.step_time_s
+
+
+def test_moe_expert_parallel_all_to_all_costs_time(cluster_on, constants):
+    m = preset_model("mixtral-8x7b")
+    e = estimate(cluster_on("roce-400-lossless", 2), m, Training(64, 1),
+                 Layout(dp=8, tp=2, pp=1, ep=8, zero_stage=1, sequence_parallel=True), constants)
+    assert e.breakdown["ep_exposed_s"] > 0
+
+
+def test_vectorised_path_equals_scalar_path(hgx_h100, fabrics, constants):
+    m = preset_model("llama-3-70b")
+    configs = [
+        ("ib-ndr-400", 8, True, Layout(8, 8, 1, zero_stage=3, sequence_parallel=True), 1),
+        ("roce-400-lossy", 4, True, Layout(4, 8, 1, zero_stage=1, recompute="full"), 2),
+        ("eth-tcp-100", 16, False, Layout(8, 4, 4, virtual_stages=2, recompute="none"), 1),
+        ("roce-100-lossless", 2, False, Layout(1, 16, 1), 1),
+        ("ib-hdr-200", 32, True, Layout(16, 8, 2, zero_stage=2, sequence_parallel=True), 2),
+    ]
+    scalar, rows = [], []
+    for fid, nodes, gdr, layout, mb in configs:
+        cl = Cluster(hgx_h100, fabrics[fid], nodes, gdr)
+        tr = Training(128, mb)
+        scalar.append(estimate(cl, m, tr, layout, constants))
+        row = cl.as_arrays()
+        row.update(layout_arrays(layout, tr))
+        rows.append(row)
+    batch = {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
+    out = estimate_batch(batch, m, Training(128, 1), constants)
+    assert out["valid"].all()
+    for i, e in enumerate(scalar):
+        assert out["step_time_s"][i] == pytest.approx(e.step_time_s, rel=1e-12)
+        assert out["scaling_efficiency"][i] == pytest.approx(e.scaling_efficiency, rel=1e-12)
+        assert out["mfu"][i] == pytest.approx(e.mfu, rel=1e-12)
+        assert out["memory_total_gb"][i] == pytest.approx(e.memory["total_gb"], rel=1e-12)
+        for k in BREAKDOWN_KEYS:
+            assert out[k][i] == pytest.approx(e.breakdown[k], rel=1e-12, abs=1e-15)
