@@ -24,6 +24,7 @@ FILES = (
     "regions.yaml",
     "currencies.yaml",
     "model.yaml",
+    "policy.yaml",
 )
 
 
@@ -575,6 +576,7 @@ def read_catalog(data_dir: Path) -> dict:
         raise CatalogFileError("model.yaml", None, "constants", "must be a non-empty mapping")
     model = {str(name): _validate(ConstantSchema(), item, "model.yaml", f"constants.{name}")
              for name, item in constants.items()}
+    policy = _constants(raw["policy.yaml"], "policy.yaml")
 
     # Cross references, in the order the data depends on each other.
     for label, server in server_entries:
@@ -597,7 +599,18 @@ def read_catalog(data_dir: Path) -> dict:
         "regions": [entry for _, entry in region_entries],
         "currencies": currencies,
         "model": model,
+        "policy": policy,
     }
+
+
+def _constants(raw: dict, file: str) -> dict:
+    """A `constants:` mapping of name -> {value, unit, source}, each validated."""
+    _only_keys(raw, file, {"constants"})
+    constants = raw.get("constants")
+    if not isinstance(constants, dict) or not constants:
+        raise CatalogFileError(file, None, "constants", "must be a non-empty mapping")
+    return {str(name): _validate(ConstantSchema(), item, file, f"constants.{name}")
+            for name, item in constants.items()}
 
 
 def _check_rdma(entries: list[tuple[str, dict]], servers: dict, fabrics: dict, gpus: dict) -> None:

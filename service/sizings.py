@@ -83,6 +83,16 @@ def claim(session: Session, sizing_id: str) -> int | None:
     return attempt if result.rowcount == 1 else None
 
 
+def release(session: Session, sizing_id: str, attempt: int) -> None:
+    """Give a claimed record back to the queue after a transient failure."""
+    session.execute(
+        update(Sizing).where(Sizing.id == sizing_id, Sizing.attempts == attempt,
+                             Sizing.status == "running")
+        .values(status="queued", updated_at=utcnow())
+    )
+    session.commit()
+
+
 def heartbeat(session: Session, sizing_id: str, attempt: int, progress: float) -> bool:
     """Record progress; False when the run lost its claim or was cancelled."""
     result = session.execute(

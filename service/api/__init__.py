@@ -32,7 +32,7 @@ class SizingApi(Api):
 
 
 def register_blueprints(api: Api) -> None:
-    from service.api import catalog, health
+    from service.api import catalog, estimates, health, sizings
 
-    for module in (health, catalog):
+    for module in (health, catalog, estimates, sizings):
         api.register_blueprint(module.blp)

@@ -1,0 +1,140 @@
+"""Turns one catalog version into the sizing model's value objects, once per version."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from catalog import tables
+from catalog.pricing import PriceBook
+from sizing.constants import ModelConstants
+from sizing.hardware import GPU, Cluster, Fabric, Server
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """How one server joins one fabric, from the RDMA support matrix."""
+
+    server: str
+    fabric: str
+    supported: bool
+    rdma: bool
+    gpudirect_rdma: bool
+    nics_used: int
+    port_rate_gbps: float | None
+    nic: str | None
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    version_id: int
+    gpus: dict[str, GPU]
+    servers: dict[str, Server]
+    fabrics: dict[str, Fabric]
+    fabric_oversubscription_options: dict[str, tuple[float, ...]]
+    pairings: dict[tuple[str, str], Pairing]
+    stock: dict[tuple[str, str], tuple[int, int]]  # (region, server) -> (available nodes, lead days)
+    regions: tuple[str, ...]
+    constants: ModelConstants
+    prices: PriceBook
+    document: dict[str, Any]
+
+    def cluster(self, server_id: str, fabric_id: str, nodes: int,
+                oversubscription: float | None = None) -> Cluster:
+        """The cluster a server makes on a fabric, with the NICs the matrix says it uses."""
+        pairing = self.pairings[(server_id, fabric_id)]
+        server = self.servers[server_id]
+        if pairing.supported:
+            server = dataclasses.replace(server, nics_per_node=pairing.nics_used,
+                                         nic_rate_gbps=pairing.port_rate_gbps or server.nic_rate_gbps)
+        fabric = self.fabrics[fabric_id]
+        if oversubscription is not None:
+            fabric = dataclasses.replace(fabric, oversubscription=oversubscription)
+        return Cluster(server=server, fabric=fabric, nodes=nodes, gpudirect=pairing.gpudirect_rdma)
+
+
+def gpu_of(entry: dict[str, Any]) -> GPU:
+    return GPU(id=entry["id"], name=entry["name"], bf16_tflops=float(entry["bf16_tflops"]),
+               fp8_tflops=None if entry.get("fp8_tflops") is None else float(entry["fp8_tflops"]),
+               memory_gb=float(entry["memory_gb"]),
+               memory_bandwidth_gbs=float(entry["memory_bandwidth_gbs"]),
+               intra_link=entry["intra_link"], intra_bandwidth_gbs=float(entry["intra_bandwidth_gbs"]))
+
+
+def server_of(entry: dict[str, Any], gpus: dict[str, GPU]) -> Server:
+    nics = entry["nics"]
+    gpu = gpus[entry["gpu"]]
+    return Server(
+        id=entry["id"], name=entry["name"], gpu=gpu, gpus_per_node=int(entry["gpus_per_node"]),
+        nics_per_node=sum(int(n["count"]) for n in nics),
+        nic_rate_gbps=max(float(n["rate_gbps"]) for n in nics),
+        pcie_gen=int(entry["pcie_gen"]),
+        gpudirect_rdma=bool(entry["nic_gpu_same_switch"]),
+    )
+
+
+def fabric_of(entry: dict[str, Any]) -> Fabric:
+    return Fabric(
+        id=entry["id"], name=entry["name"], kind=entry["kind"],
+        line_rate_gbps=float(entry["line_rate_gbps"]), latency_us=float(entry["latency_us"]),
+        achievable_fraction=float(entry["achievable_fraction"]), rdma=bool(entry["rdma"]),
+        lossless=bool(entry["lossless"]), jitter_cv=float(entry["jitter_cv"]),
+        loss_rate=float(entry["loss_rate"]),
+        oversubscription=float(min(entry["oversubscription_options"])),
+        nodes_per_leaf=int(entry["nodes_per_leaf"]),
+    )
+
+
+def build(version_id: int, document: dict[str, Any]) -> Snapshot:
+    gpus = {g["id"]: gpu_of(g) for g in document["gpus"]}
+    return Snapshot(
+        version_id=version_id,
+        gpus=gpus,
+        servers={s["id"]: server_of(s, gpus) for s in document["servers"]},
+        fabrics={f["id"]: fabric_of(f) for f in document["fabrics"]},
+        fabric_oversubscription_options={
+            f["id"]: tuple(float(x) for x in f["oversubscription_options"]) for f in document["fabrics"]},
+        pairings={(r["server"], r["fabric"]): Pairing(
+            server=r["server"], fabric=r["fabric"], supported=bool(r["supported"]),
+            rdma=bool(r["rdma"]), gpudirect_rdma=bool(r["gpudirect_rdma"]),
+            nics_used=int(r.get("nics_used") or 0),
+            port_rate_gbps=None if r.get("port_rate_gbps") is None else float(r["port_rate_gbps"]),
+            nic=r.get("nic"), reason=r.get("reason"),
+        ) for r in document["rdma"]},
+        stock={(region["id"], s["server"]): (int(s["available_nodes"]), int(s["lead_time_days"]))
+               for region in document["regions"] for s in region.get("stock", [])},
+        regions=tuple(r["id"] for r in document["regions"]),
+        constants=ModelConstants.from_mapping(document["model"]),
+        prices=PriceBook.from_document(document),
+        document=document,
+    )
+
+
+_cache: dict[tuple[int, str], Snapshot] = {}
+_lock = threading.Lock()
+
+
+def snapshot(session: Session, version_id: int) -> Snapshot:
+    """The snapshot of a version; versions never change, so each is built once per process.
+
+    Keyed by id and content hash too, since one process may talk to several databases.
+    """
+    digest = session.scalar(
+        select(tables.CatalogVersion.content_sha256).where(tables.CatalogVersion.id == version_id))
+    if digest is None:
+        raise LookupError(f"catalog version {version_id} does not exist")
+    key = (version_id, digest)
+    with _lock:
+        cached = _cache.get(key)
+    if cached is not None:
+        return cached
+    built = build(version_id, session.get(tables.CatalogVersion, version_id).document)
+    with _lock:
+        _cache[key] = built
+    return built

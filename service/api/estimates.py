@@ -1,0 +1,44 @@
+"""Synchronous estimates of one configuration or one collective, and the model presets."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service import db
+from service import estimates as core
+from service.schemas import estimates as s
+
+blp = Blueprint("estimates", __name__, url_prefix="/v1",
+                description="The performance model, one configuration at a time")
+
+
+@blp.route("/estimates")
+class Estimates(MethodView):
+    @blp.arguments(s.EstimateRequestSchema)
+    @blp.response(200, s.EstimateSchema)
+    @blp.alt_response(422, description="Invalid or unphysical input; the problem names the field")
+    @blp.doc(operationId="createEstimate",
+             summary="Step time, throughput, MFU and scaling efficiency of one configuration")
+    def post(self, body):
+        return core.run_estimate(db.session(), body)
+
+
+@blp.route("/estimates/collectives")
+class Collectives(MethodView):
+    @blp.arguments(s.CollectiveRequestSchema)
+    @blp.response(200, s.CollectiveSchema)
+    @blp.alt_response(422, description="Invalid input; the problem names the field")
+    @blp.doc(operationId="createCollectiveEstimate",
+             summary="Time, algbw and busbw of one collective (nccl-tests definitions)")
+    def post(self, body):
+        return core.run_collective(db.session(), body)
+
+
+@blp.route("/presets")
+class Presets(MethodView):
+    @blp.etag
+    @blp.response(200, s.PresetSchema(many=True))
+    @blp.doc(operationId="listPresets", summary="Model presets with the source of their dimensions")
+    def get(self):
+        return core.presets()

@@ -1,0 +1,110 @@
+"""Sizing requests: a questionnaire in, ranked configurations out, scored by Celery workers."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from flask import request, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service import db, sizings
+from service.errors import Problem
+from service.estimates import catalog_snapshot
+from service.records import FINAL_STATES, Sizing
+from service.schemas import sizings as s
+from service.sizing_job import check_request
+
+blp = Blueprint("sizings", __name__, url_prefix="/v1/sizings",
+                description="Ranked configurations for a training workload, computed asynchronously")
+
+MAX_WAIT_S = 60
+WAIT = re.compile(r"(?:^|[,;\s])wait\s*=\s*(\d+)", re.IGNORECASE)
+
+
+def requested_wait() -> int:
+    """Seconds the client asked to wait (RFC 7240 `Prefer: wait=N`), capped."""
+    match = WAIT.search(request.headers.get("Prefer", ""))
+    return min(int(match.group(1)), MAX_WAIT_S) if match else 0
+
+
+def wait_for(sizing: Sizing, seconds: int) -> Sizing:
+    deadline = time.monotonic() + seconds
+    session = db.session()
+    while sizing.status not in FINAL_STATES and time.monotonic() < deadline:
+        time.sleep(0.1)
+        session.refresh(sizing)
+    return sizing
+
+
+def respond(sizing: Sizing, created: bool = False):
+    """202 while the work is under way, 200 once final; Location always points at the record."""
+    headers = {"Location": url_for("sizings.SizingById", sizing_id=sizing.id)}
+    if requested_wait():
+        headers["Preference-Applied"] = f"wait={requested_wait()}"
+    if sizing.status not in FINAL_STATES or (created and not requested_wait()):
+        # Without `Prefer: wait`, a new sizing is always 202 even if an in-process run finished.
+        if sizing.status not in FINAL_STATES:
+            headers["Retry-After"] = "1"
+        return sizing, 202, headers
+    return sizing, (201 if created else 200), headers
+
+
+def owned(sizing_id: str) -> Sizing:
+    sizing = sizings.get(db.session(), sizing_id, account_id=None)
+    if sizing is None:
+        raise Problem(404, "not_found", f"No sizing {sizing_id}")
+    return sizing
+
+
+@blp.route("")
+class Sizings(MethodView):
+    @blp.arguments(s.SizingRequestSchema)
+    @blp.arguments(s.PreferHeaderSchema, location="headers")
+    @blp.response(202, s.SizingSchema, description="Accepted; poll Location until final")
+    @blp.alt_response(201, schema=s.SizingSchema,
+                      description="Finished within the time asked for by `Prefer: wait=N`")
+    @blp.alt_response(422, description="Invalid or impossible questionnaire; names the field")
+    @blp.doc(operationId="createSizing", summary="Submit a workload questionnaire")
+    def post(self, body, _headers):
+        session = db.session()
+        check_request(catalog_snapshot(session, None), body)
+        sizing = sizings.create(session, s.SizingRequestSchema().dump(body), account_id=None)
+        return respond(wait_for(sizing, requested_wait()), created=True)
+
+    @blp.arguments(s.SizingQuerySchema, location="query", unknown="raise", as_kwargs=True)
+    @blp.response(200, s.SizingPageSchema)
+    @blp.doc(operationId="listSizings", summary="Your sizings, newest first, by cursor")
+    def get(self, limit, cursor=None, status=None):
+        try:
+            rows, next_cursor = sizings.page(db.session(), None, limit=limit, cursor=cursor,
+                                             status=status)
+        except ValueError:
+            raise Problem(422, "validation_failed", "cursor: not a cursor from this API",
+                          errors=[{"pointer": "/query/cursor", "detail": "not a cursor from this API"}])
+        return {"items": rows, "next_cursor": next_cursor}
+
+
+@blp.route("/<uuid:sizing_id>")
+class SizingById(MethodView):
+    @blp.arguments(s.PreferHeaderSchema, location="headers")
+    @blp.response(200, s.SizingSchema, description="Final: succeeded, failed or cancelled")
+    @blp.alt_response(202, schema=s.SizingSchema, description="Queued or running")
+    @blp.alt_response(404, description="No such sizing (or not yours)")
+    @blp.doc(operationId="getSizing", summary="A sizing's state, progress and result")
+    def get(self, _headers, sizing_id):
+        return respond(wait_for(owned(str(sizing_id)), requested_wait()))
+
+
+@blp.route("/<uuid:sizing_id>/cancel")
+class SizingCancel(MethodView):
+    @blp.response(200, s.SizingSchema)
+    @blp.alt_response(404, description="No such sizing (or not yours)")
+    @blp.alt_response(409, description="Already finished")
+    @blp.doc(operationId="cancelSizing", summary="Cancel a queued or running sizing")
+    def post(self, sizing_id):
+        sizing = owned(str(sizing_id))
+        if sizing.status in FINAL_STATES:
+            raise Problem(409, "already_finished", f"The sizing already {sizing.status}")
+        return sizings.cancel(db.session(), sizing)

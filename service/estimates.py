@@ -1,0 +1,139 @@
+"""Synchronous estimates: one configuration, or one collective, through the model."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from catalog import queries
+from catalog.snapshot import Snapshot, snapshot
+from service.errors import Problem
+from service.workloads import layout_from, model_from, training_from
+from sizing.collectives import collective_time
+from sizing.hardware import GPU, Cluster, Fabric, Server
+from sizing.presets import PRESETS
+from sizing.step import estimate, validate_layout
+from sizing.workload import Transformer
+
+
+def invalid(pointer: str, detail: str) -> Problem:
+    return Problem(422, "validation_failed", f"{pointer}: {detail}",
+                   errors=[{"pointer": pointer, "detail": detail}])
+
+
+def catalog_snapshot(session: Session, version: int | None) -> Snapshot:
+    try:
+        return snapshot(session, queries.resolve_version(session, version).id)
+    except queries.CatalogNotLoaded:
+        raise Problem(503, "catalog_not_loaded", "No catalog is loaded yet") from None
+    except queries.UnknownVersion:
+        raise invalid("/catalog_version", f"catalog version {version} does not exist") from None
+
+
+def nearest_fabric(snap: Snapshot, kind: str, lossless: bool, rate: float) -> Fabric:
+    same = [f for f in snap.fabrics.values() if f.kind == kind and f.lossless == lossless] or \
+        [f for f in snap.fabrics.values() if f.kind == kind]
+    return min(same, key=lambda f: abs(f.line_rate_gbps - rate))
+
+
+def custom_fabric(snap: Snapshot, doc: dict[str, Any], assumptions: list[str]) -> Fabric:
+    like = nearest_fabric(snap, doc["kind"], doc["lossless"], doc["line_rate_gbps"])
+    taken = [k for k in ("latency_us", "achievable_fraction", "jitter_cv", "loss_rate",
+                         "nodes_per_leaf") if k not in doc]
+    if taken:
+        assumptions.append(f"Custom fabric: {', '.join(taken)} taken from catalog fabric {like.id}.")
+    return Fabric(
+        id="custom", name=doc["name"], kind=doc["kind"], line_rate_gbps=doc["line_rate_gbps"],
+        latency_us=doc.get("latency_us", like.latency_us),
+        achievable_fraction=doc.get("achievable_fraction", like.achievable_fraction),
+        rdma=doc["rdma"], lossless=doc["lossless"],
+        jitter_cv=doc.get("jitter_cv", like.jitter_cv),
+        loss_rate=doc.get("loss_rate", like.loss_rate),
+        oversubscription=1.0, nodes_per_leaf=doc.get("nodes_per_leaf", like.nodes_per_leaf),
+    )
+
+
+def custom_server(doc: dict[str, Any]) -> Server:
+    g = doc["gpu"]
+    gpu = GPU(id="custom", name=g["name"], bf16_tflops=g["bf16_tflops"], fp8_tflops=g["fp8_tflops"],
+              memory_gb=g["memory_gb"], memory_bandwidth_gbs=g["memory_bandwidth_gbs"],
+              intra_link=g["intra_link"], intra_bandwidth_gbs=g["intra_bandwidth_gbs"])
+    return Server(id="custom", name=doc["name"], gpu=gpu, gpus_per_node=doc["gpus_per_node"],
+                  nics_per_node=doc["nics_per_node"], nic_rate_gbps=doc["nic_rate_gbps"],
+                  pcie_gen=5, gpudirect_rdma=doc["gpudirect_rdma"])
+
+
+def resolve_cluster(snap: Snapshot, doc: dict[str, Any], assumptions: list[str]) -> Cluster:
+    """The cluster a request describes, by catalog ids or inline hardware."""
+    server_id, fabric_id = doc.get("server"), doc.get("fabric")
+    if server_id is not None and server_id not in snap.servers:
+        raise invalid("/cluster/server", f"no server {server_id!r} in catalog version {snap.version_id}")
+    if fabric_id is not None and fabric_id not in snap.fabrics:
+        raise invalid("/cluster/fabric", f"no fabric {fabric_id!r} in catalog version {snap.version_id}")
+    if server_id and fabric_id:
+        pairing = snap.pairings[(server_id, fabric_id)]
+        if not pairing.supported:
+            raise invalid("/cluster/fabric", f"{server_id} cannot join {fabric_id}: {pairing.reason}")
+        cluster = snap.cluster(server_id, fabric_id, doc["nodes"], doc.get("oversubscription"))
+        return cluster
+    server = snap.servers[server_id] if server_id else custom_server(doc["custom_server"])
+    fabric = snap.fabrics[fabric_id] if fabric_id else custom_fabric(snap, doc["custom_fabric"], assumptions)
+    if "oversubscription" in doc:
+        fabric = dataclasses.replace(fabric, oversubscription=doc["oversubscription"])
+    gpudirect = server.gpudirect_rdma and fabric.rdma
+    return Cluster(server=server, fabric=fabric, nodes=doc["nodes"], gpudirect=gpudirect)
+
+
+LAYOUT_POINTERS = {"nodes": "/cluster/nodes", "global_batch": "/training/global_batch",
+                   "micro_batch": "/training/micro_batch", "precision": "/training/precision"}
+
+
+def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
+    snap = catalog_snapshot(session, doc.get("catalog_version"))
+    assumptions: list[str] = []
+    cluster = resolve_cluster(snap, doc["cluster"], assumptions)
+    model = model_from(doc["workload"])
+    training = training_from(doc["training"])
+    layout = layout_from(doc["layout"])
+    problems = validate_layout(cluster, model, training, layout)
+    if problems:
+        errors = [{"pointer": LAYOUT_POINTERS.get(f, f"/layout/{f}"), "detail": reason}
+                  for f, reason in problems]
+        raise Problem(422, "invalid_layout", "; ".join(e["detail"] for e in errors), errors=errors)
+    result = estimate(cluster, model, training, layout, snap.constants)
+    body = dataclasses.asdict(result)
+    body["assumptions"] = assumptions + body["assumptions"]
+    body["nodes"] = cluster.nodes
+    if not isinstance(model, Transformer):
+        body["tokens_per_s"] = None
+    body["catalog_version"] = snap.version_id
+    if not result.memory["fits"]:
+        # The estimate is still returned with fits=false: a client may want the numbers.
+        body["assumptions"].append("The model does not fit in GPU memory with this layout.")
+    return body
+
+
+def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
+    snap = catalog_snapshot(session, doc.get("catalog_version"))
+    cluster = resolve_cluster(snap, doc["cluster"], [])
+    if doc["operation"] == "p2p" and cluster.gpus < 2:
+        raise invalid("/operation", "point-to-point needs at least two GPUs")
+    time_s, algbw, busbw = collective_time(doc["operation"], doc["size_bytes"], cluster,
+                                           snap.constants, doc["algorithm"])
+    ranks = 2 if doc["operation"] == "p2p" else cluster.gpus
+    return {"operation": doc["operation"], "size_bytes": doc["size_bytes"], "ranks": ranks,
+            "time_s": time_s, "algbw_gbs": algbw, "busbw_gbs": busbw}
+
+
+def presets() -> list[dict[str, Any]]:
+    out = []
+    for preset in PRESETS.values():
+        m = preset.model
+        dims = {k: v for k, v in dataclasses.asdict(m).items() if k != "name"}
+        out.append({"id": preset.id, "name": m.name,
+                    "kind": "transformer" if isinstance(m, Transformer) else "generic",
+                    "params": float(m.params), "active_params": float(m.active_params),
+                    "dimensions": dims, "source": preset.source, "note": preset.note})
+    return out

@@ -1,0 +1,171 @@
+"""Schemas of the synchronous estimate endpoints."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate as v
+
+from service.schemas.workload import LayoutSchema, Strict, TrainingSchema, WorkloadSchema
+
+COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p")
+
+
+class CustomGpuSchema(Strict):
+    name = ma.fields.String(load_default="custom GPU", validate=v.Length(max=100))
+    bf16_tflops = ma.fields.Float(required=True, validate=v.Range(min=1, max=100_000),
+                                  metadata={"description": "Dense BF16 TFLOPS"})
+    fp8_tflops = ma.fields.Float(allow_none=True, load_default=None,
+                                 validate=v.Range(min=1, max=200_000))
+    memory_gb = ma.fields.Float(required=True, validate=v.Range(min=1, max=10_000))
+    memory_bandwidth_gbs = ma.fields.Float(load_default=2000.0, validate=v.Range(min=1, max=100_000),
+                                           metadata={"description": "GB/s (bytes)"})
+    intra_link = ma.fields.String(required=True, validate=v.OneOf(["nvlink", "xgmi", "pcie"]))
+    intra_bandwidth_gbs = ma.fields.Float(
+        required=True, validate=v.Range(min=1, max=10_000),
+        metadata={"description": "Per GPU, one direction, GB/s (bytes)"})
+
+
+class CustomServerSchema(Strict):
+    name = ma.fields.String(load_default="custom server", validate=v.Length(max=100))
+    gpu = ma.fields.Nested(CustomGpuSchema, required=True)
+    gpus_per_node = ma.fields.Integer(required=True, validate=v.Range(min=1, max=72))
+    nics_per_node = ma.fields.Integer(required=True, validate=v.Range(min=1, max=64))
+    nic_rate_gbps = ma.fields.Float(required=True, validate=v.Range(min=1, max=3200),
+                                    metadata={"description": "Per NIC, Gb/s (bits)"})
+    gpudirect_rdma = ma.fields.Boolean(load_default=True,
+                                       metadata={"description": "NICs under the GPUs' PCIe switch"})
+
+
+class CustomFabricSchema(Strict):
+    """Figures left out are taken from the catalog fabric of the same kind nearest in rate."""
+
+    name = ma.fields.String(load_default="custom fabric", validate=v.Length(max=100))
+    kind = ma.fields.String(required=True, validate=v.OneOf(["infiniband", "roce", "ethernet"]))
+    line_rate_gbps = ma.fields.Float(required=True, validate=v.Range(min=1, max=3200),
+                                     metadata={"description": "Per port, Gb/s (bits)"})
+    rdma = ma.fields.Boolean(required=True)
+    lossless = ma.fields.Boolean(required=True, metadata={"description": "PFC + ECN configured"})
+    latency_us = ma.fields.Float(validate=v.Range(min=0.05, max=100_000))
+    achievable_fraction = ma.fields.Float(validate=v.Range(min=0.01, max=1))
+    jitter_cv = ma.fields.Float(validate=v.Range(min=0, max=5))
+    loss_rate = ma.fields.Float(validate=v.Range(min=0, max=0.5))
+    nodes_per_leaf = ma.fields.Integer(validate=v.Range(min=1, max=100_000))
+
+    @ma.validates_schema
+    def _rdma_kind(self, data, **_):
+        if data["kind"] in ("infiniband", "roce") and not data["rdma"]:
+            raise ma.ValidationError(f"{data['kind']} is an RDMA fabric", "rdma")
+        if data["kind"] == "ethernet" and data["rdma"]:
+            raise ma.ValidationError("plain Ethernet carries TCP; use kind roce for RDMA", "rdma")
+
+
+class ClusterSchema(Strict):
+    server = ma.fields.String(metadata={"description": "Catalog server id", "example": "hgx-h100-8"})
+    fabric = ma.fields.String(metadata={"description": "Catalog fabric id", "example": "ib-ndr-400"})
+    custom_server = ma.fields.Nested(CustomServerSchema,
+                                     metadata={"description": "Hardware outside the catalog"})
+    custom_fabric = ma.fields.Nested(CustomFabricSchema,
+                                     metadata={"description": "A fabric outside the catalog"})
+    oversubscription = ma.fields.Float(validate=v.Range(min=1, max=16),
+                                       metadata={"description": "Fabric tier ratio, default 1:1"})
+    nodes = ma.fields.Integer(required=True, validate=v.Range(min=1, max=4096))
+
+    @ma.validates_schema
+    def _one_of_each(self, data, **_):
+        if ("server" in data) == ("custom_server" in data):
+            raise ma.ValidationError("give exactly one of server or custom_server", "server")
+        if ("fabric" in data) == ("custom_fabric" in data):
+            raise ma.ValidationError("give exactly one of fabric or custom_fabric", "fabric")
+
+
+class EstimateRequestSchema(Strict):
+    cluster = ma.fields.Nested(ClusterSchema, required=True)
+    workload = ma.fields.Nested(WorkloadSchema, required=True)
+    training = ma.fields.Nested(TrainingSchema, required=True)
+    layout = ma.fields.Nested(LayoutSchema, required=True)
+    catalog_version = ma.fields.Integer(validate=v.Range(min=1),
+                                        metadata={"description": "Default: the current version"})
+
+
+class BreakdownSchema(ma.Schema):
+    compute_s = ma.fields.Float(required=True)
+    tp_exposed_s = ma.fields.Float(required=True)
+    tp_hidden_s = ma.fields.Float(required=True)
+    ep_exposed_s = ma.fields.Float(required=True)
+    ep_hidden_s = ma.fields.Float(required=True)
+    pp_exposed_s = ma.fields.Float(required=True)
+    dp_exposed_s = ma.fields.Float(required=True)
+    dp_hidden_s = ma.fields.Float(required=True)
+    zero_exposed_s = ma.fields.Float(required=True)
+    zero_hidden_s = ma.fields.Float(required=True)
+    bubble_s = ma.fields.Float(required=True)
+    straggler_s = ma.fields.Float(required=True)
+
+
+class MemorySchema(ma.Schema):
+    weights_gb = ma.fields.Float(required=True)
+    gradients_gb = ma.fields.Float(required=True)
+    optimizer_gb = ma.fields.Float(required=True)
+    activations_gb = ma.fields.Float(required=True)
+    reserved_gb = ma.fields.Float(required=True)
+    total_gb = ma.fields.Float(required=True)
+    capacity_gb = ma.fields.Float(required=True)
+    fits = ma.fields.Boolean(required=True)
+    margin_gb = ma.fields.Float(required=True)
+
+
+class EstimateSchema(ma.Schema):
+    step_time_s = ma.fields.Float(required=True)
+    breakdown = ma.fields.Nested(
+        BreakdownSchema, required=True,
+        metadata={"description": "Seconds per step; the *_exposed_s parts, compute, bubble and "
+                                 "straggler add up to step_time_s; *_hidden_s overlap compute"})
+    tokens_per_s = ma.fields.Float(allow_none=True, required=True)
+    samples_per_s = ma.fields.Float(required=True)
+    achieved_tflops_per_gpu = ma.fields.Float(required=True)
+    mfu = ma.fields.Float(required=True, metadata={"description": "Model FLOPs utilisation, 0-1"})
+    scaling_efficiency = ma.fields.Float(
+        required=True,
+        metadata={"description": "Ideal step time of the same per-GPU work with free "
+                                 "communication and no pipeline bubble, divided by the predicted "
+                                 "step time; 1.0 is perfectly linear scaling"})
+    communication_share = ma.fields.Float(
+        required=True, metadata={"description": "Share of the step spent on exposed communication"})
+    memory = ma.fields.Nested(MemorySchema, required=True, metadata={"description": "Per GPU, GB"})
+    bottleneck = ma.fields.String(required=True)
+    assumptions = ma.fields.List(ma.fields.String(), required=True)
+    gpus = ma.fields.Integer(required=True)
+    nodes = ma.fields.Integer(required=True)
+    inter_node_bandwidth_gbs = ma.fields.Float(
+        required=True, metadata={"description": "Achievable per node, one direction, GB/s (bytes)"})
+    catalog_version = ma.fields.Integer(allow_none=True, required=True)
+
+
+class CollectiveRequestSchema(Strict):
+    cluster = ma.fields.Nested(ClusterSchema, required=True)
+    operation = ma.fields.String(required=True, validate=v.OneOf(COLLECTIVES))
+    size_bytes = ma.fields.Float(required=True, validate=v.Range(min=1, max=1e12),
+                                 metadata={"description": "Message size S in bytes (nccl-tests)"})
+    algorithm = ma.fields.String(load_default="auto", validate=v.OneOf(["ring", "tree", "auto"]))
+    catalog_version = ma.fields.Integer(validate=v.Range(min=1))
+
+
+class CollectiveSchema(ma.Schema):
+    operation = ma.fields.String(required=True)
+    size_bytes = ma.fields.Float(required=True)
+    ranks = ma.fields.Integer(required=True)
+    time_s = ma.fields.Float(required=True)
+    algbw_gbs = ma.fields.Float(required=True, metadata={"description": "S / time, GB/s (bytes)"})
+    busbw_gbs = ma.fields.Float(
+        required=True, metadata={"description": "nccl-tests bus bandwidth, GB/s (bytes)"})
+
+
+class PresetSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    name = ma.fields.String(required=True)
+    kind = ma.fields.String(required=True, metadata={"description": "transformer or generic"})
+    params = ma.fields.Float(required=True)
+    active_params = ma.fields.Float(required=True)
+    dimensions = ma.fields.Dict(required=True)
+    source = ma.fields.String(required=True)
+    note = ma.fields.String()

@@ -1,0 +1,133 @@
+"""Schemas of the sizing questionnaire and of the ranked configurations it returns."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate as v
+
+from service.schemas.workload import Strict, WorkloadSchema
+
+OBJECTIVES = ("fastest", "cheapest", "balanced")
+TERMS = ("monthly", "1y", "3y")
+SIZING_STATES = ("queued", "running", "succeeded", "failed", "cancelled")
+
+
+def positive(value) -> None:
+    if value <= 0:
+        raise ma.ValidationError("must be greater than 0")
+
+
+def Money() -> ma.fields.Decimal:  # noqa: N802  (a field factory, used like a field class)
+    return ma.fields.Decimal(as_string=True, validate=positive,
+                             metadata={"description": "Decimal string in the request's currency"})
+
+
+class NodeRangeSchema(Strict):
+    min = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=512))
+    max = ma.fields.Integer(load_default=16, validate=v.Range(min=1, max=512))
+
+    @ma.validates_schema
+    def _ordered(self, data, **_):
+        if data["min"] > data["max"]:
+            raise ma.ValidationError("must not exceed max", "min")
+
+
+class FixedLayoutSchema(Strict):
+    """Pin the parallel degrees; dp follows from the GPU count unless given."""
+
+    dp = ma.fields.Integer(validate=v.Range(min=1))
+    tp = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=512))
+    pp = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=512))
+    ep = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=1024))
+    virtual_stages = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=64))
+    zero_stage = ma.fields.Integer(load_default=1, validate=v.OneOf([0, 1, 2, 3]))
+    sequence_parallel = ma.fields.Boolean(load_default=False)
+    recompute = ma.fields.String(load_default="selective",
+                                 validate=v.OneOf(["none", "selective", "full"]))
+    micro_batch = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=4096))
+
+
+class SizingRequestSchema(Strict):
+    workload = ma.fields.Nested(WorkloadSchema, required=True)
+    tokens = ma.fields.Float(validate=v.Range(min=1e3, max=1e16),
+                             metadata={"description": "Tokens to train (transformers)",
+                                       "example": 1e12})
+    samples = ma.fields.Float(validate=v.Range(min=1, max=1e15),
+                              metadata={"description": "Samples per epoch (generic models)"})
+    epochs = ma.fields.Float(load_default=1.0, validate=v.Range(min=0.01, max=10_000))
+    duration_days = ma.fields.Float(
+        validate=v.Range(min=0.01, max=3650),
+        metadata={"description": "Deadline; alone, size for the most work done in this time"})
+    precision = ma.fields.String(load_default="bf16", validate=v.OneOf(["bf16", "fp8"]))
+    global_batch = ma.fields.Integer(
+        validate=v.Range(min=1, max=10_000_000),
+        metadata={"description": "Samples per optimizer step; default about 4M tokens "
+                                 "(transformers) or 1024 samples, rounded per layout"})
+    nodes = ma.fields.Nested(NodeRangeSchema, load_default=lambda: {"min": 1, "max": 16})
+    gpus_per_node = ma.fields.Integer(validate=v.Range(min=1, max=72))
+    gpu_models = ma.fields.List(ma.fields.String(), validate=v.Length(min=1, max=20),
+                                metadata={"description": "GPU ids to consider; default any"})
+    layout = ma.fields.Nested(FixedLayoutSchema, allow_none=True, load_default=None,
+                              metadata={"description": "Fixed parallel degrees; null searches"})
+    region = ma.fields.String(load_default="us-east")
+    budget_per_month = Money()
+    budget_total = Money()
+    term = ma.fields.String(load_default="monthly", validate=v.OneOf(TERMS))
+    currency = ma.fields.String(load_default="USD", validate=v.Regexp(r"^[A-Z]{3}$"))
+    rdma_required = ma.fields.Boolean(load_default=False)
+    fabrics_include = ma.fields.List(ma.fields.String(), validate=v.Length(min=1, max=50))
+    fabrics_exclude = ma.fields.List(ma.fields.String(), validate=v.Length(max=50))
+    objective = ma.fields.String(load_default="balanced", validate=v.OneOf(OBJECTIVES))
+    max_lead_time_days = ma.fields.Integer(
+        load_default=30, validate=v.Range(min=0, max=365),
+        metadata={"description": "Rule out servers the region cannot deliver within this"})
+    max_results = ma.fields.Integer(load_default=10, validate=v.Range(min=1, max=50))
+
+    @ma.validates_schema
+    def _work(self, data, **_):
+        if not any(k in data for k in ("tokens", "samples", "duration_days")):
+            raise ma.ValidationError("give tokens, samples (with epochs) or duration_days", "tokens")
+        if "tokens" in data and "samples" in data:
+            raise ma.ValidationError("give tokens or samples, not both", "samples")
+        if "tokens" in data and "generic" in data.get("workload", {}):
+            raise ma.ValidationError("a generic model trains on samples; give samples", "tokens")
+
+
+class SizingQuerySchema(Strict):
+    limit = ma.fields.Integer(load_default=20, validate=v.Range(min=1, max=100))
+    cursor = ma.fields.String(validate=v.Length(max=200))
+    status = ma.fields.String(validate=v.OneOf(SIZING_STATES))
+
+
+class PreferHeaderSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    prefer = ma.fields.String(
+        data_key="Prefer",
+        metadata={"description": "RFC 7240 `wait=N`: wait up to N seconds (max 60) for the result"})
+
+
+class SizingSummarySchema(ma.Schema):
+    """A sizing without its result, as listed."""
+
+    id = ma.fields.String(required=True)
+    status = ma.fields.String(required=True, validate=v.OneOf(SIZING_STATES))
+    progress = ma.fields.Float(required=True, metadata={"description": "0 to 1"})
+    created_at = ma.fields.DateTime(required=True)
+    started_at = ma.fields.DateTime(allow_none=True)
+    finished_at = ma.fields.DateTime(allow_none=True)
+    catalog_version = ma.fields.Integer(allow_none=True, attribute="catalog_version_id")
+    request = ma.fields.Dict(required=True, metadata={"description": "The questionnaire as accepted"})
+    error = ma.fields.Dict(allow_none=True, metadata={"description": "Why it failed (when failed)"})
+
+
+class SizingSchema(SizingSummarySchema):
+    result = ma.fields.Dict(allow_none=True,
+                            metadata={"description": "Ranked configurations, network advice, "
+                                                     "efficiency series (when succeeded)"})
+
+
+class SizingPageSchema(ma.Schema):
+    items = ma.fields.List(ma.fields.Nested(SizingSummarySchema), required=True)
+    next_cursor = ma.fields.String(allow_none=True, required=True)

@@ -1,0 +1,94 @@
+"""Schemas of the workload, training and layout a client describes."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate as v
+
+from sizing.presets import PRESETS
+
+Positive = v.Range(min=1)
+PRECISIONS = ("bf16", "fp8")
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+class TransformerSchema(Strict):
+    name = ma.fields.String(load_default="custom transformer", validate=v.Length(max=100))
+    layers = ma.fields.Integer(required=True, validate=v.Range(min=1, max=1000))
+    hidden = ma.fields.Integer(required=True, validate=v.Range(min=64, max=131072))
+    heads = ma.fields.Integer(required=True, validate=v.Range(min=1, max=1024))
+    kv_heads = ma.fields.Integer(validate=v.Range(min=1, max=1024),
+                                 metadata={"description": "Key/value heads (GQA); default: heads"})
+    ffn_hidden = ma.fields.Integer(validate=v.Range(min=64, max=1_048_576),
+                                   metadata={"description": "MLP inner size; default 4 x hidden"})
+    vocab = ma.fields.Integer(required=True, validate=v.Range(min=2, max=4_000_000))
+    seq_len = ma.fields.Integer(required=True, validate=v.Range(min=16, max=1_048_576))
+    experts = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=1024))
+    top_k = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=64))
+    gated_mlp = ma.fields.Boolean(load_default=False,
+                                  metadata={"description": "SwiGLU-style MLP (three matrices)"})
+
+    @ma.validates_schema
+    def _consistent(self, data, **_):
+        if data.get("kv_heads") and data["heads"] % data["kv_heads"]:
+            raise ma.ValidationError("must divide heads", "kv_heads")
+        if data["hidden"] % data["heads"]:
+            raise ma.ValidationError("must be a multiple of heads", "hidden")
+        if data["top_k"] > data["experts"]:
+            raise ma.ValidationError("cannot exceed experts", "top_k")
+
+
+class GenericModelSchema(Strict):
+    name = ma.fields.String(load_default="custom model", validate=v.Length(max=100))
+    params = ma.fields.Float(required=True, validate=v.Range(min=1e3, max=1e14),
+                             metadata={"description": "Parameters"})
+    flops_per_sample = ma.fields.Float(required=True, validate=v.Range(min=1e3, max=1e20),
+                                       metadata={"description": "Forward FLOPs per sample"})
+    activation_bytes_per_sample = ma.fields.Float(
+        load_default=0.0, validate=v.Range(min=0, max=1e12),
+        metadata={"description": "Activation memory per sample in bytes"})
+
+
+class WorkloadSchema(Strict):
+    """Exactly one of preset, transformer or generic."""
+
+    preset = ma.fields.String(validate=v.OneOf(sorted(PRESETS)),
+                              metadata={"description": "A model preset id (GET /v1/presets)",
+                                        "example": "llama-3-70b"})
+    transformer = ma.fields.Nested(TransformerSchema)
+    generic = ma.fields.Nested(GenericModelSchema)
+    seq_len = ma.fields.Integer(validate=v.Range(min=16, max=1_048_576),
+                                metadata={"description": "Override the preset's sequence length"})
+
+    @ma.validates_schema
+    def _exactly_one(self, data, **_):
+        given = [k for k in ("preset", "transformer", "generic") if k in data]
+        if len(given) != 1:
+            raise ma.ValidationError("give exactly one of preset, transformer or generic", "preset")
+        if "seq_len" in data and "preset" not in data:
+            raise ma.ValidationError("only overrides a preset's sequence length", "seq_len")
+
+
+class TrainingSchema(Strict):
+    global_batch = ma.fields.Integer(required=True, validate=v.Range(min=1, max=10_000_000),
+                                     metadata={"description": "Samples (sequences) per optimizer step"})
+    micro_batch = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=4096))
+    precision = ma.fields.String(load_default="bf16", validate=v.OneOf(PRECISIONS))
+
+
+class LayoutSchema(Strict):
+    dp = ma.fields.Integer(required=True, validate=Positive, metadata={"description": "Data parallel"})
+    tp = ma.fields.Integer(load_default=1, validate=Positive, metadata={"description": "Tensor parallel"})
+    pp = ma.fields.Integer(load_default=1, validate=Positive, metadata={"description": "Pipeline stages"})
+    ep = ma.fields.Integer(load_default=1, validate=Positive, metadata={"description": "Expert parallel"})
+    virtual_stages = ma.fields.Integer(load_default=1, validate=Positive,
+                                       metadata={"description": "Interleaved 1F1B chunks per stage"})
+    zero_stage = ma.fields.Integer(load_default=1, validate=v.OneOf([0, 1, 2, 3]),
+                                   metadata={"description": "ZeRO stage; FSDP full shard is 3"})
+    sequence_parallel = ma.fields.Boolean(load_default=False)
+    recompute = ma.fields.String(load_default="selective",
+                                 validate=v.OneOf(["none", "selective", "full"]))

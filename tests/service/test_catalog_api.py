@@ -1,0 +1,99 @@
+"""The catalog's read endpoints return sourced data, filter, and answer conditional requests."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import yaml
+
+from catalog import tables
+from service import db
+from tests.conftest import CATALOG_DIR
+
+ENDPOINTS = ["gpus", "servers", "fabrics", "rdma-support", "regions"]
+
+
+@pytest.mark.parametrize("name", ENDPOINTS)
+def test_every_list_returns_sourced_entries(client, name):
+    response = client.get(f"/v1/catalog/{name}")
+    assert response.status_code == 200
+    entries = response.get_json()
+    assert entries
+    if name != "regions":
+        assert all(e["sources"] for e in entries if e.get("supported", True))
+
+
+def test_required_gpus_are_in_the_catalog_with_plausible_figures(client):
+    gpus = {g["id"]: g for g in client.get("/v1/catalog/gpus").get_json()}
+    for gpu in ("h200", "h100-sxm", "h100-pcie", "a100-80gb-sxm", "a100-80gb-pcie", "l40s",
+                "rtx-6000-ada", "rtx-4090", "b200", "mi300x"):
+        assert gpu in gpus
+    assert gpus["h100-sxm"]["bf16_tflops"] == pytest.approx(989.4, rel=0.01)
+    assert gpus["a100-80gb-sxm"]["fp8_tflops"] is None
+    assert gpus["rtx-4090"]["gpudirect_rdma"] is False
+
+
+def test_filters(client):
+    h100 = client.get("/v1/catalog/servers?gpu=h100-sxm").get_json()
+    assert h100 and all(s["gpu"] == "h100-sxm" for s in h100)
+    rdma = client.get("/v1/catalog/fabrics?rdma=false").get_json()
+    assert rdma and all(not f["rdma"] and f["kind"] == "ethernet" for f in rdma)
+    ib = client.get("/v1/catalog/fabrics?kind=infiniband").get_json()
+    assert {f["id"] for f in ib} >= {"ib-hdr-200", "ib-ndr-400"}
+    unsupported = client.get("/v1/catalog/rdma-support?supported=false").get_json()
+    assert unsupported and all(e["reason"] for e in unsupported)
+
+
+def test_get_one_and_404(client):
+    assert client.get("/v1/catalog/fabrics/ib-ndr-400").get_json()["line_rate_gbps"] == 400
+    response = client.get("/v1/catalog/fabrics/ib-xyz")
+    assert response.status_code == 404 and response.mimetype == "application/problem+json"
+
+
+def test_etag_and_if_none_match_give_304(client):
+    first = client.get("/v1/catalog/servers")
+    etag = first.headers["ETag"]
+    again = client.get("/v1/catalog/servers", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    other = client.get("/v1/catalog/servers?gpu=b200", headers={"If-None-Match": etag})
+    assert other.status_code == 200
+
+
+def test_broken_file_is_refused_naming_the_place_and_database_unchanged(fresh_app, tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(CATALOG_DIR, data)
+    runner = fresh_app.test_cli_runner()
+    assert runner.invoke(args=["catalog", "load", "--dir", str(data)]).exit_code == 0
+    servers = yaml.safe_load((data / "servers.yaml").read_text())
+    servers["servers"][1]["gpu"] = "h100-sxmm"
+    (data / "servers.yaml").write_text(yaml.safe_dump(servers, sort_keys=False))
+    result = runner.invoke(args=["catalog", "load", "--dir", str(data)])
+    assert result.exit_code != 0
+    assert "servers.yaml" in result.output and "servers[1]" in result.output
+    assert "gpu" in result.output and "h100-sxmm" in result.output
+    with fresh_app.app_context():
+        assert db.session().query(tables.CatalogVersion).count() == 1
+
+
+def test_a_change_makes_a_new_version_and_the_old_stays_readable(fresh_app, tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(CATALOG_DIR, data)
+    runner = fresh_app.test_cli_runner()
+    runner.invoke(args=["catalog", "load", "--dir", str(data)])
+    unchanged = runner.invoke(args=["catalog", "load", "--dir", str(data)])
+    assert "unchanged" in unchanged.output
+    regions = yaml.safe_load((data / "regions.yaml").read_text())
+    regions["regions"][0]["stock"][0]["available_nodes"] += 1
+    (data / "regions.yaml").write_text(yaml.safe_dump(regions, sort_keys=False))
+    assert runner.invoke(args=["catalog", "load", "--dir", str(data)]).exit_code == 0
+    client = fresh_app.test_client()
+    versions = client.get("/v1/catalog/versions").get_json()
+    assert [v["id"] for v in versions] == [1, 2]
+    region = regions["regions"][0]["id"]
+    server = regions["regions"][0]["stock"][0]["server"]
+    old = client.get(f"/v1/catalog/regions/{region}?version=1").get_json()
+    new = client.get(f"/v1/catalog/regions/{region}").get_json()
+    stock = {v: {s["server"]: s["available_nodes"] for s in r["stock"]} for v, r in (("old", old), ("new", new))}
+    assert stock["new"][server] == stock["old"][server] + 1
+    assert client.get("/v1/catalog/regions?version=9").status_code == 404
