@@ -10,7 +10,7 @@ from service.config import Config
 
 def create_app(config: Config | None = None) -> Flask:
     """Wire config, database, Celery, API blueprints and error handlers; nothing else."""
-    from service import cli, db, docs, errors
+    from service import auth, cli, db, docs, errors
     from service.api import SizingApi, register_blueprints
     from service.celery_app import celery_init_app
 
@@ -43,7 +43,10 @@ def create_app(config: Config | None = None) -> Flask:
 
     db.init_db(app, config.database_url)
     celery_init_app(app, config)
+    auth.init_limits(app, config.redis_url, config.rate_limit_per_minute)
     api = SizingApi(app)
+    for name, scheme in auth.SECURITY_SCHEMES.items():
+        api.spec.components.security_scheme(name, scheme)
     register_blueprints(api)
     app.register_blueprint(docs.docs_static)
     errors.register_error_handlers(app)

@@ -58,6 +58,9 @@ class Config:
     max_body_bytes: int = 1_048_576
     catalog_dir: Path = REPO_ROOT / "catalog" / "data"
     testing: bool = False
+    rate_limit_per_minute: int = 600
+    # Browser origins allowed to call the API (the website's sizing form), comma-separated.
+    cors_origins: tuple[str, ...] = ()
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @property
@@ -84,6 +87,13 @@ class Config:
             if not path.is_dir():
                 raise ConfigError(f"CATALOG_DIR={raw!r} is not a directory")
             values["catalog_dir"] = path
+        if raw := env.get("RATE_LIMIT_PER_MINUTE"):
+            values["rate_limit_per_minute"] = parse_int("RATE_LIMIT_PER_MINUTE", raw, minimum=1)
+        if raw := env.get("CORS_ORIGINS"):
+            origins = tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
+            for origin in origins:
+                parse_url("CORS_ORIGINS", origin, ("http", "https"))
+            values["cors_origins"] = origins
         if values.get("tasks_eager") is False and "redis_url" not in values:
             raise ConfigError("TASKS_EAGER=false needs REDIS_URL for the broker")
         return cls(**values)

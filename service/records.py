@@ -1,4 +1,4 @@
-"""The service's own records: sizing requests and their results."""
+"""The service's own records: accounts and API keys, sizing requests and their results."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ class Sizing(Base):
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     account_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    # The key that created it: a publishable key sees only what it created itself.
+    api_key_id: Mapped[str | None] = mapped_column(String(36), default=None)
     status: Mapped[str] = mapped_column(String(12), default="queued")
     request: Mapped[dict[str, Any]]
     result: Mapped[dict[str, Any] | None] = mapped_column(default=None)
@@ -44,3 +46,29 @@ class Sizing(Base):
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
     attempts: Mapped[int] = mapped_column(default=0)
     cancel_requested: Mapped[bool] = mapped_column(default=False)
+
+
+class Account(Base):
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ApiKey(Base):
+    __tablename__ = "api_keys"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(200), default="")
+    # The visible start of the key (e.g. sk_live_3f9a1c2e), unique, used to find the row.
+    prefix: Mapped[str] = mapped_column(String(32), unique=True)
+    # SHA-256 of the whole key: keys are 160-bit random, so a slow hash adds nothing.
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(12))  # secret | publishable
+    mode: Mapped[str] = mapped_column(String(8))  # live | test
+    scopes: Mapped[list[Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(default=None)
+    last_used_at: Mapped[datetime | None] = mapped_column(default=None)

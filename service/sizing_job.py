@@ -238,8 +238,9 @@ def run(snap: Snapshot, req: dict[str, Any], progress: Progress) -> dict[str, An
         # Fixed duration: the most work for the money (or the most work, if fastest).
         per = {"fastest": -rate, "cheapest": cost / rate, "balanced": -np.log(rate) + np.log(cost)}
         score = per[req["objective"]]
-    groups = cands.hardware * (len(node_counts) + 1) + node_idx
-    best = best_per_group(groups, score, ok)
+    # One entry per server and fabric, at its best node count and layout: ten distinct
+    # options are more use to a customer than one option at ten node counts.
+    best = best_per_group(cands.hardware, score, ok)
     ranked = best[np.argsort(score[best], kind="stable")][: req["max_results"]]
     if ranked.size == 0:
         return empty_result(snap, req, excluded, "every candidate was ruled out", len(cands))

@@ -11,6 +11,7 @@ from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from catalog.tables import utcnow
+from service.accounts import Principal
 from service.celery_app import send_task
 from service.records import FINAL_STATES, Sizing
 
@@ -19,9 +20,9 @@ RUN_SIZING = "tasks.run_sizing"
 LEASE = timedelta(seconds=60)
 
 
-def create(session: Session, request_doc: dict[str, Any], account_id: str | None) -> Sizing:
+def create(session: Session, request_doc: dict[str, Any], principal: Principal) -> Sizing:
     """Commit the record first, then send the task: a broker outage loses nothing."""
-    sizing = Sizing(request=request_doc, account_id=account_id)
+    sizing = Sizing(request=request_doc, account_id=principal.account_id, api_key_id=principal.key_id)
     session.add(sizing)
     session.commit()
     dispatch(session, sizing.id)
@@ -141,11 +142,16 @@ def cancel(session: Session, sizing: Sizing) -> Sizing:
     return sizing
 
 
-def get(session: Session, sizing_id: str, account_id: str | None) -> Sizing | None:
-    sizing = session.get(Sizing, sizing_id)
-    if sizing is None or sizing.account_id != account_id:
-        return None
-    return sizing
+def visible_to(principal: Principal):
+    """The rows a caller may see: its account's, and for a publishable key only its own."""
+    condition = Sizing.account_id == principal.account_id
+    if principal.publishable:
+        condition = and_(condition, Sizing.api_key_id == principal.key_id)
+    return condition
+
+
+def get(session: Session, sizing_id: str, principal: Principal) -> Sizing | None:
+    return session.scalars(select(Sizing).where(Sizing.id == sizing_id, visible_to(principal))).first()
 
 
 def encode_cursor(created_at: datetime, sizing_id: str) -> str:
@@ -163,11 +169,10 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         raise ValueError("not a cursor from this API") from exc
 
 
-def page(session: Session, account_id: str | None, *, limit: int, cursor: str | None,
+def page(session: Session, principal: Principal, *, limit: int, cursor: str | None,
          status: str | None = None) -> tuple[list[Sizing], str | None]:
     """Newest first; the cursor is the last item's (created_at, id), stable under inserts."""
-    query = select(Sizing).where(
-        Sizing.account_id.is_(None) if account_id is None else Sizing.account_id == account_id)
+    query = select(Sizing).where(visible_to(principal))
     if status:
         query = query.where(Sizing.status == status)
     if cursor:

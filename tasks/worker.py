@@ -5,6 +5,6 @@ from __future__ import annotations
 from service import create_app
 from tasks.dispatcher import start_dispatcher
 
-app = create_app()
-celery = app.extensions["celery"]
-start_dispatcher(app, celery)
+flask_app = create_app()
+celery = flask_app.extensions["celery"]
+start_dispatcher(flask_app, celery)

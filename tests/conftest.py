@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from catalog.loader import load_files
-from service import create_app, db, migrate
+from service import accounts, create_app, db, migrate
 from service.config import REPO_ROOT, Config
 from tests.settings import POSTGRES_ADMIN_URL
 
@@ -43,10 +43,26 @@ def postgres_url():
 def build_app(database_url: str, load_catalog: bool = True, **overrides):
     migrate.upgrade(database_url)
     app = create_app(Config(database_url=database_url, testing=True, **overrides))
-    if load_catalog:
-        with app.app_context():
+    with app.app_context():
+        if load_catalog:
             load_files(db.session(), CATALOG_DIR)
+        app.config["TEST_KEY"] = new_key(app, scopes=accounts.SCOPES)
     return app
+
+
+def new_key(app, *, kind: str = "secret", scopes=None, account_id: str | None = None) -> str:
+    """A fresh key (of a new account unless one is given), as a client would present it."""
+    with app.app_context():
+        session = db.session()
+        if account_id is None:
+            account_id = accounts.create_account(session, f"account-{uuid.uuid4().hex[:6]}").id
+        return accounts.create_key(session, account_id, kind=kind, scopes=scopes)[1]
+
+
+def authorised(app, key: str | None = None):
+    client = app.test_client()
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {key or app.config['TEST_KEY']}"
+    return client
 
 
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
@@ -64,7 +80,8 @@ def catalog_app(request, tmp_path_factory):
 
 @pytest.fixture()
 def client(catalog_app):
-    return catalog_app.test_client()
+    """A client presenting a secret key with every scope."""
+    return authorised(catalog_app)
 
 
 @pytest.fixture()

@@ -8,11 +8,15 @@ from flask_smorest import Blueprint
 
 from catalog import queries
 from service import db
+from service.auth import requires
 from service.errors import Problem
 from service.schemas import catalog as s
 
 blp = Blueprint("catalog", __name__, url_prefix="/v1/catalog",
                 description="The provider's GPUs, servers, fabrics, RDMA support and regions")
+
+
+read = requires(blp, "catalog:read", "catalog:admin")
 
 
 def query_args(schema):
@@ -39,6 +43,7 @@ def one(entries, entry_id: str, what: str):
 
 @blp.route("/versions")
 class Versions(MethodView):
+    @read
     @blp.etag
     @blp.response(200, s.CatalogVersionSchema(many=True))
     @blp.doc(operationId="listCatalogVersions", summary="Catalog versions, oldest first")
@@ -48,6 +53,7 @@ class Versions(MethodView):
 
 @blp.route("/gpus")
 class Gpus(MethodView):
+    @read
     @blp.etag
     @query_args(s.GpuQuery)
     @blp.response(200, s.GpuSchema(many=True))
@@ -58,6 +64,7 @@ class Gpus(MethodView):
 
 @blp.route("/gpus/<gpu_id>")
 class GpuById(MethodView):
+    @read
     @blp.etag
     @query_args(s.VersionQuery)
     @blp.response(200, s.GpuSchema)
@@ -68,6 +75,7 @@ class GpuById(MethodView):
 
 @blp.route("/servers")
 class Servers(MethodView):
+    @read
     @blp.etag
     @query_args(s.ServerQuery)
     @blp.response(200, s.ServerSchema(many=True))
@@ -78,6 +86,7 @@ class Servers(MethodView):
 
 @blp.route("/servers/<server_id>")
 class ServerById(MethodView):
+    @read
     @blp.etag
     @query_args(s.VersionQuery)
     @blp.response(200, s.ServerSchema)
@@ -88,6 +97,7 @@ class ServerById(MethodView):
 
 @blp.route("/fabrics")
 class Fabrics(MethodView):
+    @read
     @blp.etag
     @query_args(s.FabricQuery)
     @blp.response(200, s.FabricSchema(many=True))
@@ -98,6 +108,7 @@ class Fabrics(MethodView):
 
 @blp.route("/fabrics/<fabric_id>")
 class FabricById(MethodView):
+    @read
     @blp.etag
     @query_args(s.VersionQuery)
     @blp.response(200, s.FabricSchema)
@@ -108,6 +119,7 @@ class FabricById(MethodView):
 
 @blp.route("/rdma-support")
 class RdmaMatrix(MethodView):
+    @read
     @blp.etag
     @query_args(s.RdmaQuery)
     @blp.response(200, s.RdmaSupportSchema(many=True))
@@ -119,6 +131,7 @@ class RdmaMatrix(MethodView):
 
 @blp.route("/regions")
 class Regions(MethodView):
+    @read
     @blp.etag
     @query_args(s.RegionQuery)
     @blp.response(200, s.RegionSchema(many=True))
@@ -129,6 +142,7 @@ class Regions(MethodView):
 
 @blp.route("/regions/<region_id>")
 class RegionById(MethodView):
+    @read
     @blp.etag
     @query_args(s.VersionQuery)
     @blp.response(200, s.RegionSchema)

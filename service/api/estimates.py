@@ -6,6 +6,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import db
+from service.auth import requires
 from service import estimates as core
 from service.schemas import estimates as s
 
@@ -15,6 +16,7 @@ blp = Blueprint("estimates", __name__, url_prefix="/v1",
 
 @blp.route("/estimates")
 class Estimates(MethodView):
+    @requires(blp, "estimates:write")
     @blp.arguments(s.EstimateRequestSchema)
     @blp.response(200, s.EstimateSchema)
     @blp.alt_response(422, description="Invalid or unphysical input; the problem names the field")
@@ -26,6 +28,7 @@ class Estimates(MethodView):
 
 @blp.route("/estimates/collectives")
 class Collectives(MethodView):
+    @requires(blp, "estimates:write")
     @blp.arguments(s.CollectiveRequestSchema)
     @blp.response(200, s.CollectiveSchema)
     @blp.alt_response(422, description="Invalid input; the problem names the field")
@@ -37,6 +40,7 @@ class Collectives(MethodView):
 
 @blp.route("/presets")
 class Presets(MethodView):
+    @requires(blp, "catalog:read")
     @blp.etag
     @blp.response(200, s.PresetSchema(many=True))
     @blp.doc(operationId="listPresets", summary="Model presets with the source of their dimensions")

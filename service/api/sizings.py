@@ -10,6 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import db, sizings
+from service.auth import current_principal, requires
 from service.errors import Problem
 from service.estimates import catalog_snapshot
 from service.records import FINAL_STATES, Sizing
@@ -52,7 +53,8 @@ def respond(sizing: Sizing, created: bool = False):
 
 
 def owned(sizing_id: str) -> Sizing:
-    sizing = sizings.get(db.session(), sizing_id, account_id=None)
+    # Another account's id answers 404, exactly like an id that does not exist.
+    sizing = sizings.get(db.session(), sizing_id, current_principal())
     if sizing is None:
         raise Problem(404, "not_found", f"No sizing {sizing_id}")
     return sizing
@@ -60,6 +62,7 @@ def owned(sizing_id: str) -> Sizing:
 
 @blp.route("")
 class Sizings(MethodView):
+    @requires(blp, "sizings:write")
     @blp.arguments(s.SizingRequestSchema)
     @blp.arguments(s.PreferHeaderSchema, location="headers")
     @blp.response(202, s.SizingSchema, description="Accepted; poll Location until final")
@@ -70,15 +73,17 @@ class Sizings(MethodView):
     def post(self, body, _headers):
         session = db.session()
         check_request(catalog_snapshot(session, None), body)
-        sizing = sizings.create(session, s.SizingRequestSchema().dump(body), account_id=None)
+        sizing = sizings.create(session, s.SizingRequestSchema().dump(body), current_principal())
         return respond(wait_for(sizing, requested_wait()), created=True)
 
+    @requires(blp, "sizings:read", "sizings:write")
     @blp.arguments(s.SizingQuerySchema, location="query", unknown="raise", as_kwargs=True)
     @blp.response(200, s.SizingPageSchema)
     @blp.doc(operationId="listSizings", summary="Your sizings, newest first, by cursor")
     def get(self, limit, cursor=None, status=None):
         try:
-            rows, next_cursor = sizings.page(db.session(), None, limit=limit, cursor=cursor,
+            rows, next_cursor = sizings.page(db.session(), current_principal(), limit=limit,
+                                             cursor=cursor,
                                              status=status)
         except ValueError:
             raise Problem(422, "validation_failed", "cursor: not a cursor from this API",
@@ -88,6 +93,7 @@ class Sizings(MethodView):
 
 @blp.route("/<uuid:sizing_id>")
 class SizingById(MethodView):
+    @requires(blp, "sizings:read", "sizings:write")
     @blp.arguments(s.PreferHeaderSchema, location="headers")
     @blp.response(200, s.SizingSchema, description="Final: succeeded, failed or cancelled")
     @blp.alt_response(202, schema=s.SizingSchema, description="Queued or running")
@@ -99,6 +105,7 @@ class SizingById(MethodView):
 
 @blp.route("/<uuid:sizing_id>/cancel")
 class SizingCancel(MethodView):
+    @requires(blp, "sizings:write")
     @blp.response(200, s.SizingSchema)
     @blp.alt_response(404, description="No such sizing (or not yours)")
     @blp.alt_response(409, description="Already finished")

@@ -9,7 +9,7 @@ import yaml
 
 from catalog import tables
 from service import db
-from tests.conftest import CATALOG_DIR
+from tests.conftest import CATALOG_DIR, authorised
 
 ENDPOINTS = ["gpus", "servers", "fabrics", "rdma-support", "regions"]
 
@@ -87,7 +87,7 @@ def test_a_change_makes_a_new_version_and_the_old_stays_readable(fresh_app, tmp_
     regions["regions"][0]["stock"][0]["available_nodes"] += 1
     (data / "regions.yaml").write_text(yaml.safe_dump(regions, sort_keys=False))
     assert runner.invoke(args=["catalog", "load", "--dir", str(data)]).exit_code == 0
-    client = fresh_app.test_client()
+    client = authorised(fresh_app)
     versions = client.get("/v1/catalog/versions").get_json()
     assert [v["id"] for v in versions] == [1, 2]
     region = regions["regions"][0]["id"]

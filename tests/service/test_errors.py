@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+
+from tests.conftest import authorised
 from sqlalchemy.exc import OperationalError
 
 PROBLEM = "application/problem+json"
@@ -44,7 +46,7 @@ def test_bad_query_value_is_named(client):
 
 
 def test_huge_body_is_a_413_problem(catalog_app):
-    client = catalog_app.test_client()
+    client = authorised(catalog_app)
     limit = catalog_app.config["MAX_CONTENT_LENGTH"]
     response = client.post("/v1/catalog/gpus", data=b"x" * (limit + 1),
                            content_type="application/json")
@@ -59,7 +61,7 @@ def test_unexpected_exception_is_a_500_problem_without_trace(catalog_app, monkey
         raise RuntimeError("secret internals /etc/passwd")
 
     monkeypatch.setattr(queries, "gpus", explode)
-    response = catalog_app.test_client().get("/v1/catalog/gpus")
+    response = authorised(catalog_app).get("/v1/catalog/gpus")
     body = assert_problem(response, 500, "internal_error")
     assert "secret" not in json.dumps(body)
 
@@ -71,7 +73,7 @@ def test_database_outage_is_a_503_problem(catalog_app, monkeypatch):
         raise OperationalError("SELECT secret FROM t", {}, Exception("connection refused"))
 
     monkeypatch.setattr(queries, "gpus", unreachable)
-    response = catalog_app.test_client().get("/v1/catalog/gpus")
+    response = authorised(catalog_app).get("/v1/catalog/gpus")
     body = assert_problem(response, 503, "database_unavailable")
     assert "secret" not in json.dumps(body)
     assert response.headers["Retry-After"]

@@ -1,0 +1,103 @@
+"""Accounts and API keys: keys are shown once, stored hashed, scoped, revocable."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from catalog.tables import utcnow
+from service.records import Account, ApiKey
+
+__all__ = ["Account", "ApiKey", "Principal", "authenticate", "create_account", "create_key",
+           "revoke"]
+
+SCOPES = (
+    "catalog:read",     # read the catalog and presets
+    "catalog:admin",    # change prices and stock (makes a new catalog version)
+    "estimates:write",  # run the model synchronously
+    "sizings:read",     # read the account's sizings
+    "sizings:write",    # create and cancel sizings (and read them back)
+    "quotes:read",      # read the account's quotes
+    "quotes:request",   # request a draft quote from a sizing this key made, and read it back
+    "quotes:write",     # create, update, re-price and export quotes
+)
+SECRET_DEFAULT_SCOPES = ("catalog:read", "estimates:write", "sizings:read", "sizings:write",
+                         "quotes:read", "quotes:write")
+# The website's form runs in browsers, so its key is public: it may only do what the form does.
+PUBLISHABLE_SCOPES = ("catalog:read", "estimates:write", "sizings:write", "quotes:request")
+KIND_PREFIX = {"secret": "sk", "publishable": "pk"}
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: the account, the key and what it may do."""
+
+    account_id: str
+    key_id: str
+    kind: str
+    scopes: frozenset[str]
+
+    @property
+    def publishable(self) -> bool:
+        return self.kind == "publishable"
+
+
+def digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def create_account(session: Session, name: str) -> Account:
+    account = Account(name=name)
+    session.add(account)
+    session.commit()
+    return account
+
+
+def create_key(session: Session, account_id: str, *, kind: str = "secret", mode: str = "live",
+               scopes: tuple[str, ...] | None = None, name: str = "") -> tuple[ApiKey, str]:
+    """A new key; the plaintext is returned once and never stored."""
+    if kind not in KIND_PREFIX:
+        raise ValueError(f"kind must be one of {', '.join(KIND_PREFIX)}")
+    if mode not in ("live", "test"):
+        raise ValueError("mode must be live or test")
+    allowed = PUBLISHABLE_SCOPES if kind == "publishable" else SCOPES
+    scopes = tuple(scopes or (PUBLISHABLE_SCOPES if kind == "publishable" else SECRET_DEFAULT_SCOPES))
+    unknown = [s for s in scopes if s not in allowed]
+    if unknown:
+        raise ValueError(f"scopes not allowed on a {kind} key: {', '.join(unknown)}")
+    prefix = f"{KIND_PREFIX[kind]}_{mode}_{secrets.token_hex(4)}"
+    plaintext = f"{prefix}{secrets.token_urlsafe(24)}"
+    key = ApiKey(account_id=account_id, name=name, prefix=prefix, secret_hash=digest(plaintext),
+                 kind=kind, mode=mode, scopes=list(scopes))
+    session.add(key)
+    session.commit()
+    return key, plaintext
+
+
+def authenticate(session: Session, presented: str) -> Principal | None:
+    """The principal of a presented key, or None for an unknown, malformed or revoked key."""
+    prefix = presented[:16]
+    key = session.scalars(select(ApiKey).where(ApiKey.prefix == prefix)).first()
+    if key is None or key.revoked_at is not None:
+        return None
+    if not hmac.compare_digest(key.secret_hash, digest(presented)):
+        return None
+    now = utcnow()
+    # last_used_at is advisory: write it at most once a minute per key.
+    if key.last_used_at is None or (now - key.last_used_at).total_seconds() > 60:
+        session.execute(update(ApiKey).where(ApiKey.id == key.id).values(last_used_at=now))
+        session.commit()
+    return Principal(account_id=key.account_id, key_id=key.id, kind=key.kind,
+                     scopes=frozenset(key.scopes))
+
+
+def revoke(session: Session, prefix: str) -> bool:
+    result = session.execute(update(ApiKey).where(ApiKey.prefix == prefix, ApiKey.revoked_at.is_(None))
+                             .values(revoked_at=utcnow()))
+    session.commit()
+    return result.rowcount == 1

@@ -1,0 +1,88 @@
+"""Keys, scopes, isolation and rate limits, as a partner would meet them."""
+
+from __future__ import annotations
+
+import pytest
+
+from service import accounts, db
+from tests.conftest import authorised, build_app, new_key
+
+SIZING = {"workload": {"preset": "llama-3-8b"}, "tokens": 1e10, "nodes": {"min": 1, "max": 2},
+          "gpu_models": ["h100-sxm"]}
+
+
+def test_no_key_is_401_problem(catalog_app):
+    response = catalog_app.test_client().get("/v1/catalog/gpus")
+    assert response.status_code == 401
+    assert response.mimetype == "application/problem+json"
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_unknown_and_revoked_keys_are_401(catalog_app):
+    assert authorised(catalog_app, "sk_live_deadbeefnotakey").get("/v1/catalog/gpus").status_code == 401
+    key = new_key(catalog_app)
+    client = authorised(catalog_app, key)
+    assert client.get("/v1/catalog/gpus").status_code == 200
+    with catalog_app.app_context():
+        assert accounts.revoke(db.session(), key[:16])
+    response = client.get("/v1/catalog/gpus")
+    assert response.status_code == 401 and response.get_json()["code"] == "invalid_key"
+
+
+def test_x_api_key_header_works_too(catalog_app):
+    client = catalog_app.test_client()
+    response = client.get("/v1/catalog/gpus", headers={"X-API-Key": catalog_app.config["TEST_KEY"]})
+    assert response.status_code == 200
+
+
+def test_too_few_scopes_is_403(catalog_app):
+    key = new_key(catalog_app, scopes=("catalog:read",))
+    response = authorised(catalog_app, key).post("/v1/sizings", json=SIZING)
+    assert response.status_code == 403
+    assert response.get_json()["code"] == "insufficient_scope"
+
+
+def test_publishable_key_cannot_hold_secret_scopes(catalog_app):
+    with pytest.raises(ValueError):
+        new_key(catalog_app, kind="publishable", scopes=("quotes:write",))
+
+
+def test_another_accounts_sizing_is_404(catalog_app):
+    mine = authorised(catalog_app, new_key(catalog_app))
+    theirs = authorised(catalog_app, new_key(catalog_app))
+    created = mine.post("/v1/sizings", json=SIZING)
+    assert created.status_code == 202
+    location = created.headers["Location"]
+    assert mine.get(location).status_code == 200
+    response = theirs.get(location)
+    assert response.status_code == 404
+    assert "result" not in response.get_json()
+    assert theirs.post(location + "/cancel").status_code == 404
+    listed = theirs.get("/v1/sizings").get_json()["items"]
+    assert created.get_json()["id"] not in [s["id"] for s in listed]
+
+
+def test_publishable_key_sees_only_what_it_created(catalog_app):
+    secret = new_key(catalog_app)
+    with catalog_app.app_context():
+        from service.records import ApiKey
+        account_id = db.session().query(ApiKey).filter_by(prefix=secret[:16]).one().account_id
+    public = authorised(catalog_app, new_key(catalog_app, kind="publishable", account_id=account_id))
+    other_visitor = authorised(catalog_app, new_key(catalog_app, kind="publishable",
+                                                    account_id=account_id))
+    location = public.post("/v1/sizings", json=SIZING).headers["Location"]
+    assert public.get(location).status_code == 200
+    assert other_visitor.get(location).status_code == 404
+    assert authorised(catalog_app, secret).get(location).status_code == 200
+
+
+def test_rate_limit_holds_for_one_key_and_spares_another(tmp_path):
+    app = build_app(f"sqlite:///{tmp_path / 'rl.sqlite3'}", rate_limit_per_minute=5)
+    hot, calm = authorised(app, new_key(app)), authorised(app, new_key(app))
+    statuses = [hot.get("/v1/catalog/fabrics").status_code for _ in range(8)]
+    assert statuses[:5] == [200] * 5 and statuses[5:] == [429] * 3
+    limited = hot.get("/v1/catalog/fabrics")
+    assert int(limited.headers["Retry-After"]) >= 1
+    assert "q=5" in limited.headers["RateLimit-Policy"]
+    ok = calm.get("/v1/catalog/fabrics")
+    assert ok.status_code == 200 and 'r=4' in ok.headers["RateLimit"]
