@@ -25,6 +25,7 @@ FILES = (
     "currencies.yaml",
     "model.yaml",
     "policy.yaml",
+    "taxes.yaml",
 )
 
 
@@ -388,6 +389,22 @@ class CurrenciesSchema(SourcedSchema):
                                       field_name=f"minor_units.{code}")
 
 
+class TaxesSchema(StrictSchema):
+    """Tax rate by the customer's country; every rate names its source."""
+
+    rates = fields.Dict(keys=fields.String(validate=validate.Regexp(r"^[A-Z]{2}$",
+                                                                    error="not an ISO 3166 code")),
+                        values=DecimalString(validate=DISCOUNT), required=True)
+    sources = fields.Dict(keys=fields.String(), values=fields.String(validate=TEXT), required=True)
+
+    @validates_schema
+    def _sourced(self, data: dict, **kwargs: Any) -> None:
+        for country in data["rates"]:
+            if country not in data["sources"]:
+                raise ValidationError(f"no source given (add sources.{country})",
+                                      field_name=f"rates.{country}")
+
+
 class ConstantSchema(StrictSchema):
     """One model constant: a number, or numbers keyed by a name (e.g. by fabric kind)."""
 
@@ -577,6 +594,7 @@ def read_catalog(data_dir: Path) -> dict:
     model = {str(name): _validate(ConstantSchema(), item, "model.yaml", f"constants.{name}")
              for name, item in constants.items()}
     policy = _constants(raw["policy.yaml"], "policy.yaml")
+    taxes = _validate(TaxesSchema(), raw["taxes.yaml"], "taxes.yaml", None)
 
     # Cross references, in the order the data depends on each other.
     for label, server in server_entries:
@@ -600,6 +618,7 @@ def read_catalog(data_dir: Path) -> dict:
         "currencies": currencies,
         "model": model,
         "policy": policy,
+        "taxes": taxes,
     }
 
 

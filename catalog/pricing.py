@@ -56,7 +56,7 @@ class PriceBook:
     rates: dict[str, Decimal]
     rates_date: str
     minor_units: dict[str, int]
-    tax_rates: dict[str, Decimal] = field(default_factory=dict)
+    tax_rates: dict[str, Decimal] = field(default_factory=dict)  # by customer country
 
     @classmethod
     def from_document(cls, doc: dict[str, Any]) -> "PriceBook":
@@ -79,7 +79,7 @@ class PriceBook:
             rates={k: money(v) for k, v in doc["currencies"]["rates"].items()},
             rates_date=str(doc["currencies"]["rates_date"]),
             minor_units={k: int(v) for k, v in doc["currencies"]["minor_units"].items()},
-            tax_rates={r["id"]: money(r["tax_rate"]) for r in doc["regions"]},
+            tax_rates={c: money(r) for c, r in doc["taxes"]["rates"].items()},
         )
 
     def round(self, amount: Decimal, currency: str) -> Decimal:

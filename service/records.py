@@ -72,3 +72,60 @@ class ApiKey(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(default=None)
     last_used_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+QUOTE_STATES = ("draft", "sent", "accepted", "expired")
+
+
+class Quote(Base):
+    __tablename__ = "quotes"
+    __table_args__ = (Index("ix_quotes_account_created", "account_id", "created_at", "id"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    account_id: Mapped[str] = mapped_column(String(36))
+    api_key_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    number: Mapped[str] = mapped_column(String(32), unique=True)
+    status: Mapped[str] = mapped_column(String(12), default="draft")
+    revision: Mapped[int] = mapped_column(default=1)
+    # Bumped on every change; the ETag is made from it, so If-Match catches lost updates.
+    lock_version: Mapped[int] = mapped_column(default=1)
+    customer: Mapped[dict[str, Any]]
+    sizing_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class QuoteRevision(Base):
+    """One frozen pricing of a quote: catalog version, lines, totals, performance."""
+
+    __tablename__ = "quote_revisions"
+
+    quote_id: Mapped[str] = mapped_column(ForeignKey("quotes.id", ondelete="CASCADE"), primary_key=True)
+    revision: Mapped[int] = mapped_column(primary_key=True)
+    catalog_version_id: Mapped[int] = mapped_column(ForeignKey("catalog_versions.id"))
+    reason: Mapped[str] = mapped_column(String(40))
+    document: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class QuoteCounter(Base):
+    """The last quote number issued each year; incremented in the creating transaction."""
+
+    __tablename__ = "quote_counters"
+
+    year: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    last: Mapped[int] = mapped_column(default=0)
+
+
+class IdempotencyKey(Base):
+    """The first response to a POST carrying an Idempotency-Key, replayed on retries."""
+
+    __tablename__ = "idempotency_keys"
+
+    account_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    request_sha256: Mapped[str] = mapped_column(String(64))
+    status_code: Mapped[int]
+    resource_id: Mapped[str] = mapped_column(String(36))
+    response: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -32,7 +32,7 @@ class SizingApi(Api):
 
 
 def register_blueprints(api: Api) -> None:
-    from service.api import catalog, estimates, health, sizings
+    from service.api import catalog, estimates, health, quotes, sizings
 
-    for module in (health, catalog, estimates, sizings):
+    for module in (health, catalog, estimates, sizings, quotes):
         api.register_blueprint(module.blp)

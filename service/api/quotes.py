@@ -1,0 +1,134 @@
+"""Quotes: a ranked configuration priced on the server and frozen, with revisions and exports."""
+
+from __future__ import annotations
+
+from flask import Response, json, render_template, request, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service import db, quotes
+from service.auth import current_principal, requires
+from service.errors import Problem
+from service.schemas import quotes as s
+
+blp = Blueprint("quotes", __name__, url_prefix="/v1/quotes",
+                description="Priced, frozen offers with numbers, revisions and exports")
+
+READ = ("quotes:read", "quotes:write", "quotes:request")
+
+
+def render(quote) -> dict:
+    return s.QuoteSchema().dump(quotes.view(db.session(), quote))
+
+
+def with_headers(body: dict, quote, status: int = 200) -> Response:
+    """The already-serialised quote (a replayed response is stored serialised) with its ETag."""
+    return Response(json.dumps(body), status=status, mimetype="application/json", headers={
+        "ETag": quotes.etag(quote), "Location": url_for("quotes.QuoteById", quote_id=quote.id)})
+
+
+@blp.route("")
+class Quotes(MethodView):
+    @requires(blp, "quotes:write", "quotes:request")
+    @blp.arguments(s.QuoteRequestSchema)
+    @blp.arguments(s.IdempotencyHeaderSchema, location="headers")
+    @blp.response(201, s.QuoteSchema, headers={"Location": {"schema": {"type": "string"}},
+                                               "ETag": {"schema": {"type": "string"}}})
+    @blp.alt_response(404, description="The sizing does not exist (or is not yours)")
+    @blp.alt_response(422, description="Invalid input, an unready sizing, or a reused "
+                                       "Idempotency-Key with another body")
+    @blp.doc(operationId="createQuote", summary="Quote a sizing's configuration or an explicit one")
+    def post(self, body, headers):
+        session = db.session()
+        response, quote = quotes.create(session, current_principal(), body,
+                                        headers.get("idempotency_key"), render)
+        return with_headers(response, quote, 201)
+
+    @requires(blp, *READ)
+    @blp.arguments(s.QuoteQuerySchema, location="query", unknown="raise", as_kwargs=True)
+    @blp.response(200, s.QuotePageSchema)
+    @blp.doc(operationId="listQuotes", summary="Your quotes, newest first, filtered, by cursor")
+    def get(self, limit, cursor=None, status=None, created_from=None, created_to=None):
+        session = db.session()
+        try:
+            rows, next_cursor = quotes.page(session, current_principal(), limit=limit, cursor=cursor,
+                                            status=status, created_from=created_from,
+                                            created_to=created_to)
+        except ValueError:
+            raise Problem(422, "validation_failed", "cursor: not a cursor from this API",
+                          errors=[{"pointer": "/query/cursor", "detail": "not a cursor from this API"}])
+        return {"items": [quotes.view(session, q) for q in rows], "next_cursor": next_cursor}
+
+
+@blp.route("/<uuid:quote_id>")
+class QuoteById(MethodView):
+    @requires(blp, *READ)
+    @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
+    @blp.alt_response(304, description="Not modified since the ETag in If-None-Match")
+    @blp.alt_response(404, description="No such quote (or not yours)")
+    @blp.doc(operationId="getQuote", summary="A quote with its current revision")
+    def get(self, quote_id):
+        quote = quotes.get(db.session(), str(quote_id), current_principal())
+        if quotes.etag(quote) in request.headers.get("If-None-Match", ""):
+            return Response(status=304, headers={"ETag": quotes.etag(quote)})
+        return with_headers(render(quote), quote)
+
+    @requires(blp, "quotes:write")
+    @blp.arguments(s.QuoteChangeSchema)
+    @blp.arguments(s.IfMatchHeaderSchema, location="headers")
+    @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
+    @blp.alt_response(404, description="No such quote (or not yours)")
+    @blp.alt_response(409, description="Transition not allowed, or the quote is closed")
+    @blp.alt_response(412, description="If-Match does not match the current ETag")
+    @blp.alt_response(428, description="If-Match is missing")
+    @blp.doc(operationId="updateQuote", summary="Change a quote's status or customer")
+    def patch(self, body, headers, quote_id):
+        session = db.session()
+        quote = quotes.get(session, str(quote_id), current_principal())
+        quotes.check_if_match(quote, headers.get("if_match"))
+        return with_headers(render(quotes.change(session, quote, body)), quote)
+
+
+@blp.route("/<uuid:quote_id>/reprice")
+class QuoteReprice(MethodView):
+    @requires(blp, "quotes:write")
+    @blp.arguments(s.IfMatchHeaderSchema, location="headers")
+    @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
+    @blp.alt_response(404, description="No such quote (or not yours)")
+    @blp.alt_response(409, description="The quote is accepted or expired")
+    @blp.alt_response(412, description="If-Match does not match the current ETag")
+    @blp.alt_response(428, description="If-Match is missing")
+    @blp.doc(operationId="repriceQuote",
+             summary="A new revision at the current catalog prices, showing the difference")
+    def post(self, headers, quote_id):
+        session = db.session()
+        quote = quotes.get(session, str(quote_id), current_principal())
+        quotes.check_if_match(quote, headers.get("if_match"))
+        return with_headers(render(quotes.reprice(session, quote)), quote)
+
+
+@blp.route("/<uuid:quote_id>/export.csv")
+class QuoteCsv(MethodView):
+    @requires(blp, *READ)
+    @blp.response(200, content_type="text/csv", description="Line items and totals as CSV")
+    @blp.alt_response(404, description="No such quote (or not yours)")
+    @blp.doc(operationId="exportQuoteCsv", summary="The quote's lines and totals as CSV")
+    def get(self, quote_id):
+        session = db.session()
+        quote = quotes.get(session, str(quote_id), current_principal())
+        body = quotes.as_csv(render(quote))
+        return Response(body, mimetype="text/csv", headers={
+            "Content-Disposition": f'attachment; filename="{quote.number}.csv"'})
+
+
+@blp.route("/<uuid:quote_id>/document")
+class QuoteDocument(MethodView):
+    @requires(blp, *READ)
+    @blp.response(200, content_type="text/html", description="A print-ready quote document")
+    @blp.alt_response(404, description="No such quote (or not yours)")
+    @blp.doc(operationId="getQuoteDocument",
+             summary="A printable quote: lines, totals, validity, assumptions, performance, advice")
+    def get(self, quote_id):
+        session = db.session()
+        quote = quotes.get(session, str(quote_id), current_principal())
+        return Response(render_template("quote.html", quote=render(quote)), mimetype="text/html")

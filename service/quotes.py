@@ -1,0 +1,404 @@
+"""Quotes: a configuration priced on the server, frozen at a catalog version, with revisions."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from catalog import queries
+from catalog.pricing import TERM_MONTHS, Configuration, PricingError, line_items
+from catalog.snapshot import Snapshot, snapshot
+from catalog.tables import utcnow
+from service import sizings
+from service.accounts import Principal
+from service.errors import Problem
+from service.records import IdempotencyKey, Quote, QuoteCounter, QuoteRevision
+
+TRANSITIONS = {"draft": {"sent", "expired"}, "sent": {"accepted", "expired"}}
+FINAL = ("accepted", "expired")
+
+
+def invalid(pointer: str, detail: str, code: str = "validation_failed") -> Problem:
+    return Problem(422, code, f"{pointer}: {detail}", errors=[{"pointer": pointer, "detail": detail}])
+
+
+# ------------------------------------------------------------------------------ pricing
+
+def price(snap: Snapshot, config: Configuration, *, term: str, currency: str, support: str,
+          country: str | None) -> dict[str, Any]:
+    """Line items and totals in the quote's currency; every amount is rounded, then summed."""
+    book = snap.prices
+    if currency not in book.rates:
+        raise invalid("/currency", f"not offered; choose one of {', '.join(sorted(book.rates))}")
+    try:
+        items = line_items(book, config, support)
+    except PricingError as exc:
+        raise invalid("/configuration", str(exc)) from None
+    fx = book.rates[currency] / book.rates[book.currency]
+    discount_rate = book.term_discounts[term]
+    lines, recurring = [], {"list": Decimal(0), "discount": Decimal(0), "net": Decimal(0)}
+    one_time = Decimal(0)
+    for item in items:
+        unit_price = book.round(item.unit_price * fx, currency)
+        list_amount = book.round(item.quantity * unit_price, currency)
+        rate = discount_rate if item.recurring and item.discountable else Decimal(0)
+        discount = book.round(list_amount * rate, currency)
+        net = list_amount - discount
+        lines.append({"code": item.code, "description": item.description,
+                      "quantity": str(item.quantity.normalize()), "unit": item.unit,
+                      "unit_price": str(unit_price), "list_amount": str(list_amount),
+                      "discount_rate": str(rate), "discount": str(discount), "net": str(net),
+                      "billing": "monthly" if item.recurring else "one_time"})
+        if item.recurring:
+            recurring["list"] += list_amount
+            recurring["discount"] += discount
+            recurring["net"] += net
+        else:
+            one_time += net
+    months = TERM_MONTHS[term]
+    term_net = recurring["net"] * months + one_time
+    tax_rate = book.tax_rates.get(country) if country else None
+    tax = book.round(term_net * tax_rate, currency) if tax_rate is not None else Decimal(0)
+    totals = {
+        "monthly_list": str(recurring["list"]), "monthly_discount": str(recurring["discount"]),
+        "monthly_net": str(recurring["net"]), "one_time": str(one_time), "term_months": months,
+        "term_net": str(term_net),
+        "tax_rate": None if tax_rate is None else str(tax_rate), "tax": str(tax),
+        "grand_total": str(term_net + tax),
+    }
+    notes = [f"A month is {book.hours_per_month} hours; monthly lines bill per month for "
+             f"{months} month{'s' if months > 1 else ''}.",
+             f"Term discount {discount_rate * 100:g}% on recurring lines ({term})."]
+    if currency != book.currency:
+        notes.append(f"Converted from {book.currency} at {book.rates[currency]} {currency} per "
+                     f"{book.currency} (rates of {book.rates_date}).")
+    if country and tax_rate is None:
+        notes.append(f"No tax rate on file for {country}: tax not included; finance confirms it "
+                     "at invoicing.")
+    return {"currency": currency, "exchange_rate": str(book.rates[currency]),
+            "rates_date": book.rates_date, "term": term, "hours_per_month": book.hours_per_month,
+            "support": support, "lines": lines, "totals": totals, "notes": notes}
+
+
+def stock_of(snap: Snapshot, config: Configuration) -> dict[str, Any]:
+    available, lead = snap.stock.get((config.region, config.server), (0, 0))
+    short = config.nodes > available
+    return {"available_nodes": available, "lead_time_days": lead if short else 0,
+            "warning": (f"{config.region} has {available} of the {config.nodes} nodes now; the "
+                        f"rest arrive in about {lead} days") if short else None}
+
+
+def configuration_view(snap: Snapshot, config: Configuration) -> dict[str, Any]:
+    server = snap.servers[config.server]
+    return {"server": {"id": server.id, "name": server.name},
+            "fabric": {"id": config.fabric, "name": snap.fabrics[config.fabric].name},
+            "nodes": config.nodes, "gpus": config.nodes * server.gpus_per_node,
+            "gpu": server.gpu.id, "region": config.region,
+            "oversubscription": config.oversubscription, "nics_per_node": config.nics_used}
+
+
+def revision_document(snap: Snapshot, config: Configuration, terms: dict[str, Any],
+                      performance: dict | None, advice: dict | None) -> dict[str, Any]:
+    doc = price(snap, config, term=terms["term"], currency=terms["currency"],
+                support=terms["support"], country=terms.get("country"))
+    doc.update({
+        "catalog_version": snap.version_id,
+        "configuration": configuration_view(snap, config),
+        "valid_until": (date.today() + timedelta(days=terms["valid_days"])).isoformat(),
+        "stock": stock_of(snap, config),
+        "performance": performance,
+        "network_advice": advice,
+    })
+    return doc
+
+
+# ------------------------------------------------------------------------------ creation
+
+def resolve_configuration(session: Session, snap: Snapshot, principal: Principal,
+                          body: dict[str, Any]) -> tuple[Configuration, dict, dict | None, dict | None, str | None]:
+    """The configuration to price, the terms, and the frozen performance and advice."""
+    terms = {k: body.get(k) for k in ("term", "currency", "support", "valid_days")}
+    terms["country"] = (body.get("customer") or {}).get("country")
+    if "sizing_id" in body:
+        sizing = sizings.get(session, body["sizing_id"], principal)
+        if sizing is None:
+            raise Problem(404, "not_found", f"No sizing {body['sizing_id']}")
+        if sizing.status != "succeeded":
+            raise invalid("/sizing_id", f"the sizing is {sizing.status}; quote a succeeded sizing",
+                          "sizing_not_ready")
+        configs = sizing.result["configurations"]
+        rank = body.get("rank", 1)
+        if not 1 <= rank <= len(configs):
+            raise invalid("/rank", f"the sizing has {len(configs)} ranked configurations")
+        chosen = configs[rank - 1]
+        request = sizing.request
+        terms["term"] = terms["term"] or request["term"]
+        terms["currency"] = terms["currency"] or request["currency"]
+        config_doc = {"server": chosen["server"]["id"], "fabric": chosen["fabric"]["id"],
+                      "nodes": chosen["nodes"], "region": request["region"]}
+        performance = {k: chosen.get(k) for k in (
+            "scaling_efficiency", "tokens_per_s", "samples_per_s", "mfu", "step_time_s",
+            "communication_share", "time_to_train_hours", "bottleneck", "layout")}
+        performance["workload"] = request["workload"]
+        performance["sizing_catalog_version"] = sizing.catalog_version_id
+        advice = sizing.result.get("network_advice")
+        sizing_id = sizing.id
+    else:
+        if principal.publishable:
+            raise Problem(403, "insufficient_scope",
+                          "A publishable key can only request quotes from its own sizings")
+        config_doc, performance, advice, sizing_id = body["configuration"], None, None, None
+    terms["term"] = terms["term"] or "monthly"
+    terms["currency"] = terms["currency"] or "USD"
+    server, fabric = config_doc["server"], config_doc["fabric"]
+    if server not in snap.servers:
+        raise invalid("/configuration/server", f"no server {server!r} in the catalog")
+    if fabric not in snap.fabrics:
+        raise invalid("/configuration/fabric", f"no fabric {fabric!r} in the catalog")
+    pairing = snap.pairings[(server, fabric)]
+    if not pairing.supported:
+        raise invalid("/configuration/fabric", f"{server} cannot join {fabric}: {pairing.reason}")
+    if config_doc["region"] not in snap.regions:
+        raise invalid("/configuration/region", f"unknown region; choose one of {', '.join(snap.regions)}")
+    options = snap.fabric_oversubscription_options[fabric]
+    ratio = config_doc.get("oversubscription") or min(options)
+    if ratio not in options:
+        raise invalid("/configuration/oversubscription", f"{fabric} offers {list(options)}")
+    config = Configuration(server, fabric, config_doc["nodes"], config_doc["region"],
+                           pairing.nics_used, ratio)
+    return config, terms, performance, advice, sizing_id
+
+
+def next_number(session: Session, year: int) -> str:
+    """The next number of the year, unique under concurrency: the counter row is locked by the
+    increment until the creating transaction ends."""
+    insert = postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert
+    session.execute(insert(QuoteCounter).values(year=year, last=0).on_conflict_do_nothing())
+    last = session.execute(update(QuoteCounter).where(QuoteCounter.year == year)
+                           .values(last=QuoteCounter.last + 1).returning(QuoteCounter.last)).scalar_one()
+    return f"Q-{year}-{last:06d}"
+
+
+def request_digest(body: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def replay(session: Session, principal: Principal, key: str, body: dict[str, Any]) -> IdempotencyKey | None:
+    """The stored first response for this key, or None; another body with the key is refused."""
+    stored = session.get(IdempotencyKey, (principal.account_id, key))
+    if stored is None:
+        return None
+    if stored.request_sha256 != request_digest(body):
+        raise Problem(422, "idempotency_key_reused",
+                      "This Idempotency-Key was used with a different request body",
+                      errors=[{"pointer": "/headers/Idempotency-Key",
+                               "detail": "already used with another body"}])
+    return stored
+
+
+def create(session: Session, principal: Principal, body: dict[str, Any],
+           idempotency_key: str | None, render) -> tuple[dict[str, Any], Quote]:
+    """Create a quote (or replay the first response for a repeated Idempotency-Key)."""
+    if idempotency_key and (stored := replay(session, principal, idempotency_key, body)):
+        return stored.response, session.get(Quote, stored.resource_id)
+    snap = snapshot(session, queries.resolve_version(session).id)
+    config, terms, performance, advice, sizing_id = resolve_configuration(session, snap, principal, body)
+    document = revision_document(snap, config, terms, performance, advice)
+    quote = Quote(account_id=principal.account_id, api_key_id=principal.key_id,
+                  number=next_number(session, utcnow().year), customer=body.get("customer") or {},
+                  sizing_id=sizing_id)
+    session.add(quote)
+    session.flush()
+    session.add(QuoteRevision(quote_id=quote.id, revision=1, catalog_version_id=snap.version_id,
+                              reason="created", document=document))
+    session.flush()
+    response = render(quote)
+    if idempotency_key:
+        session.add(IdempotencyKey(account_id=principal.account_id, key=idempotency_key,
+                                   request_sha256=request_digest(body), status_code=201,
+                                   resource_id=quote.id, response=response))
+    try:
+        session.commit()
+    except IntegrityError:
+        # A concurrent retry with the same key won: answer as it did, with its quote.
+        session.rollback()
+        if idempotency_key and (stored := replay(session, principal, idempotency_key, body)):
+            return stored.response, session.get(Quote, stored.resource_id)
+        raise
+    return response, quote
+
+
+# ------------------------------------------------------------------------------ reading and changes
+
+def visible_to(principal: Principal):
+    condition = Quote.account_id == principal.account_id
+    if principal.publishable:
+        condition = and_(condition, Quote.api_key_id == principal.key_id)
+    return condition
+
+
+def get(session: Session, quote_id: str, principal: Principal) -> Quote:
+    quote = session.scalars(select(Quote).where(Quote.id == quote_id, visible_to(principal))).first()
+    if quote is None:
+        raise Problem(404, "not_found", f"No quote {quote_id}")
+    expire_if_due(session, quote)
+    return quote
+
+
+def revisions(session: Session, quote: Quote) -> list[QuoteRevision]:
+    return list(session.scalars(select(QuoteRevision).where(QuoteRevision.quote_id == quote.id)
+                                .order_by(QuoteRevision.revision)))
+
+
+def current(session: Session, quote: Quote) -> QuoteRevision:
+    return session.get(QuoteRevision, (quote.id, quote.revision))
+
+
+def expire_if_due(session: Session, quote: Quote) -> None:
+    if quote.status in FINAL:
+        return
+    valid_until = date.fromisoformat(current(session, quote).document["valid_until"])
+    if valid_until < date.today():
+        session.execute(update(Quote).where(Quote.id == quote.id, Quote.status == quote.status)
+                        .values(status="expired", lock_version=Quote.lock_version + 1))
+        session.commit()
+        session.refresh(quote)
+
+
+def etag(quote: Quote) -> str:
+    return f'"{quote.id[:8]}-{quote.lock_version}"'
+
+
+def check_if_match(quote: Quote, if_match: str | None) -> None:
+    if not if_match:
+        raise Problem(428, "precondition_required",
+                      "Send If-Match with the quote's ETag to change it")
+    candidates = {tag.strip() for tag in if_match.split(",")}
+    if "*" not in candidates and etag(quote) not in candidates:
+        raise Problem(412, "precondition_failed",
+                      "The quote changed since you read it; GET it again and retry",
+                      headers={"ETag": etag(quote)})
+
+
+def bump(session: Session, quote: Quote, **values) -> None:
+    """Apply a change only if nobody changed the quote meanwhile (compare-and-set)."""
+    result = session.execute(update(Quote).where(Quote.id == quote.id,
+                                                 Quote.lock_version == quote.lock_version)
+                             .values(lock_version=quote.lock_version + 1, updated_at=utcnow(), **values))
+    if result.rowcount != 1:
+        session.rollback()
+        raise Problem(412, "precondition_failed", "The quote changed concurrently; GET it again")
+
+
+def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
+    if quote.status in FINAL:
+        raise Problem(409, "quote_closed", f"The quote is {quote.status} and can no longer change")
+    values: dict[str, Any] = {}
+    if "status" in body and body["status"] != quote.status:
+        if body["status"] not in TRANSITIONS[quote.status]:
+            allowed = ", ".join(sorted(TRANSITIONS[quote.status]))
+            raise Problem(409, "invalid_transition",
+                          f"A {quote.status} quote can become {allowed}, not {body['status']}",
+                          errors=[{"pointer": "/status", "detail": f"allowed: {allowed}"}])
+        values["status"] = body["status"]
+    if "customer" in body:
+        values["customer"] = body["customer"]
+    bump(session, quote, **values)
+    session.commit()
+    session.refresh(quote)
+    return quote
+
+
+def reprice(session: Session, quote: Quote) -> Quote:
+    """A new revision at the current catalog version; the old one stays as it was."""
+    if quote.status in FINAL:
+        raise Problem(409, "quote_closed", f"The quote is {quote.status} and can no longer change")
+    old = current(session, quote)
+    snap = snapshot(session, queries.resolve_version(session).id)
+    cfg = old.document["configuration"]
+    config = Configuration(cfg["server"]["id"], cfg["fabric"]["id"], cfg["nodes"], cfg["region"],
+                           cfg["nics_per_node"], cfg["oversubscription"])
+    valid_days = (date.fromisoformat(old.document["valid_until"]) - old.created_at.date()).days
+    terms = {"term": old.document["term"], "currency": old.document["currency"],
+             "support": old.document["support"], "country": quote.customer.get("country"),
+             "valid_days": max(valid_days, 1)}
+    document = revision_document(snap, config, terms, old.document["performance"],
+                                 old.document["network_advice"])
+    before, after = Decimal(old.document["totals"]["grand_total"]), Decimal(document["totals"]["grand_total"])
+    document["change_from_previous"] = {
+        "previous_revision": old.revision, "previous_catalog_version": old.catalog_version_id,
+        "grand_total_delta": str(after - before),
+        "monthly_net_delta": str(Decimal(document["totals"]["monthly_net"])
+                                 - Decimal(old.document["totals"]["monthly_net"])),
+    }
+    new_revision = quote.revision + 1
+    bump(session, quote, revision=new_revision)
+    session.add(QuoteRevision(quote_id=quote.id, revision=new_revision,
+                              catalog_version_id=snap.version_id, reason="repriced",
+                              document=document))
+    session.commit()
+    session.refresh(quote)
+    return quote
+
+
+def page(session: Session, principal: Principal, *, limit: int, cursor: str | None,
+         status: str | None, created_from: datetime | None, created_to: datetime | None):
+    query = select(Quote).where(visible_to(principal))
+    if status:
+        query = query.where(Quote.status == status)
+    if created_from:
+        query = query.where(Quote.created_at >= created_from)
+    if created_to:
+        query = query.where(Quote.created_at < created_to)
+    if cursor:
+        created, quote_id = sizings.decode_cursor(cursor)
+        query = query.where(or_(Quote.created_at < created,
+                                and_(Quote.created_at == created, Quote.id < quote_id)))
+    rows = list(session.scalars(query.order_by(Quote.created_at.desc(), Quote.id.desc()).limit(limit + 1)))
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return rows, (sizings.encode_cursor(rows[-1].created_at, rows[-1].id) if more and rows else None)
+
+
+def view(session: Session, quote: Quote) -> dict[str, Any]:
+    """The quote as the API shows it: its current revision in full, earlier ones in summary."""
+    revs = revisions(session, quote)
+    doc = next(r.document for r in revs if r.revision == quote.revision)
+    return {
+        "id": quote.id, "number": quote.number, "status": quote.status, "revision": quote.revision,
+        "customer": quote.customer, "sizing_id": quote.sizing_id,
+        "created_at": quote.created_at, "updated_at": quote.updated_at,
+        **doc,
+        "revisions": [{"revision": r.revision, "catalog_version": r.catalog_version_id,
+                       "reason": r.reason, "created_at": r.created_at,
+                       "grand_total": r.document["totals"]["grand_total"]} for r in revs],
+    }
+
+
+# ------------------------------------------------------------------------------ exports
+
+def as_csv(view: dict[str, Any]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["quote", view["number"], "revision", view["revision"], "currency",
+                     view["currency"], "term", view["term"], "valid_until", view["valid_until"]])
+    writer.writerow(["code", "description", "quantity", "unit", "unit_price", "list_amount",
+                     "discount_rate", "discount", "net", "billing"])
+    for line in view["lines"]:
+        writer.writerow([line[k] for k in ("code", "description", "quantity", "unit", "unit_price",
+                                           "list_amount", "discount_rate", "discount", "net",
+                                           "billing")])
+    for key, value in view["totals"].items():
+        writer.writerow(["total", key, value])
+    return out.getvalue()
+

@@ -1,0 +1,186 @@
+"""Schemas of quotes: the request, the frozen priced offer, and changes to it."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate as v
+
+from service.records import QUOTE_STATES
+from service.schemas.workload import Strict
+
+Money = ma.fields.String  # decimal strings: money never travels as a float
+
+
+class CustomerSchema(Strict):
+    name = ma.fields.String(required=True, validate=v.Length(min=1, max=200))
+    company = ma.fields.String(validate=v.Length(max=200))
+    email = ma.fields.Email()
+    country = ma.fields.String(validate=v.Regexp(r"^[A-Z]{2}$", error="ISO 3166-1 alpha-2, e.g. DE"),
+                               metadata={"description": "Decides the tax line"})
+
+
+class ExplicitConfigurationSchema(Strict):
+    server = ma.fields.String(required=True, metadata={"example": "hgx-h100-8"})
+    fabric = ma.fields.String(required=True, metadata={"example": "ib-ndr-400"})
+    nodes = ma.fields.Integer(required=True, validate=v.Range(min=1, max=4096))
+    region = ma.fields.String(required=True, metadata={"example": "us-east"})
+    oversubscription = ma.fields.Float(validate=v.Range(min=1, max=16))
+
+
+class QuoteRequestSchema(Strict):
+    """Either a sizing's ranked configuration, or an explicit configuration."""
+
+    sizing_id = ma.fields.UUID(metadata={"description": "A succeeded sizing of yours"})
+    rank = ma.fields.Integer(validate=v.Range(min=1, max=50),
+                             metadata={"description": "Its ranked configuration (default 1)"})
+    configuration = ma.fields.Nested(ExplicitConfigurationSchema)
+    term = ma.fields.String(validate=v.OneOf(["monthly", "1y", "3y"]),
+                            metadata={"description": "Default: the sizing's, else monthly"})
+    currency = ma.fields.String(validate=v.Regexp(r"^[A-Z]{3}$"),
+                                metadata={"description": "ISO 4217; default: the sizing's, else USD"})
+    support = ma.fields.String(load_default="none", validate=v.OneOf(["none", "business", "enterprise"]))
+    valid_days = ma.fields.Integer(load_default=30, validate=v.Range(min=1, max=90))
+    customer = ma.fields.Nested(CustomerSchema, required=True)
+
+    @ma.validates_schema
+    def _one_source(self, data, **_):
+        if ("sizing_id" in data) == ("configuration" in data):
+            raise ma.ValidationError("give exactly one of sizing_id or configuration", "sizing_id")
+        if "rank" in data and "sizing_id" not in data:
+            raise ma.ValidationError("rank picks a configuration of a sizing", "rank")
+
+    @ma.post_load
+    def _plain(self, data, **_):
+        if "sizing_id" in data:
+            data["sizing_id"] = str(data["sizing_id"])
+        return data
+
+
+class QuoteChangeSchema(Strict):
+    status = ma.fields.String(validate=v.OneOf(QUOTE_STATES),
+                              metadata={"description": "draft -> sent -> accepted; draft or sent -> expired"})
+    customer = ma.fields.Nested(CustomerSchema)
+
+
+class QuoteQuerySchema(Strict):
+    limit = ma.fields.Integer(load_default=20, validate=v.Range(min=1, max=100))
+    cursor = ma.fields.String(validate=v.Length(max=200))
+    status = ma.fields.String(validate=v.OneOf(QUOTE_STATES))
+    created_from = ma.fields.AwareDateTime(metadata={"description": "ISO 8601 with offset"})
+    created_to = ma.fields.AwareDateTime()
+
+
+class IdempotencyHeaderSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    idempotency_key = ma.fields.String(
+        data_key="Idempotency-Key", validate=v.Length(min=1, max=200),
+        metadata={"description": "Retry-safe key: a repeat with the same body returns the first "
+                                 "response; with another body it is refused (422)"})
+
+
+class IfMatchHeaderSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    if_match = ma.fields.String(data_key="If-Match",
+                                metadata={"description": "The quote's ETag (required)"})
+
+
+class LineSchema(ma.Schema):
+    code = ma.fields.String(required=True)
+    description = ma.fields.String(required=True)
+    quantity = Money(required=True)
+    unit = ma.fields.String(required=True)
+    unit_price = Money(required=True)
+    list_amount = Money(required=True)
+    discount_rate = Money(required=True)
+    discount = Money(required=True)
+    net = Money(required=True)
+    billing = ma.fields.String(required=True, metadata={"description": "monthly or one_time"})
+
+
+class TotalsSchema(ma.Schema):
+    monthly_list = Money(required=True)
+    monthly_discount = Money(required=True)
+    monthly_net = Money(required=True)
+    one_time = Money(required=True)
+    term_months = ma.fields.Integer(required=True)
+    term_net = Money(required=True, metadata={"description": "monthly_net x term_months + one_time"})
+    tax_rate = Money(allow_none=True, required=True)
+    tax = Money(required=True)
+    grand_total = Money(required=True)
+
+
+class NamedSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    name = ma.fields.String(required=True)
+
+
+class ConfigurationSchema(ma.Schema):
+    server = ma.fields.Nested(NamedSchema, required=True)
+    fabric = ma.fields.Nested(NamedSchema, required=True)
+    nodes = ma.fields.Integer(required=True)
+    gpus = ma.fields.Integer(required=True)
+    gpu = ma.fields.String(required=True)
+    region = ma.fields.String(required=True)
+    oversubscription = ma.fields.Float(required=True)
+    nics_per_node = ma.fields.Integer(required=True)
+
+
+class QuoteStockSchema(ma.Schema):
+    available_nodes = ma.fields.Integer(required=True)
+    lead_time_days = ma.fields.Integer(required=True)
+    warning = ma.fields.String(allow_none=True, required=True)
+
+
+class RevisionSummarySchema(ma.Schema):
+    revision = ma.fields.Integer(required=True)
+    catalog_version = ma.fields.Integer(required=True)
+    reason = ma.fields.String(required=True)
+    created_at = ma.fields.DateTime(required=True)
+    grand_total = Money(required=True)
+
+
+class ChangeSchema(ma.Schema):
+    previous_revision = ma.fields.Integer(required=True)
+    previous_catalog_version = ma.fields.Integer(required=True)
+    grand_total_delta = Money(required=True)
+    monthly_net_delta = Money(required=True)
+
+
+class QuoteSchema(ma.Schema):
+    id = ma.fields.String(required=True)
+    number = ma.fields.String(required=True, metadata={"example": "Q-2026-000042"})
+    status = ma.fields.String(required=True, validate=v.OneOf(QUOTE_STATES))
+    revision = ma.fields.Integer(required=True)
+    customer = ma.fields.Nested(CustomerSchema, required=True)
+    sizing_id = ma.fields.String(allow_none=True, required=True)
+    created_at = ma.fields.DateTime(required=True)
+    updated_at = ma.fields.DateTime(required=True)
+    catalog_version = ma.fields.Integer(required=True,
+                                        metadata={"description": "Prices frozen at this version"})
+    valid_until = ma.fields.String(required=True, metadata={"description": "ISO 8601 date"})
+    currency = ma.fields.String(required=True)
+    exchange_rate = Money(required=True)
+    rates_date = ma.fields.String(required=True)
+    term = ma.fields.String(required=True)
+    hours_per_month = ma.fields.Integer(required=True)
+    support = ma.fields.String(required=True)
+    configuration = ma.fields.Nested(ConfigurationSchema, required=True)
+    lines = ma.fields.List(ma.fields.Nested(LineSchema), required=True)
+    totals = ma.fields.Nested(TotalsSchema, required=True)
+    stock = ma.fields.Nested(QuoteStockSchema, required=True)
+    performance = ma.fields.Dict(allow_none=True, required=True,
+                                 metadata={"description": "Frozen from the sizing: scaling "
+                                                          "efficiency, throughput, time to train"})
+    network_advice = ma.fields.Dict(allow_none=True, required=True)
+    notes = ma.fields.List(ma.fields.String(), required=True)
+    revisions = ma.fields.List(ma.fields.Nested(RevisionSummarySchema), required=True)
+    change_from_previous = ma.fields.Nested(ChangeSchema, allow_none=True)
+
+
+class QuotePageSchema(ma.Schema):
+    items = ma.fields.List(ma.fields.Nested(QuoteSchema), required=True)
+    next_cursor = ma.fields.String(allow_none=True, required=True)

@@ -1,0 +1,155 @@
+"""Quotes from a sizing or an explicit configuration: priced on the server, frozen, revised."""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+from decimal import Decimal
+
+import pytest
+import yaml
+
+from tests.conftest import CATALOG_DIR, authorised, build_app, new_key
+
+SIZING = {"workload": {"preset": "llama-3-8b"}, "tokens": 5e10, "nodes": {"min": 2, "max": 4},
+          "gpu_models": ["h100-sxm"], "term": "1y", "currency": "EUR"}
+EXPLICIT = {"configuration": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 4,
+                              "region": "eu-central"},
+            "term": "monthly", "currency": "USD", "customer": {"name": "Ada", "country": "DE"}}
+
+
+def succeeded_sizing(client) -> str:
+    created = client.post("/v1/sizings", json=SIZING, headers={"Prefer": "wait=30"})
+    assert created.status_code in (200, 201), created.get_json()
+    assert created.get_json()["status"] == "succeeded"
+    return created.get_json()["id"]
+
+
+def assert_adds_up(quote):
+    lines, totals = quote["lines"], quote["totals"]
+    for line in lines:
+        assert Decimal(line["list_amount"]) - Decimal(line["discount"]) == Decimal(line["net"])
+        unit_total = Decimal(line["quantity"]) * Decimal(line["unit_price"])
+        assert abs(unit_total - Decimal(line["list_amount"])) <= Decimal("0.01")
+    monthly = [Decimal(x["net"]) for x in lines if x["billing"] == "monthly"]
+    once = [Decimal(x["net"]) for x in lines if x["billing"] == "one_time"]
+    assert sum(monthly) == Decimal(totals["monthly_net"])
+    assert sum(once) == Decimal(totals["one_time"])
+    term_net = Decimal(totals["monthly_net"]) * totals["term_months"] + Decimal(totals["one_time"])
+    assert term_net == Decimal(totals["term_net"])
+    assert Decimal(totals["term_net"]) + Decimal(totals["tax"]) == Decimal(totals["grand_total"])
+
+
+def test_quote_a_ranked_configuration_end_to_end(client):
+    sizing_id = succeeded_sizing(client)
+    response = client.post("/v1/quotes", json={"sizing_id": sizing_id, "rank": 1,
+                                               "customer": {"name": "Ada", "country": "DE"}})
+    assert response.status_code == 201, response.get_json()
+    quote = response.get_json()
+    assert response.headers["Location"].endswith(quote["id"]) and response.headers["ETag"]
+    assert quote["number"].startswith("Q-") and quote["status"] == "draft"
+    assert quote["currency"] == "EUR" and quote["term"] == "1y" and quote["totals"]["term_months"] == 12
+    assert quote["totals"]["tax_rate"] == "0.19"
+    assert quote["performance"]["scaling_efficiency"] > 0
+    assert quote["network_advice"]["recommended_fabric"]
+    assert_adds_up(quote)
+    assert any(line["discount"] != "0.00" for line in quote["lines"])
+
+
+@pytest.mark.parametrize("currency", ["USD", "EUR", "GBP", "JPY", "SGD"])
+def test_numbers_add_up_in_every_currency(client, currency):
+    quote = client.post("/v1/quotes", json={**EXPLICIT, "currency": currency, "term": "3y"}).get_json()
+    assert quote["currency"] == currency
+    assert_adds_up(quote)
+    if currency == "JPY":
+        assert "." not in quote["totals"]["grand_total"]
+
+
+def test_client_cannot_set_a_price(client):
+    response = client.post("/v1/quotes", json={**EXPLICIT, "lines": [{"net": "1"}]})
+    assert response.status_code == 422
+    assert any(e["pointer"] == "/lines" for e in response.get_json()["errors"])
+
+
+def test_stock_shortfall_is_quoted_with_lead_time(client):
+    quote = client.post("/v1/quotes", json={**EXPLICIT, "configuration": {
+        "server": "hgx-b200-8", "fabric": "ib-ndr-400", "nodes": 8, "region": "us-east"}}).get_json()
+    assert quote["stock"]["warning"] and quote["stock"]["lead_time_days"] > 0
+
+
+def test_status_transitions_need_if_match(client):
+    created = client.post("/v1/quotes", json=EXPLICIT)
+    quote, etag = created.get_json(), created.headers["ETag"]
+    url = f"/v1/quotes/{quote['id']}"
+    assert client.patch(url, json={"status": "sent"}).status_code == 428
+    assert client.patch(url, json={"status": "sent"}, headers={"If-Match": '"stale"'}).status_code == 412
+    sent = client.patch(url, json={"status": "sent"}, headers={"If-Match": etag})
+    assert sent.status_code == 200 and sent.get_json()["status"] == "sent"
+    assert client.patch(url, json={"status": "accepted"}, headers={"If-Match": etag}).status_code == 412
+    back = client.patch(url, json={"status": "draft"}, headers={"If-Match": sent.headers["ETag"]})
+    assert back.status_code == 409
+    accepted = client.patch(url, json={"status": "accepted"}, headers={"If-Match": sent.headers["ETag"]})
+    assert accepted.get_json()["status"] == "accepted"
+    assert client.get(url, headers={"If-None-Match": accepted.headers["ETag"]}).status_code == 304
+
+
+def test_idempotency_key_creates_one_quote_and_refuses_another_body(client):
+    headers = {"Idempotency-Key": "retry-me-1"}
+    first = client.post("/v1/quotes", json=EXPLICIT, headers=headers)
+    again = client.post("/v1/quotes", json=EXPLICIT, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert first.get_json() == again.get_json()
+    other = client.post("/v1/quotes", json={**EXPLICIT, "term": "3y"}, headers=headers)
+    assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
+
+
+def test_exports(client):
+    quote = client.post("/v1/quotes", json=EXPLICIT).get_json()
+    exported = client.get(f"/v1/quotes/{quote['id']}/export.csv")
+    assert exported.mimetype == "text/csv"
+    rows = list(csv.reader(io.StringIO(exported.get_data(as_text=True))))
+    assert rows[0][1] == quote["number"]
+    assert ["total", "grand_total", quote["totals"]["grand_total"]] in rows
+    document = client.get(f"/v1/quotes/{quote['id']}/document")
+    html = document.get_data(as_text=True)
+    assert document.mimetype == "text/html" and quote["number"] in html
+    assert quote["totals"]["grand_total"] in html and quote["valid_until"] in html
+
+
+def test_list_filters_and_isolation(catalog_app, client):
+    created = client.post("/v1/quotes", json=EXPLICIT).get_json()
+    listed = client.get("/v1/quotes?status=draft&limit=100").get_json()["items"]
+    assert created["id"] in [q["id"] for q in listed]
+    other = authorised(catalog_app, new_key(catalog_app))
+    assert other.get(f"/v1/quotes/{created['id']}").status_code == 404
+    assert other.get("/v1/quotes").get_json()["items"] == []
+
+
+def test_price_change_leaves_quotes_and_reprice_makes_a_revision(tmp_path):
+    app = build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}")
+    client = authorised(app)
+    first = client.post("/v1/quotes", json=EXPLICIT)
+    before = first.get_json()
+    data = tmp_path / "data"
+    shutil.copytree(CATALOG_DIR, data)
+    prices = yaml.safe_load((data / "prices.yaml").read_text())
+    for p in prices["servers"]:
+        if p["server"] == "hgx-h100-8" and p["region"] == "eu-central":
+            p["monthly_usd"] = str(Decimal(p["monthly_usd"]) + 1000)
+    (data / "prices.yaml").write_text(yaml.safe_dump(prices, sort_keys=False))
+    assert app.test_cli_runner().invoke(args=["catalog", "load", "--dir", str(data)]).exit_code == 0
+
+    unchanged = client.get(f"/v1/quotes/{before['id']}").get_json()
+    assert unchanged["totals"] == before["totals"] and unchanged["catalog_version"] == 1
+    fresh = client.post("/v1/quotes", json=EXPLICIT).get_json()
+    assert fresh["catalog_version"] == 2
+    delta = Decimal(fresh["totals"]["monthly_net"]) - Decimal(before["totals"]["monthly_net"])
+    assert delta == Decimal(4000)  # 4 nodes x 1,000 on a monthly term
+    repriced = client.post(f"/v1/quotes/{before['id']}/reprice", headers={"If-Match": first.headers["ETag"]})
+    assert repriced.status_code == 200
+    body = repriced.get_json()
+    assert body["revision"] == 2 and body["catalog_version"] == 2
+    assert Decimal(body["change_from_previous"]["monthly_net_delta"]) == Decimal(4000)
+    assert [r["revision"] for r in body["revisions"]] == [1, 2]
+    assert body["revisions"][0]["grand_total"] == before["totals"]["grand_total"]
