@@ -59,9 +59,9 @@ class PriceBook:
     tax_rates: dict[str, Decimal] = field(default_factory=dict)  # by customer country
 
     @classmethod
-    def from_document(cls, doc: dict[str, Any]) -> "PriceBook":
+    def from_document(cls, doc: dict[str, Any]) -> PriceBook:
         prices = doc["prices"]
-        money = lambda v: Decimal(str(v))  # noqa: E731
+        money = lambda v: Decimal(str(v))
         return cls(
             currency=prices["currency"],
             hours_per_month=int(prices["hours_per_month"]),

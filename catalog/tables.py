@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import JSON, ForeignKey, Integer, Numeric, String, types
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -40,18 +40,18 @@ class UTCDateTime(types.TypeDecorator):
     def process_bind_param(self, value, dialect):
         if value is None:
             return None
-        return value.astimezone(timezone.utc).replace(tzinfo=None)
+        return value.astimezone(UTC).replace(tzinfo=None)
 
     def process_result_value(self, value, dialect):
-        return None if value is None else value.replace(tzinfo=timezone.utc)
+        return None if value is None else value.replace(tzinfo=UTC)
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Base(DeclarativeBase):
-    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, Decimal: Money, datetime: UTCDateTime}
+    type_annotation_map: ClassVar[dict] = {dict[str, Any]: JSON, list[Any]: JSON, Decimal: Money, datetime: UTCDateTime}
 
 
 class CatalogVersion(Base):

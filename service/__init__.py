@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask
+
 from service.config import Config
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Callable
+from collections.abc import Callable
 
 from flask import Flask, after_this_request, current_app, g, request
 from flask_smorest import Blueprint

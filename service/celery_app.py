@@ -6,7 +6,8 @@ import logging
 
 from celery import Celery, Task
 from flask import Flask, current_app
-from kombu.exceptions import KombuError, OperationalError as BrokerOperationalError
+from kombu.exceptions import KombuError
+from kombu.exceptions import OperationalError as BrokerOperationalError
 from redis.exceptions import RedisError
 
 from service.config import Config

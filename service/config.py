@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Mapping
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,7 +42,7 @@ def parse_url(name: str, raw: str, schemes: tuple[str, ...]) -> str:
 
 def normalise_database_url(url: str) -> str:
     # Plain postgresql:// URLs would pick psycopg2, which this project does not ship.
-    if url.startswith("postgresql://") or url.startswith("postgres://"):
+    if url.startswith(("postgresql://", "postgres://")):
         return "postgresql+psycopg://" + url.split("://", 1)[1]
     return url
 
@@ -68,7 +68,7 @@ class Config:
         return self.redis_url or "memory://"
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> "Config":
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
         env = os.environ if environ is None else environ
         values: dict[str, object] = {}
         if raw := env.get("DATABASE_URL"):
@@ -98,7 +98,7 @@ class Config:
             raise ConfigError("TASKS_EAGER=false needs REDIS_URL for the broker")
         return cls(**values)
 
-    def replace(self, **changes) -> "Config":
+    def replace(self, **changes) -> Config:
         current = {f.name: getattr(self, f.name) for f in fields(self)}
         current.update(changes)
         return Config(**current)

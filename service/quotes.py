@@ -76,8 +76,8 @@ def price(snap: Snapshot, config: Configuration, *, term: str, currency: str, su
         "tax_rate": None if tax_rate is None else str(tax_rate), "tax": str(tax),
         "grand_total": str(term_net + tax),
     }
-    notes = [f"A month is {book.hours_per_month} hours; monthly lines bill per month for "
-             f"{months} month{'s' if months > 1 else ''}.",
+    notes = [(f"A month is {book.hours_per_month} hours; monthly lines bill per month for "
+              f"{months} month{'s' if months > 1 else ''}."),
              f"Term discount {discount_rate * 100:g}% on recurring lines ({term})."]
     if currency != book.currency:
         notes.append(f"Converted from {book.currency} at {book.rates[currency]} {currency} per "

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -258,7 +259,7 @@ def run(snap: Snapshot, req: dict[str, Any], progress: Progress) -> dict[str, An
         "objective": req["objective"],
         "currency": req["currency"],
         "term": req["term"],
-        "candidates_evaluated": int(len(cands)),
+        "candidates_evaluated": len(cands),
         "candidates_eligible": int(ok.sum()),
         "excluded": excluded,
         "configurations": configs,
@@ -269,8 +270,8 @@ def run(snap: Snapshot, req: dict[str, Any], progress: Progress) -> dict[str, An
 
 
 def notes(snap: Snapshot, req, training: Training, batch_fixed: bool, work_units) -> list[str]:
-    out = [f"Prices in {req['currency']} at the catalog's exchange rates of {snap.prices.rates_date}; "
-           f"a month is {snap.prices.hours_per_month} hours."]
+    out = [(f"Prices in {req['currency']} at the catalog's exchange rates of "
+            f"{snap.prices.rates_date}; a month is {snap.prices.hours_per_month} hours.")]
     if not batch_fixed:
         out.append(f"Global batch about {training.global_batch} samples per step, rounded per "
                    "layout to a multiple of dp x micro-batch.")
@@ -285,8 +286,8 @@ def empty_result(snap: Snapshot, req, excluded, why: str, evaluated: int = 0) ->
             "currency": req["currency"], "term": req["term"], "candidates_evaluated": evaluated,
             "candidates_eligible": 0, "excluded": excluded, "configurations": [],
             "network_advice": None, "efficiency_series": [],
-            "notes": [f"No configuration: {why}. Widen the node range, the budget, the deadline "
-                      "or the lead time, or allow more GPU models and fabrics."]}
+            "notes": [(f"No configuration: {why}. Widen the node range, the budget, the deadline "
+                       "or the lead time, or allow more GPU models and fabrics.")]}
 
 
 def money(book: PriceBook, usd: float, currency: str, fx: float) -> str:

@@ -204,13 +204,20 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
               else constants.bytes_per_param_gradients)
     wbytes = constants.bytes_per_param_weights_fp32 if fp32 else constants.bytes_per_param_weights
     grad_bytes = local_params * gbytes
+    # Gradients are reduced bucket by bucket (DDP) and ZeRO-3/FSDP gathers and reduces one
+    # layer (FSDP unit) at a time: each of those collectives pays its own latency, so the
+    # per-step cost is units x cost(one unit), not the cost of one message of the whole size.
     bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
-    t_ar, dp_inter = cost("all_reduce", grad_bytes, dp, tp)
-    t_bucket, _ = cost("all_reduce", bucket, dp, tp)
-    t_rs, _ = cost("reduce_scatter", grad_bytes, dp, tp)
-    t_ag, _ = cost("all_gather", local_params * wbytes, dp, tp)
+    n_buckets = np.maximum(grad_bytes / bucket, 1.0)
+    t_bucket, dp_inter = cost("all_reduce", bucket, dp, tp)
+    t_ar = n_buckets * t_bucket
+    units = float(model.layers) if is_tf else 1.0
+    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, dp, tp)
+    t_ag1, _ = cost("all_gather", local_params * wbytes / units, dp, tp)
+    t_rs, t_ag = units * t_rs1, units * t_ag1
     z3 = zero == 3
     has_dp = dp > 1
+    t_fwd_mb = t_comp_mb - t_bwd_mb
 
     st = straggler_stretch(c["fabric_jitter_cv"], gpus)
 
@@ -227,16 +234,28 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         bubble = (pp - 1) / v * t_mb
         pp_exp = s_(pp_total, pp_cross)
         # DP all-reduce overlaps the last micro-batch's backward, bucket by bucket: the last
-        # bucket is always exposed. ZeRO-3 gathers parameters every micro-batch (prefetched
-        # during forward and backward) and reduce-scatters gradients.
+        # bucket is always exposed.
+        ov = constants.overlap_efficiency
         ar = s_(t_ar, dp_inter)
         last = s_(t_bucket, dp_inter)
-        exp_ar = np.minimum(ar, np.maximum(last, ar - constants.overlap_efficiency * t_bwd_mb))
-        rs = m * s_(t_rs, dp_inter)
-        ag = m * 2.0 * s_(t_ag, dp_inter)
+        exp_ar = np.minimum(ar, np.maximum(last, ar - ov * t_bwd_mb))
+        # ZeRO-3/FSDP, per micro-batch and per phase: the forward all-gather can hide only
+        # behind forward compute; the backward all-gather and the gradient reduce-scatter share
+        # the same NICs (their times add) and hide only behind backward compute (with any
+        # recomputation). The first layer's gather and the last layer's reduce-scatter wait.
+        rs1 = s_(t_rs, dp_inter)
+        ag1 = s_(t_ag, dp_inter)
+        exp_fwd = np.minimum(ag1, np.maximum(ag1 / units, ag1 - ov * t_fwd_mb))
+        bwd_comm = ag1 + rs1
+        exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - ov * t_bwd_mb))
+        rs = m * rs1
+        ag = m * 2.0 * ag1
         z_total = rs + ag
-        exp_z = np.minimum(z_total, np.maximum(last, z_total - constants.overlap_efficiency
-                                               * m * t_comp_mb))
+        exp_z = m * (exp_fwd + exp_bwd)
+        # Tensor parallelism across nodes keeps the NICs busy on the critical path: data-parallel
+        # traffic then has no idle NIC time to hide in and is exposed in full.
+        exp_ar = np.where(tp_inter, ar, exp_ar)
+        exp_z = np.where(tp_inter, z_total, exp_z)
         z_safe = np.where(z_total > 0, z_total, 1.0)
         dp_total = np.where(has_dp, np.where(z3, rs, ar), 0.0)
         dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe, exp_ar), 0.0)

@@ -37,7 +37,7 @@ def run_sizing(self, sizing_id: str) -> None:
         session.rollback()
         try:
             sizings.release(session, sizing_id, attempt)
-        except Exception:  # still down: the lease expires and the dispatcher resends it
+        except Exception:  # noqa: BLE001  still down: the lease expires and the dispatcher resends it
             session.rollback()
         raise
 

@@ -6,8 +6,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service import db
-from service.auth import requires
 from service import estimates as core
+from service.auth import requires
 from service.schemas import estimates as s
 
 blp = Blueprint("estimates", __name__, url_prefix="/v1",

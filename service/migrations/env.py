@@ -3,8 +3,8 @@
 from alembic import context
 from sqlalchemy import create_engine
 
-from catalog.tables import Base
 import service.records  # noqa: F401  (registers the service's tables on Base.metadata)
+from catalog.tables import Base
 
 config = context.config
 target_metadata = Base.metadata

@@ -17,7 +17,7 @@ def positive(value) -> None:
         raise ma.ValidationError("must be greater than 0")
 
 
-def Money() -> ma.fields.Decimal:  # noqa: N802  (a field factory, used like a field class)
+def Money() -> ma.fields.Decimal:
     return ma.fields.Decimal(as_string=True, validate=positive,
                              metadata={"description": "Decimal string in the request's currency"})
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from tests.conftest import authorised
-from sqlalchemy.exc import OperationalError
 
 PROBLEM = "application/problem+json"
 

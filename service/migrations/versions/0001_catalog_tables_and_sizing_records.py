@@ -4,10 +4,10 @@ Revision ID: 0001
 Revises: 
 Create Date: 2026-11-30 04:51:03.639998
 """
-from alembic import op
 import sqlalchemy as sa
-import catalog.tables
+from alembic import op
 
+import catalog.tables
 
 revision = '0001'
 down_revision = None

@@ -4,10 +4,10 @@ Revision ID: 0002
 Revises: 0001
 Create Date: 2026-11-30 05:03:50.689479
 """
-from alembic import op
 import sqlalchemy as sa
-import catalog.tables
+from alembic import op
 
+import catalog.tables
 
 revision = '0002'
 down_revision = '0001'

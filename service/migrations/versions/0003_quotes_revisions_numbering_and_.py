@@ -4,10 +4,10 @@ Revision ID: 0003
 Revises: 0002
 Create Date: 2026-11-30 05:05:23.336944
 """
-from alembic import op
 import sqlalchemy as sa
-import catalog.tables
+from alembic import op
 
+import catalog.tables
 
 revision = '0003'
 down_revision = '0002'
