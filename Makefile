@@ -20,6 +20,7 @@ install: $(STAMP)
 run: install
 	$(BIN)/flask --app service migrate
 	$(BIN)/flask --app service catalog load
+	$(BIN)/flask --app service site ensure-key
 	$(BIN)/gunicorn --bind $(HOST):$(PORT) --workers 1 --threads 4 'service:create_app()'
 
 worker: install

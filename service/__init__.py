@@ -11,7 +11,7 @@ from service.config import Config
 
 def create_app(config: Config | None = None) -> Flask:
     """Wire config, database, Celery, API blueprints and error handlers; nothing else."""
-    from service import auth, cli, db, docs, errors
+    from service import auth, cli, cors, db, docs, errors, observability, site
     from service.api import SizingApi, register_blueprints
     from service.celery_app import celery_init_app
 
@@ -40,7 +40,7 @@ def create_app(config: Config | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.json.sort_keys = False
-    logging.basicConfig(level=logging.INFO)
+    observability.configure_logging(logging.INFO)
 
     db.init_db(app, config.database_url)
     celery_init_app(app, config)
@@ -51,5 +51,8 @@ def create_app(config: Config | None = None) -> Flask:
     register_blueprints(api)
     app.register_blueprint(docs.docs_static)
     errors.register_error_handlers(app)
+    observability.init_observability(app)
+    cors.init_cors(app, config.cors_origins)
+    site.init_site(app, config)
     cli.register_commands(app)
     return app

@@ -61,6 +61,8 @@ class Config:
     rate_limit_per_minute: int = 600
     # Browser origins allowed to call the API (the website's sizing form), comma-separated.
     cors_origins: tuple[str, ...] = ()
+    # The publishable key the page at / uses; default: the one `flask site ensure-key` made.
+    site_publishable_key: str | None = None
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @property
@@ -94,6 +96,10 @@ class Config:
             for origin in origins:
                 parse_url("CORS_ORIGINS", origin, ("http", "https"))
             values["cors_origins"] = origins
+        if raw := env.get("SITE_PUBLISHABLE_KEY"):
+            if not raw.startswith(("pk_live_", "pk_test_")):
+                raise ConfigError("SITE_PUBLISHABLE_KEY must be a publishable key (pk_live_ or pk_test_)")
+            values["site_publishable_key"] = raw
         if values.get("tasks_eager") is False and "redis_url" not in values:
             raise ConfigError("TASKS_EAGER=false needs REDIS_URL for the broker")
         return cls(**values)

@@ -1,0 +1,61 @@
+"""The reference sizing page at `/`, and the public config it reads (its publishable key)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from flask import Flask, current_app, jsonify, send_from_directory
+
+from service import accounts, db
+from service.config import REPO_ROOT, Config
+from service.errors import Problem
+
+SITE_DIR = Path(__file__).resolve().parent / "static" / "site"
+# Where `flask site ensure-key` keeps the embedded deployment's publishable key.
+KEY_FILE = REPO_ROOT / "instance" / "site-publishable-key"
+
+
+def publishable_key(config: Config) -> str | None:
+    if config.site_publishable_key:
+        return config.site_publishable_key
+    if KEY_FILE.exists():
+        return KEY_FILE.read_text().strip() or None
+    return None
+
+
+def init_site(app: Flask, config: Config) -> None:
+    @app.get("/")
+    def index():
+        return send_from_directory(SITE_DIR, "index.html", max_age=0)
+
+    @app.get("/site/<path:filename>")
+    def site_asset(filename: str):
+        return send_from_directory(SITE_DIR, filename, max_age=300)
+
+    @app.get("/site-config.json")
+    def site_config():
+        key = publishable_key(current_app.config["SIZING"])
+        if key is None:
+            raise Problem(503, "site_key_missing",
+                          "No publishable key is configured: set SITE_PUBLISHABLE_KEY or run "
+                          "`flask site ensure-key`")
+        # A publishable key is public by design: it can only read the catalog and size.
+        return jsonify({"publishable_key": key, "api_base": ""})
+
+    @app.cli.group("site")
+    def site_group() -> None:
+        """The reference sizing page."""
+
+    @site_group.command("ensure-key")
+    def ensure_key() -> None:
+        """Create a 'website' account and publishable key for the page, once."""
+        if publishable_key(current_app.config["SIZING"]):
+            click.echo("the page already has a publishable key")
+            return
+        session = db.session()
+        account = accounts.create_account(session, "website")
+        _, key = accounts.create_key(session, account.id, kind="publishable", name="sizing page")
+        KEY_FILE.parent.mkdir(parents=True, exist_ok=True)
+        KEY_FILE.write_text(key + "\n")
+        click.echo(f"publishable key for the page written to {KEY_FILE}")
