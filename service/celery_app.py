@@ -11,6 +11,7 @@ from kombu.exceptions import OperationalError as BrokerOperationalError
 from redis.exceptions import RedisError
 
 from service.config import Config
+from service.observability import REQUEST_ID
 
 log = logging.getLogger(__name__)
 
@@ -21,8 +22,15 @@ TASK_MODULES = ["tasks.sizing"]
 def celery_init_app(app: Flask, config: Config) -> Celery:
     class FlaskTask(Task):
         def __call__(self, *args, **kwargs):
-            with app.app_context():
-                return self.run(*args, **kwargs)
+            # The id of the HTTP request that enqueued this task, so its log lines join up.
+            # A worker puts custom headers on the request itself; eager runs keep them in .headers.
+            token = REQUEST_ID.set(self.request.get("request_id")
+                                   or (self.request.headers or {}).get("request_id"))
+            try:
+                with app.app_context():
+                    return self.run(*args, **kwargs)
+            finally:
+                REQUEST_ID.reset(token)
 
     celery = Celery(app.import_name, task_cls=FlaskTask)
     celery.conf.update(
@@ -52,10 +60,11 @@ def send_task(name: str, *args) -> bool:
     celery: Celery = current_app.extensions["celery"]
     if celery.conf.task_always_eager:
         celery.loader.import_default_modules()
-        celery.tasks[name].apply(args=args)
+        celery.tasks[name].apply(args=args, headers={"request_id": REQUEST_ID.get()})
         return True
     try:
-        celery.send_task(name, args=args, retry=True, retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2})
+        celery.send_task(name, args=args, headers={"request_id": REQUEST_ID.get()}, retry=True,
+                         retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2})
     except (KombuError, BrokerOperationalError, RedisError, OSError) as exc:
         log.warning("broker unavailable, %s(%s) left queued: %s", name, args, exc)
         return False

@@ -150,8 +150,13 @@ class Stack:
             states = self.states(ids)
             waiting = {i: s for i, s in states.items() if s["status"] not in FINAL}
             missing = set(ids) - set(states)
+            example = next(iter(waiting), None)
+            detail = self.rows("SELECT *, now() AS db_now FROM sizings WHERE id = :id", id=example)
+            history = self.rows("SELECT * FROM sizing_audit WHERE sizing_id = :id ORDER BY id",
+                                id=example)
             raise AssertionError(f"{len(waiting)} sizings never finished and {len(missing)} "
-                                 f"are missing; e.g. {list(waiting.values())[:3]}") from None
+                                 f"are missing; e.g. {[dict(r) for r in detail]} with history "
+                                 f"{[dict(r) for r in history]}") from None
 
     def audit(self, ids) -> dict[str, dict[str, int]]:
         rows = self.rows("SELECT sizing_id, event, count(*) AS n FROM sizing_audit "

@@ -14,7 +14,7 @@ def test_api_answers_503_during_a_database_restart_and_loses_nothing(stack, pg_c
     api = stack.api()
     pids_before = sorted(api.process.group_pids())
     stack.workers("a", "b", FAULTS_LEASE_S="8")
-    load = Load(stack, clients=4, per_client=80, pause_s=0.05).start()
+    load = Load(stack, clients=4, per_client=400, pause_s=0.05).start()
 
     time.sleep(2)
     stopped_at = time.monotonic()
