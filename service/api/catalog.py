@@ -7,6 +7,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from catalog import queries
+from catalog.changes import ChangeError, apply_changes
 from service import db
 from service.auth import requires
 from service.errors import Problem
@@ -149,3 +150,19 @@ class RegionById(MethodView):
     @blp.doc(operationId="getRegion", summary="One region with its stock")
     def get(self, region_id, version=None):
         return one(queries.regions(db.session(), version_of(version)), region_id, "region")
+
+
+@blp.route("/changes")
+class CatalogChanges(MethodView):
+    @requires(blp, "catalog:admin")
+    @blp.arguments(s.CatalogChangeSchema)
+    @blp.response(201, s.CatalogVersionSchema, description="The new catalog version")
+    @blp.alt_response(422, description="A change names a price or stock entry that does not exist")
+    @blp.doc(operationId="changeCatalog",
+             summary="Change prices or stock; saved as a new catalog version, old ones stay")
+    def post(self, body):
+        try:
+            return apply_changes(db.session(), body, body["note"])
+        except ChangeError as exc:
+            raise Problem(422, "validation_failed", str(exc),
+                          errors=[{"pointer": exc.pointer, "detail": exc.detail}]) from None

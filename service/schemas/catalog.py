@@ -136,3 +136,44 @@ class CatalogVersionSchema(ma.Schema):
     created_at = ma.fields.DateTime(required=True)
     origin = ma.fields.String(required=True)
     note = ma.fields.String()
+
+
+def not_negative(value) -> None:
+    if value < 0:
+        raise ma.ValidationError("must not be negative")
+
+
+class PriceChangeSchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+    server = ma.fields.String(required=True)
+    region = ma.fields.String(required=True)
+    hourly_usd = ma.fields.Decimal(as_string=True, validate=not_negative, allow_nan=False)
+    monthly_usd = ma.fields.Decimal(as_string=True, validate=not_negative, allow_nan=False)
+    setup_fee_usd = ma.fields.Decimal(as_string=True, validate=not_negative, allow_nan=False)
+
+
+class StockChangeSchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+    region = ma.fields.String(required=True)
+    server = ma.fields.String(required=True)
+    available_nodes = ma.fields.Integer(validate=ma.validate.Range(min=0, max=100_000))
+    lead_time_days = ma.fields.Integer(validate=ma.validate.Range(min=0, max=3650))
+
+
+class CatalogChangeSchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+    note = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=500),
+                            metadata={"description": "Why the catalog changes"})
+    server_prices = ma.fields.List(ma.fields.Nested(PriceChangeSchema), load_default=list)
+    stock = ma.fields.List(ma.fields.Nested(StockChangeSchema), load_default=list)
+
+    @ma.validates_schema
+    def _something(self, data, **_):
+        if not data["server_prices"] and not data["stock"]:
+            raise ma.ValidationError("change at least one price or stock entry", "server_prices")

@@ -97,3 +97,22 @@ def test_a_change_makes_a_new_version_and_the_old_stays_readable(fresh_app, tmp_
     stock = {v: {s["server"]: s["available_nodes"] for s in r["stock"]} for v, r in (("old", old), ("new", new))}
     assert stock["new"][server] == stock["old"][server] + 1
     assert client.get("/v1/catalog/regions?version=9").status_code == 404
+
+
+def test_price_and_stock_changes_need_admin_and_make_a_version(tmp_path):
+    from tests.conftest import build_app, new_key
+
+    app = build_app(f"sqlite:///{tmp_path / 'admin.sqlite3'}")
+    change = {"note": "H100 price rise", "server_prices": [
+        {"server": "hgx-h100-8", "region": "us-east", "monthly_usd": "16000.00"}],
+        "stock": [{"region": "us-east", "server": "hgx-h100-8", "available_nodes": 10}]}
+    reader = authorised(app, new_key(app))
+    assert reader.post("/v1/catalog/changes", json=change).status_code == 403
+    admin = authorised(app)
+    created = admin.post("/v1/catalog/changes", json=change)
+    assert created.status_code == 201 and created.get_json()["id"] == 2
+    region = admin.get("/v1/catalog/regions/us-east").get_json()
+    assert {s["server"]: s["available_nodes"] for s in region["stock"]}["hgx-h100-8"] == 10
+    bad = admin.post("/v1/catalog/changes", json={"note": "x", "server_prices": [
+        {"server": "nope", "region": "us-east", "hourly_usd": "1"}]})
+    assert bad.status_code == 422 and bad.get_json()["errors"][0]["pointer"] == "/server_prices/0"
