@@ -242,7 +242,8 @@ def run(snap: Snapshot, req: dict[str, Any], progress: Progress) -> dict[str, An
     # One entry per server and fabric, at its best node count and layout: ten distinct
     # options are more use to a customer than one option at ten node counts.
     best = best_per_group(cands.hardware, score, ok)
-    ranked = best[np.argsort(score[best], kind="stable")][: req["max_results"]]
+    ranked = diverse(best[np.argsort(score[best], kind="stable")], cands.hardware, hardware,
+                     int(policy(snap, "max_results_per_server")), req["max_results"])
     if ranked.size == 0:
         return empty_result(snap, req, excluded, "every candidate was ruled out", len(cands))
 
@@ -267,6 +268,22 @@ def run(snap: Snapshot, req: dict[str, Any], progress: Progress) -> dict[str, An
         "efficiency_series": series,
         "notes": notes(snap, req, training, batch_fixed, work_units),
     }
+
+
+def diverse(order: np.ndarray, hw_of: np.ndarray, hardware: list[tuple[str, str]],
+            per_server: int, limit: int) -> np.ndarray:
+    """The best-ranked candidates, at most `per_server` of one server, so the list spans
+    servers rather than repeating one server on every fabric."""
+    taken: dict[str, int] = {}
+    out = []
+    for i in order:
+        server = hardware[hw_of[i]][0]
+        if taken.get(server, 0) < per_server:
+            taken[server] = taken.get(server, 0) + 1
+            out.append(i)
+            if len(out) == limit:
+                break
+    return np.array(out, dtype=int)
 
 
 def notes(snap: Snapshot, req, training: Training, batch_fixed: bool, work_units) -> list[str]:
