@@ -27,6 +27,7 @@ worker: install
 	$(BIN)/celery -A tasks.worker worker --loglevel=INFO
 
 test: install
+	bash scripts/install-browser.sh
 	$(BIN)/python -m tests.services_check
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
@@ -37,7 +38,7 @@ openapi: install
 	$(BIN)/flask --app service openapi write --format=yaml openapi.yaml
 
 bench: install
-	$(BIN)/python bench/model_bench.py
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache
