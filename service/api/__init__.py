@@ -4,31 +4,92 @@ from __future__ import annotations
 
 import http
 
+from apispec import BasePlugin
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from service.errors import PROBLEM_JSON, ProblemSchema
+
+HTTP_METHODS = {"get", "put", "post", "patch", "delete", "head", "options", "trace"}
+PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
+RETRY_AFTER = {"description": "Seconds to wait before retrying", "schema": {"type": "string"}}
+
+# The errors the one error path (service.errors) can answer for any operation of a kind.
+BODY_ERRORS = {
+    400: "The body is not well-formed JSON",
+    413: "The body is larger than this API accepts",
+}
+SECURED_ERRORS = {
+    503: "The database is unreachable, or no catalog is loaded yet; retry after Retry-After",
+}
+ANY_ERRORS = {
+    500: "An unexpected error; it has been logged and the body says nothing more",
+}
+ERROR_HEADERS = {
+    401: {"WWW-Authenticate": {"description": "The Bearer challenge",
+                               "schema": {"type": "string"}, "required": True}},
+    429: {"Retry-After": {**RETRY_AFTER, "required": True},
+          "RateLimit": {"description": "Requests left in the window and seconds to its reset",
+                        "schema": {"type": "string"}},
+          "RateLimit-Policy": {"description": "The key's quota and window",
+                               "schema": {"type": "string"}}},
+    503: {"Retry-After": RETRY_AFTER},
+}
+
+
+class ProblemResponses(BasePlugin):
+    """Documents every error an operation can answer, each as an RFC 9457 Problem.
+
+    Views declare the errors of their own logic; the errors the framework answers for any
+    operation of a kind (a body, a key) are added here, so no view repeats them.
+    """
+
+    def operation_helper(self, path=None, operations=None, **kwargs):
+        for method, operation in (operations or {}).items():
+            if method not in HTTP_METHODS:
+                continue
+            # Status codes arrive as ints or strings, depending on the decorator that set them.
+            responses = {str(k): v for k, v in operation.get("responses", {}).items()}
+            shared = dict(ANY_ERRORS)
+            if "requestBody" in operation:
+                shared.update(BODY_ERRORS)
+            if operation.get("security"):
+                shared.update(SECURED_ERRORS)
+            for status, description in shared.items():
+                responses.setdefault(str(status), {"description": description})
+            for status, response in responses.items():
+                # A string names a shared response component, which carries its own content.
+                if not status.isdigit() or int(status) < 400 or not isinstance(response, dict) \
+                        or "$ref" in response:
+                    continue
+                response.setdefault("content", {PROBLEM_JSON: {"schema": PROBLEM_REF}})
+                for name, header in ERROR_HEADERS.get(int(status), {}).items():
+                    response.setdefault("headers", {}).setdefault(name, header)
+            operation["responses"] = dict(sorted(responses.items()))
 
 
 class SizingApi(Api):
     """flask-smorest's Api, documenting errors as RFC 9457 problems."""
 
     ERROR_SCHEMA = ProblemSchema
+    # Each status an operation can answer is listed; a catch-all would hide an undocumented one.
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
+    def _init_spec(self, *, extra_plugins=None, **kwargs):
+        super()._init_spec(extra_plugins=[*(extra_plugins or ()), ProblemResponses()], **kwargs)
 
     def _register_error_handlers(self):
         # service.errors registers the one error path for the whole app.
         pass
 
     def _register_responses(self):
+        self.spec.components.schema("Problem", schema=self.ERROR_SCHEMA)
         for status in http.HTTPStatus:
             response = {"description": status.phrase}
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
             prepare_response(response, self.spec, PROBLEM_JSON)
             self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
-        prepare_response(response, self.spec, PROBLEM_JSON)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
 
 def register_blueprints(api: Api) -> None:

@@ -18,6 +18,8 @@ blp = Blueprint("catalog", __name__, url_prefix="/v1/catalog",
 
 
 read = requires(blp, "catalog:read", "catalog:admin")
+no_version = blp.alt_response(404, description="No catalog version of that number")
+no_entry = blp.alt_response(404, description="No such entry in that catalog version, or no such version")
 
 
 def query_args(schema):
@@ -57,6 +59,7 @@ class Gpus(MethodView):
     @read
     @blp.etag
     @query_args(s.GpuQuery)
+    @no_version
     @blp.response(200, s.GpuSchema(many=True))
     @blp.doc(operationId="listGpus", summary="GPUs, with sourced specifications")
     def get(self, version=None, vendor=None):
@@ -68,6 +71,7 @@ class GpuById(MethodView):
     @read
     @blp.etag
     @query_args(s.VersionQuery)
+    @no_entry
     @blp.response(200, s.GpuSchema)
     @blp.doc(operationId="getGpu", summary="One GPU")
     def get(self, gpu_id, version=None):
@@ -79,6 +83,7 @@ class Servers(MethodView):
     @read
     @blp.etag
     @query_args(s.ServerQuery)
+    @no_version
     @blp.response(200, s.ServerSchema(many=True))
     @blp.doc(operationId="listServers", summary="Server SKUs")
     def get(self, version=None, gpu=None, min_gpus=None):
@@ -90,6 +95,7 @@ class ServerById(MethodView):
     @read
     @blp.etag
     @query_args(s.VersionQuery)
+    @no_entry
     @blp.response(200, s.ServerSchema)
     @blp.doc(operationId="getServer", summary="One server SKU")
     def get(self, server_id, version=None):
@@ -101,6 +107,7 @@ class Fabrics(MethodView):
     @read
     @blp.etag
     @query_args(s.FabricQuery)
+    @no_version
     @blp.response(200, s.FabricSchema(many=True))
     @blp.doc(operationId="listFabrics", summary="Network fabric SKUs")
     def get(self, version=None, kind=None, rdma=None):
@@ -112,6 +119,7 @@ class FabricById(MethodView):
     @read
     @blp.etag
     @query_args(s.VersionQuery)
+    @no_entry
     @blp.response(200, s.FabricSchema)
     @blp.doc(operationId="getFabric", summary="One fabric SKU")
     def get(self, fabric_id, version=None):
@@ -123,6 +131,7 @@ class RdmaMatrix(MethodView):
     @read
     @blp.etag
     @query_args(s.RdmaQuery)
+    @no_version
     @blp.response(200, s.RdmaSupportSchema(many=True))
     @blp.doc(operationId="listRdmaSupport",
              summary="Which server works with which fabric, with or without GPUDirect RDMA, and why")
@@ -135,6 +144,7 @@ class Regions(MethodView):
     @read
     @blp.etag
     @query_args(s.RegionQuery)
+    @no_version
     @blp.response(200, s.RegionSchema(many=True))
     @blp.doc(operationId="listRegions", summary="Regions with stock and lead times")
     def get(self, version=None, server=None):
@@ -146,6 +156,7 @@ class RegionById(MethodView):
     @read
     @blp.etag
     @query_args(s.VersionQuery)
+    @no_entry
     @blp.response(200, s.RegionSchema)
     @blp.doc(operationId="getRegion", summary="One region with its stock")
     def get(self, region_id, version=None):
@@ -155,7 +166,11 @@ class RegionById(MethodView):
 @blp.route("/changes")
 class CatalogChanges(MethodView):
     @requires(blp, "catalog:admin")
-    @blp.arguments(s.CatalogChangeSchema)
+    @blp.arguments(s.CatalogChangeSchema, example={
+        "note": "Spring prices for H100 in us-east",
+        "server_prices": [{"server": "hgx-h100-8", "region": "us-east", "monthly_usd": "14990.00"}],
+        "stock": [{"region": "us-east", "server": "hgx-h100-8", "available_nodes": 48}],
+    })
     @blp.response(201, s.CatalogVersionSchema, description="The new catalog version")
     @blp.alt_response(422, description="A change names a price or stock entry that does not exist")
     @blp.doc(operationId="changeCatalog",

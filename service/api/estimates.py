@@ -17,7 +17,12 @@ blp = Blueprint("estimates", __name__, url_prefix="/v1",
 @blp.route("/estimates")
 class Estimates(MethodView):
     @requires(blp, "estimates:write")
-    @blp.arguments(s.EstimateRequestSchema)
+    @blp.arguments(s.EstimateRequestSchema, example={
+        "cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 4},
+        "workload": {"preset": "llama-3-70b"},
+        "training": {"global_batch": 512, "micro_batch": 1, "precision": "bf16"},
+        "layout": {"dp": 4, "tp": 8, "pp": 1, "zero_stage": 1},
+    })
     @blp.response(200, s.EstimateSchema)
     @blp.alt_response(422, description="Invalid or unphysical input; the problem names the field")
     @blp.doc(operationId="createEstimate",
@@ -29,7 +34,10 @@ class Estimates(MethodView):
 @blp.route("/estimates/collectives")
 class Collectives(MethodView):
     @requires(blp, "estimates:write")
-    @blp.arguments(s.CollectiveRequestSchema)
+    @blp.arguments(s.CollectiveRequestSchema, example={
+        "cluster": {"server": "hgx-h100-8", "fabric": "roce-400-lossless", "nodes": 8},
+        "operation": "all_reduce", "size_bytes": 1073741824, "algorithm": "auto",
+    })
     @blp.response(200, s.CollectiveSchema)
     @blp.alt_response(422, description="Invalid input; the problem names the field")
     @blp.doc(operationId="createCollectiveEstimate",

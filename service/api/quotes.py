@@ -30,7 +30,13 @@ def with_headers(body: dict, quote, status: int = 200) -> Response:
 @blp.route("")
 class Quotes(MethodView):
     @requires(blp, "quotes:write", "quotes:request")
-    @blp.arguments(s.QuoteRequestSchema)
+    @blp.arguments(s.QuoteRequestSchema, example={
+        "configuration": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 4,
+                          "region": "us-east"},
+        "term": "1y", "currency": "EUR", "support": "business", "valid_days": 30,
+        "customer": {"name": "Ada Example", "company": "Example Labs GmbH",
+                     "email": "ada@example.com", "country": "DE"},
+    })
     @blp.arguments(s.IdempotencyHeaderSchema, location="headers")
     @blp.response(201, s.QuoteSchema, headers={"Location": {"schema": {"type": "string"}},
                                                "ETag": {"schema": {"type": "string"}}})
@@ -74,7 +80,7 @@ class QuoteById(MethodView):
         return with_headers(render(quote), quote)
 
     @requires(blp, "quotes:write")
-    @blp.arguments(s.QuoteChangeSchema)
+    @blp.arguments(s.QuoteChangeSchema, example={"status": "sent"})
     @blp.arguments(s.IfMatchHeaderSchema, location="headers")
     @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, description="No such quote (or not yours)")

@@ -63,7 +63,11 @@ def owned(sizing_id: str) -> Sizing:
 @blp.route("")
 class Sizings(MethodView):
     @requires(blp, "sizings:write")
-    @blp.arguments(s.SizingRequestSchema)
+    @blp.arguments(s.SizingRequestSchema, example={
+        "workload": {"preset": "llama-3-70b"}, "tokens": 1e12, "precision": "bf16",
+        "nodes": {"min": 2, "max": 16}, "region": "us-east", "term": "1y", "currency": "USD",
+        "objective": "balanced", "max_results": 5,
+    })
     @blp.arguments(s.PreferHeaderSchema, location="headers")
     @blp.response(202, s.SizingSchema, description="Accepted; poll Location until final")
     @blp.alt_response(201, schema=s.SizingSchema,

@@ -15,9 +15,13 @@ class StrictQuery(ma.Schema):
         unknown = ma.RAISE
 
 
+# Catalog versions are database integer keys: larger numbers cannot name one.
+VERSION_RANGE = ma.validate.Range(min=1, max=2**31 - 1)
+
+
 class VersionQuery(StrictQuery):
     version = ma.fields.Integer(
-        validate=ma.validate.Range(min=1),
+        validate=VERSION_RANGE,
         metadata={"description": "Catalog version to read (default: the current one)"},
     )
 

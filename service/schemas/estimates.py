@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate as v
 
+from service.schemas.catalog import VERSION_RANGE
 from service.schemas.workload import LayoutSchema, Strict, TrainingSchema, WorkloadSchema
 
 COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p")
@@ -83,7 +84,7 @@ class EstimateRequestSchema(Strict):
     workload = ma.fields.Nested(WorkloadSchema, required=True)
     training = ma.fields.Nested(TrainingSchema, required=True)
     layout = ma.fields.Nested(LayoutSchema, required=True)
-    catalog_version = ma.fields.Integer(validate=v.Range(min=1),
+    catalog_version = ma.fields.Integer(validate=VERSION_RANGE,
                                         metadata={"description": "Default: the current version"})
 
 
@@ -147,7 +148,7 @@ class CollectiveRequestSchema(Strict):
     size_bytes = ma.fields.Float(required=True, validate=v.Range(min=1, max=1e12),
                                  metadata={"description": "Message size S in bytes (nccl-tests)"})
     algorithm = ma.fields.String(load_default="auto", validate=v.OneOf(["ring", "tree", "auto"]))
-    catalog_version = ma.fields.Integer(validate=v.Range(min=1))
+    catalog_version = ma.fields.Integer(validate=VERSION_RANGE)
 
 
 class CollectiveSchema(ma.Schema):

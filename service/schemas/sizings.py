@@ -118,7 +118,8 @@ class SizingSummarySchema(ma.Schema):
     started_at = ma.fields.DateTime(allow_none=True)
     finished_at = ma.fields.DateTime(allow_none=True)
     catalog_version = ma.fields.Integer(allow_none=True, attribute="catalog_version_id")
-    request = ma.fields.Dict(required=True, metadata={"description": "The questionnaire as accepted"})
+    request = ma.fields.Nested(SizingRequestSchema, required=True,
+                               metadata={"description": "The questionnaire as accepted, defaults filled in"})
     error = ma.fields.Dict(allow_none=True, metadata={"description": "Why it failed (when failed)"})
 
 
