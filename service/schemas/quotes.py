@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import validate as v
 
 from service.records import QUOTE_STATES
+from service.schemas.results import NetworkAdviceSchema, PerformanceSchema
 from service.schemas.workload import Strict
 
 Money = ma.fields.String  # decimal strings: money never travels as a float
@@ -172,10 +173,10 @@ class QuoteSchema(ma.Schema):
     lines = ma.fields.List(ma.fields.Nested(LineSchema), required=True)
     totals = ma.fields.Nested(TotalsSchema, required=True)
     stock = ma.fields.Nested(QuoteStockSchema, required=True)
-    performance = ma.fields.Dict(allow_none=True, required=True,
-                                 metadata={"description": "Frozen from the sizing: scaling "
-                                                          "efficiency, throughput, time to train"})
-    network_advice = ma.fields.Dict(allow_none=True, required=True)
+    performance = ma.fields.Nested(PerformanceSchema, allow_none=True, required=True,
+                                   metadata={"description": "Frozen from the sizing: scaling "
+                                                            "efficiency, throughput, time to train"})
+    network_advice = ma.fields.Nested(NetworkAdviceSchema, allow_none=True, required=True)
     notes = ma.fields.List(ma.fields.String(), required=True)
     revisions = ma.fields.List(ma.fields.Nested(RevisionSummarySchema), required=True)
     change_from_previous = ma.fields.Nested(ChangeSchema, allow_none=True)

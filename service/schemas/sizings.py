@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate as v
 
+from service.schemas.results import SizingErrorSchema, SizingResultSchema
 from service.schemas.workload import Strict, WorkloadSchema
 
 OBJECTIVES = ("fastest", "cheapest", "balanced")
@@ -120,13 +121,14 @@ class SizingSummarySchema(ma.Schema):
     catalog_version = ma.fields.Integer(allow_none=True, attribute="catalog_version_id")
     request = ma.fields.Nested(SizingRequestSchema, required=True,
                                metadata={"description": "The questionnaire as accepted, defaults filled in"})
-    error = ma.fields.Dict(allow_none=True, metadata={"description": "Why it failed (when failed)"})
+    error = ma.fields.Nested(SizingErrorSchema, allow_none=True,
+                             metadata={"description": "Why it failed (when failed)"})
 
 
 class SizingSchema(SizingSummarySchema):
-    result = ma.fields.Dict(allow_none=True,
-                            metadata={"description": "Ranked configurations, network advice, "
-                                                     "efficiency series (when succeeded)"})
+    result = ma.fields.Nested(SizingResultSchema, allow_none=True,
+                              metadata={"description": "Ranked configurations, network advice, "
+                                                       "efficiency series (when succeeded)"})
 
 
 class SizingPageSchema(ma.Schema):

@@ -105,8 +105,8 @@ def test_partner_flow_through_the_generated_client(client_package, live_server):
             sizing = get_sizing.sync(client=partner, sizing_id=submitted.parsed.id, prefer="wait=5")
             assert isinstance(sizing, Sizing), sizing
         assert sizing.status == "succeeded", sizing.error
-        top = sizing.result["configurations"][0]
-        assert top["rank"] == 1
+        top = sizing.result.configurations[0]
+        assert top.rank == 1 and top.scaling_efficiency > 0 and top.price.monthly
 
         created = create_quote.sync_detailed(client=partner, body=QuoteRequest(
             sizing_id=sizing.id, rank=1, customer=Customer(name="Example Labs", country="DE")))
@@ -114,8 +114,9 @@ def test_partner_flow_through_the_generated_client(client_package, live_server):
         quote = created.parsed
         assert isinstance(quote, Quote) and not isinstance(quote, Problem)
         assert quote.sizing_id == sizing.id and quote.status == "draft"
-        assert quote.configuration.server.id == top["server"]["id"]
-        assert quote.configuration.nodes == top["nodes"]
+        assert quote.configuration.server.id == top.server.id
+        assert quote.configuration.nodes == top.nodes
+        assert quote.performance.scaling_efficiency == top.scaling_efficiency
 
         fetched = get_quote.sync(client=partner, quote_id=quote.id)
         assert isinstance(fetched, Quote)

@@ -153,3 +153,16 @@ def test_price_change_leaves_quotes_and_reprice_makes_a_revision(tmp_path):
     assert Decimal(body["change_from_previous"]["monthly_net_delta"]) == Decimal(4000)
     assert [r["revision"] for r in body["revisions"]] == [1, 2]
     assert body["revisions"][0]["grand_total"] == before["totals"]["grand_total"]
+
+
+def test_quote_performance_and_advice_survive_the_typed_schema(catalog_app, client):
+    from service import db
+    from service.records import QuoteRevision
+
+    sizing_id = succeeded_sizing(client)
+    quote = client.post("/v1/quotes", json={"sizing_id": sizing_id,
+                                            "customer": {"name": "Ada"}}).get_json()
+    with catalog_app.app_context():
+        stored = db.session().get(QuoteRevision, (quote["id"], 1)).document
+    assert quote["performance"] == stored["performance"]
+    assert quote["network_advice"] == stored["network_advice"]

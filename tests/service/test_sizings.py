@@ -146,3 +146,15 @@ def test_cancel_a_queued_sizing(app):
     assert client.get(f"/v1/sizings/{sizing_id}").status_code == 202
     cancelled = client.post(f"/v1/sizings/{sizing_id}/cancel")
     assert cancelled.status_code == 200 and cancelled.get_json()["status"] == "cancelled"
+
+
+def test_the_documented_result_schema_carries_every_key_the_worker_writes(app, seventy_b):
+    """The API serialises results through a typed schema; a key it did not declare would vanish."""
+    from service import db
+    from service.records import Sizing
+    from service.schemas.results import SizingResultSchema
+
+    with app.app_context():
+        stored = db.session().get(Sizing, seventy_b["id"]).result
+    assert SizingResultSchema().dump(stored) == stored
+    assert seventy_b["result"] == stored
