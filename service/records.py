@@ -43,6 +43,9 @@ class Sizing(Base):
     # Set when the broker accepted the task; queued records without it are sent again.
     dispatched_at: Mapped[datetime | None] = mapped_column(default=None)
     started_at: Mapped[datetime | None] = mapped_column(default=None)
+    # The running worker's lease: renewed by every heartbeat and by nothing else, so no other
+    # update (a resend, a cancel request) can keep a dead worker's claim alive.
+    heartbeat_at: Mapped[datetime | None] = mapped_column(default=None)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
     attempts: Mapped[int] = mapped_column(default=0)
     cancel_requested: Mapped[bool] = mapped_column(default=False)

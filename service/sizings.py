@@ -48,7 +48,7 @@ def redispatch_stale(session: Session, *, undispatched_after: timedelta = timede
                  Sizing.created_at < now - undispatched_after),
             # Redis keeps no queue across a restart here; a queued record nobody started is resent.
             and_(Sizing.status == "queued", Sizing.dispatched_at < now - dispatched_after),
-            and_(Sizing.status == "running", Sizing.updated_at < now - LEASE),
+            and_(Sizing.status == "running", Sizing.heartbeat_at < now - LEASE),
         )).order_by(Sizing.created_at).limit(500)
     ).all()
     sent = 0
@@ -77,8 +77,8 @@ def claim(session: Session, sizing_id: str) -> int | None:
         update(Sizing)
         .where(Sizing.id == sizing_id, Sizing.attempts == current.attempts,
                or_(Sizing.status == "queued",
-                   and_(Sizing.status == "running", Sizing.updated_at < now - LEASE)))
-        .values(status="running", attempts=attempt, started_at=now, updated_at=now, progress=0.0)
+                   and_(Sizing.status == "running", Sizing.heartbeat_at < now - LEASE)))
+        .values(status="running", attempts=attempt, started_at=now, heartbeat_at=now, progress=0.0)
     )
     session.commit()
     return attempt if result.rowcount == 1 else None
@@ -100,7 +100,7 @@ def heartbeat(session: Session, sizing_id: str, attempt: int, progress: float) -
         update(Sizing)
         .where(Sizing.id == sizing_id, Sizing.attempts == attempt, Sizing.status == "running",
                Sizing.cancel_requested.is_(False))
-        .values(progress=progress, updated_at=utcnow())
+        .values(progress=progress, heartbeat_at=utcnow())
     )
     session.commit()
     return result.rowcount == 1
