@@ -49,11 +49,12 @@ def random_candidates(n, rng, model, fabrics):
     return out
 
 
-def main():
+def measure(n: int = N, loop_sample: int = LOOP_SAMPLE) -> dict:
+    """Configurations per second of estimate_batch and of a loop of estimate, same candidates."""
     rng = np.random.default_rng(7)
     constants, fabrics = load_constants(), load_fabrics()
     model = preset_model("llama-3-70b")
-    candidates = random_candidates(N, rng, model, fabrics)
+    candidates = random_candidates(n, rng, model, fabrics)
     rows = []
     for cluster, training, layout in candidates:
         row = cluster.as_arrays()
@@ -65,18 +66,23 @@ def main():
     out = estimate_batch(batch, model, Training(GLOBAL_BATCH, 1), constants)
     t_vec = time.perf_counter() - t0
 
-    sample = candidates[:LOOP_SAMPLE]
+    sample = candidates[:loop_sample]
     t0 = time.perf_counter()
     for cluster, training, layout in sample:
         estimate(cluster, model, training, layout, constants)
-    t_loop = (time.perf_counter() - t0) / len(sample) * N
+    t_loop = (time.perf_counter() - t0) / len(sample) * n
+    return {"candidates": n, "loop_sample": len(sample), "all_valid": bool(out["valid"].all()),
+            "vectorised_s": t_vec, "loop_s": t_loop,
+            "vectorised_per_s": n / t_vec, "loop_per_s": n / t_loop}
 
-    vec_rate, loop_rate = N / t_vec, N / t_loop
-    print(f"candidates: {N} (all valid: {bool(out['valid'].all())})")
-    print(f"estimate_batch: {t_vec:.3f} s, {vec_rate:,.0f} configurations/s")
-    print(f"estimate loop:  {t_loop:.2f} s (extrapolated from {len(sample)}), "
-          f"{loop_rate:,.0f} configurations/s")
-    print(f"speed-up: {vec_rate / loop_rate:,.0f}x")
+
+def main():
+    m = measure()
+    print(f"candidates: {m['candidates']} (all valid: {m['all_valid']})")
+    print(f"estimate_batch: {m['vectorised_s']:.3f} s, {m['vectorised_per_s']:,.0f} configurations/s")
+    print(f"estimate loop:  {m['loop_s']:.2f} s (extrapolated from {m['loop_sample']}), "
+          f"{m['loop_per_s']:,.0f} configurations/s")
+    print(f"speed-up: {m['vectorised_per_s'] / m['loop_per_s']:,.0f}x")
 
 
 if __name__ == "__main__":

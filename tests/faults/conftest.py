@@ -38,7 +38,8 @@ CREATE TABLE sizing_audit (
     at timestamptz NOT NULL DEFAULT clock_timestamp());
 CREATE FUNCTION sizing_audit_row() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF NEW.attempts IS DISTINCT FROM OLD.attempts THEN
+    -- A claim sets started_at (and attempts); two racing claims may write the same attempts.
+    IF NEW.started_at IS DISTINCT FROM OLD.started_at THEN
         INSERT INTO sizing_audit (sizing_id, event, status, attempts)
         VALUES (NEW.id, 'claim', NEW.status, NEW.attempts);
     END IF;
@@ -83,6 +84,10 @@ def redis_server():
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+class NeverFinished(AssertionError):
+    """Sizings that were still queued or running at the deadline."""
+
+
 class Stack:
     """One test's database, and the API and workers it starts against it."""
 
@@ -102,8 +107,8 @@ class Stack:
         self._celery: Celery | None = None
 
     def env(self, **extra: str) -> dict[str, str]:
-        return service_env(self.database_url, self.redis.url, RATE_LIMIT_PER_MINUTE="1000000",
-                           DISPATCH_INTERVAL_S="1", **extra)
+        settings = {"RATE_LIMIT_PER_MINUTE": "1000000", "DISPATCH_INTERVAL_S": "1", **extra}
+        return service_env(self.database_url, self.redis.url, **settings)
 
     def api(self, **extra: str) -> ApiServer:
         server = ApiServer(self.workdir, self.env(**extra))
@@ -154,7 +159,7 @@ class Stack:
             detail = self.rows("SELECT *, now() AS db_now FROM sizings WHERE id = :id", id=example)
             history = self.rows("SELECT * FROM sizing_audit WHERE sizing_id = :id ORDER BY id",
                                 id=example)
-            raise AssertionError(f"{len(waiting)} sizings never finished and {len(missing)} "
+            raise NeverFinished(f"{len(waiting)} sizings never finished and {len(missing)} "
                                  f"are missing; e.g. {[dict(r) for r in detail]} with history "
                                  f"{[dict(r) for r in history]}") from None
 
@@ -262,7 +267,7 @@ class Load:
                                  ended=time.monotonic())
             time.sleep(self.pause_s)
 
-    def start(self) -> "Load":
+    def start(self) -> Load:
         for thread in self.threads:
             thread.start()
         return self

@@ -62,8 +62,8 @@ class Process:
         self.cwd = cwd
         self.popen: subprocess.Popen | None = None
 
-    def start(self) -> "Process":
-        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
+    def start(self) -> Process:
+        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         try:
             self.popen = subprocess.Popen(self.argv, env=self.env, cwd=self.cwd, stdout=log,
                                           stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -244,7 +244,7 @@ class ApiServer:
             "--graceful-timeout", "5", app,
         ], env=env, log_path=workdir / f"api-{self.port}.log")
 
-    def start(self, probe: str = "/healthz") -> "ApiServer":
+    def start(self, probe: str = "/healthz") -> ApiServer:
         self.process.start()
 
         def up() -> bool:
@@ -277,7 +277,7 @@ class Worker:
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ], env=env, log_path=workdir / f"worker-{name}.log")
 
-    def start(self, wait: bool = True) -> "Worker":
+    def start(self, wait: bool = True) -> Worker:
         self.process.start()
         if wait:
             self.wait_ready()

@@ -20,6 +20,6 @@ if raw := os.environ.get("FAULTS_RESEND_AFTER_S"):
     sizings.redispatch_stale = functools.partial(
         sizings.redispatch_stale, dispatched_after=timedelta(seconds=float(raw)))
 
-from tasks.worker import celery, flask_app  # noqa: E402  (after the timings are set)
+from tasks.worker import celery, flask_app
 
 __all__ = ["celery", "flask_app"]
