@@ -63,8 +63,9 @@ class CatalogVersion(Base):
     note: Mapped[str] = mapped_column(String(500), default="")
     content_sha256: Mapped[str] = mapped_column(String(64))
     # The whole validated catalog as read: pricing terms, currencies and model constants
-    # are read from here, so an old version stays complete and readable.
-    document: Mapped[dict[str, Any]]
+    # are read from here, so an old version stays complete and readable. Deferred: it is
+    # large, and most reads of a version only need its id.
+    document: Mapped[dict[str, Any]] = mapped_column(deferred=True)
 
 
 def version_fk() -> Mapped[int]:
