@@ -103,15 +103,20 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
                   for f, reason in problems]
         raise Problem(422, "invalid_layout", "; ".join(e["detail"] for e in errors), errors=errors)
     result = estimate(cluster, model, training, layout, snap.constants)
+    if not result.memory["fits"]:
+        memory = result.memory
+        detail = (f"needs {memory['total_gb']:.1f} GB per GPU (weights {memory['weights_gb']:.1f}, "
+                  f"gradients {memory['gradients_gb']:.1f}, optimizer {memory['optimizer_gb']:.1f}, "
+                  f"activations {memory['activations_gb']:.1f}) but the GPU has "
+                  f"{memory['capacity_gb']:.0f} GB: raise zero_stage, tp or pp, or recompute")
+        raise Problem(422, "does_not_fit", f"The model does not fit in GPU memory: {detail}",
+                      errors=[{"pointer": "/layout", "detail": detail}])
     body = dataclasses.asdict(result)
     body["assumptions"] = assumptions + body["assumptions"]
     body["nodes"] = cluster.nodes
     if not isinstance(model, Transformer):
         body["tokens_per_s"] = None
     body["catalog_version"] = snap.version_id
-    if not result.memory["fits"]:
-        # The estimate is still returned with fits=false: a client may want the numbers.
-        body["assumptions"].append("The model does not fit in GPU memory with this layout.")
     return body
 
 

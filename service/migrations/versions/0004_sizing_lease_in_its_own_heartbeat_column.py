@@ -4,10 +4,10 @@ Revision ID: 0004
 Revises: 0003
 Create Date: 2026-11-30 05:35:55.763468
 """
-from alembic import op
 import sqlalchemy as sa
-import catalog.tables
+from alembic import op
 
+import catalog.tables
 
 revision = '0004'
 down_revision = '0003'

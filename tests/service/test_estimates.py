@@ -1,0 +1,113 @@
+"""The model through the API: one configuration, one collective, presets, and unphysical input."""
+
+from __future__ import annotations
+
+import pytest
+
+H100_NDR = {"server": "hgx-h100-8", "fabric": "ib-ndr-400"}
+LLAMA_70B = {"preset": "llama-3-70b"}
+TRAINING = {"global_batch": 512, "micro_batch": 1}
+
+
+def estimate(client, fabric="ib-ndr-400", nodes=8, layout=None, workload=None, training=None,
+             cluster=None):
+    body = {"cluster": cluster or {"server": "hgx-h100-8", "fabric": fabric, "nodes": nodes},
+            "workload": workload or LLAMA_70B, "training": training or TRAINING,
+            "layout": layout or {"dp": nodes, "tp": 8, "pp": 1, "zero_stage": 1,
+                                 "sequence_parallel": True}}
+    return client.post("/v1/estimates", json=body)
+
+
+def test_an_estimate_has_every_output_with_units(client):
+    response = estimate(client)
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    for key in ("step_time_s", "tokens_per_s", "samples_per_s", "achieved_tflops_per_gpu", "mfu",
+                "scaling_efficiency", "communication_share", "inter_node_bandwidth_gbs"):
+        assert body[key] > 0, key
+    assert 0 < body["scaling_efficiency"] <= 1 and 0 < body["mfu"] < 1
+    assert body["memory"]["fits"] and body["memory"]["margin_gb"] > 0
+    assert body["bottleneck"].endswith(".") and body["assumptions"]
+    exposed = sum(v for k, v in body["breakdown"].items() if not k.endswith("_hidden_s"))
+    assert exposed == pytest.approx(body["step_time_s"], rel=1e-6)
+
+
+def test_fabric_order_holds_and_widens_with_nodes(client):
+    eff = {(f, n): estimate(client, f, n).get_json()["scaling_efficiency"]
+           for f in ("ib-ndr-400", "roce-400-lossless", "roce-400-lossy", "eth-tcp-100")
+           for n in (8, 32)}
+    for n in (8, 32):
+        assert eff[("ib-ndr-400", n)] >= eff[("roce-400-lossless", n)] > eff[("roce-400-lossy", n)] \
+            > eff[("eth-tcp-100", n)]
+    assert eff[("ib-ndr-400", 32)] - eff[("eth-tcp-100", 32)] > eff[("ib-ndr-400", 8)] - eff[("eth-tcp-100", 8)]
+
+
+def test_tensor_parallel_across_nodes_is_flagged_and_slower(client):
+    inside = estimate(client, layout={"dp": 8, "tp": 8, "pp": 1, "sequence_parallel": True}).get_json()
+    across = estimate(client, layout={"dp": 4, "tp": 16, "pp": 1, "sequence_parallel": True}).get_json()
+    assert across["step_time_s"] > inside["step_time_s"]
+    assert "spans nodes" in across["bottleneck"] or any("exceeds" in a for a in across["assumptions"])
+
+
+@pytest.mark.parametrize("layout, workload, cluster_nodes, pointer", [
+    ({"dp": 8, "tp": 3, "pp": 1}, None, 8, "/layout/tp"),
+    ({"dp": 4, "tp": 8, "pp": 1}, None, 8, "/layout/dp"),
+    ({"dp": 8, "tp": 1, "pp": 1, "zero_stage": 0}, None, 1, "/layout"),
+    ({"dp": 8, "tp": 8, "pp": 1}, None, 0, "/cluster/nodes"),
+])
+def test_unphysical_input_is_422_naming_the_field(client, layout, workload, cluster_nodes, pointer):
+    response = client.post("/v1/estimates", json={
+        "cluster": {**H100_NDR, "nodes": cluster_nodes}, "workload": workload or LLAMA_70B,
+        "training": TRAINING, "layout": layout})
+    assert response.status_code == 422, response.get_json()
+    body = response.get_json()
+    assert pointer in [e["pointer"] for e in body["errors"]], body
+
+
+def test_a_model_that_does_not_fit_says_so_with_numbers(client):
+    body = client.post("/v1/estimates", json={
+        "cluster": {**H100_NDR, "nodes": 1}, "workload": LLAMA_70B, "training": {"global_batch": 8},
+        "layout": {"dp": 8, "tp": 1, "pp": 1, "zero_stage": 0}}).get_json()
+    assert body["code"] == "does_not_fit"
+    assert "GB per GPU" in body["detail"] and "80 GB" in body["detail"]
+
+
+def test_unsupported_pairing_is_refused_with_the_matrix_reason(client):
+    response = estimate(client, cluster={"server": "hgx-h100-8", "fabric": "ib-qdr-40", "nodes": 2},
+                        layout={"dp": 2, "tp": 8, "pp": 1})
+    assert response.status_code == 422
+    assert "ConnectX-7" in response.get_json()["errors"][0]["detail"]
+
+
+def test_inline_hardware_outside_the_catalog(client):
+    cluster = {"nodes": 4, "custom_server": {
+        "gpu": {"bf16_tflops": 989, "memory_gb": 80, "intra_link": "nvlink", "intra_bandwidth_gbs": 450},
+        "gpus_per_node": 8, "nics_per_node": 8, "nic_rate_gbps": 400},
+        "custom_fabric": {"kind": "roce", "line_rate_gbps": 400, "rdma": True, "lossless": True}}
+    response = estimate(client, cluster=cluster, workload={"preset": "llama-3-8b"},
+                        layout={"dp": 32, "tp": 1, "pp": 1})
+    assert response.status_code == 200, response.get_json()
+    assert any("taken from catalog fabric" in a for a in response.get_json()["assumptions"])
+
+
+def test_collective_matches_nccl_tests_definitions(client):
+    body = client.post("/v1/estimates/collectives", json={
+        "cluster": {**H100_NDR, "nodes": 2}, "operation": "all_reduce", "size_bytes": 4 * 2**30}).get_json()
+    n = body["ranks"]
+    assert n == 16
+    assert body["algbw_gbs"] == pytest.approx(4 * 2**30 / body["time_s"] / 1e9)
+    assert body["busbw_gbs"] == pytest.approx(body["algbw_gbs"] * 2 * (n - 1) / n)
+    # Published: about 380 GB/s busbw for DGX H100 with 8x400G (measurements.csv row 5).
+    assert 300 < body["busbw_gbs"] < 450
+    small = client.post("/v1/estimates/collectives", json={
+        "cluster": {**H100_NDR, "nodes": 2}, "operation": "all_reduce", "size_bytes": 8192}).get_json()
+    assert small["busbw_gbs"] < body["busbw_gbs"] / 10  # small messages are latency-bound
+
+
+def test_presets_carry_their_sources(client):
+    presets = {p["id"]: p for p in client.get("/v1/presets").get_json()}
+    for name in ("gpt-3-175b", "llama-3-8b", "llama-3-70b", "llama-3-405b", "mixtral-8x7b",
+                 "bert-large", "resnet-50", "resnet-101", "inception-v3", "vgg-16"):
+        assert presets[name]["source"]
+    assert presets["llama-3-70b"]["params"] == pytest.approx(70.6e9, rel=0.02)
+    assert presets["mixtral-8x7b"]["active_params"] < presets["mixtral-8x7b"]["params"] / 3
