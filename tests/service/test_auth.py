@@ -86,3 +86,24 @@ def test_rate_limit_holds_for_one_key_and_spares_another(tmp_path):
     assert "q=5" in limited.headers["RateLimit-Policy"]
     ok = calm.get("/v1/catalog/fabrics")
     assert ok.status_code == 200 and 'r=4' in ok.headers["RateLimit"]
+
+
+def test_rate_limit_is_shared_through_the_real_redis(tmp_path):
+    """Two API processes share one limit per key: the count lives in Redis, not in a process."""
+    import redis
+
+    from tests.settings import REDIS_HOST, REDIS_PORT
+
+    url = f"redis://{REDIS_HOST}:{REDIS_PORT}/14"
+    redis.Redis.from_url(url).flushdb()
+    database = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    first = build_app(database, rate_limit_per_minute=6, redis_url=url, tasks_eager=True)
+    key = new_key(first)
+    second = build_app(database, load_catalog=False, rate_limit_per_minute=6, redis_url=url,
+                       tasks_eager=True)
+    statuses = [authorised(app, key).get("/v1/catalog/fabrics").status_code
+                for app in (first, second) * 5]
+    assert statuses.count(200) == 6 and statuses.count(429) == 4
+    assert statuses[-1] == 429
+    other = authorised(second, new_key(second)).get("/v1/catalog/fabrics")
+    assert other.status_code == 200
