@@ -1,15 +1,12 @@
 """Databases for the benchmarks: migrated, with the shipped catalog and one API key."""
 from __future__ import annotations
 
-import uuid
-
-from sqlalchemy import create_engine, text
-
 from catalog.loader import load_files
 from service import accounts, create_app, db, migrate
 from service.config import REPO_ROOT, Config
+from tests.conftest import drop_postgres_database, new_postgres_database
 
-POSTGRES_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+__all__ = ["drop_postgres_database", "new_postgres_database", "prepare"]
 
 
 def prepare(database_url: str) -> str:
@@ -24,19 +21,3 @@ def prepare(database_url: str) -> str:
         db.session().close()
         db.engine().dispose()
     return key
-
-
-def new_postgres_database(admin_url: str = POSTGRES_ADMIN_URL) -> str:
-    name = f"sizing_bench_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
-    return admin_url.rsplit("/", 1)[0] + "/" + name
-
-
-def drop_postgres_database(url: str, admin_url: str = POSTGRES_ADMIN_URL) -> None:
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)'))
-    admin.dispose()

@@ -6,7 +6,12 @@ import marshmallow as ma
 from marshmallow import validate as v
 
 from service.records import QUOTE_STATES
-from service.schemas.results import NetworkAdviceSchema, PerformanceSchema
+from service.schemas.results import (
+    NamedRefSchema,
+    NetworkAdviceSchema,
+    PerformanceSchema,
+    ResultStockSchema,
+)
 from service.schemas.workload import Strict
 
 Money = ma.fields.String  # decimal strings: money never travels as a float
@@ -114,26 +119,15 @@ class TotalsSchema(ma.Schema):
     grand_total = Money(required=True)
 
 
-class NamedSchema(ma.Schema):
-    id = ma.fields.String(required=True)
-    name = ma.fields.String(required=True)
-
-
 class ConfigurationSchema(ma.Schema):
-    server = ma.fields.Nested(NamedSchema, required=True)
-    fabric = ma.fields.Nested(NamedSchema, required=True)
+    server = ma.fields.Nested(NamedRefSchema, required=True)
+    fabric = ma.fields.Nested(NamedRefSchema, required=True)
     nodes = ma.fields.Integer(required=True)
     gpus = ma.fields.Integer(required=True)
     gpu = ma.fields.String(required=True)
     region = ma.fields.String(required=True)
     oversubscription = ma.fields.Float(required=True)
     nics_per_node = ma.fields.Integer(required=True)
-
-
-class QuoteStockSchema(ma.Schema):
-    available_nodes = ma.fields.Integer(required=True)
-    lead_time_days = ma.fields.Integer(required=True)
-    warning = ma.fields.String(allow_none=True, required=True)
 
 
 class RevisionSummarySchema(ma.Schema):
@@ -172,7 +166,7 @@ class QuoteSchema(ma.Schema):
     configuration = ma.fields.Nested(ConfigurationSchema, required=True)
     lines = ma.fields.List(ma.fields.Nested(LineSchema), required=True)
     totals = ma.fields.Nested(TotalsSchema, required=True)
-    stock = ma.fields.Nested(QuoteStockSchema, required=True)
+    stock = ma.fields.Nested(ResultStockSchema, required=True)
     performance = ma.fields.Nested(PerformanceSchema, allow_none=True, required=True,
                                    metadata={"description": "Frozen from the sizing: scaling "
                                                             "efficiency, throughput, time to train"})
