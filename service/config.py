@@ -96,7 +96,7 @@ class Config:
             for origin in origins:
                 parse_url("CORS_ORIGINS", origin, ("http", "https"))
             values["cors_origins"] = origins
-        if raw := env.get("SITE_PUBLISHABLE_KEY"):
+        if raw := env.get("SITE_PUBLISHABLE_KEY", "").strip():
             if not raw.startswith(("pk_live_", "pk_test_")):
                 raise ConfigError("SITE_PUBLISHABLE_KEY must be a publishable key (pk_live_ or pk_test_)")
             values["site_publishable_key"] = raw
