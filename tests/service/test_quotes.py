@@ -166,3 +166,23 @@ def test_quote_performance_and_advice_survive_the_typed_schema(catalog_app, clie
         stored = db.session().get(QuoteRevision, (quote["id"], 1)).document
     assert quote["performance"] == stored["performance"]
     assert quote["network_advice"] == stored["network_advice"]
+
+
+def test_list_by_date_and_cursor(catalog_app):
+    from datetime import datetime, timedelta, timezone
+
+    client = authorised(catalog_app, new_key(catalog_app))
+    ids = [client.post("/v1/quotes", json=EXPLICIT).get_json()["id"] for _ in range(3)]
+    now = datetime.now(timezone.utc)
+    since = (now - timedelta(minutes=5)).isoformat().replace("+00:00", "Z")
+    future = (now + timedelta(minutes=5)).isoformat().replace("+00:00", "Z")
+    seen, cursor = [], None
+    while True:
+        url = f"/v1/quotes?limit=2&created_from={since}" + (f"&cursor={cursor}" if cursor else "")
+        page = client.get(url).get_json()
+        seen += [q["id"] for q in page["items"]]
+        if not (cursor := page["next_cursor"]):
+            break
+    assert sorted(seen) == sorted(ids)
+    assert client.get(f"/v1/quotes?created_from={future}").get_json()["items"] == []
+    assert client.get("/v1/quotes?created_from=yesterday").status_code == 422
