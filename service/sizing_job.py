@@ -188,7 +188,8 @@ def run(snap: Snapshot, req: dict[str, Any], progress: Progress) -> dict[str, An
     excluded.update({f"layout_{k}": v for k, v in cands.skipped.items() if v})
     if len(cands) == 0:
         return empty_result(snap, req, excluded, "no parallel layout fits these node counts")
-    r = evaluate(clusters, cands, model, training, snap.constants)
+    r = evaluate(clusters, cands, model, training, snap.constants,
+                 chunk=int(policy(snap, "max_candidates_per_pass")))
     progress(0.6)
 
     work_units = req.get("tokens") if is_tf else (req.get("samples") or 0) * req["epochs"]

@@ -110,8 +110,12 @@ def hardware_arrays(clusters: Sequence[Cluster]) -> dict[str, np.ndarray]:
 
 
 def evaluate(clusters: Sequence[Cluster], cands: Candidates, model, training: Training,
-             constants) -> dict[str, np.ndarray]:
-    """All candidates through the model in one vectorised pass."""
+             constants, chunk: int | None = None) -> dict[str, np.ndarray]:
+    """All candidates through the model, vectorised, at most `chunk` per pass.
+
+    Chunking bounds the memory of the intermediate arrays of a very large search; the
+    results are the same as one pass.
+    """
     hw = hardware_arrays(clusters)
     batch = {key: col[cands.hardware] for key, col in hw.items()}
     batch["nodes"] = cands.nodes
@@ -120,7 +124,12 @@ def evaluate(clusters: Sequence[Cluster], cands: Candidates, model, training: Tr
     for key in ("tp", "pp", "ep", "dp", "zero_stage", "recompute", "virtual_stages", "micro_batch"):
         batch[key] = batch[key].astype(int)
     batch["sequence_parallel"] = batch["sequence_parallel"].astype(bool)
-    return estimate_batch(batch, model, training, constants)
+    n = len(cands)
+    if not chunk or n <= chunk:
+        return estimate_batch(batch, model, training, constants)
+    parts = [estimate_batch({k: v[start:start + chunk] for k, v in batch.items()}, model, training,
+                            constants) for start in range(0, n, chunk)]
+    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 
 def best_per_group(groups: np.ndarray, score: np.ndarray, eligible: np.ndarray) -> np.ndarray:

@@ -1,0 +1,40 @@
+"""The search: candidates enumerated as arrays, evaluated in chunks or one pass alike, ranked."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sizing.presets import PRESETS
+from sizing.search import LayoutSpace, best_per_group, enumerate_candidates, evaluate
+from sizing.workload import Training
+
+
+def test_chunked_evaluation_equals_one_pass(cluster_on, constants):
+    h100_ndr_cluster = cluster_on("ib-ndr-400", 1)
+    model = PRESETS["llama-3-8b"].model
+    training = Training(global_batch=512, micro_batch=1)
+    clusters = [h100_ndr_cluster]
+    cands = enumerate_candidates(clusters, [1, 2, 4, 8], model, training, LayoutSpace(), False)
+    assert len(cands) > 100
+    whole = evaluate(clusters, cands, model, training, constants)
+    chunked = evaluate(clusters, cands, model, training, constants, chunk=37)
+    assert whole.keys() == chunked.keys()
+    for key in whole:
+        np.testing.assert_array_equal(whole[key], chunked[key])
+
+
+def test_every_candidate_multiplies_to_the_gpu_count(cluster_on):
+    h100_ndr_cluster = cluster_on("ib-ndr-400", 1)
+    model = PRESETS["llama-3-70b"].model
+    cands = enumerate_candidates([h100_ndr_cluster], [3, 4], model, Training(512, 1),
+                                 LayoutSpace(), False)
+    lay = cands.layout
+    assert np.all(lay["dp"] * lay["tp"] * lay["pp"] == cands.nodes * 8)
+    assert np.all(cands.global_batch % (lay["dp"] * lay["micro_batch"]) == 0)
+
+
+def test_best_per_group_picks_the_lowest_eligible_score():
+    groups = np.array([0, 0, 1, 1, 2])
+    score = np.array([3.0, 1.0, 2.0, 5.0, 0.5])
+    eligible = np.array([True, True, False, True, False])
+    assert sorted(best_per_group(groups, score, eligible).tolist()) == [1, 3]
