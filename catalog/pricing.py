@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -142,17 +141,8 @@ def line_items(book: PriceBook, config: Configuration, support: str = "none") ->
     return items
 
 
-def monthly_estimate_usd(book: PriceBook, config: Configuration, term: str = "monthly") -> Decimal:
-    """Net recurring monthly price in the base currency, after the term discount."""
-    discount = book.term_discounts[term]
-    recurring = sum((i.list_amount() for i in line_items(book, config) if i.recurring), Decimal(0))
-    return recurring * (1 - discount)
-
-
-def one_time_usd(book: PriceBook, config: Configuration) -> Decimal:
-    return sum((i.list_amount() for i in line_items(book, config) if not i.recurring), Decimal(0))
-
-
-def months_for(book: PriceBook, hours: float, term: str) -> int:
-    """Months billed for a job of this length on a term (a term is billed whole)."""
-    return max(TERM_MONTHS[term], math.ceil(hours / book.hours_per_month))
+def list_totals(book: PriceBook, config: Configuration) -> tuple[Decimal, Decimal]:
+    """(recurring monthly, one-time) list prices of a configuration in the base currency."""
+    items = line_items(book, config)
+    recurring = sum((i.list_amount() for i in items if i.recurring), Decimal(0))
+    return recurring, sum((i.list_amount() for i in items if not i.recurring), Decimal(0))

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from catalog.pricing import TERM_MONTHS, Configuration, PriceBook, line_items
+from catalog.pricing import TERM_MONTHS, Configuration, PriceBook, list_totals
 from catalog.snapshot import Snapshot
 from service.errors import Problem
 from service.workloads import model_from
@@ -130,6 +130,12 @@ class PriceTable:
     one_time: np.ndarray
 
 
+def priced(server: str, fabric: str, nodes: int, region: str, cluster: Cluster) -> Configuration:
+    """What pricing needs of a candidate: its NICs on this fabric and the tier ratio."""
+    return Configuration(server, fabric, nodes, region, cluster.server.nics_per_node,
+                         cluster.fabric.oversubscription)
+
+
 def price_table(book: PriceBook, hardware: list[tuple[str, str]], clusters: list[Cluster],
                 node_counts: list[int], region: str, term: str) -> PriceTable:
     shape = (len(hardware), len(node_counts))
@@ -137,23 +143,13 @@ def price_table(book: PriceBook, hardware: list[tuple[str, str]], clusters: list
     for i, ((server, fabric), cluster) in enumerate(zip(hardware, clusters)):
         server_price = book.servers[(server, region)]
         for j, n in enumerate(node_counts):
-            recurring, fees = list_prices(book, server, fabric, n, region, cluster)
+            recurring, fees = list_totals(book, priced(server, fabric, n, region, cluster))
             monthly[i, j] = float(recurring * (1 - book.term_discounts[term]))
             # On demand: servers at the hourly rate, the fabric pro rata of its month.
             fabric_month = recurring - server_price["monthly_usd"] * n
             hourly[i, j] = float(server_price["hourly_usd"] * n + fabric_month / book.hours_per_month)
             one_time[i, j] = float(fees)
     return PriceTable(monthly, hourly, one_time)
-
-
-def list_prices(book: PriceBook, server: str, fabric: str, nodes: int, region: str,
-                cluster: Cluster) -> tuple[Decimal, Decimal]:
-    """(recurring monthly, one-time) list prices of a configuration in the base currency."""
-    items = line_items(book, Configuration(server, fabric, nodes, region,
-                                           cluster.server.nics_per_node,
-                                           cluster.fabric.oversubscription))
-    recurring = sum((x.list_amount() for x in items if x.recurring), Decimal(0))
-    return recurring, sum((x.list_amount() for x in items if not x.recurring), Decimal(0))
 
 
 def training_cost(prices: PriceTable, hw: np.ndarray, node_idx: np.ndarray, hours: np.ndarray,
@@ -450,7 +446,7 @@ def network_advice(snap, req, model, training, top, space, batch_fixed, fx) -> d
             f = fabrics[cands.hardware[i]]
             n = int(cands.nodes[i])
             cluster = snap.cluster(server_id, f, n)
-            recurring, _ = list_prices(book, server_id, f, n, req["region"], cluster)
+            recurring, _ = list_totals(book, priced(server_id, f, n, req["region"], cluster))
             month = float(recurring * (1 - book.term_discounts[req["term"]]))
             by_key[(f, n)] = (float(rate[i]), month, float(r["scaling_efficiency"][i]),
                               float(r["communication_share"][i]))
