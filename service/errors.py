@@ -58,6 +58,11 @@ class Problem(Exception):
         self.headers = headers or {}
 
 
+def field_problem(pointer: str, detail: str, code: str = "validation_failed") -> Problem:
+    """A 422 naming one field of the request by its JSON Pointer."""
+    return Problem(422, code, f"{pointer}: {detail}", errors=[{"pointer": pointer, "detail": detail}])
+
+
 class ProblemFieldSchema(ma.Schema):
     pointer = ma.fields.String(
         required=True,

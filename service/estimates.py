@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from catalog import queries
 from catalog.snapshot import Snapshot, snapshot
-from service.errors import Problem
+from service.errors import Problem, field_problem
 from service.workloads import layout_from, model_from, training_from
 from sizing.collectives import collective_time
 from sizing.hardware import GPU, Cluster, Fabric, Server
@@ -18,18 +18,13 @@ from sizing.step import estimate, validate_layout
 from sizing.workload import Transformer
 
 
-def invalid(pointer: str, detail: str) -> Problem:
-    return Problem(422, "validation_failed", f"{pointer}: {detail}",
-                   errors=[{"pointer": pointer, "detail": detail}])
-
-
 def catalog_snapshot(session: Session, version: int | None) -> Snapshot:
     try:
         return snapshot(session, queries.resolve_version(session, version).id)
     except queries.CatalogNotLoaded:
         raise Problem(503, "catalog_not_loaded", "No catalog is loaded yet") from None
     except queries.UnknownVersion:
-        raise invalid("/catalog_version", f"catalog version {version} does not exist") from None
+        raise field_problem("/catalog_version", f"catalog version {version} does not exist") from None
 
 
 def nearest_fabric(snap: Snapshot, kind: str, lossless: bool, rate: float) -> Fabric:
@@ -69,13 +64,13 @@ def resolve_cluster(snap: Snapshot, doc: dict[str, Any], assumptions: list[str])
     """The cluster a request describes, by catalog ids or inline hardware."""
     server_id, fabric_id = doc.get("server"), doc.get("fabric")
     if server_id is not None and server_id not in snap.servers:
-        raise invalid("/cluster/server", f"no server {server_id!r} in catalog version {snap.version_id}")
+        raise field_problem("/cluster/server", f"no server {server_id!r} in catalog version {snap.version_id}")
     if fabric_id is not None and fabric_id not in snap.fabrics:
-        raise invalid("/cluster/fabric", f"no fabric {fabric_id!r} in catalog version {snap.version_id}")
+        raise field_problem("/cluster/fabric", f"no fabric {fabric_id!r} in catalog version {snap.version_id}")
     if server_id and fabric_id:
         pairing = snap.pairings[(server_id, fabric_id)]
         if not pairing.supported:
-            raise invalid("/cluster/fabric", f"{server_id} cannot join {fabric_id}: {pairing.reason}")
+            raise field_problem("/cluster/fabric", f"{server_id} cannot join {fabric_id}: {pairing.reason}")
         cluster = snap.cluster(server_id, fabric_id, doc["nodes"], doc.get("oversubscription"))
         return cluster
     server = snap.servers[server_id] if server_id else custom_server(doc["custom_server"])
@@ -124,7 +119,7 @@ def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
     snap = catalog_snapshot(session, doc.get("catalog_version"))
     cluster = resolve_cluster(snap, doc["cluster"], [])
     if doc["operation"] == "p2p" and cluster.gpus < 2:
-        raise invalid("/operation", "point-to-point needs at least two GPUs")
+        raise field_problem("/operation", "point-to-point needs at least two GPUs")
     time_s, algbw, busbw = collective_time(doc["operation"], doc["size_bytes"], cluster,
                                            snap.constants, doc["algorithm"])
     ranks = 2 if doc["operation"] == "p2p" else cluster.gpus

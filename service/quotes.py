@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -21,15 +21,12 @@ from catalog.snapshot import Snapshot, snapshot
 from catalog.tables import utcnow
 from service import sizings
 from service.accounts import Principal
-from service.errors import Problem
+from service.errors import Problem, field_problem
+from service.pagination import newest_first
 from service.records import IdempotencyKey, Quote, QuoteCounter, QuoteRevision
 
 TRANSITIONS = {"draft": {"sent", "expired"}, "sent": {"accepted", "expired"}}
 FINAL = ("accepted", "expired")
-
-
-def invalid(pointer: str, detail: str, code: str = "validation_failed") -> Problem:
-    return Problem(422, code, f"{pointer}: {detail}", errors=[{"pointer": pointer, "detail": detail}])
 
 
 # ------------------------------------------------------------------------------ pricing
@@ -39,11 +36,11 @@ def price(snap: Snapshot, config: Configuration, *, term: str, currency: str, su
     """Line items and totals in the quote's currency; every amount is rounded, then summed."""
     book = snap.prices
     if currency not in book.rates:
-        raise invalid("/currency", f"not offered; choose one of {', '.join(sorted(book.rates))}")
+        raise field_problem("/currency", f"not offered; choose one of {', '.join(sorted(book.rates))}")
     try:
         items = line_items(book, config, support)
     except PricingError as exc:
-        raise invalid("/configuration", str(exc)) from None
+        raise field_problem("/configuration", str(exc)) from None
     fx = book.rates[currency] / book.rates[book.currency]
     discount_rate = book.term_discounts[term]
     lines, recurring = [], {"list": Decimal(0), "discount": Decimal(0), "net": Decimal(0)}
@@ -134,12 +131,12 @@ def resolve_configuration(session: Session, snap: Snapshot, principal: Principal
         if sizing is None:
             raise Problem(404, "not_found", f"No sizing {body['sizing_id']}")
         if sizing.status != "succeeded":
-            raise invalid("/sizing_id", f"the sizing is {sizing.status}; quote a succeeded sizing",
+            raise field_problem("/sizing_id", f"the sizing is {sizing.status}; quote a succeeded sizing",
                           "sizing_not_ready")
         configs = sizing.result["configurations"]
         rank = body.get("rank", 1)
         if not 1 <= rank <= len(configs):
-            raise invalid("/rank", f"the sizing has {len(configs)} ranked configurations")
+            raise field_problem("/rank", f"the sizing has {len(configs)} ranked configurations")
         chosen = configs[rank - 1]
         request = sizing.request
         terms["term"] = terms["term"] or request["term"]
@@ -162,18 +159,18 @@ def resolve_configuration(session: Session, snap: Snapshot, principal: Principal
     terms["currency"] = terms["currency"] or "USD"
     server, fabric = config_doc["server"], config_doc["fabric"]
     if server not in snap.servers:
-        raise invalid("/configuration/server", f"no server {server!r} in the catalog")
+        raise field_problem("/configuration/server", f"no server {server!r} in the catalog")
     if fabric not in snap.fabrics:
-        raise invalid("/configuration/fabric", f"no fabric {fabric!r} in the catalog")
+        raise field_problem("/configuration/fabric", f"no fabric {fabric!r} in the catalog")
     pairing = snap.pairings[(server, fabric)]
     if not pairing.supported:
-        raise invalid("/configuration/fabric", f"{server} cannot join {fabric}: {pairing.reason}")
+        raise field_problem("/configuration/fabric", f"{server} cannot join {fabric}: {pairing.reason}")
     if config_doc["region"] not in snap.regions:
-        raise invalid("/configuration/region", f"unknown region; choose one of {', '.join(snap.regions)}")
+        raise field_problem("/configuration/region", f"unknown region; choose one of {', '.join(snap.regions)}")
     options = snap.fabric_oversubscription_options[fabric]
     ratio = config_doc.get("oversubscription") or min(options)
     if ratio not in options:
-        raise invalid("/configuration/oversubscription", f"{fabric} offers {list(options)}")
+        raise field_problem("/configuration/oversubscription", f"{fabric} offers {list(options)}")
     config = Configuration(server, fabric, config_doc["nodes"], config_doc["region"],
                            pairing.nics_used, ratio)
     return config, terms, performance, advice, sizing_id
@@ -360,14 +357,7 @@ def page(session: Session, principal: Principal, *, limit: int, cursor: str | No
         query = query.where(Quote.created_at >= created_from)
     if created_to:
         query = query.where(Quote.created_at < created_to)
-    if cursor:
-        created, quote_id = sizings.decode_cursor(cursor)
-        query = query.where(or_(Quote.created_at < created,
-                                and_(Quote.created_at == created, Quote.id < quote_id)))
-    rows = list(session.scalars(query.order_by(Quote.created_at.desc(), Quote.id.desc()).limit(limit + 1)))
-    more = len(rows) > limit
-    rows = rows[:limit]
-    return rows, (sizings.encode_cursor(rows[-1].created_at, rows[-1].id) if more and rows else None)
+    return newest_first(session, query, Quote, limit=limit, cursor=cursor)
 
 
 def view(session: Session, quote: Quote) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import numpy as np
 
 from catalog.pricing import TERM_MONTHS, Configuration, PriceBook, list_totals
 from catalog.snapshot import Snapshot
-from service.errors import Problem
+from service.errors import Problem, field_problem
 from service.workloads import model_from
 from sizing import advice
 from sizing.hardware import Cluster
@@ -29,9 +29,8 @@ Progress = Callable[[float], None]
 SERIES_NODES = (1, 2, 4, 8, 16, 32, 64, 128)
 
 
-def invalid(pointer: str, detail: str) -> Problem:
-    return Problem(422, "impossible_request", f"{pointer}: {detail}",
-                   errors=[{"pointer": pointer, "detail": detail}])
+def impossible(pointer: str, detail: str) -> Problem:
+    return field_problem(pointer, detail, "impossible_request")
 
 
 def policy(snap: Snapshot, name: str) -> float:
@@ -71,20 +70,20 @@ def eligible_pairs(snap: Snapshot, req: dict[str, Any], excluded: dict[str, int]
 def check_request(snap: Snapshot, req: dict[str, Any]) -> None:
     """Refuse up front what no configuration could satisfy, saying what to change."""
     if req["region"] not in snap.regions:
-        raise invalid("/region", f"unknown region; choose one of {', '.join(snap.regions)}")
+        raise impossible("/region", f"unknown region; choose one of {', '.join(snap.regions)}")
     if req["currency"] not in snap.prices.rates:
-        raise invalid("/currency", f"not offered; choose one of {', '.join(sorted(snap.prices.rates))}")
+        raise impossible("/currency", f"not offered; choose one of {', '.join(sorted(snap.prices.rates))}")
     for i, gpu in enumerate(req.get("gpu_models") or ()):
         if gpu not in snap.gpus:
-            raise invalid(f"/gpu_models/{i}", f"unknown GPU {gpu!r}; see GET /v1/catalog/gpus")
+            raise impossible(f"/gpu_models/{i}", f"unknown GPU {gpu!r}; see GET /v1/catalog/gpus")
     for key in ("fabrics_include", "fabrics_exclude"):
         for i, fabric in enumerate(req.get(key) or ()):
             if fabric not in snap.fabrics:
-                raise invalid(f"/{key}/{i}", f"unknown fabric {fabric!r}; see GET /v1/catalog/fabrics")
+                raise impossible(f"/{key}/{i}", f"unknown fabric {fabric!r}; see GET /v1/catalog/fabrics")
     if req.get("gpus_per_node") and not any(
             s.gpus_per_node == req["gpus_per_node"] for s in snap.servers.values()):
         offered = sorted({s.gpus_per_node for s in snap.servers.values()})
-        raise invalid("/gpus_per_node", f"no server has that many GPUs; offered: {offered}")
+        raise impossible("/gpus_per_node", f"no server has that many GPUs; offered: {offered}")
     if not eligible_pairs(snap, req, {}):
         pointer = "/fabrics_include" if req.get("fabrics_include") else "/gpu_models"
         detail = "no server and fabric in the catalog satisfy these constraints together"
@@ -94,14 +93,14 @@ def check_request(snap: Snapshot, req: dict[str, Any]) -> None:
         elif req["rdma_required"]:
             detail += " (rdma_required excludes plain Ethernet fabrics)"
             pointer = "/rdma_required"
-        raise invalid(pointer, detail)
+        raise impossible(pointer, detail)
     model = model_from(req["workload"])
     layout = req.get("layout")
     if layout and isinstance(model, Transformer):
         if model.heads % layout["tp"]:
-            raise invalid("/layout/tp", f"tp={layout['tp']} does not divide {model.heads} heads")
+            raise impossible("/layout/tp", f"tp={layout['tp']} does not divide {model.heads} heads")
         if model.experts % layout["ep"]:
-            raise invalid("/layout/ep", f"ep={layout['ep']} does not divide {model.experts} experts")
+            raise impossible("/layout/ep", f"ep={layout['ep']} does not divide {model.experts} experts")
 
 
 def default_global_batch(snap: Snapshot, model) -> int:

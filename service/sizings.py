@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import base64
-import json
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import and_, or_, select, update
@@ -13,6 +11,7 @@ from sqlalchemy.orm import Session
 from catalog.tables import utcnow
 from service.accounts import Principal
 from service.celery_app import send_task
+from service.pagination import newest_first
 from service.records import FINAL_STATES, Sizing
 
 RUN_SIZING = "tasks.run_sizing"
@@ -154,32 +153,9 @@ def get(session: Session, sizing_id: str, principal: Principal) -> Sizing | None
     return session.scalars(select(Sizing).where(Sizing.id == sizing_id, visible_to(principal))).first()
 
 
-def encode_cursor(created_at: datetime, sizing_id: str) -> str:
-    raw = json.dumps([created_at.isoformat(), sizing_id]).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> tuple[datetime, str]:
-    """Raises ValueError on a cursor this API did not make."""
-    padded = cursor + "=" * (-len(cursor) % 4)
-    try:
-        created, sizing_id = json.loads(base64.urlsafe_b64decode(padded.encode()))
-        return datetime.fromisoformat(created), str(sizing_id)
-    except Exception as exc:  # any garbage is the same client error
-        raise ValueError("not a cursor from this API") from exc
-
-
 def page(session: Session, principal: Principal, *, limit: int, cursor: str | None,
          status: str | None = None) -> tuple[list[Sizing], str | None]:
-    """Newest first; the cursor is the last item's (created_at, id), stable under inserts."""
     query = select(Sizing).where(visible_to(principal))
     if status:
         query = query.where(Sizing.status == status)
-    if cursor:
-        created, sizing_id = decode_cursor(cursor)
-        query = query.where(or_(Sizing.created_at < created,
-                                and_(Sizing.created_at == created, Sizing.id < sizing_id)))
-    rows = list(session.scalars(query.order_by(Sizing.created_at.desc(), Sizing.id.desc()).limit(limit + 1)))
-    more = len(rows) > limit
-    rows = rows[:limit]
-    return rows, (encode_cursor(rows[-1].created_at, rows[-1].id) if more and rows else None)
+    return newest_first(session, query, Sizing, limit=limit, cursor=cursor)

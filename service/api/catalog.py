@@ -10,7 +10,7 @@ from catalog import queries
 from catalog.changes import ChangeError, apply_changes
 from service import db
 from service.auth import requires
-from service.errors import Problem
+from service.errors import Problem, field_problem
 from service.schemas import catalog as s
 
 blp = Blueprint("catalog", __name__, url_prefix="/v1/catalog",
@@ -179,5 +179,4 @@ class CatalogChanges(MethodView):
         try:
             return apply_changes(db.session(), body, body["note"])
         except ChangeError as exc:
-            raise Problem(422, "validation_failed", str(exc),
-                          errors=[{"pointer": exc.pointer, "detail": exc.detail}]) from None
+            raise field_problem(exc.pointer, exc.detail) from None

@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 
 from service import db, quotes
 from service.auth import current_principal, requires
-from service.errors import Problem
+from service.errors import field_problem
 from service.schemas import quotes as s
 
 blp = Blueprint("quotes", __name__, url_prefix="/v1/quotes",
@@ -61,8 +61,7 @@ class Quotes(MethodView):
                                             status=status, created_from=created_from,
                                             created_to=created_to)
         except ValueError:
-            raise Problem(422, "validation_failed", "cursor: not a cursor from this API",
-                          errors=[{"pointer": "/query/cursor", "detail": "not a cursor from this API"}])
+            raise field_problem("/query/cursor", "not a cursor from this API") from None
         return {"items": [quotes.view(session, q) for q in rows], "next_cursor": next_cursor}
 
 

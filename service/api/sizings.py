@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 
 from service import db, sizings
 from service.auth import current_principal, requires
-from service.errors import Problem
+from service.errors import Problem, field_problem
 from service.estimates import catalog_snapshot
 from service.records import FINAL_STATES, Sizing
 from service.schemas import sizings as s
@@ -90,8 +90,7 @@ class Sizings(MethodView):
                                              cursor=cursor,
                                              status=status)
         except ValueError:
-            raise Problem(422, "validation_failed", "cursor: not a cursor from this API",
-                          errors=[{"pointer": "/query/cursor", "detail": "not a cursor from this API"}])
+            raise field_problem("/query/cursor", "not a cursor from this API") from None
         return {"items": rows, "next_cursor": next_cursor}
 
 
