@@ -51,10 +51,6 @@ def configure_logging(level: int = logging.INFO) -> None:
     root.setLevel(level)
 
 
-def current_request_id() -> str | None:
-    return REQUEST_ID.get()
-
-
 class SizingQueueCollector:
     """Queue depth and recent durations, read from the database at scrape time, so the
     figures are the deployment's, not one process's."""

@@ -30,7 +30,3 @@ def training_from(training: dict[str, Any]) -> Training:
 
 def layout_from(layout: dict[str, Any]) -> Layout:
     return Layout(**layout)
-
-
-def tokens_per_sample(model: Transformer | GenericModel) -> int | None:
-    return model.seq_len if isinstance(model, Transformer) else None

@@ -8,12 +8,10 @@ from itertools import product
 
 import numpy as np
 
+from sizing.compute import RECOMPUTE_CODES
 from sizing.hardware import Cluster
 from sizing.step import estimate_batch
-from sizing.workload import GenericModel, Layout, Training, Transformer
-
-RECOMPUTE_CODES = {"none": 0, "selective": 1, "full": 2}
-OBJECTIVES = ("fastest", "cheapest", "balanced")
+from sizing.workload import Layout, Training, Transformer
 
 
 @dataclass(frozen=True)
@@ -47,14 +45,14 @@ def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
     """Every combination of the free degrees (dp follows from the GPU count)."""
     if space.fixed is not None:
         f = space.fixed
-        rows = [(f.tp, f.pp, f.ep, f.zero_stage, mb, RECOMPUTE_CODES[f.recompute], f.virtual_stages,
+        rows = [(f.tp, f.pp, f.ep, f.zero_stage, mb, RECOMPUTE_CODES.index(f.recompute), f.virtual_stages,
                  f.sequence_parallel) for mb in space.micro_batch]
     else:
         is_tf = isinstance(model, Transformer)
         tps = [t for t in space.tp if is_tf and model.heads % t == 0] if is_tf else [1]
         pps = [p for p in space.pp if p <= model.layers] if is_tf else [1]
         eps = [e for e in space.ep if model.experts % e == 0] if is_tf and model.experts > 1 else [1]
-        rcs = [RECOMPUTE_CODES[r] for r in space.recompute] if is_tf else [1]
+        rcs = [RECOMPUTE_CODES.index(r) for r in space.recompute] if is_tf else [1]
         rows = [(t, p, e, z, mb, rc, 1, t > 1)
                 for t, p, e, z, mb, rc in product(tps, pps, eps, space.zero_stage,
                                                    space.micro_batch, rcs)]
@@ -152,7 +150,3 @@ def objective_score(objective: str, hours: np.ndarray, cost: np.ndarray) -> np.n
     if objective == "balanced":
         return np.log(hours) + np.log(cost)
     raise ValueError(f"unknown objective {objective!r}")
-
-
-def is_generic(model) -> bool:
-    return isinstance(model, GenericModel)
