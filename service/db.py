@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 from flask import Flask, current_app, g
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
+
+log = logging.getLogger(__name__)
 
 
 def make_engine(url: str) -> Engine:
@@ -45,5 +50,12 @@ def session() -> Session:
 
 def _close_session(_exc: BaseException | None) -> None:
     db_session = g.pop("db_session", None)
-    if db_session is not None:
+    if db_session is None:
+        return
+    try:
         db_session.close()
+    except SQLAlchemyError as exc:
+        # Closing rolls back; on a connection the database dropped (a restart) that rollback
+        # fails. SQLAlchemy has already invalidated the connection, and the answer was already
+        # made: raising here would replace it with the server's bare HTML 500.
+        log.warning("closing a session on a lost connection: %s", exc.__class__.__name__)

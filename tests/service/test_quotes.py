@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import shutil
+from datetime import UTC
 from decimal import Decimal
 
 import pytest
@@ -169,11 +170,11 @@ def test_quote_performance_and_advice_survive_the_typed_schema(catalog_app, clie
 
 
 def test_list_by_date_and_cursor(catalog_app):
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     client = authorised(catalog_app, new_key(catalog_app))
     ids = [client.post("/v1/quotes", json=EXPLICIT).get_json()["id"] for _ in range(3)]
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     since = (now - timedelta(minutes=5)).isoformat().replace("+00:00", "Z")
     future = (now + timedelta(minutes=5)).isoformat().replace("+00:00", "Z")
     seen, cursor = [], None
