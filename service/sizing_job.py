@@ -458,7 +458,10 @@ def network_advice(snap, req, model, training, top, space, batch_fixed, fx) -> d
     if not points:
         return {"recommended_fabric": None, "fabric_class": None, "reason": "no data",
                 "comparison": [], "fabric_vs_more_gpus": None, "roce_checklist": []}
-    pick, reason = advice.recommend_fabric(points, policy(snap, "fabric_efficiency_tolerance"))
+    long_large_run = (top["time_to_train_hours"] >= policy(snap, "long_run_days") * 24
+                      and nodes >= policy(snap, "long_run_nodes"))
+    pick, reason = advice.recommend_fabric(points, policy(snap, "fabric_efficiency_tolerance"),
+                                           long_large_run)
     current = top["fabric"]["id"]
     versus = None
     fastest = max(points, key=lambda p: p.throughput)

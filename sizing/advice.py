@@ -43,15 +43,27 @@ class FabricPoint:
     communication_share: float
 
 
-def recommend_fabric(points: list[FabricPoint], tolerance: float) -> tuple[FabricPoint, str]:
+def is_lossy_roce(p: FabricPoint) -> bool:
+    return p.kind == "roce" and not p.lossless
+
+
+def recommend_fabric(points: list[FabricPoint], tolerance: float,
+                     long_large_run: bool = False) -> tuple[FabricPoint, str]:
     """The cheapest fabric whose throughput is within `tolerance` of the fastest one, and why.
 
     Throughput, not efficiency, decides: a layout can look efficient on a slow fabric only
-    because it recomputes more, which the customer pays for all the same.
+    because it recomputes more, which the customer pays for all the same. Two preferences come
+    before price among the fabrics that keep up: RoCEv2 without PFC/ECN is never the advice
+    while a lossless fabric keeps up (its go-back-N collapse under loss is a risk the nominal
+    loss rate of the model does not bound), and a large, long run takes InfiniBand first when
+    one keeps up (lossless by credit-based flow control, with no switch tuning to get wrong).
     """
     best = max(points, key=lambda p: p.throughput)
     good = [p for p in points if p.throughput >= best.throughput * (1 - tolerance)]
-    pick = min(good, key=lambda p: p.monthly_price)
+    stable = [p for p in good if not is_lossy_roce(p)] or good
+    infiniband = [p for p in stable if p.kind == "infiniband"]
+    preferred = infiniband if long_large_run and infiniband else stable
+    pick = min(preferred, key=lambda p: p.monthly_price)
     if pick is best:
         reason = (f"{pick.fabric_name} gives the most throughput at this scale "
                   f"({pick.scaling_efficiency:.0%} scaling efficiency, {pick.communication_share:.0%} "
@@ -59,9 +71,17 @@ def recommend_fabric(points: list[FabricPoint], tolerance: float) -> tuple[Fabri
                   "of it.")
     else:
         reason = (f"{pick.fabric_name} reaches {pick.throughput / best.throughput:.0%} of the "
-                  f"throughput of the fastest option ({best.fabric_name}) for less money "
+                  f"throughput of the fastest option ({best.fabric_name}) "
                   f"({pick.scaling_efficiency:.0%} scaling efficiency): a faster fabric buys little "
                   "here.")
+    if preferred is infiniband and min(stable, key=lambda p: p.monthly_price) is not pick:
+        reason += (" For a run this large and long InfiniBand comes first: it is lossless by "
+                   "design, with no PFC/ECN tuning to get wrong.")
+    cheaper_lossy = [p for p in good if is_lossy_roce(p) and p.monthly_price < pick.monthly_price]
+    if cheaper_lossy and pick in stable and not is_lossy_roce(pick):
+        lossy = min(cheaper_lossy, key=lambda p: p.monthly_price)
+        reason += (f" {lossy.fabric_name} costs less, but without PFC/ECN a lost packet resends "
+                   "the whole window (go-back-N) and throughput collapses as loss grows.")
     weak = [p for p in points if p.throughput < best.throughput * (1 - 2 * tolerance)]
     if weak:
         worst = min(weak, key=lambda p: p.throughput)

@@ -102,7 +102,10 @@ class ChecklistItemSchema(ma.Schema):
 class NetworkAdviceSchema(ma.Schema):
     nodes = I()
     server = S()
-    recommended_fabric = S(allow_none=True, required=True)
+    recommended_fabric = S(allow_none=True, required=True, metadata={"description": (
+        "The cheapest fabric within the policy's tolerance of the fastest fabric's throughput "
+        "for the top server and node count; RoCEv2 without PFC/ECN only when no lossless fabric "
+        "keeps up, and InfiniBand first for a large, long run (catalog policy)")})
     fabric_class = S(allow_none=True, required=True)
     reason = S(required=True)
     comparison = ma.fields.List(ma.fields.Nested(FabricComparisonSchema), required=True)

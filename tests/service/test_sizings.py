@@ -74,6 +74,22 @@ def test_network_advice_with_numbers_and_roce_checklist(app):
         assert word in items
 
 
+def test_the_advice_keeps_lossy_roce_out_while_a_lossless_fabric_keeps_up(app):
+    # The README's questionnaire: at 4 nodes the fabrics differ by a few percent, so price
+    # decides among them, and the cheapest RDMA option is RoCEv2 without PFC/ECN.
+    body = {**LLAMA_70B, "objective": "balanced", "currency": "EUR", "term": "1y",
+            "region": "eu-central"}
+    response = authorised(app).post("/v1/sizings", json=body, headers={"Prefer": "wait=60"})
+    advice = response.get_json()["result"]["network_advice"]
+    fabrics = {f["id"]: f for f in authorised(app).get("/v1/catalog/fabrics").get_json()}
+    best = max(c["throughput"] for c in advice["comparison"])
+    keeps_up = [c["fabric"] for c in advice["comparison"] if c["throughput"] >= 0.95 * best]
+    lossless = [f for f in keeps_up if fabrics[f]["kind"] != "roce" or fabrics[f]["lossless"]]
+    assert lossless and any(fabrics[f]["kind"] == "roce" and not fabrics[f]["lossless"]
+                            for f in keeps_up), "the scenario no longer tests the preference"
+    assert advice["recommended_fabric"] in lossless
+
+
 @pytest.mark.parametrize("body, pointer", [
     ({**SMALL, "nodes": {"min": 8, "max": 2}}, "/nodes/min"),
     ({**SMALL, "precision": "fp8", "gpu_models": ["a100-80gb-sxm"]}, "/precision"),

@@ -37,3 +37,30 @@ def test_fabric_versus_more_gpus_says_which_buys_more():
     assert "+40%" in faster and "faster fabric is the better buy" in faster
     more = upgrade_vs_more_gpus(100, 1000, 101, 1200, 118, 1190)
     assert "more GPUs are the better buy" in more
+
+
+LOSSY = point("roce-100-lossy", "roce", True, False, 98.0, 140.0)
+IB_HDR = point("ib-hdr-200", "infiniband", True, True, 96.0, 160.0)
+
+
+def test_lossy_roce_is_not_the_advice_while_a_lossless_fabric_keeps_up():
+    pick, reason = recommend_fabric([IB, ROCE, LOSSY, TCP], tolerance=0.05)
+    assert pick is ROCE
+    assert "go-back-N" in reason and "ROCE-100-LOSSY costs less" in reason
+
+
+def test_lossy_roce_is_the_advice_only_when_nothing_lossless_keeps_up():
+    pick, _ = recommend_fabric([IB, LOSSY, TCP], tolerance=0.01)
+    assert pick is IB
+    slow_ib = point("ib-qdr-40", "infiniband", True, True, 80.0, 90.0)
+    pick, _ = recommend_fabric([LOSSY, slow_ib], tolerance=0.05)
+    assert pick is LOSSY
+
+
+def test_a_large_long_run_takes_infiniband_first_when_it_keeps_up():
+    pick, reason = recommend_fabric([IB, IB_HDR, ROCE, TCP], tolerance=0.05, long_large_run=True)
+    assert pick is IB_HDR and "InfiniBand comes first" in reason
+    # Not when no InfiniBand keeps up: then price decides among those that do.
+    pick, _ = recommend_fabric([ROCE, TCP, point("ib-qdr-40", "infiniband", True, True, 50.0, 90.0)],
+                               tolerance=0.05, long_large_run=True)
+    assert pick is ROCE
