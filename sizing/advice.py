@@ -65,10 +65,12 @@ def recommend_fabric(points: list[FabricPoint], tolerance: float,
     preferred = infiniband if long_large_run and infiniband else stable
     pick = min(preferred, key=lambda p: p.monthly_price)
     if pick is best:
+        cheapest = min(good, key=lambda p: p.monthly_price) is pick
         reason = (f"{pick.fabric_name} gives the most throughput at this scale "
                   f"({pick.scaling_efficiency:.0%} scaling efficiency, {pick.communication_share:.0%} "
-                  f"of each step on communication); no cheaper fabric comes within {tolerance:.0%} "
-                  "of it.")
+                  "of each step on communication)"
+                  + (f"; no cheaper fabric comes within {tolerance:.0%} of it." if cheapest
+                     else "."))
     else:
         reason = (f"{pick.fabric_name} reaches {pick.throughput / best.throughput:.0%} of the "
                   f"throughput of the fastest option ({best.fabric_name}) "
@@ -80,8 +82,8 @@ def recommend_fabric(points: list[FabricPoint], tolerance: float,
     cheaper_lossy = [p for p in good if is_lossy_roce(p) and p.monthly_price < pick.monthly_price]
     if cheaper_lossy and pick in stable and not is_lossy_roce(pick):
         lossy = min(cheaper_lossy, key=lambda p: p.monthly_price)
-        reason += (f" {lossy.fabric_name} costs less, but without PFC/ECN a lost packet resends "
-                   "the whole window (go-back-N) and throughput collapses as loss grows.")
+        reason += (f" {lossy.fabric_name} costs less, but there a lost packet resends the whole "
+                   "window (go-back-N) and throughput collapses as loss grows.")
     weak = [p for p in points if p.throughput < best.throughput * (1 - 2 * tolerance)]
     if weak:
         worst = min(weak, key=lambda p: p.throughput)

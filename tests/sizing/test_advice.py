@@ -60,6 +60,8 @@ def test_lossy_roce_is_the_advice_only_when_nothing_lossless_keeps_up():
 def test_a_large_long_run_takes_infiniband_first_when_it_keeps_up():
     pick, reason = recommend_fabric([IB, IB_HDR, ROCE, TCP], tolerance=0.05, long_large_run=True)
     assert pick is IB_HDR and "InfiniBand comes first" in reason
+    pick, reason = recommend_fabric([IB, ROCE], tolerance=0.05, long_large_run=True)
+    assert pick is IB and "InfiniBand comes first" in reason and "no cheaper" not in reason
     # Not when no InfiniBand keeps up: then price decides among those that do.
     pick, _ = recommend_fabric([ROCE, TCP, point("ib-qdr-40", "infiniband", True, True, 50.0, 90.0)],
                                tolerance=0.05, long_large_run=True)
