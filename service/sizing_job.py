@@ -109,6 +109,11 @@ def default_global_batch(snap: Snapshot, model) -> int:
     return int(policy(snap, "default_generic_batch"))
 
 
+def max_global_batch(snap: Snapshot, training: Training) -> float:
+    """The largest batch a layout may round the default up to (a fixed batch is never changed)."""
+    return training.global_batch * policy(snap, "max_batch_growth")
+
+
 def layout_space(req: dict[str, Any]) -> LayoutSpace:
     fixed = req.get("layout")
     if not fixed:
@@ -179,7 +184,8 @@ def run(snap: Snapshot, req: dict[str, Any], progress: Progress) -> dict[str, An
     space = layout_space(req)
     progress(0.1)
 
-    cands = enumerate_candidates(clusters, node_counts, model, training, space, batch_fixed)
+    cands = enumerate_candidates(clusters, node_counts, model, training, space, batch_fixed,
+                                 max_global_batch(snap, training))
     excluded.update({f"layout_{k}": v for k, v in cands.skipped.items() if v})
     if len(cands) == 0:
         return empty_result(snap, req, excluded, "no parallel layout fits these node counts")
@@ -287,7 +293,9 @@ def notes(snap: Snapshot, req, training: Training, batch_fixed: bool, work_units
             f"{snap.prices.rates_date}; a month is {snap.prices.hours_per_month} hours.")]
     if not batch_fixed:
         out.append(f"Global batch about {training.global_batch} samples per step, rounded per "
-                   "layout to a multiple of dp x micro-batch.")
+                   "layout to a multiple of dp x micro-batch, at most "
+                   f"{max_global_batch(snap, training):g}: layouts whose data parallelism needs "
+                   "a larger batch are ruled out (excluded.layout_batch).")
     if not work_units:
         out.append(f"No amount of work given: configurations are priced for "
                    f"{req['duration_days']:g} days and ranked by work done.")
@@ -393,7 +401,8 @@ def best_points(snap: Snapshot, req, model, training, server_id: str, fabrics: l
                 node_counts: list[int], space: LayoutSpace, batch_fixed: bool):
     """For one server: the best layout of each (fabric, node count) by throughput."""
     clusters = [snap.cluster(server_id, f, 1) for f in fabrics]
-    cands = enumerate_candidates(clusters, node_counts, model, training, space, batch_fixed)
+    cands = enumerate_candidates(clusters, node_counts, model, training, space, batch_fixed,
+                                 max_global_batch(snap, training))
     if len(cands) == 0:
         return None, None
     r = evaluate(clusters, cands, model, training, snap.constants)

@@ -63,12 +63,15 @@ def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
 
 
 def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int], model,
-                         training: Training, space: LayoutSpace,
-                         batch_fixed: bool) -> Candidates:
+                         training: Training, space: LayoutSpace, batch_fixed: bool,
+                         max_global_batch: float = np.inf) -> Candidates:
     """Cross hardware x node counts x layouts; keep those whose degrees multiply to the GPUs.
 
     With a fixed global batch, dp x micro_batch must divide it; otherwise the batch is rounded to
-    the nearest multiple per candidate (reported with each result).
+    the nearest multiple per candidate (reported with each result), and a layout whose data
+    parallelism would push the batch past `max_global_batch` is ruled out: past the critical
+    batch size more samples per step no longer shorten training, so the speed it shows is not
+    real.
     """
     grid = layout_grid(model, space)
     k = grid["tp"].shape[0]
@@ -84,15 +87,16 @@ def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int]
     if space.fixed is not None and space.fixed.dp:
         ok &= dp == space.fixed.dp
     ok &= (dp % lay["ep"] == 0)
-    skipped = {"layout": int((~ok).sum())}
+    skipped = {"degrees": int((~ok).sum())}
     unit = dp * lay["micro_batch"]
     if batch_fixed:
         fits_batch = np.fmod(training.global_batch, np.where(unit > 0, unit, 1)) == 0
-        skipped["batch"] = int((ok & ~fits_batch).sum())
-        ok &= fits_batch
         gb = np.full(dp.shape, float(training.global_batch))
     else:
         gb = np.maximum(np.round(training.global_batch / np.where(unit > 0, unit, 1)), 1) * unit
+        fits_batch = gb <= max_global_batch
+    skipped["batch"] = int((ok & ~fits_batch).sum())
+    ok &= fits_batch
     lay["dp"] = dp
     keep = np.flatnonzero(ok)
     return Candidates(

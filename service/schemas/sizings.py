@@ -63,7 +63,9 @@ class SizingRequestSchema(Strict):
     global_batch = ma.fields.Integer(
         validate=v.Range(min=1, max=10_000_000),
         metadata={"description": "Samples per optimizer step; default about 4M tokens "
-                                 "(transformers) or 1024 samples, rounded per layout"})
+                                 "(transformers) or 1024 samples, rounded per layout up "
+                                 "to 4x that (catalog policy max_batch_growth); a given batch "
+                                 "is kept exactly"})
     nodes = ma.fields.Nested(NodeRangeSchema, load_default=lambda: {"min": 1, "max": 16})
     gpus_per_node = ma.fields.Integer(validate=v.Range(min=1, max=72))
     gpu_models = ma.fields.List(ma.fields.String(), validate=v.Length(min=1, max=20),

@@ -38,3 +38,21 @@ def test_best_per_group_picks_the_lowest_eligible_score():
     score = np.array([3.0, 1.0, 2.0, 5.0, 0.5])
     eligible = np.array([True, True, False, True, False])
     assert sorted(best_per_group(groups, score, eligible).tolist()) == [1, 3]
+
+
+def test_data_parallelism_may_not_grow_the_default_batch_past_the_limit(cluster_on):
+    # 64 nodes of 8 GPUs: pure data parallelism would need dp x micro_batch = 512..1024 samples,
+    # within 2x of a 512 batch but not within 1x.
+    cluster = cluster_on("ib-ndr-400", 1)
+    model = PRESETS["llama-3-8b"].model
+    training = Training(512, 1)
+    free = enumerate_candidates([cluster], [64], model, training, LayoutSpace(), False)
+    capped = enumerate_candidates([cluster], [64], model, training, LayoutSpace(), False,
+                                  max_global_batch=512)
+    assert free.global_batch.max() > 512
+    assert capped.global_batch.max() <= 512 and len(capped) > 0
+    assert capped.skipped["batch"] == len(free) - len(capped)
+    # A batch the customer fixed is never rounded, so the limit does not apply to it.
+    fixed = enumerate_candidates([cluster], [64], model, training, LayoutSpace(), True,
+                                 max_global_batch=1)
+    assert len(fixed) > 0 and np.all(fixed.global_batch == 512)

@@ -86,7 +86,7 @@
 
   function excludedLabel(key) {
     if (EXCLUDED_LABELS[key]) return EXCLUDED_LABELS[key];
-    if (key === "layout_layout") return "parallel layout";
+    if (key === "layout_degrees") return "parallel layout";
     if (key === "layout_batch") return "global batch";
     if (key.indexOf("layout_") === 0) return "layout (" + key.slice(7).replace(/_/g, " ") + ")";
     return key.replace(/_/g, " ");
