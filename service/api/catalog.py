@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import marshmallow as ma
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from catalog import queries
 from catalog.changes import ChangeError, apply_changes
 from service import db
+from service.api.blueprint import Blueprint
 from service.auth import requires
 from service.errors import Problem, field_problem
 from service.schemas import catalog as s

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service import db
 from service import estimates as core
+from service.api.blueprint import Blueprint
 from service.auth import requires
 from service.schemas import estimates as s
 

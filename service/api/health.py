@@ -5,10 +5,10 @@ from __future__ import annotations
 import marshmallow as ma
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from sqlalchemy import text
 
 from service import db
+from service.api.blueprint import Blueprint
 from service.errors import Problem
 
 blp = Blueprint("health", __name__, description="Liveness and readiness of the service")

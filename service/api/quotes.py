@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Response, json, render_template, request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service import db, quotes
+from service.api.blueprint import Blueprint
 from service.auth import current_principal, requires
 from service.errors import field_problem
 from service.schemas import quotes as s

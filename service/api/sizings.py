@@ -7,9 +7,9 @@ import time
 
 from flask import request, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service import db, sizings
+from service.api.blueprint import Blueprint
 from service.auth import current_principal, requires
 from service.errors import Problem, field_problem
 from service.estimates import catalog_snapshot

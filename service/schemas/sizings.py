@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import marshmallow as ma
 from marshmallow import validate as v
 
@@ -13,14 +15,26 @@ TERMS = ("monthly", "1y", "3y")
 SIZING_STATES = ("queued", "running", "succeeded", "failed", "cancelled")
 
 
-def positive(value) -> None:
-    if value <= 0:
-        raise ma.ValidationError("must be greater than 0")
+# Money travels as a decimal string, never a JSON number (which a client may have rounded
+# through a float); at least one non-zero digit, so the amount is above 0.
+AMOUNT = r"^(?=[0-9.]*[1-9])[0-9]{1,15}(\.[0-9]{1,6})?$"
 
 
-def Money() -> ma.fields.Decimal:
-    return ma.fields.Decimal(as_string=True, validate=positive,
-                             metadata={"description": "Decimal string in the request's currency"})
+class Amount(ma.fields.Decimal):
+    """A positive decimal string in, the same string out."""
+
+    def __init__(self, **kwargs):
+        super().__init__(
+            as_string=True,
+            metadata={"description": "An amount in the request's currency, as a decimal string",
+                      "type": "string", "pattern": AMOUNT, "example": "250000.00"},
+            **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        # The text as given is checked, before it becomes a Decimal.
+        if not isinstance(value, str) or not re.match(AMOUNT, value):
+            raise ma.ValidationError('must be a decimal string greater than 0, like "250000.00"')
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class NodeRangeSchema(Strict):
@@ -73,8 +87,8 @@ class SizingRequestSchema(Strict):
     layout = ma.fields.Nested(FixedLayoutSchema, allow_none=True, load_default=None,
                               metadata={"description": "Fixed parallel degrees; null searches"})
     region = ma.fields.String(load_default="us-east")
-    budget_per_month = Money()
-    budget_total = Money()
+    budget_per_month = Amount()
+    budget_total = Amount()
     term = ma.fields.String(load_default="monthly", validate=v.OneOf(TERMS))
     currency = ma.fields.String(load_default="USD", validate=v.Regexp(r"^[A-Z]{3}$"))
     rdma_required = ma.fields.Boolean(load_default=False)

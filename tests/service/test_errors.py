@@ -45,6 +45,13 @@ def test_bad_query_value_is_named(client):
     assert body["errors"][0]["pointer"] == "/query/min_gpus"
 
 
+def test_a_query_parameter_given_twice_is_named_not_half_read(client):
+    body = assert_problem(client.get("/v1/sizings?limit=5&limit=7"), 422, "validation_failed")
+    assert body["errors"] == [{"pointer": "/query/limit",
+                               "detail": "Given more than once; this parameter takes one value."}]
+    assert client.get("/v1/sizings?limit=5").status_code == 200
+
+
 def test_huge_body_is_a_413_problem(catalog_app):
     client = authorised(catalog_app)
     limit = catalog_app.config["MAX_CONTENT_LENGTH"]

@@ -99,6 +99,9 @@ def test_the_advice_keeps_lossy_roce_out_while_a_lossless_fabric_keeps_up(app):
     ({**SMALL, "currency": "XYZ"}, "/currency"),
     ({"workload": {"preset": "llama-3-8b"}}, "/tokens"),
     ({**SMALL, "layout": {"tp": 3}}, "/layout/tp"),
+    ({**SMALL, "budget_per_month": 1000}, "/budget_per_month"),
+    ({**SMALL, "budget_total": "0.00"}, "/budget_total"),
+    ({**SMALL, "budget_total": "1e6"}, "/budget_total"),
 ])
 def test_impossible_requests_are_422_naming_what_to_change(app, body, pointer):
     response = authorised(app).post("/v1/sizings", json=body)
@@ -118,6 +121,7 @@ def test_budget_rules_out_and_counts(app):
     result = response.get_json()["result"]
     assert result["configurations"] == [] and result["excluded"]["budget"] > 0
     assert "Widen" in result["notes"][0]
+    assert response.get_json()["request"]["budget_per_month"] == "1000"
 
 
 def test_cursor_pagination_lists_each_sizing_once(app):
