@@ -80,7 +80,7 @@ def recommend_fabric(points: list[FabricPoint], tolerance: float,
         reason += (" For a run this large and long InfiniBand comes first: it is lossless by "
                    "design, with no PFC/ECN tuning to get wrong.")
     cheaper_lossy = [p for p in good if is_lossy_roce(p) and p.monthly_price < pick.monthly_price]
-    if cheaper_lossy and pick in stable and not is_lossy_roce(pick):
+    if cheaper_lossy and not is_lossy_roce(pick):
         lossy = min(cheaper_lossy, key=lambda p: p.monthly_price)
         reason += (f" {lossy.fabric_name} costs less, but there a lost packet resends the whole "
                    "window (go-back-N) and throughput collapses as loss grows.")
