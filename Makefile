@@ -21,7 +21,7 @@ run: install
 	$(BIN)/flask --app service migrate
 	$(BIN)/flask --app service catalog load
 	$(BIN)/flask --app service site ensure-key
-	$(BIN)/gunicorn --bind $(HOST):$(PORT) --workers 1 --threads 4 'service:create_app()'
+	$(BIN)/gunicorn -c python:service.gunicorn_conf --bind $(HOST):$(PORT) --workers 1 --threads 4 'service:create_app()'
 
 worker: install
 	$(BIN)/celery -A tasks.worker worker --loglevel=INFO

@@ -27,10 +27,12 @@ HTTP_CODES = {
     409: "conflict",
     412: "precondition_failed",
     413: "body_too_large",
+    414: "uri_too_long",
     415: "unsupported_media_type",
     422: "validation_failed",
     428: "precondition_required",
     429: "rate_limited",
+    431: "headers_too_large",
     500: "internal_error",
     503: "unavailable",
 }

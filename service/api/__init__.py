@@ -23,6 +23,9 @@ SECURED_ERRORS = {
     503: "The database is unreachable, or no catalog is loaded yet; retry after Retry-After",
 }
 ANY_ERRORS = {
+    # Answered by the HTTP server before the app (service.gunicorn_conf), as problems too.
+    414: "The request line (path and query) is longer than the server reads (4094 bytes)",
+    431: "A header field is longer than the server reads (8190 bytes)",
     500: "An unexpected error; it has been logged and the body says nothing more",
 }
 ERROR_HEADERS = {

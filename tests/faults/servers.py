@@ -239,7 +239,8 @@ class ApiServer:
                  workers: int = 2, threads: int = 4, port: int | None = None):
         self.port = port or free_port()
         self.process = Process("api", [
-            str(VENV_BIN / "gunicorn"), "--bind", f"127.0.0.1:{self.port}",
+            str(VENV_BIN / "gunicorn"), "-c", "python:service.gunicorn_conf",
+            "--bind", f"127.0.0.1:{self.port}",
             "--workers", str(workers), "--threads", str(threads), "--timeout", "60",
             "--graceful-timeout", "5", app,
         ], env=env, log_path=workdir / f"api-{self.port}.log")

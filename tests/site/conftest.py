@@ -77,8 +77,8 @@ def live_server(tmp_path_factory):
     gunicorn = Path(sys.executable).parent / "gunicorn"
     with open(log_path, "wb") as log:
         server = subprocess.Popen(
-            [str(gunicorn), "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "4",
-             "--timeout", "120", "service:create_app()"],
+            [str(gunicorn), "-c", "python:service.gunicorn_conf", "--bind", f"127.0.0.1:{port}",
+             "--workers", "1", "--threads", "4", "--timeout", "120", "service:create_app()"],
             cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True)
     base_url = f"http://127.0.0.1:{port}"

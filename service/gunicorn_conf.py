@@ -1,0 +1,31 @@
+"""gunicorn settings for every way the API is served (`gunicorn -c python:service.gunicorn_conf`).
+
+gunicorn itself answers a request it cannot parse (a request line over 4094 bytes, headers too
+large, a malformed line) before the app sees it, with an HTML page. Those answers go through
+this module's writer instead, so they are RFC 9457 problems like every other error.
+"""
+
+from __future__ import annotations
+
+import json
+
+from gunicorn import util
+
+from service.errors import HTTP_CODES, PROBLEM_JSON, TYPE_BASE
+
+
+def problem_bytes(status: int, reason: str, detail: str) -> bytes:
+    code = HTTP_CODES.get(status, "http_error")
+    body = json.dumps({"type": TYPE_BASE + code.replace("_", "-"), "title": reason,
+                       "status": status, "detail": detail, "code": code}).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+            f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
+def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
+    # gunicorn's workers call util.write_error for these answers and offer no hook of their own.
+    util.write_nonblock(sock, problem_bytes(status_int, reason, mesg))
+
+
+util.write_error = write_problem
