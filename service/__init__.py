@@ -7,6 +7,7 @@ import logging
 from flask import Flask
 
 from service.config import Config
+from service.json_provider import StrictJSONProvider
 
 
 def create_app(config: Config | None = None) -> Flask:
@@ -37,9 +38,8 @@ def create_app(config: Config | None = None) -> Flask:
                 ),
             },
         },
-        JSON_SORT_KEYS=False,
     )
-    app.json.sort_keys = False
+    app.json = StrictJSONProvider(app)
     observability.configure_logging(logging.INFO)
 
     db.init_db(app, config.database_url)

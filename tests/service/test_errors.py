@@ -72,6 +72,21 @@ def test_unexpected_exception_is_a_500_problem_without_trace(catalog_app, monkey
     assert "secret" not in json.dumps(body)
 
 
+def test_a_nan_in_an_answer_is_a_logged_500_never_invalid_json(catalog_app, monkeypatch):
+    from service import estimates
+
+    def not_a_number(*args, **kwargs):
+        return {"operation": "all_reduce", "size_bytes": 1.0, "ranks": 2, "time_s": 0.0,
+                "algbw_gbs": float("inf"), "busbw_gbs": float("nan")}
+
+    monkeypatch.setattr(estimates, "run_collective", not_a_number)
+    response = authorised(catalog_app).post("/v1/estimates/collectives", json={
+        "cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 2},
+        "operation": "all_reduce", "size_bytes": 1.0})
+    assert_problem(response, 500, "internal_error")
+    assert b"NaN" not in response.data and b"Infinity" not in response.data
+
+
 def test_database_outage_is_a_503_problem(catalog_app, monkeypatch):
     from catalog import queries
 
