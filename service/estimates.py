@@ -118,8 +118,10 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
 def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
     snap = catalog_snapshot(session, doc.get("catalog_version"))
     cluster = resolve_cluster(snap, doc["cluster"], [])
-    if doc["operation"] == "p2p" and cluster.gpus < 2:
-        raise field_problem("/operation", "point-to-point needs at least two GPUs")
+    if cluster.gpus < 2:
+        # One rank moves nothing: its time is 0 and its bandwidths undefined.
+        raise field_problem("/cluster/nodes", f"a collective needs at least two GPUs; this "
+                                              f"cluster has {cluster.gpus} (nodes x GPUs per node)")
     time_s, algbw, busbw = collective_time(doc["operation"], doc["size_bytes"], cluster,
                                            snap.constants, doc["algorithm"])
     ranks = 2 if doc["operation"] == "p2p" else cluster.gpus

@@ -32,7 +32,7 @@ class GpuQuery(VersionQuery):
 
 class ServerQuery(VersionQuery):
     gpu = ma.fields.String(metadata={"description": "Only servers with this GPU id, e.g. h100-sxm"})
-    min_gpus = ma.fields.Integer(validate=ma.validate.Range(min=1),
+    min_gpus = ma.fields.Integer(validate=ma.validate.Range(min=1, max=1024),
                                  metadata={"description": "At least this many GPUs per node"})
 
 

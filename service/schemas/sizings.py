@@ -50,7 +50,7 @@ class NodeRangeSchema(Strict):
 class FixedLayoutSchema(Strict):
     """Pin the parallel degrees; dp follows from the GPU count unless given."""
 
-    dp = ma.fields.Integer(validate=v.Range(min=1))
+    dp = ma.fields.Integer(validate=v.Range(min=1, max=1_000_000))
     tp = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=512))
     pp = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=512))
     ep = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=1024))

@@ -45,6 +45,13 @@ def test_filters(client):
     assert unsupported and all(e["reason"] for e in unsupported)
 
 
+def test_a_filter_beyond_any_server_is_a_422_not_a_database_error(client):
+    # SQLite integers are 64-bit: an unbounded filter once reached the database and failed there.
+    response = client.get("/v1/catalog/servers?min_gpus=28372675796368809607036928")
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["pointer"] == "/query/min_gpus"
+
+
 def test_get_one_and_404(client):
     assert client.get("/v1/catalog/fabrics/ib-ndr-400").get_json()["line_rate_gbps"] == 400
     response = client.get("/v1/catalog/fabrics/ib-xyz")

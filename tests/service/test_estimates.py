@@ -104,7 +104,22 @@ def test_collective_matches_nccl_tests_definitions(client):
     assert small["busbw_gbs"] < body["busbw_gbs"] / 10  # small messages are latency-bound
 
 
-def test_presets_carry_their_sources(client):
+def test_a_collective_on_one_gpu_is_a_422_not_infinite_bandwidth(client):
+    response = client.post("/v1/estimates/collectives", json={
+        "cluster": {"server": "pcie-rtx-4090-8", "fabric": "eth-tcp-10", "nodes": 1},
+        "operation": "all_gather", "size_bytes": 1.0})
+    assert response.status_code == 200  # eight GPUs in one node
+    one_gpu = {"custom_server": {"gpus_per_node": 1, "nics_per_node": 1, "nic_rate_gbps": 100,
+                                 "gpu": {"bf16_tflops": 100, "memory_gb": 24, "intra_link": "pcie",
+                                         "intra_bandwidth_gbs": 32}},
+               "fabric": "eth-tcp-10", "nodes": 1}
+    response = client.post("/v1/estimates/collectives", json={
+        "cluster": one_gpu, "operation": "all_gather", "size_bytes": 1.0})
+    assert response.status_code == 422, response.get_json()
+    assert response.get_json()["errors"][0]["pointer"] == "/cluster/nodes"
+
+
+
     presets = {p["id"]: p for p in client.get("/v1/presets").get_json()}
     for name in ("gpt-3-175b", "llama-3-8b", "llama-3-70b", "llama-3-405b", "mixtral-8x7b",
                  "bert-large", "resnet-50", "resnet-101", "inception-v3", "vgg-16"):
