@@ -88,6 +88,14 @@ class ProblemSchema(ma.Schema):
     )
 
 
+def problem_document(status: int, code: str, detail: str, title: str | None = None) -> dict[str, Any]:
+    """The RFC 9457 members every problem carries; also used outside a request (gunicorn)."""
+    from http import HTTPStatus
+
+    return {"type": TYPE_BASE + code.replace("_", "-"), "title": title or HTTPStatus(status).phrase,
+            "status": status, "detail": detail, "code": code}
+
+
 def problem_response(
     status: int,
     code: str,
@@ -97,16 +105,7 @@ def problem_response(
     errors: list[dict[str, str]] | None = None,
     headers: dict[str, str] | None = None,
 ) -> Response:
-    from http import HTTPStatus
-
-    body: dict[str, Any] = {
-        "type": TYPE_BASE + code.replace("_", "-"),
-        "title": title or HTTPStatus(status).phrase,
-        "status": status,
-        "detail": detail,
-        "code": code,
-        "instance": request.path,
-    }
+    body = {**problem_document(status, code, detail, title), "instance": request.path}
     if errors is not None:
         body["errors"] = errors
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)

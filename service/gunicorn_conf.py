@@ -11,13 +11,12 @@ import json
 
 from gunicorn import util
 
-from service.errors import HTTP_CODES, PROBLEM_JSON, TYPE_BASE
+from service.errors import HTTP_CODES, PROBLEM_JSON, problem_document
 
 
 def problem_bytes(status: int, reason: str, detail: str) -> bytes:
-    code = HTTP_CODES.get(status, "http_error")
-    body = json.dumps({"type": TYPE_BASE + code.replace("_", "-"), "title": reason,
-                       "status": status, "detail": detail, "code": code}).encode()
+    body = json.dumps(problem_document(status, HTTP_CODES.get(status, "http_error"), detail,
+                                       reason)).encode()
     head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
             f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
     return head.encode("latin-1") + body
