@@ -10,11 +10,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from catalog.validation import A100_SXM, B200, H100_SXM, load_constants, load_fabrics
-from sizing.compute import RECOMPUTE_CODES
 from sizing.hardware import Cluster, Server
 from sizing.presets import preset_model
 from sizing.step import estimate, estimate_batch, layout_arrays, validate_layout
-from sizing.workload import Layout, Training
+from sizing.workload import RECOMPUTE, Layout, Training
 
 N = 20_000
 LOOP_SAMPLE = 2_000
@@ -40,7 +39,7 @@ def random_candidates(n, rng, model, fabrics):
         layout = Layout(dp=dp, tp=tp, pp=pp, zero_stage=int(rng.integers(0, 4)),
                         virtual_stages=1 if pp == 1 else int(rng.integers(1, 3)),
                         sequence_parallel=bool(rng.integers(0, 2)),
-                        recompute=RECOMPUTE_CODES[int(rng.integers(0, 3))])
+                        recompute=RECOMPUTE[int(rng.integers(0, 3))])
         training = Training(GLOBAL_BATCH, mb)
         cluster = Cluster(server, fabric, nodes, bool(rng.integers(0, 2)))
         if validate_layout(cluster, model, training, layout):

@@ -49,7 +49,9 @@ CALIBRATION_ROWS = {
 
 def load_constants(path: Path | None = None) -> ModelConstants:
     with open(path or DATA_DIR / "model.yaml", encoding="utf-8") as fh:
-        return ModelConstants.from_mapping(yaml.safe_load(fh))
+        model = yaml.safe_load(fh)
+    with open(DATA_DIR / "policy.yaml", encoding="utf-8") as fh:
+        return ModelConstants.from_mapping(model, yaml.safe_load(fh))
 
 
 def load_fabrics(path: Path | None = None) -> dict[str, Fabric]:

@@ -1,118 +1,227 @@
-"""Network advice from the model's numbers: which fabric fits, fabric vs more GPUs, RoCEv2 checklist."""
+"""Network advice from the ranking's own options: which fabric, fabric vs more GPUs, RoCEv2 checklist."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-# What a RoCEv2 fabric must guarantee to behave like InfiniBand (brief §2.3, with its sources).
-ROCE_CHECKLIST = (
-    {"item": "PFC end to end on the RoCE priority",
-     "why": "RoCEv2 recovers from loss by go-back-N; a dropped packet resends the whole window",
-     "source": "NVIDIA Cumulus Linux docs, 'RoCE relies on ECN and PFC to operate'; "
-               "Wang et al. ICCCN 2019"},
-    {"item": "ECN marking with DCQCN rate control, not pause frames alone",
-     "why": "PFC alone causes head-of-line blocking, congestion spreading and pause storms",
-     "source": "Mittal et al. SIGCOMM 2018; Guo et al. SIGCOMM 2016; Asterfusion: "
-               "'PFC for per-class lossless transport, DCQCN + ECN for per-flow control'"},
-    {"item": "Consistent MTU on every hop (RDMA path MTU 4096 on a jumbo Ethernet MTU)",
-     "why": "a smaller MTU anywhere fragments messages and lowers goodput",
-     "source": "RDMA path MTU 256-4096 B (ib_send_lat table, brief §2.3); jumbo-frame "
-               "requirement is a planning assumption, not a vendor quote"},
-    {"item": "Queues and priority/DSCP mapping: RoCE on priority 3, CNP on 6 (strict), "
-             "DSCP-based PFC on routed fabrics",
-     "why": "RoCE and congestion notifications must not share a lossy queue",
-     "source": "NVIDIA Cumulus Linux RoCE defaults; Guo et al. SIGCOMM 2016 DSCP-based PFC"},
-    {"item": "Uniform link speeds between hosts, leaves and spines",
-     "why": "mixed generations degrade bandwidth (3-7 Gb/s seen on mixed XDR/NDR)",
-     "source": "ConnectX-7 firmware 28.47 release notes (indirect evidence)"},
-)
+import numpy as np
 
 
 @dataclass(frozen=True)
-class FabricPoint:
-    """One fabric's numbers for the same server, workload and node count."""
+class ChecklistItem:
+    item: str
+    why: str
+    source: str
 
+
+# What a RoCEv2 fabric must guarantee to behave like InfiniBand (brief §2.3, with its sources).
+ROCE_CHECKLIST = (
+    ChecklistItem(
+        "PFC end to end on the RoCE priority",
+        "RoCEv2 recovers from loss by go-back-N; a dropped packet resends the whole window",
+        "NVIDIA Cumulus Linux docs, 'RoCE relies on ECN and PFC to operate'; "
+        "Wang et al. ICCCN 2019"),
+    ChecklistItem(
+        "ECN marking with DCQCN rate control, not pause frames alone",
+        "PFC alone causes head-of-line blocking, congestion spreading and pause storms",
+        "Mittal et al. SIGCOMM 2018; Guo et al. SIGCOMM 2016; Asterfusion: "
+        "'PFC for per-class lossless transport, DCQCN + ECN for per-flow control'"),
+    ChecklistItem(
+        "Consistent MTU on every hop (RDMA path MTU 4096 on a jumbo Ethernet MTU)",
+        "a smaller MTU anywhere fragments messages and lowers goodput",
+        "RDMA path MTU 256-4096 B (ib_send_lat table, brief §2.3); jumbo-frame "
+        "requirement is a planning assumption, not a vendor quote"),
+    ChecklistItem(
+        "Queues and priority/DSCP mapping: RoCE on priority 3, CNP on 6 (strict), "
+        "DSCP-based PFC on routed fabrics",
+        "RoCE and congestion notifications must not share a lossy queue",
+        "NVIDIA Cumulus Linux RoCE defaults; Guo et al. SIGCOMM 2016 DSCP-based PFC"),
+    ChecklistItem(
+        "Uniform link speeds between hosts, leaves and spines",
+        "mixed generations degrade bandwidth (3-7 Gb/s seen on mixed XDR/NDR)",
+        "ConnectX-7 firmware 28.47 release notes (indirect evidence)"),
+)
+
+
+OBJECTIVE_WORDS = {"fastest": "time to train", "cheapest": "cost", "balanced": "time and cost"}
+
+
+@dataclass(frozen=True)
+class FabricOption:
+    """One fabric's best configuration for the top server at the top node count."""
+
+    candidate: int
     fabric_id: str
     fabric_name: str
     kind: str
     rdma: bool
     lossless: bool
-    scaling_efficiency: float
+    line_rate_gbps: float
     throughput: float  # tokens/s or samples/s
-    monthly_price: float
+    scaling_efficiency: float
     communication_share: float
+    objective_score: float  # the objective alone; lower is better
+    score: float  # with the policy's fabric preference, as the ranking orders
 
 
-def is_lossy_roce(p: FabricPoint) -> bool:
-    return p.kind == "roce" and not p.lossless
+def is_lossy_roce(option: FabricOption) -> bool:
+    return option.kind == "roce" and not option.lossless
 
 
-def recommend_fabric(points: list[FabricPoint], tolerance: float,
-                     long_large_run: bool = False) -> tuple[FabricPoint, str]:
-    """The cheapest fabric whose throughput is within `tolerance` of the fastest one, and why.
+@dataclass(frozen=True)
+class Recommendation:
+    pick: FabricOption
+    options: tuple[FabricOption, ...]  # fastest first
+    reason: str
+    fabric_class: str
 
-    Throughput, not efficiency, decides: a layout can look efficient on a slow fabric only
-    because it recomputes more, which the customer pays for all the same. Two preferences come
-    before price among the fabrics that keep up: RoCEv2 without PFC/ECN is never the advice
-    while a lossless fabric keeps up (its go-back-N collapse under loss is a risk the nominal
-    loss rate of the model does not bound), and a large, long run takes InfiniBand first when
-    one keeps up (lossless by credit-based flow control, with no switch tuning to get wrong).
+
+def recommend(options: Sequence[FabricOption], objective: str, tolerance: float,
+              long_large_run: bool) -> Recommendation:
+    """The option the ranking puts first, and why, in the customer's terms.
+
+    The pick is the lowest preference-adjusted score, exactly as the ranking orders: for the
+    top server and node count that is rank 1's fabric. The words say what the objective
+    weighed, which preference decided when one did, and which fabrics to avoid.
     """
-    best = max(points, key=lambda p: p.throughput)
-    good = [p for p in points if p.throughput >= best.throughput * (1 - tolerance)]
-    stable = [p for p in good if not is_lossy_roce(p)] or good
-    infiniband = [p for p in stable if p.kind == "infiniband"]
-    preferred = infiniband if long_large_run and infiniband else stable
-    pick = min(preferred, key=lambda p: p.monthly_price)
-    if pick is best:
-        cheapest = min(good, key=lambda p: p.monthly_price) is pick
-        reason = (f"{pick.fabric_name} gives the most throughput at this scale "
-                  f"({pick.scaling_efficiency:.0%} scaling efficiency, {pick.communication_share:.0%} "
-                  "of each step on communication)"
-                  + (f"; no cheaper fabric comes within {tolerance:.0%} of it." if cheapest
-                     else "."))
+    if not options:
+        raise ValueError("no fabric options")
+    pick = min(options, key=lambda o: (o.score, o.candidate))
+    fastest = max(options, key=lambda o: o.throughput)
+    detail = (f"{pick.scaling_efficiency:.0%} scaling efficiency, {pick.communication_share:.0%} "
+              "of each step on communication")
+    if pick is fastest:
+        reason = f"{pick.fabric_name} gives the most throughput at this scale ({detail})."
+    elif pick.throughput >= 0.995 * fastest.throughput:
+        reason = (f"{pick.fabric_name} ranks first on {OBJECTIVE_WORDS[objective]} ({detail}): "
+                  f"it is as fast as {fastest.fabric_name} here, within 1%, for less.")
     else:
-        reason = (f"{pick.fabric_name} reaches {pick.throughput / best.throughput:.0%} of the "
-                  f"throughput of the fastest option ({best.fabric_name}) "
-                  f"({pick.scaling_efficiency:.0%} scaling efficiency): a faster fabric buys little "
+        reason = (f"{pick.fabric_name} ranks first on {OBJECTIVE_WORDS[objective]} ({detail}): "
+                  f"it reaches {pick.throughput / fastest.throughput:.0%} of the throughput of "
+                  f"the fastest option, {fastest.fabric_name}, which does not pay for itself "
                   "here.")
-    if preferred is infiniband and min(stable, key=lambda p: p.monthly_price) is not pick:
-        reason += (" For a run this large and long InfiniBand comes first: it is lossless by "
-                   "design, with no PFC/ECN tuning to get wrong.")
-    cheaper_lossy = [p for p in good if is_lossy_roce(p) and p.monthly_price < pick.monthly_price]
-    if cheaper_lossy and not is_lossy_roce(pick):
-        lossy = min(cheaper_lossy, key=lambda p: p.monthly_price)
-        reason += (f" {lossy.fabric_name} costs less, but there a lost packet resends the whole "
-                   "window (go-back-N) and throughput collapses as loss grows.")
-    weak = [p for p in points if p.throughput < best.throughput * (1 - 2 * tolerance)]
+    better = [o for o in options if o.objective_score < pick.objective_score]
+    if better:
+        # The preference decided: an option scored better on the objective alone.
+        if long_large_run and pick.kind == "infiniband" and any(o.kind != "infiniband" for o in better):
+            reason += (f" For a run this large and long InfiniBand comes first while it is within "
+                       f"{tolerance:.0%} of the best {OBJECTIVE_WORDS[objective]}: it is lossless "
+                       "by design, with no PFC/ECN tuning to get wrong.")
+        lossy = [o for o in better if is_lossy_roce(o)]
+        if lossy and not is_lossy_roce(pick):
+            reason += (f" {lossy[0].fabric_name} scores slightly better, but there a lost packet "
+                       "resends the whole window (go-back-N) and throughput collapses as loss "
+                       "grows.")
+    weak = [o for o in options if o.throughput < fastest.throughput * (1 - 2 * tolerance)]
     if weak:
-        worst = min(weak, key=lambda p: p.throughput)
-        reason += (f" Avoid {worst.fabric_name}: {worst.throughput / best.throughput:.0%} of the "
+        worst = min(weak, key=lambda o: o.throughput)
+        reason += (f" Avoid {worst.fabric_name}: {worst.throughput / fastest.throughput:.0%} of the "
                    f"best throughput, with GPUs waiting on the network for "
                    f"{worst.communication_share:.0%} of each step.")
-    return pick, reason
+    ordered = tuple(sorted(options, key=lambda o: -o.throughput))
+    return Recommendation(pick, ordered, reason, fabric_class(pick))
 
 
-def fabric_class(pick: FabricPoint, line_rate_gbps: float) -> str:
+def fabric_class(pick: FabricOption) -> str:
     """The class of fabric the numbers call for, in the words customers use."""
+    rate = pick.line_rate_gbps
     if not pick.rdma:
-        return f"plain Ethernet at {line_rate_gbps:g} Gb/s is enough at this scale"
-    if pick.kind == "roce" and not pick.lossless:
-        return (f"{line_rate_gbps:g} Gb/s-class RDMA; make it lossless RoCEv2 (PFC + ECN) or "
-                "InfiniBand")
-    return f"{line_rate_gbps:g} Gb/s-class RDMA: lossless RoCEv2 or InfiniBand"
+        return f"plain Ethernet at {rate:g} Gb/s is enough at this scale"
+    if is_lossy_roce(pick):
+        return f"{rate:g} Gb/s-class RDMA; make it lossless RoCEv2 (PFC + ECN) or InfiniBand"
+    return f"{rate:g} Gb/s-class RDMA: lossless RoCEv2 or InfiniBand"
 
 
-def upgrade_vs_more_gpus(current_throughput: float, current_price: float,
-                         upgraded_throughput: float, upgraded_price: float,
-                         more_nodes_throughput: float, more_nodes_price: float) -> str:
-    """Words for 'a faster fabric or more GPUs for the same money', with the numbers."""
-    fabric_gain = upgraded_throughput / current_throughput - 1
-    nodes_gain = more_nodes_throughput / current_throughput - 1
-    extra_fabric = upgraded_price - current_price
-    extra_nodes = more_nodes_price - current_price
-    verdict = ("the faster fabric is the better buy" if fabric_gain >= nodes_gain
-               else "more GPUs are the better buy")
-    return (f"Upgrading the fabric adds {fabric_gain:+.0%} throughput for {extra_fabric:+,.0f} per "
-            f"month; spending about the same on more nodes adds {nodes_gain:+.0%} for "
-            f"{extra_nodes:+,.0f} per month: {verdict}.")
+# --------------------------------------------------------------------------- what-ifs
+
+@dataclass(frozen=True)
+class WhatIf:
+    """A faster fabric, or more nodes on the same fabric, for about the same extra money."""
+
+    current: int
+    upgrade: int | None  # candidate: a faster fabric at the same node count
+    more_nodes: int | None  # candidate: the same fabric at more nodes
+    no_upgrade: str | None  # why there is no upgrade, when there is none
+    no_more_nodes: str | None
+
+
+# What a rule that ruled out every larger node count means to the customer.
+WHY_NOT_MORE = {
+    "stock": "the region's stock within your lead time allows no more nodes of this server",
+    "budget": "more nodes exceed your budget",
+    "deadline": "no larger configuration finishes by your deadline",
+    "memory": "no layout of more nodes fits in GPU memory",
+    "layout": "no parallel layout suits more nodes",
+}
+
+
+def fabric_or_more_gpus(current: int, same_nodes: Mapping[int, int], same_fabric: Mapping[int, int],
+                        nodes: int, node_max: int, throughput: np.ndarray, monthly: np.ndarray,
+                        ruled_out_beyond: Mapping[str, int]) -> WhatIf:
+    """The fastest fabric upgrade at this node count against more nodes for about its money.
+
+    `same_nodes` maps hardware -> best candidate of the top server at `nodes`; `same_fabric`
+    maps node count -> best candidate of the current fabric; both hold only what can be sold
+    (node range, stock, budget, included fabrics). The node count chosen is the one whose extra
+    spend per month is closest to the upgrade's, or the next one up when no upgrade exists.
+    `ruled_out_beyond` counts, by rule, candidates of larger node counts that were ruled out.
+    """
+    faster = [i for i in same_nodes.values() if throughput[i] > throughput[current]]
+    upgrade = max(faster, key=lambda i: throughput[i]) if faster else None
+    more = [(n, i) for n, i in same_fabric.items() if n > nodes]
+    more_nodes = None
+    if more:
+        if upgrade is None:
+            more_nodes = min(more)[1]
+        else:
+            extra = monthly[upgrade] - monthly[current]
+            more_nodes = min(more, key=lambda ni: (abs(monthly[ni[1]] - monthly[current] - extra),
+                                                   ni[0]))[1]
+    no_upgrade = None if upgrade is not None else (
+        "no faster fabric for this server is offered at this node count within your fabrics, "
+        "stock and budget")
+    no_more = None
+    if more_nodes is None:
+        if nodes >= node_max:
+            no_more = f"{nodes} nodes is the top of your node range"
+        elif ruled_out_beyond:
+            rule = max(ruled_out_beyond, key=ruled_out_beyond.get)
+            no_more = WHY_NOT_MORE.get(rule, "no larger configuration passes the filters")
+        else:
+            no_more = "no larger configuration passes the filters"
+    return WhatIf(current, upgrade, more_nodes, no_upgrade, no_more)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A what-if option as a sentence needs it; money already written in the currency."""
+
+    label: str  # "InfiniBand NDR 400 Gb/s" or "5 nodes"
+    gain: float  # throughput gained, a fraction
+    extra: str  # extra per month, as written
+    gain_per_1000: float | None  # throughput units per 1,000 of the currency; None: no extra
+    unit: str  # "tokens/s"
+
+
+def fabric_or_more_gpus_sentence(upgrade: Option | None, more_nodes: Option | None,
+                                 no_upgrade: str | None, no_more_nodes: str | None) -> str:
+    """Words for the what-if; the verdict weighs throughput gained per unit of money, so two
+    options of different extra spend compare as if for the same money."""
+    def said(o: Option, verb: str) -> str:
+        per = (f", {o.gain_per_1000:,.0f} {o.unit} per 1,000 of extra spend"
+               if o.gain_per_1000 is not None else ", at no extra cost")
+        return f"{o.label} {verb} {o.gain:+.0%} throughput for {o.extra} per month{per}"
+
+    if upgrade and more_nodes:
+        per_fabric = upgrade.gain_per_1000 if upgrade.gain_per_1000 is not None else float("inf")
+        per_nodes = more_nodes.gain_per_1000 or 0.0
+        verdict = ("the faster fabric buys more throughput for the money" if per_fabric >= per_nodes
+                   else "more GPUs buy more throughput for the money")
+        return f"{said(upgrade, 'adds')}; {said(more_nodes, 'add')}: {verdict}."
+    if upgrade:
+        return f"{said(upgrade, 'adds')}; more nodes are not an option: {no_more_nodes}."
+    if more_nodes:
+        return f"{said(more_nodes, 'add')}; a faster fabric is not an option: {no_upgrade}."
+    return (f"Neither a faster fabric nor more nodes is an option: {no_upgrade}; and "
+            f"{no_more_nodes}.")

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sizing.hardware import INTRA_LINKS
+from sizing.hardware import INTRA_LINKS, Cluster
 
-OPS = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p", "broadcast")
+# The collectives and algorithms the cost model prices (the estimate API offers these).
+COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p")
 ALGORITHMS = ("ring", "tree", "auto")
 
 
@@ -45,6 +46,11 @@ def node_bandwidth_gbs(c: dict, constants) -> np.ndarray:
     bw = np.where(lossy, bw * goodput, bw)
     beyond_leaf = np.asarray(c["nodes"]) > np.asarray(c["fabric_nodes_per_leaf"])
     return np.where(beyond_leaf, bw / np.asarray(c["fabric_oversubscription"], float), bw)
+
+
+def inter_node_bandwidth_gbs(cluster: Cluster, constants) -> float:
+    """Achievable inter-node bandwidth of one node of `cluster` (all its NICs, one way), GB/s."""
+    return float(node_bandwidth_gbs(cluster.as_arrays(), constants)[0])
 
 
 def inter_latency_s(c: dict, constants) -> np.ndarray:

@@ -3,9 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sizing.workload import GenericModel, Transformer
-
-RECOMPUTE_CODES = ("none", "selective", "full")
+from sizing.workload import RECOMPUTE, GenericModel, Transformer
 
 
 def gemm_efficiency(gemm_flops, peak_flops, max_efficiency, knee_s) -> np.ndarray:
@@ -35,7 +33,7 @@ def flops_per_microbatch(model, micro_batch, recompute_code, model_parallel):
     code = np.asarray(recompute_code, int)
     if isinstance(model, Transformer):
         tokens = b * model.seq_len
-        hw = np.choose(code, [model.hardware_flops_per_token(r) for r in RECOMPUTE_CODES])
+        hw = np.choose(code, [model.hardware_flops_per_token(r) for r in RECOMPUTE])
         model_f = model.training_flops_per_token() * tokens / mp
         hw_f = hw * tokens / mp
         fwd_f = model.forward_flops_per_token * tokens / mp

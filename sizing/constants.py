@@ -1,4 +1,4 @@
-"""Calibration constants of the performance model, built from catalog/data/model.yaml."""
+"""Calibration constants of the performance model, from catalog/data/model.yaml (and policy.yaml)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -9,6 +9,10 @@ from typing import Any
 
 def _frozen(mapping: Mapping[str, float]) -> Mapping[str, float]:
     return MappingProxyType({str(k): float(v) for k, v in mapping.items()})
+
+
+# Fields of ModelConstants that policy.yaml, not model.yaml, holds.
+POLICY_FIELDS = ("memory_headroom_share",)
 
 
 @dataclass(frozen=True)
@@ -39,12 +43,17 @@ class ModelConstants:
     bytes_per_param_gradients_fp32: float
     bytes_per_param_optimizer_fp32: float
     runtime_reserved_gb: float
+    # Policy, not physics: the share of each GPU's memory a configuration must leave free to
+    # "fit". It lives in policy.yaml; every memory figure of the model reads it from here.
+    memory_headroom_share: float
     sources: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> ModelConstants:
-        """Build from the parsed model.yaml (the whole file or its ``constants`` mapping)."""
-        table = data.get("constants", data)
+    def from_mapping(cls, data: Mapping[str, Any], policy: Mapping[str, Any]) -> ModelConstants:
+        """Build from the parsed model.yaml and policy.yaml (whole files or their ``constants``)."""
+        policy_table = policy.get("constants", policy)
+        table = {**data.get("constants", data),
+                 **{k: policy_table[k] for k in POLICY_FIELDS if k in policy_table}}
         values: dict[str, Any] = {}
         sources: dict[str, str] = {}
         missing = []

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 INTRA_LINKS = ("nvlink", "xgmi", "pcie")
 FABRIC_KINDS = ("infiniband", "roce", "ethernet")
 
@@ -81,16 +83,8 @@ class Cluster:
     def uses_gpudirect(self) -> bool:
         return bool(self.gpudirect and self.server.gpudirect_rdma and self.fabric.rdma)
 
-    def inter_node_bandwidth_gbs(self, constants) -> float:
-        """Achievable inter-node bandwidth of one node (all its NICs, one direction), GB/s."""
-        from sizing.collectives import node_bandwidth_gbs
-
-        return float(node_bandwidth_gbs(self.as_arrays(), constants)[0])
-
     def as_arrays(self) -> dict:
         """This cluster as the length-1 arrays the vectorised model consumes."""
-        import numpy as np
-
         g, f, s = self.gpu, self.fabric, self.server
         nan = float("nan")
         return {

@@ -33,7 +33,10 @@ def activation_bytes_per_layer(model: Transformer, micro_batch, tp, sequence_par
 
 
 def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
-    """Per-GPU memory in GB by part, for arrays of layouts in `c`."""
+    """Per-GPU memory in GB by part, for arrays of layouts in `c`.
+
+    margin_gb is what is left beyond the headroom the policy keeps free; negative: no fit.
+    """
     dp = np.asarray(c["dp"], float)
     tp = np.asarray(c["tp"], float)
     pp = np.asarray(c["pp"], float)
@@ -78,6 +81,9 @@ def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
     reserved = np.full_like(weights, constants.runtime_reserved_gb)
     total = weights + grads + optim + acts + reserved
     capacity = np.asarray(c["gpu_memory_gb"], float)
+    # "Fits" keeps the policy's share of capacity free (allocator fragmentation, buffers the
+    # estimate leaves out), so a plan never rests on a few megabytes to spare.
+    headroom = capacity * constants.memory_headroom_share
     return {
         "weights_gb": weights,
         "gradients_gb": grads,
@@ -86,6 +92,7 @@ def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
         "reserved_gb": reserved,
         "total_gb": total,
         "capacity_gb": capacity,
-        "fits": total <= capacity,
-        "margin_gb": capacity - total,
+        "headroom_gb": headroom,
+        "fits": total + headroom <= capacity,
+        "margin_gb": capacity - headroom - total,
     }

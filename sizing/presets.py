@@ -5,6 +5,10 @@ from dataclasses import dataclass
 
 from sizing.workload import GenericModel, Transformer
 
+# ILSVRC-2012 (ImageNet-1k) training set: 1,281,167 images (Russakovsky et al. 2015, IJCV,
+# 'ImageNet Large Scale Visual Recognition Challenge', Table 2).
+IMAGENET_TRAIN_IMAGES = 1_281_167
+
 
 @dataclass(frozen=True)
 class Preset:
@@ -12,6 +16,9 @@ class Preset:
     model: Transformer | GenericModel
     source: str
     note: str = ""
+    # The dataset the model is usually trained on: an epoch of it, when only epochs are given.
+    dataset: str | None = None
+    samples_per_epoch: int | None = None
 
 
 _PRESETS = [
@@ -61,6 +68,7 @@ _PRESETS = [
                      activation_bytes_per_sample=110e6),
         "He et al. 2016; torchvision model table (25.6M params, 4.09 GMACs at 224x224)",
         "activation bytes per sample (FP32, 224x224) is an estimate",
+        "ImageNet-1k", IMAGENET_TRAIN_IMAGES,
     ),
     Preset(
         "resnet-101",
@@ -68,6 +76,7 @@ _PRESETS = [
                      activation_bytes_per_sample=160e6),
         "He et al. 2016; torchvision model table (44.5M params, 7.80 GMACs at 224x224)",
         "activation bytes per sample (FP32, 224x224) is an estimate",
+        "ImageNet-1k", IMAGENET_TRAIN_IMAGES,
     ),
     Preset(
         "inception-v3",
@@ -76,6 +85,7 @@ _PRESETS = [
         "Szegedy et al. 2016; torchvision model table (27.2M params incl. aux head, "
         "5.71 GMACs at 299x299)",
         "activation bytes per sample (FP32, 299x299) is an estimate",
+        "ImageNet-1k", IMAGENET_TRAIN_IMAGES,
     ),
     Preset(
         "vgg-16",
@@ -84,6 +94,7 @@ _PRESETS = [
         "Simonyan and Zisserman 2015; torchvision model table (138.4M params, 15.47 GMACs "
         "at 224x224)",
         "activation bytes per sample (FP32, 224x224) is an estimate",
+        "ImageNet-1k", IMAGENET_TRAIN_IMAGES,
     ),
 ]
 

@@ -1,4 +1,4 @@
-"""Enumerates clusters x node counts x parallel layouts as arrays, evaluates them in one pass, ranks."""
+"""Enumerates clusters x node counts x parallel layouts as arrays and evaluates them in one pass."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ from itertools import product
 
 import numpy as np
 
-from sizing.compute import RECOMPUTE_CODES
 from sizing.hardware import Cluster
 from sizing.step import estimate_batch
-from sizing.workload import Layout, Training, Transformer
+from sizing.workload import RECOMPUTE, Layout, Training, Transformer
 
 
 @dataclass(frozen=True)
@@ -40,19 +39,25 @@ class Candidates:
     def __len__(self) -> int:
         return int(self.hardware.shape[0])
 
+    def layout_at(self, i: int) -> Layout:
+        return Layout.from_mapping({name: column[i] for name, column in self.layout.items()})
+
+    def micro_batch_at(self, i: int) -> int:
+        return int(self.layout["micro_batch"][i])
+
 
 def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
     """Every combination of the free degrees (dp follows from the GPU count)."""
     if space.fixed is not None:
         f = space.fixed
-        rows = [(f.tp, f.pp, f.ep, f.zero_stage, mb, RECOMPUTE_CODES.index(f.recompute), f.virtual_stages,
+        rows = [(f.tp, f.pp, f.ep, f.zero_stage, mb, RECOMPUTE.index(f.recompute), f.virtual_stages,
                  f.sequence_parallel) for mb in space.micro_batch]
     else:
         is_tf = isinstance(model, Transformer)
-        tps = [t for t in space.tp if is_tf and model.heads % t == 0] if is_tf else [1]
+        tps = [t for t in space.tp if model.tp_divides_heads(t)] if is_tf else [1]
         pps = [p for p in space.pp if p <= model.layers] if is_tf else [1]
-        eps = [e for e in space.ep if model.experts % e == 0] if is_tf and model.experts > 1 else [1]
-        rcs = [RECOMPUTE_CODES.index(r) for r in space.recompute] if is_tf else [1]
+        eps = [e for e in space.ep if model.ep_divides_experts(e)] if is_tf and model.experts > 1 else [1]
+        rcs = [RECOMPUTE.index(r) for r in space.recompute] if is_tf else [1]
         rows = [(t, p, e, z, mb, rc, 1, t > 1)
                 for t, p, e, z, mb, rc in product(tps, pps, eps, space.zero_stage,
                                                    space.micro_batch, rcs)]
@@ -132,25 +137,3 @@ def evaluate(clusters: Sequence[Cluster], cands: Candidates, model, training: Tr
     parts = [estimate_batch({k: v[start:start + chunk] for k, v in batch.items()}, model, training,
                             constants) for start in range(0, n, chunk)]
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-
-
-def best_per_group(groups: np.ndarray, score: np.ndarray, eligible: np.ndarray) -> np.ndarray:
-    """Index of the lowest score in each group among eligible candidates."""
-    idx = np.flatnonzero(eligible)
-    if idx.size == 0:
-        return idx
-    order = idx[np.lexsort((score[idx], groups[idx]))]
-    first = np.ones(order.size, bool)
-    first[1:] = groups[order][1:] != groups[order][:-1]
-    return order[first]
-
-
-def objective_score(objective: str, hours: np.ndarray, cost: np.ndarray) -> np.ndarray:
-    """Lower is better. Balanced weighs time and cost equally on a log scale."""
-    if objective == "fastest":
-        return hours + 1e-9 * cost
-    if objective == "cheapest":
-        return cost + 1e-6 * hours
-    if objective == "balanced":
-        return np.log(hours) + np.log(cost)
-    raise ValueError(f"unknown objective {objective!r}")

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sizing import explain
 from sizing.collectives import (
     collective_cost,
     group_span,
@@ -14,17 +15,13 @@ from sizing.collectives import (
     straggler_stretch,
 )
 from sizing.compute import (
-    RECOMPUTE_CODES,
     flops_per_microbatch,
     gemm_efficiency,
     per_gpu_gemm_flops,
 )
 from sizing.hardware import Cluster
 from sizing.memory import memory_per_gpu
-from sizing.workload import GenericModel, Layout, Training, Transformer
-
-# Order of the step-time parts; the bottleneck code indexes it.
-PARTS = ("compute", "tp", "ep", "pp", "dp", "zero", "bubble", "straggler")
+from sizing.workload import RECOMPUTE, ZERO_STAGES, GenericModel, Layout, Training, Transformer
 
 LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_parallel": False,
                    "recompute": 1}
@@ -62,10 +59,10 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
         return problems
     if layout.gpus != cluster.gpus:
         problems.append(("dp", f"dp*tp*pp = {layout.gpus} but the cluster has {cluster.gpus} GPUs"))
-    if layout.zero_stage not in (0, 1, 2, 3):
+    if layout.zero_stage not in ZERO_STAGES:
         problems.append(("zero_stage", "must be 0, 1, 2 or 3"))
-    if layout.recompute not in RECOMPUTE_CODES:
-        problems.append(("recompute", f"must be one of {', '.join(RECOMPUTE_CODES)}"))
+    if layout.recompute not in RECOMPUTE:
+        problems.append(("recompute", f"must be one of {', '.join(RECOMPUTE)}"))
     if training.micro_batch < 1 or training.global_batch < 1:
         problems.append(("micro_batch", "batch sizes must be at least 1"))
     elif training.global_batch % (layout.dp * training.micro_batch):
@@ -75,11 +72,11 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
     if cluster.gpu.peak_tflops(training.precision) is None:
         problems.append(("precision", f"{cluster.gpu.name} has no {training.precision} support"))
     if isinstance(model, Transformer):
-        if model.heads % layout.tp:
+        if not model.tp_divides_heads(layout.tp):
             problems.append(("tp", f"tp={layout.tp} does not divide {model.heads} heads"))
         if layout.pp > model.layers:
             problems.append(("pp", f"pp={layout.pp} exceeds {model.layers} layers"))
-        if model.experts % layout.ep:
+        if not model.ep_divides_experts(layout.ep):
             problems.append(("ep", f"ep={layout.ep} does not divide {model.experts} experts"))
         if layout.dp % layout.ep:
             problems.append(("ep", f"ep={layout.ep} does not divide dp={layout.dp}"))
@@ -121,9 +118,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     1 selective, 2 full), micro_batch and optionally global_batch (else training's).
     Returns arrays: valid, step_time_s, samples_per_s, tokens_per_s, achieved_tflops_per_gpu,
     mfu, scaling_efficiency, communication_share, compute_efficiency, micro_batches, gpus,
-    inter_node_bandwidth_gbs, tp/pp/dp_cross_node, bottleneck_code (index into PARTS), the
-    breakdown (BREAKDOWN_KEYS, seconds) and memory_* (weights_gb ... total_gb, capacity_gb,
-    fits, margin_gb).
+    inter_node_bandwidth_gbs, tp/pp/dp_cross_node, the breakdown (BREAKDOWN_KEYS, seconds) and
+    memory_* (weights_gb ... total_gb, capacity_gb, headroom_gb, fits, margin_gb).
     """
     c = _normalise(batch, training)
     f = np.float64
@@ -275,8 +271,6 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     straggler = step - base["step"]
     comm_exposed = (base["tp_exp"] + base["ep_exp"] + base["pp_exp"] + base["dp_exp"]
                     + base["zero_exp"] + straggler)
-    parts = np.stack([base["compute"], base["tp_exp"], base["ep_exp"], base["pp_exp"],
-                      base["dp_exp"], base["zero_exp"], base["bubble"], straggler])
     mem = memory_per_gpu(model, c, constants, training.precision)
 
     gb = global_batch
@@ -285,7 +279,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         & np.isfinite(peak) & (ep >= 1) & (v >= 1) & (zero >= 0) & (zero <= 3)
     )
     if is_tf:
-        valid &= (model.heads % tp == 0) & (model.experts % ep == 0) & (dp % ep == 0)
+        valid &= model.tp_divides_heads(tp) & model.ep_divides_experts(ep) & (dp % ep == 0)
         valid &= ~((v > 1) & (pp == 1))
     else:
         valid &= (tp == 1) & (pp == 1) & (ep == 1)
@@ -305,7 +299,6 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         "tp_cross_node": (tp > 1) & tp_inter,
         "pp_cross_node": (pp > 1) & pp_cross,
         "dp_cross_node": has_dp & dp_inter,
-        "bottleneck_code": np.argmax(parts, axis=0),
         "compute_s": base["compute"],
         "tp_exposed_s": base["tp_exp"], "tp_hidden_s": base["tp_hid"],
         "ep_exposed_s": base["ep_exp"], "ep_hidden_s": base["ep_hid"],
@@ -329,7 +322,7 @@ def layout_arrays(layout: Layout, training: Training) -> dict:
         "ep": np.array([layout.ep]), "virtual_stages": np.array([layout.virtual_stages]),
         "zero_stage": np.array([layout.zero_stage]),
         "sequence_parallel": np.array([layout.sequence_parallel]),
-        "recompute": np.array([RECOMPUTE_CODES.index(layout.recompute)]),
+        "recompute": np.array([RECOMPUTE.index(layout.recompute)]),
         "micro_batch": np.array([training.micro_batch]),
     }
 
@@ -355,112 +348,9 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
         scaling_efficiency=float(r["scaling_efficiency"]),
         communication_share=float(r["communication_share"]),
         memory=memory,
-        bottleneck=_bottleneck(cluster, layout, r, memory),
-        assumptions=_assumptions(cluster, model, training, layout, constants, r),
+        bottleneck=explain.bottleneck(cluster, layout, r, memory),
+        assumptions=explain.assumptions(cluster, model, training, layout, constants, r),
         gpus=cluster.gpus,
         micro_batches=float(r["micro_batches"]),
         inter_node_bandwidth_gbs=float(r["inter_node_bandwidth_gbs"]),
     )
-
-
-# --------------------------------------------------------------------------- words
-
-_WORDS = {"tp": "tensor-parallel communication", "ep": "expert-parallel all-to-all",
-          "pp": "pipeline sends", "dp": "the exposed gradient all-reduce",
-          "zero": "ZeRO-3/FSDP gathers", "bubble": "the pipeline bubble",
-          "straggler": "waiting for the slowest rank"}
-
-
-def _pct(x, step):
-    return f"{100 * x / step:.0f}%"
-
-
-def _bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
-    step = float(r["step_time_s"])
-    fabric = cluster.fabric.name
-    if not memory["fits"]:
-        return (f"Does not fit: needs {memory['total_gb']:.0f} GB per GPU but the "
-                f"{cluster.gpu.name} has {memory['capacity_gb']:.0f} GB; shard more "
-                f"(ZeRO/FSDP, tensor or pipeline parallelism) or recompute activations.")
-    if r["tp_cross_node"]:
-        return (f"Tensor parallelism of {layout.tp} spans nodes of {cluster.gpus_per_node} GPUs, "
-                f"so its per-layer all-reduces cross the {fabric} instead of staying on "
-                f"{cluster.gpu.intra_link}: {_pct(r['tp_exposed_s'], step)} of the step; keep "
-                f"tp within a node.")
-    compute = float(r["compute_s"])
-    overhead = {p: float(r[k]) for p, k in (
-        ("tp", "tp_exposed_s"), ("ep", "ep_exposed_s"), ("pp", "pp_exposed_s"),
-        ("dp", "dp_exposed_s"), ("zero", "zero_exposed_s"), ("bubble", "bubble_s"),
-        ("straggler", "straggler_s"))}
-    part = max(overhead, key=overhead.get)
-    waiting = sum(overhead.values())
-    share = float(r["communication_share"])
-    if compute >= waiting:
-        return (f"Compute-bound: {_pct(compute, step)} of the step is GPU math; the largest "
-                f"overhead is {_WORDS[part]} at {_pct(overhead[part], step)} (communication "
-                f"{100 * share:.0f}% in all).")
-    sentences = {
-        "tp": (f"Tensor-parallel all-reduces take {_pct(overhead['tp'], step)} of the step; "
-               f"a smaller tp or faster intra-node links would help."),
-        "ep": (f"Expert-parallel all-to-all over the {fabric} takes "
-               f"{_pct(overhead['ep'], step)} of the step: GPUs wait on the network."),
-        "pp": (f"Pipeline sends between stages take {_pct(overhead['pp'], step)} of the step: "
-               f"GPUs wait on the {fabric}."),
-        "dp": (f"Network-bound: the gradient all-reduce over the {fabric} is exposed for "
-               f"{_pct(overhead['dp'], step)} of the step while GPUs wait; more inter-node "
-               f"bandwidth, fewer nodes or a larger batch per GPU would help."),
-        "zero": (f"Network-bound: ZeRO-3/FSDP parameter gathers over the {fabric} are exposed "
-                 f"for {_pct(overhead['zero'], step)} of the step while GPUs wait."),
-        "bubble": (f"The pipeline bubble idles GPUs for {_pct(overhead['bubble'], step)} of the "
-                   f"step; more micro-batches or interleaved stages would shrink it."),
-        "straggler": (f"Waiting for the slowest rank on the {fabric} costs "
-                      f"{_pct(overhead['straggler'], step)} of the step; a more stable fabric "
-                      f"would help."),
-    }
-    return sentences[part]
-
-
-def _assumptions(cluster, model, training, layout, constants, r) -> list:
-    f = cluster.fabric
-    reduced = not f.rdma or not cluster.uses_gpudirect or not f.lossless
-    state_bytes = (constants.bytes_per_param_weights + constants.bytes_per_param_gradients
-                   + constants.bytes_per_param_optimizer)
-    out = []
-    add = out.append
-    add(f"Achievable compute: {100 * float(r['compute_efficiency']):.0f}% of the "
-        f"{cluster.gpu.name} dense {training.precision} peak for this per-GPU work size.")
-    add(f"Inter-node bandwidth {float(r['inter_node_bandwidth_gbs']):.1f} GB/s per node "
-        f"({cluster.server.nics_per_node} x {cluster.nic_rate_effective_gbps:g} Gb/s x "
-        f"{f.achievable_fraction:g} achievable fraction{', then reduced' if reduced else ''}).")
-    add("Collectives: NCCL-style two-level ring/tree, alpha-beta costs; the slower of the "
-        "intra-node and inter-node phases bounds each collective.")
-    add(f"Gradient all-reduce in {constants.dp_bucket_mb:g} MB buckets overlaps the last "
-        f"micro-batch's backward at {100 * constants.overlap_efficiency:.0f}% efficiency; "
-        "the last bucket is always exposed.")
-    add(f"Stragglers: each inter-node collective waits for the slowest of {cluster.gpus} ranks "
-        f"(jitter cv {f.jitter_cv:g}, stretch 1 + cv*sqrt(2 ln N)).")
-    add(f"Optimizer: mixed-precision Adam, {state_bytes:g} bytes per parameter before ZeRO "
-        f"sharding; {constants.runtime_reserved_gb:g} GB reserved per GPU for the runtime; "
-        "logit and ZeRO-3 gather buffers not counted.")
-    if not f.rdma:
-        add(f"No RDMA: NCCL socket transport capped at {constants.tcp_socket_ceiling_gbs:g} "
-            "GB/s per NIC.")
-    elif not cluster.uses_gpudirect:
-        add("RDMA without GPUDirect: traffic staged through host memory "
-            f"(x{constants.host_staging_bandwidth_factor:g} bandwidth, "
-            f"+{constants.host_staging_latency_us:g} us per message).")
-    if f.rdma and not f.lossless:
-        add(f"Lossy RDMA fabric: go-back-N recovery at loss rate {f.loss_rate:g}.")
-    if cluster.nodes > f.nodes_per_leaf and f.oversubscription > 1:
-        add(f"{cluster.nodes} nodes exceed {f.nodes_per_leaf} per leaf: bandwidth divided "
-            f"by the {f.oversubscription:g}:1 oversubscription.")
-    if r["tp_cross_node"]:
-        add(f"Tensor parallelism {layout.tp} exceeds {cluster.gpus_per_node} GPUs per node: "
-            "its all-reduces cross the inter-node fabric.")
-    if layout.pp > 1:
-        add(f"Pipeline: 1F1B with {float(r['micro_batches']):g} micro-batches, bubble "
-            "(p-1)/(v m) of the ideal time.")
-    if isinstance(model, GenericModel):
-        add("Generic model: FLOPs per sample given, compute at "
-            f"{100 * constants.generic_compute_efficiency:.0f}% of peak.")
-    return out

@@ -1,10 +1,19 @@
 """Workload value objects: the model trained, the batch, and the parallel layout."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
 
+import numpy as np
+
+# Training precisions the model knows; the catalog's GPUs declare peaks for the first two,
+# which are the ones the API offers.
 PRECISIONS = ("bf16", "fp8", "fp32")
+OFFERED_PRECISIONS = PRECISIONS[:2]
+# Activation recomputation modes; arrays of the vectorised model carry their index.
 RECOMPUTE = ("none", "selective", "full")
+ZERO_STAGES = (0, 1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -23,6 +32,14 @@ class Transformer:
     top_k: int = 1
     gated_mlp: bool = False  # SwiGLU-style MLP: three h x ffn matrices instead of two
     tied_embeddings: bool = True
+
+    def tp_divides_heads(self, tp):
+        """Tensor parallelism splits attention heads evenly or not at all (arrays too)."""
+        return np.asarray(self.heads) % np.asarray(tp) == 0
+
+    def ep_divides_experts(self, ep):
+        """Expert parallelism places whole experts on each rank (arrays too)."""
+        return np.asarray(self.experts) % np.asarray(ep) == 0
 
     @property
     def kv_ratio(self) -> float:
@@ -139,6 +156,24 @@ class Layout:
     @property
     def gpus(self) -> int:
         return self.dp * self.tp * self.pp
+
+    @classmethod
+    def from_mapping(cls, degrees: Mapping[str, Any]) -> Layout:
+        """The one way to build a layout from named degrees (a request, a candidate's row).
+
+        Keys it does not know (micro_batch, say) are ignored; recompute may be a mode's name
+        or its index in RECOMPUTE, as the vectorised model stores it.
+        """
+        values = {f.name: degrees[f.name] for f in fields(cls) if f.name in degrees}
+        for name in ("dp", "tp", "pp", "ep", "virtual_stages", "zero_stage"):
+            if name in values:
+                values[name] = int(values[name])
+        if "sequence_parallel" in values:
+            values["sequence_parallel"] = bool(values["sequence_parallel"])
+        recompute = values.get("recompute")
+        if recompute is not None and not isinstance(recompute, str):
+            values["recompute"] = RECOMPUTE[int(recompute)]
+        return cls(**values)
 
 
 @dataclass(frozen=True)

@@ -1,68 +1,98 @@
-"""Network advice from numbers: the cheapest fabric that keeps up, and fabric vs more GPUs."""
+"""Network advice from the ranking's options: rank 1's fabric, in words, and fabric vs more GPUs."""
 
 from __future__ import annotations
 
-from sizing.advice import FabricPoint, fabric_class, recommend_fabric, upgrade_vs_more_gpus
+import math
+
+import numpy as np
+import pytest
+
+from sizing.advice import (
+    FabricOption,
+    Option,
+    fabric_class,
+    fabric_or_more_gpus,
+    fabric_or_more_gpus_sentence,
+    recommend,
+)
+
+TOL = 0.05
+STEP = math.log1p(TOL)
 
 
-def point(fabric_id, kind, rdma, lossless, throughput, price, eff=0.9, share=0.1):
-    return FabricPoint(fabric_id, fabric_id.upper(), kind, rdma, lossless, eff, throughput, price, share)
+def option(candidate, kind, lossless, throughput, objective, preference=0.0, rdma=True, rate=400.0):
+    name = f"{kind.upper()}-{candidate}"
+    return FabricOption(candidate, name.lower(), name, kind, rdma, lossless, rate, throughput, 0.9,
+                        0.1, objective, objective + preference)
 
 
-IB = point("ib-ndr-400", "infiniband", True, True, 100.0, 200.0)
-ROCE = point("roce-200", "roce", True, True, 97.0, 150.0)
-TCP = point("eth-tcp-10", "ethernet", False, False, 60.0, 100.0, eff=0.6, share=0.4)
+IB = option(0, "infiniband", True, 100.0, 1.00)
+ROCE = option(1, "roce", True, 97.0, 0.98)
+LOSSY = option(2, "roce", False, 98.0, 0.96, preference=STEP)
+TCP = option(3, "ethernet", False, 60.0, 1.30, rdma=False, rate=10.0)
 
 
-def test_the_cheapest_fabric_within_tolerance_is_recommended():
-    pick, reason = recommend_fabric([IB, ROCE, TCP], tolerance=0.05)
-    assert pick is ROCE
-    assert "97%" in reason and "Avoid ETH-TCP-10" in reason and "40%" in reason
+def test_the_pick_is_the_lowest_score_as_the_ranking_orders():
+    rec = recommend([IB, ROCE, TCP], "balanced", TOL, long_large_run=False)
+    assert rec.pick is ROCE
+    assert "ranks first on time and cost" in rec.reason and "97%" in rec.reason
+    assert "Avoid ETHERNET-3" in rec.reason and "60%" in rec.reason
+    assert [o.candidate for o in rec.options] == [0, 1, 3]  # fastest first
 
 
-def test_the_fastest_is_recommended_when_nothing_cheaper_keeps_up():
-    pick, reason = recommend_fabric([IB, ROCE, TCP], tolerance=0.01)
-    assert pick is IB and "most throughput" in reason
+def test_lossy_roce_loses_to_a_lossless_fabric_within_the_tolerance():
+    rec = recommend([IB, ROCE, LOSSY], "balanced", TOL, long_large_run=False)
+    assert rec.pick is ROCE
+    assert "go-back-N" in rec.reason and "ROCE-2 scores slightly better" in rec.reason
+
+
+def test_lossy_roce_leads_when_no_lossless_fabric_is_within_the_tolerance():
+    far = option(4, "roce", False, 99.0, 0.80, preference=STEP)
+    assert recommend([IB, ROCE, far], "balanced", TOL, long_large_run=False).pick is far
+
+
+def test_a_large_long_run_says_why_infiniband_comes_first():
+    ib = option(0, "infiniband", True, 100.0, 1.00)
+    roce = option(1, "roce", True, 97.0, 0.98, preference=STEP)
+    rec = recommend([ib, roce], "cheapest", TOL, long_large_run=True)
+    assert rec.pick is ib and "InfiniBand comes first" in rec.reason
 
 
 def test_fabric_class_words():
-    assert "plain Ethernet" in fabric_class(TCP, 10)
-    assert "lossless RoCEv2 or InfiniBand" in fabric_class(ROCE, 200)
-    lossy = point("roce-100-lossy", "roce", True, False, 90.0, 90.0)
-    assert "make it lossless" in fabric_class(lossy, 100)
+    assert "plain Ethernet" in fabric_class(TCP)
+    assert "lossless RoCEv2 or InfiniBand" in fabric_class(ROCE)
+    assert "make it lossless" in fabric_class(LOSSY)
 
 
-def test_fabric_versus_more_gpus_says_which_buys_more():
-    faster = upgrade_vs_more_gpus(100, 1000, 140, 1200, 110, 1200)
-    assert "+40%" in faster and "faster fabric is the better buy" in faster
-    more = upgrade_vs_more_gpus(100, 1000, 101, 1200, 118, 1190)
-    assert "more GPUs are the better buy" in more
+def test_more_nodes_for_about_the_upgrades_money():
+    # candidates: 0 current (4 nodes), 1 faster fabric at 4, 2..4 current fabric at 5..7 nodes
+    throughput = np.array([100.0, 112.0, 120.0, 138.0, 150.0])
+    monthly = np.array([1000.0, 1500.0, 1250.0, 1500.0, 1750.0])
+    w = fabric_or_more_gpus(0, {0: 0, 1: 1}, {4: 0, 5: 2, 6: 3, 7: 4}, 4, 7, throughput, monthly,
+                            {})
+    assert (w.upgrade, w.more_nodes) == (1, 3)  # +500 a month either way
+    assert w.no_upgrade is None and w.no_more_nodes is None
 
 
-LOSSY = point("roce-100-lossy", "roce", True, False, 98.0, 140.0)
-IB_HDR = point("ib-hdr-200", "infiniband", True, True, 96.0, 160.0)
+@pytest.mark.parametrize("nodes, node_max, ruled_out, words", [
+    (4, 4, {}, "top of your node range"),
+    (4, 8, {"stock": 3, "budget": 1}, "stock within your lead time"),
+    (4, 8, {"budget": 4}, "exceed your budget"),
+])
+def test_why_no_more_nodes(nodes, node_max, ruled_out, words):
+    throughput, monthly = np.array([100.0]), np.array([1000.0])
+    w = fabric_or_more_gpus(0, {0: 0}, {nodes: 0}, nodes, node_max, throughput, monthly, ruled_out)
+    assert w.upgrade is None and w.more_nodes is None
+    assert words in w.no_more_nodes and "no faster fabric" in w.no_upgrade
+    sentence = fabric_or_more_gpus_sentence(None, None, w.no_upgrade, w.no_more_nodes)
+    assert sentence.startswith("Neither a faster fabric nor more nodes")
 
 
-def test_lossy_roce_is_not_the_advice_while_a_lossless_fabric_keeps_up():
-    pick, reason = recommend_fabric([IB, ROCE, LOSSY, TCP], tolerance=0.05)
-    assert pick is ROCE
-    assert "go-back-N" in reason and "ROCE-100-LOSSY costs less" in reason
-
-
-def test_lossy_roce_is_the_advice_only_when_nothing_lossless_keeps_up():
-    pick, _ = recommend_fabric([IB, LOSSY, TCP], tolerance=0.01)
-    assert pick is IB
-    slow_ib = point("ib-qdr-40", "infiniband", True, True, 80.0, 90.0)
-    pick, _ = recommend_fabric([LOSSY, slow_ib], tolerance=0.05)
-    assert pick is LOSSY
-
-
-def test_a_large_long_run_takes_infiniband_first_when_it_keeps_up():
-    pick, reason = recommend_fabric([IB, IB_HDR, ROCE, TCP], tolerance=0.05, long_large_run=True)
-    assert pick is IB_HDR and "InfiniBand comes first" in reason
-    pick, reason = recommend_fabric([IB, ROCE], tolerance=0.05, long_large_run=True)
-    assert pick is IB and "InfiniBand comes first" in reason and "no cheaper" not in reason
-    # Not when no InfiniBand keeps up: then price decides among those that do.
-    pick, _ = recommend_fabric([ROCE, TCP, point("ib-qdr-40", "infiniband", True, True, 50.0, 90.0)],
-                               tolerance=0.05, long_large_run=True)
-    assert pick is ROCE
+def test_the_verdict_weighs_throughput_per_unit_of_money():
+    upgrade = Option("Upgrading to IB", 0.08, "+4,504.32 EUR", 523.0, "tokens/s")
+    more = Option("5 nodes", 0.21, "+8,303.95 EUR", 775.0, "tokens/s")
+    sentence = fabric_or_more_gpus_sentence(upgrade, more, None, None)
+    assert "more GPUs buy more throughput for the money" in sentence
+    assert "523 tokens/s per 1,000" in sentence and "+21%" in sentence
+    cheap_upgrade = Option("Upgrading to IB", 0.05, "+100.00 EUR", 2000.0, "tokens/s")
+    assert "faster fabric buys more" in fabric_or_more_gpus_sentence(cheap_upgrade, more, None, None)

@@ -8,6 +8,7 @@ from sizing.collectives import (
     busbw_factor,
     collective_cost,
     collective_time,
+    inter_node_bandwidth_gbs,
     node_bandwidth_gbs,
     straggler_stretch,
 )
@@ -66,7 +67,7 @@ def test_small_messages_are_latency_bound(cluster_on, constants):
     _, _, large = collective_time("all_reduce", 4 * 2**30, cluster, constants)
     assert small < 0.01 * large
     # large messages approach the node's NIC bandwidth (8 x 400G x achievable fraction)
-    assert large == pytest.approx(cluster.inter_node_bandwidth_gbs(constants), rel=0.1)
+    assert large == pytest.approx(inter_node_bandwidth_gbs(cluster, constants), rel=0.1)
 
 
 def test_tcp_sockets_are_capped_far_below_line_rate(cluster_on, constants):
@@ -80,8 +81,8 @@ def test_tcp_sockets_are_capped_far_below_line_rate(cluster_on, constants):
 def test_missing_gpudirect_stages_through_host_memory(cluster_on, constants):
     gdr = cluster_on("ib-ndr-400", 4, gpudirect=True)
     staged = cluster_on("ib-ndr-400", 4, gpudirect=False)
-    assert staged.inter_node_bandwidth_gbs(constants) == pytest.approx(
-        gdr.inter_node_bandwidth_gbs(constants) * constants.host_staging_bandwidth_factor)
+    assert inter_node_bandwidth_gbs(staged, constants) == pytest.approx(
+        inter_node_bandwidth_gbs(gdr, constants) * constants.host_staging_bandwidth_factor)
     t_gdr = collective_time("all_reduce", 1024, gdr, constants)[0]
     t_staged = collective_time("all_reduce", 1024, staged, constants)[0]
     assert t_staged > t_gdr
@@ -91,10 +92,10 @@ def test_lossy_rdma_collapses_above_one_percent_loss(cluster_on, fabrics, consta
     base = cluster_on("roce-400-lossy", 4)
     clean = replace(base, fabric=replace(base.fabric, loss_rate=0.0))
     one_pct = replace(base, fabric=replace(base.fabric, loss_rate=0.01))
-    ratio = one_pct.inter_node_bandwidth_gbs(constants) / clean.inter_node_bandwidth_gbs(constants)
+    ratio = inter_node_bandwidth_gbs(one_pct, constants) / inter_node_bandwidth_gbs(clean, constants)
     assert ratio < 0.15  # Wang et al.: go-back-N relative throughput near zero above 1%
     lossless = cluster_on("roce-400-lossless", 4)
-    assert base.inter_node_bandwidth_gbs(constants) < lossless.inter_node_bandwidth_gbs(constants)
+    assert inter_node_bandwidth_gbs(base, constants) < inter_node_bandwidth_gbs(lossless, constants)
 
 
 def test_oversubscription_divides_bandwidth_beyond_a_leaf(cluster_on, constants):
@@ -102,8 +103,8 @@ def test_oversubscription_divides_bandwidth_beyond_a_leaf(cluster_on, constants)
     leaf = small.fabric.nodes_per_leaf
     within = replace(small, fabric=replace(small.fabric, oversubscription=2.0), nodes=leaf)
     beyond = replace(within, nodes=leaf + 1)
-    assert beyond.inter_node_bandwidth_gbs(constants) == pytest.approx(
-        within.inter_node_bandwidth_gbs(constants) / 2)
+    assert inter_node_bandwidth_gbs(beyond, constants) == pytest.approx(
+        inter_node_bandwidth_gbs(within, constants) / 2)
 
 
 def test_straggler_stretch_is_expected_max_of_normals():

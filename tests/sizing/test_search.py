@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from sizing.presets import PRESETS
-from sizing.search import LayoutSpace, best_per_group, enumerate_candidates, evaluate
+from sizing.search import LayoutSpace, enumerate_candidates, evaluate
 from sizing.workload import Training
 
 
@@ -31,13 +31,6 @@ def test_every_candidate_multiplies_to_the_gpu_count(cluster_on):
     lay = cands.layout
     assert np.all(lay["dp"] * lay["tp"] * lay["pp"] == cands.nodes * 8)
     assert np.all(cands.global_batch % (lay["dp"] * lay["micro_batch"]) == 0)
-
-
-def test_best_per_group_picks_the_lowest_eligible_score():
-    groups = np.array([0, 0, 1, 1, 2])
-    score = np.array([3.0, 1.0, 2.0, 5.0, 0.5])
-    eligible = np.array([True, True, False, True, False])
-    assert sorted(best_per_group(groups, score, eligible).tolist()) == [1, 3]
 
 
 def test_data_parallelism_may_not_grow_the_default_batch_past_the_limit(cluster_on):

@@ -76,11 +76,13 @@ def test_fabric_quality_orders_efficiency_and_gap_widens(cluster_on, constants):
 
 
 def test_weak_fabric_doubling_gpus_buys_little(hgx_h100, fabrics, constants):
-    # Two 100 GbE NICs per node without RDMA: the gradient all-reduce dominates.
+    # Two 100 GbE NICs per node without RDMA: the gradient all-reduce dominates. Gradients are
+    # sharded too (ZeRO-2), so the layout fits with the policy's headroom to spare.
     server = replace(hgx_h100, nics_per_node=2, nic_rate_gbps=100.0, gpudirect_rdma=False)
     m = preset_model("llama-3-8b")
     runs = {n: estimate(Cluster(server, fabrics["eth-tcp-100"], n, False), m, Training(64, 1),
-                        Layout(dp=8 * n, tp=1, pp=1, zero_stage=1), constants) for n in (4, 8)}
+                        Layout(dp=8 * n, tp=1, pp=1, zero_stage=2), constants) for n in (4, 8)}
+    assert runs[8].memory["fits"]
     gain = runs[4].step_time_s / runs[8].step_time_s
     assert gain < 1.5  # doubling GPUs buys well under 2x
     assert runs[8].communication_share > 0.4

@@ -1,0 +1,170 @@
+"""The model's numbers in words: a configuration's bottleneck, its assumptions, why it ranks."""
+from __future__ import annotations
+
+from sizing.hardware import Cluster
+from sizing.workload import GenericModel, Layout
+
+_WORDS = {"tp": "tensor-parallel communication", "ep": "expert-parallel all-to-all",
+          "pp": "pipeline sends", "dp": "the exposed gradient all-reduce",
+          "zero": "ZeRO-3/FSDP gathers", "bubble": "the pipeline bubble",
+          "straggler": "waiting for the slowest rank"}
+
+
+def _pct(x, step):
+    return f"{100 * x / step:.0f}%"
+
+
+def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
+    """The one thing that limits the step, and what would help."""
+    step = float(r["step_time_s"])
+    fabric = cluster.fabric.name
+    if not memory["fits"]:
+        usable = memory["capacity_gb"] - memory["headroom_gb"]
+        return (f"Does not fit: needs {memory['total_gb']:.0f} GB per GPU but the "
+                f"{cluster.gpu.name} has {memory['capacity_gb']:.0f} GB, {usable:.0f} GB of it "
+                f"usable with {memory['headroom_gb']:.0f} GB kept free; shard more "
+                f"(ZeRO/FSDP, tensor or pipeline parallelism) or recompute activations.")
+    if r["tp_cross_node"]:
+        return (f"Tensor parallelism of {layout.tp} spans nodes of {cluster.gpus_per_node} GPUs, "
+                f"so its per-layer all-reduces cross the {fabric} instead of staying on "
+                f"{cluster.gpu.intra_link}: {_pct(r['tp_exposed_s'], step)} of the step; keep "
+                f"tp within a node.")
+    compute = float(r["compute_s"])
+    overhead = {p: float(r[k]) for p, k in (
+        ("tp", "tp_exposed_s"), ("ep", "ep_exposed_s"), ("pp", "pp_exposed_s"),
+        ("dp", "dp_exposed_s"), ("zero", "zero_exposed_s"), ("bubble", "bubble_s"),
+        ("straggler", "straggler_s"))}
+    part = max(overhead, key=overhead.get)
+    waiting = sum(overhead.values())
+    share = float(r["communication_share"])
+    if compute >= waiting:
+        return (f"Compute-bound: {_pct(compute, step)} of the step is GPU math; the largest "
+                f"overhead is {_WORDS[part]} at {_pct(overhead[part], step)} (communication "
+                f"{100 * share:.0f}% in all).")
+    sentences = {
+        "tp": (f"Tensor-parallel all-reduces take {_pct(overhead['tp'], step)} of the step; "
+               f"a smaller tp or faster intra-node links would help."),
+        "ep": (f"Expert-parallel all-to-all over the {fabric} takes "
+               f"{_pct(overhead['ep'], step)} of the step: GPUs wait on the network."),
+        "pp": (f"Pipeline sends between stages take {_pct(overhead['pp'], step)} of the step: "
+               f"GPUs wait on the {fabric}."),
+        "dp": (f"Network-bound: the gradient all-reduce over the {fabric} is exposed for "
+               f"{_pct(overhead['dp'], step)} of the step while GPUs wait; more inter-node "
+               f"bandwidth, fewer nodes or a larger batch per GPU would help."),
+        "zero": (f"Network-bound: ZeRO-3/FSDP parameter gathers over the {fabric} are exposed "
+                 f"for {_pct(overhead['zero'], step)} of the step while GPUs wait."),
+        "bubble": (f"The pipeline bubble idles GPUs for {_pct(overhead['bubble'], step)} of the "
+                   f"step; more micro-batches or interleaved stages would shrink it."),
+        "straggler": (f"Waiting for the slowest rank on the {fabric} costs "
+                      f"{_pct(overhead['straggler'], step)} of the step; a more stable fabric "
+                      f"would help."),
+    }
+    return sentences[part]
+
+
+def assumptions(cluster, model, training, layout, constants, r) -> list:
+    """What the estimate assumes that a customer could check or dispute."""
+    f = cluster.fabric
+    reduced = not f.rdma or not cluster.uses_gpudirect or not f.lossless
+    state_bytes = (constants.bytes_per_param_weights + constants.bytes_per_param_gradients
+                   + constants.bytes_per_param_optimizer)
+    out = []
+    add = out.append
+    add(f"Achievable compute: {100 * float(r['compute_efficiency']):.0f}% of the "
+        f"{cluster.gpu.name} dense {training.precision} peak for this per-GPU work size.")
+    add(f"Inter-node bandwidth {float(r['inter_node_bandwidth_gbs']):.1f} GB/s per node "
+        f"({cluster.server.nics_per_node} x {cluster.nic_rate_effective_gbps:g} Gb/s x "
+        f"{f.achievable_fraction:g} achievable fraction{', then reduced' if reduced else ''}).")
+    add("Collectives: NCCL-style two-level ring/tree, alpha-beta costs; the slower of the "
+        "intra-node and inter-node phases bounds each collective.")
+    add(f"Gradient all-reduce in {constants.dp_bucket_mb:g} MB buckets overlaps the last "
+        f"micro-batch's backward at {100 * constants.overlap_efficiency:.0f}% efficiency; "
+        "the last bucket is always exposed.")
+    add(f"Stragglers: each inter-node collective waits for the slowest of {cluster.gpus} ranks "
+        f"(jitter cv {f.jitter_cv:g}, stretch 1 + cv*sqrt(2 ln N)).")
+    add(f"Optimizer: mixed-precision Adam, {state_bytes:g} bytes per parameter before ZeRO "
+        f"sharding; {constants.runtime_reserved_gb:g} GB reserved per GPU for the runtime; "
+        "logit and ZeRO-3 gather buffers not counted.")
+    if not f.rdma:
+        add(f"No RDMA: NCCL socket transport capped at {constants.tcp_socket_ceiling_gbs:g} "
+            "GB/s per NIC.")
+    elif not cluster.uses_gpudirect:
+        add("RDMA without GPUDirect: traffic staged through host memory "
+            f"(x{constants.host_staging_bandwidth_factor:g} bandwidth, "
+            f"+{constants.host_staging_latency_us:g} us per message).")
+    if f.rdma and not f.lossless:
+        add(f"Lossy RDMA fabric: go-back-N recovery at loss rate {f.loss_rate:g}.")
+    if cluster.nodes > f.nodes_per_leaf and f.oversubscription > 1:
+        add(f"{cluster.nodes} nodes exceed {f.nodes_per_leaf} per leaf: bandwidth divided "
+            f"by the {f.oversubscription:g}:1 oversubscription.")
+    if r["tp_cross_node"]:
+        add(f"Tensor parallelism {layout.tp} exceeds {cluster.gpus_per_node} GPUs per node: "
+            "its all-reduces cross the inter-node fabric.")
+    if layout.pp > 1:
+        add(f"Pipeline: 1F1B with {float(r['micro_batches']):g} micro-batches, bubble "
+            "(p-1)/(v m) of the ideal time.")
+    if isinstance(model, GenericModel):
+        add("Generic model: FLOPs per sample given, compute at "
+            f"{100 * constants.generic_compute_efficiency:.0f}% of peak.")
+    return out
+
+
+OBJECTIVE_FIRST = {
+    "fastest": "Shortest time to train of all eligible configurations",
+    "cheapest": "Lowest cost to train of all eligible configurations",
+    "balanced": "Best product of time to train and cost among eligible configurations",
+}
+OBJECTIVE_FIRST_FOR_DURATION = {
+    "fastest": "The most work done in the time given of all eligible configurations",
+    "cheapest": "The least cost per unit of work of all eligible configurations",
+    "balanced": "Best product of time and cost per unit of work among eligible configurations",
+}
+
+
+def why_rank(rank: int, objective: str, by_work: bool, time: float, cost: float,
+             first_time: float, first_cost: float, scaling_efficiency: float,
+             preferred: str | None = None) -> str:
+    """Why a configuration ranks where it does, against rank 1.
+
+    time and cost are per unit of work (the whole training when its amount is known); with
+    only a duration, time per unit is the inverse of throughput.
+    """
+    if rank == 1:
+        words = (OBJECTIVE_FIRST if by_work else OBJECTIVE_FIRST_FOR_DURATION)[objective]
+        return f"{words}{'; ' + preferred if preferred else ''}."
+    cost_delta = cost / first_cost - 1
+    if by_work:
+        return (f"{time / first_time - 1:+.0%} time to train and {cost_delta:+.0%} cost against "
+                f"rank 1 (scaling efficiency {scaling_efficiency:.0%}).")
+    return (f"{first_time / time - 1:+.0%} work done and {cost_delta:+.0%} cost per unit of work "
+            f"against rank 1 (scaling efficiency {scaling_efficiency:.0%}).")
+
+
+def term_warning(term: str, months_billed: int, training_hours: float, hours_per_month: int,
+                 idle_share_limit: float, monthly_term_total: str | None) -> str | None:
+    """A committed term that bills well beyond the work, said with the alternative's price."""
+    billed_hours = months_billed * hours_per_month
+    if term == "monthly" or billed_hours <= 0:
+        return None
+    idle = 1 - training_hours / billed_hours
+    if idle < idle_share_limit:
+        return None
+    alternative = (f"; on the monthly term the same run costs {monthly_term_total}"
+                   if monthly_term_total else "")
+    return (f"The training takes {training_hours / 24:,.0f} days but the {term} term bills "
+            f"{months_billed} months: {idle:.0%} of the billed time comes after the training "
+            f"ends{alternative}.")
+
+
+def layout_family(layout: Layout, micro_batch: int) -> str:
+    """A layout's degrees in words, data parallelism left to follow the node count."""
+    parts = [f"tp {layout.tp}", f"pp {layout.pp}"]
+    if layout.ep > 1:
+        parts.append(f"ep {layout.ep}")
+    if layout.virtual_stages > 1:
+        parts.append(f"{layout.virtual_stages} virtual stages")
+    parts.append(f"ZeRO {layout.zero_stage}")
+    if layout.sequence_parallel:
+        parts.append("sequence parallel")
+    parts += [f"{layout.recompute} recompute", f"micro-batch {micro_batch}"]
+    return ", ".join(parts) + "; data parallelism grows with the nodes"

@@ -1,0 +1,116 @@
+"""Scaling against node count for one server, one layout family per plot, on a one-node scale."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from sizing.hardware import Cluster
+from sizing.search import LayoutSpace, enumerate_candidates, evaluate
+from sizing.workload import Layout, Training, Transformer
+
+MAX_NODES = 1024
+
+
+def node_counts(lowest: int, highest: int) -> list[int]:
+    """The requested range and one step either side: every count of a short range, powers of
+    two (and the ends) of a long one."""
+    if highest - lowest + 1 <= 8:
+        return list(range(max(1, lowest - 1), min(highest + 1, MAX_NODES) + 1))
+    powers = [2**k for k in range(11) if 2**k <= MAX_NODES]
+    inside = [p for p in powers if lowest <= p <= highest]
+    below = [p for p in powers if p < lowest][-1:]
+    above = [p for p in powers if p > highest][:1]
+    return sorted({*inside, lowest, highest, *below, *above})
+
+
+def rate_of(model, results: dict) -> np.ndarray:
+    """Throughput in the workload's unit: tokens/s for a transformer, samples/s otherwise."""
+    return results["tokens_per_s"] if isinstance(model, Transformer) else results["samples_per_s"]
+
+
+@dataclass(frozen=True)
+class OneNodeReference:
+    """The best one-node layout's throughput per GPU: the scale of efficiency_vs_one_node."""
+
+    server: str
+    throughput_per_gpu: float
+    # False when no one-node layout fits in memory: the scale is then one node's speed as if
+    # memory allowed it, still the same for every fabric and node count of the server.
+    fits_memory: bool
+
+
+def one_node_reference(cluster: Cluster, model, training: Training, space: LayoutSpace,
+                       batch_fixed: bool, max_global_batch: float,
+                       constants) -> OneNodeReference | None:
+    """Fabric does not matter inside one node, so any cluster of the server will do."""
+    one = replace(cluster, nodes=1)
+    cands = enumerate_candidates([one], [1], model, training, space, batch_fixed, max_global_batch)
+    if len(cands) == 0:
+        return None
+    r = evaluate([one], cands, model, training, constants)
+    valid = r["valid"].astype(bool)
+    if not valid.any():
+        return None
+    per_gpu = np.where(valid, rate_of(model, r) / r["gpus"], -np.inf)
+    fits = valid & r["memory_fits"].astype(bool)
+    if fits.any():
+        return OneNodeReference(cluster.server.id, float(np.max(np.where(fits, per_gpu, -np.inf))),
+                                True)
+    return OneNodeReference(cluster.server.id, float(per_gpu.max()), False)
+
+
+def vs_one_node(throughput: float, gpus: int, reference: OneNodeReference | None) -> float | None:
+    """Throughput per GPU against the best one-node layout of the same server."""
+    if reference is None or reference.throughput_per_gpu <= 0:
+        return None
+    return throughput / gpus / reference.throughput_per_gpu
+
+
+def family(layout: Layout, micro_batch: int) -> LayoutSpace:
+    """The layouts that keep every degree of `layout` but let data parallelism follow the GPUs."""
+    return LayoutSpace(micro_batch=(micro_batch,), fixed=replace(layout, dp=0))
+
+
+@dataclass(frozen=True)
+class SeriesPoint:
+    nodes: int
+    scaling_efficiency: float
+    efficiency_vs_one_node: float | None
+    throughput: float
+    communication_share: float
+
+
+@dataclass(frozen=True)
+class FabricLine:
+    fabric: str
+    fabric_name: str
+    points: tuple[SeriesPoint, ...]
+
+
+def fabric_lines(clusters: Sequence[Cluster], counts: Sequence[int], model, training: Training,
+                 layout: Layout, micro_batch: int, batch_fixed: bool, max_global_batch: float,
+                 constants, reference: OneNodeReference | None) -> list[FabricLine]:
+    """One line per cluster's fabric, every point the same layout family; points that do not
+    fit in memory are left out, since no one could run them."""
+    space = family(layout, micro_batch)
+    cands = enumerate_candidates(clusters, counts, model, training, space, batch_fixed,
+                                 max_global_batch)
+    if len(cands) == 0:
+        return []
+    r = evaluate(clusters, cands, model, training, constants)
+    rate = rate_of(model, r)
+    ok = r["valid"].astype(bool) & r["memory_fits"].astype(bool)
+    lines = []
+    for h, cluster in enumerate(clusters):
+        points = tuple(
+            SeriesPoint(nodes=int(cands.nodes[i]),
+                        scaling_efficiency=float(r["scaling_efficiency"][i]),
+                        efficiency_vs_one_node=vs_one_node(float(rate[i]), int(r["gpus"][i]),
+                                                           reference),
+                        throughput=float(rate[i]),
+                        communication_share=float(r["communication_share"][i]))
+            for i in sorted(np.flatnonzero(ok & (cands.hardware == h)), key=lambda i: cands.nodes[i]))
+        lines.append(FabricLine(cluster.fabric.id, cluster.fabric.name, points))
+    return lines

@@ -1,0 +1,60 @@
+"""Ranking: rules in order, objective scores on a log scale, the fabric preference, one per pair."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sizing.ranking import (
+    best_per_group,
+    objective_score,
+    preference_handicap,
+    rank,
+    sellable,
+)
+
+
+def test_best_per_group_picks_the_lowest_eligible_score():
+    groups = np.array([0, 0, 1, 1, 2])
+    score = np.array([3.0, 1.0, 2.0, 5.0, 0.5])
+    eligible = np.array([True, True, False, True, False])
+    assert sorted(best_per_group(groups, score, eligible).tolist()) == [1, 3]
+
+
+def test_rules_count_each_candidate_under_the_first_it_fails():
+    memory = np.array([True, False, True, False])
+    stock = np.array([True, False, False, True])
+    e = sellable([("memory", memory), ("stock", stock)])
+    assert e.eligible.tolist() == [True, False, False, False]
+    assert e.excluded == {"memory": 2, "stock": 1}
+    assert e.ruled_out["stock"].tolist() == [False, False, True, False]
+
+
+def test_a_tolerance_is_a_share_whatever_the_objective():
+    hours, cost = np.array([100.0, 104.0]), np.array([1000.0, 1000.0])
+    for objective in ("fastest", "balanced"):
+        score = objective_score(objective, hours, cost)
+        assert math.isclose(score[1] - score[0], math.log(1.04), rel_tol=1e-3)
+    cheapest = objective_score("cheapest", np.array([1.0, 2.0]), np.array([100.0, 100.0]))
+    assert cheapest[0] < cheapest[1]  # ties on cost broken by time
+
+
+def test_the_preference_handicaps_lossy_roce_and_non_infiniband_on_a_long_run():
+    handicap = preference_handicap(0.05, lossy_roce=np.array([True, False, False]),
+                                   infiniband=np.array([False, True, False]),
+                                   long_large_run=np.array([True, True, False]))
+    step = math.log1p(0.05)
+    assert np.allclose(handicap, [2 * step, 0.0, 0.0])
+
+
+def test_one_entry_per_pair_at_most_per_server_rank_one_the_best():
+    hardware = np.array([0, 0, 1, 1, 2, 3])
+    nodes = np.array([2, 4, 2, 4, 4, 4])
+    score = np.array([5.0, 1.0, 3.0, 2.0, 4.0, 0.5])
+    eligible = np.array([True, True, True, True, True, False])
+    servers = ["a", "a", "b", "c"]
+    ranked = rank(hardware, nodes, score, eligible, servers, per_server=1, limit=10)
+    assert ranked.order == (1, 4)  # server a once (its best), then b; c is ineligible
+    assert ranked.best[(1, 2)] == 2 and ranked.options_at(4) == {0: 1, 1: 3, 2: 4}
+    assert ranked.options_of(0) == {2: 0, 4: 1}
