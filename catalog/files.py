@@ -26,6 +26,7 @@ FILES = (
     "model.yaml",
     "policy.yaml",
     "taxes.yaml",
+    "provider.yaml",
 )
 
 
@@ -155,7 +156,7 @@ def iso_4217(code: object) -> None:
         raise ValidationError(f"not an ISO 4217 currency code: {code!r}")
 
 
-COUNTRY = validate.Regexp(r"^[A-Z]{2}$", error="must be an ISO 3166-1 alpha-2 code, like 'DE'")
+COUNTRY = validate.Regexp(r"\A[A-Z]{2}\Z", error="must be an ISO 3166-1 alpha-2 code, like 'DE'")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -350,18 +351,20 @@ class PricesSchema(SourcedSchema):
 
 
 class StockSchema(StrictSchema):
+    """Nodes on hand now, and nodes on order that arrive `lead_time_days` after an order."""
+
     server = fields.String(required=True, validate=TEXT)
     available_nodes = Count(required=True, validate=NON_NEGATIVE)
+    arriving_nodes = Count(required=True, validate=NON_NEGATIVE)
     lead_time_days = Count(required=True, validate=NON_NEGATIVE)
 
 
 class RegionSchema(SourcedSchema):
-    sourced = ("tax_rate", "stock")
+    sourced = ("stock",)
 
     id = fields.String(required=True, validate=KEBAB)
     name = fields.String(required=True, validate=TEXT)
     country = fields.String(required=True, validate=COUNTRY)
-    tax_rate = DecimalString(required=True, validate=DISCOUNT)
     stock = fields.List(fields.Nested(StockSchema), required=True)
 
 
@@ -389,12 +392,15 @@ class CurrenciesSchema(SourcedSchema):
                                       field_name=f"minor_units.{code}")
 
 
-class TaxesSchema(StrictSchema):
-    """Tax rate by the customer's country; every rate names its source."""
+COUNTRY_CODE = fields.String(validate=validate.Regexp(r"\A[A-Z]{2}\Z", error="not an ISO 3166 code"))
 
-    rates = fields.Dict(keys=fields.String(validate=validate.Regexp(r"^[A-Z]{2}$",
-                                                                    error="not an ISO 3166 code")),
-                        values=DecimalString(validate=DISCOUNT), required=True)
+
+class TaxesSchema(StrictSchema):
+    """Tax rate and name by the customer's country, and the reverse-charge area; all sourced."""
+
+    rates = fields.Dict(keys=COUNTRY_CODE, values=DecimalString(validate=DISCOUNT), required=True)
+    names = fields.Dict(keys=COUNTRY_CODE, values=fields.String(validate=TEXT), required=True)
+    reverse_charge_countries = fields.List(COUNTRY_CODE, required=True)
     sources = fields.Dict(keys=fields.String(), values=fields.String(validate=TEXT), required=True)
 
     @validates_schema
@@ -403,6 +409,29 @@ class TaxesSchema(StrictSchema):
             if country not in data["sources"]:
                 raise ValidationError(f"no source given (add sources.{country})",
                                       field_name=f"rates.{country}")
+            if country not in data["names"]:
+                raise ValidationError(f"no tax name given (add names.{country})",
+                                      field_name=f"rates.{country}")
+        if "reverse_charge_countries" not in data["sources"]:
+            raise ValidationError("no source given (add sources.reverse_charge_countries)",
+                                  field_name="reverse_charge_countries")
+
+
+class ProviderSchema(SourcedSchema):
+    """Who makes the offer, as printed on quotes, and the terms and conditions."""
+
+    sourced = ("terms",)
+
+    name = fields.String(required=True, validate=TEXT)
+    address = fields.List(fields.String(validate=TEXT), required=True,
+                          validate=validate.Length(min=1, error="must have at least one line"))
+    country = fields.String(required=True, validate=COUNTRY)
+    vat_id = fields.String(required=True, validate=TEXT)
+    email = fields.Email(required=True)
+    phone = fields.String(required=True, validate=TEXT)
+    website = fields.Url(required=True)
+    terms = fields.List(fields.String(validate=TEXT), required=True,
+                        validate=validate.Length(min=1, error="must state at least one term"))
 
 
 class ConstantSchema(StrictSchema):
@@ -595,6 +624,7 @@ def read_catalog(data_dir: Path) -> dict:
              for name, item in constants.items()}
     policy = _constants(raw["policy.yaml"], "policy.yaml")
     taxes = _validate(TaxesSchema(), raw["taxes.yaml"], "taxes.yaml", None)
+    provider = _validate(ProviderSchema(), raw["provider.yaml"], "provider.yaml", None)
 
     # Cross references, in the order the data depends on each other.
     for label, server in server_entries:
@@ -619,6 +649,7 @@ def read_catalog(data_dir: Path) -> dict:
         "model": model,
         "policy": policy,
         "taxes": taxes,
+        "provider": provider,
     }
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -76,15 +75,5 @@ def rows_of(version_id: int, doc: dict[str, Any]) -> list[tables.Base]:
                                        data=r))
     for region in plain["regions"]:
         rows.append(tables.Region(version_id=v, id=region["id"], country=region["country"],
-                                  tax_rate=Decimal(str(region["tax_rate"])), data=region))
-        for item in region.get("stock", []):
-            rows.append(tables.Stock(version_id=v, region_id=region["id"], server_id=item["server"],
-                                     available_nodes=item["available_nodes"],
-                                     lead_time_days=item["lead_time_days"]))
-    for p in plain["prices"]["servers"]:
-        rows.append(tables.ServerPrice(
-            version_id=v, server_id=p["server"], region_id=p["region"],
-            hourly_usd=Decimal(str(p["hourly_usd"])), monthly_usd=Decimal(str(p["monthly_usd"])),
-            setup_fee_usd=Decimal(str(p["setup_fee_usd"])),
-        ))
+                                  data=region))
     return rows

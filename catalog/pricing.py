@@ -1,13 +1,24 @@
-"""Prices a configuration (servers, fabric, nodes, region) as line items in Decimal money."""
+"""The one pricing engine: a configuration, a term, a billed period and a currency to Decimal money.
+
+Sizings and quotes both price through `price()`; the ranking's float tables come from the same
+lines, so what a sizing shows is what its quote charges.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-TERMS = ("monthly", "1y", "3y")
+import numpy as np
+
+# The terms a customer can sign and the months each commits to.
 TERM_MONTHS = {"monthly": 1, "1y": 12, "3y": 36}
+TERMS = tuple(TERM_MONTHS)
+SUPPORT_TIERS = ("none", "business", "enterprise")
+# On-demand rates per hour carry sub-cent digits, as hourly price lists do.
+HOURLY_PLACES = 4
 
 
 class PricingError(LookupError):
@@ -26,6 +37,8 @@ class Configuration:
 
 @dataclass(frozen=True)
 class LineItem:
+    """One list-price line of a configuration per month (or once), in the base currency."""
+
     code: str
     description: str
     quantity: Decimal
@@ -33,9 +46,8 @@ class LineItem:
     unit_price: Decimal
     recurring: bool  # monthly when true, one-time otherwise
     discountable: bool
-
-    def list_amount(self) -> Decimal:
-        return self.quantity * self.unit_price
+    # The on-demand price per hour of one unit, for recurring lines.
+    hourly_price: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -56,6 +68,9 @@ class PriceBook:
     rates_date: str
     minor_units: dict[str, int]
     tax_rates: dict[str, Decimal] = field(default_factory=dict)  # by customer country
+    tax_names: dict[str, str] = field(default_factory=dict)
+    reverse_charge_countries: frozenset[str] = frozenset()
+    seller_country: str = ""
 
     @classmethod
     def from_document(cls, doc: dict[str, Any]) -> PriceBook:
@@ -79,16 +94,20 @@ class PriceBook:
             rates_date=str(doc["currencies"]["rates_date"]),
             minor_units={k: int(v) for k, v in doc["currencies"]["minor_units"].items()},
             tax_rates={c: money(r) for c, r in doc["taxes"]["rates"].items()},
+            tax_names=dict(doc["taxes"]["names"]),
+            reverse_charge_countries=frozenset(doc["taxes"]["reverse_charge_countries"]),
+            seller_country=doc["provider"]["country"],
         )
 
-    def round(self, amount: Decimal, currency: str) -> Decimal:
-        exponent = Decimal(1).scaleb(-self.minor_units.get(currency, 2))
-        return amount.quantize(exponent, rounding=ROUND_HALF_UP)
+    def round(self, amount: Decimal, currency: str, places: int | None = None) -> Decimal:
+        digits = self.minor_units.get(currency, 2) if places is None else places
+        return amount.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
 
-    def convert(self, amount: Decimal, currency: str) -> Decimal:
+    def fx(self, currency: str) -> Decimal:
+        """Units of `currency` per unit of the base currency."""
         if currency not in self.rates:
             raise PricingError(f"no exchange rate for {currency}")
-        return amount * self.rates[currency] / self.rates[self.currency]
+        return self.rates[currency] / self.rates[self.currency]
 
 
 def switch_ports_per_host_port(nodes: int, nodes_per_leaf: int, oversubscription: float) -> Decimal:
@@ -118,16 +137,20 @@ def line_items(book: PriceBook, config: Configuration, support: str = "none") ->
                                               config.oversubscription)
     server_name = book.server_names[config.server]
     fabric_name = book.fabric_names[config.fabric]
+    hours = Decimal(book.hours_per_month)
     items = [
-        LineItem("servers", f"{server_name}, dedicated", nodes, "node-month",
-                 server_price["monthly_usd"], recurring=True, discountable=True),
+        # On demand the servers go at their hourly price; the fabric pro rata of its month.
+        LineItem("servers", f"{server_name}, dedicated", nodes, "node",
+                 server_price["monthly_usd"], recurring=True, discountable=True,
+                 hourly_price=server_price["hourly_usd"]),
         LineItem("fabric_nic_ports", f"{fabric_name} host ports ({config.nics_used} per node)",
-                 host_ports, "port-month", ports["nic_port_usd_month"], recurring=True,
-                 discountable=True),
+                 host_ports, "port", ports["nic_port_usd_month"], recurring=True,
+                 discountable=True, hourly_price=ports["nic_port_usd_month"] / hours),
         LineItem("fabric_switch_ports",
                  f"{fabric_name} switch ports (oversubscription {config.oversubscription:g}:1)",
-                 (host_ports * switch_ratio).quantize(Decimal("0.01")), "port-month",
-                 book.switch_port_month[config.fabric], recurring=True, discountable=True),
+                 (host_ports * switch_ratio).quantize(Decimal("0.01")), "port",
+                 book.switch_port_month[config.fabric], recurring=True, discountable=True,
+                 hourly_price=book.switch_port_month[config.fabric] / hours),
         LineItem("cables_optics", f"{fabric_name} cables and optics", host_ports, "port",
                  ports["cable_optics_usd_one_time"], recurring=False, discountable=False),
         LineItem("setup", "Node provisioning and burn-in", nodes, "node",
@@ -136,13 +159,219 @@ def line_items(book: PriceBook, config: Configuration, support: str = "none") ->
     rate = book.support_tiers[support]
     if rate:
         items.append(LineItem("support", f"{support.title()} support ({rate * 100:g}% of servers)",
-                              nodes, "node-month", server_price["monthly_usd"] * rate,
-                              recurring=True, discountable=True))
+                              nodes, "node", server_price["monthly_usd"] * rate,
+                              recurring=True, discountable=True,
+                              hourly_price=server_price["hourly_usd"] * rate))
     return items
 
 
-def list_totals(book: PriceBook, config: Configuration) -> tuple[Decimal, Decimal]:
-    """(recurring monthly, one-time) list prices of a configuration in the base currency."""
-    items = line_items(book, config)
-    recurring = sum((i.list_amount() for i in items if i.recurring), Decimal(0))
-    return recurring, sum((i.list_amount() for i in items if not i.recurring), Decimal(0))
+# ------------------------------------------------------------------------------ billing
+
+@dataclass(frozen=True)
+class Billing:
+    """What is billed: whole months at the term's rate, or hours on demand (monthly term only)."""
+
+    term: str
+    months: int  # 0 when billed by the hour
+    hours: int  # on-demand hours billed; 0 when billed by the month
+
+    @property
+    def on_demand(self) -> bool:
+        return self.hours > 0
+
+    @classmethod
+    def for_term(cls, term: str) -> Billing:
+        """The term's commitment and nothing more: a quote that names no duration."""
+        return cls(term, TERM_MONTHS[term], 0)
+
+
+def billing_plans(term: str, training_hours, hours_per_month: int, monthly_net, hourly_net):
+    """The billing rule, on arrays (ranking) or scalars (a quote): (months, on-demand hours).
+
+    Hours are billed per started hour. A term bills at least its months, more if the training
+    runs longer. On the monthly term the training is billed by the hour on demand when that is
+    cheaper than its whole months.
+    """
+    hours = np.maximum(np.ceil(np.asarray(training_hours, float) - 1e-9), 1)
+    months = np.maximum(TERM_MONTHS[term], np.ceil(hours / hours_per_month - 1e-12))
+    on_demand = np.zeros(np.shape(hours), bool)
+    if term == "monthly":
+        on_demand = hours * np.asarray(hourly_net, float) < months * np.asarray(monthly_net, float)
+    return (np.where(on_demand, 0, months).astype(int), np.where(on_demand, hours, 0).astype(int))
+
+
+# ------------------------------------------------------------------------------ Decimal prices
+
+@dataclass(frozen=True)
+class PricedLine:
+    code: str
+    description: str
+    quantity: Decimal
+    unit: str
+    unit_price: Decimal
+    list_amount: Decimal
+    discount_rate: Decimal
+    discount: Decimal
+    net: Decimal
+    billing: str  # monthly | hourly | one_time
+
+
+@dataclass(frozen=True)
+class Price:
+    """A configuration priced for a billed period, before tax, in the quote's currency."""
+
+    currency: str
+    exchange_rate: Decimal
+    rates_date: str
+    term: str
+    support: str
+    hours_per_month: int
+    billing: Billing
+    lines: tuple[PricedLine, ...]
+    monthly_list: Decimal  # the term's monthly rate, whether or not months are billed
+    monthly_discount: Decimal
+    monthly_net: Decimal
+    hourly_net: Decimal  # the on-demand rate per hour
+    recurring: Decimal  # what the billed months or hours cost
+    one_time: Decimal
+    total: Decimal  # recurring + one_time: the quote's net before tax
+    notes: tuple[str, ...]
+
+
+def _line(book: PriceBook, item: LineItem, quantity: Decimal, unit: str, unit_price: Decimal,
+          rate: Decimal, currency: str, billing: str) -> PricedLine:
+    list_amount = book.round(quantity * unit_price, currency)
+    discount = book.round(list_amount * rate, currency)
+    return PricedLine(item.code, item.description, quantity, unit, unit_price, list_amount, rate,
+                      discount, list_amount - discount, billing)
+
+
+def price(book: PriceBook, config: Configuration, *, term: str, currency: str,
+          support: str = "none", billing: Billing) -> Price:
+    """Line items and totals of `config` for `billing`; each amount is rounded, then summed."""
+    if term not in book.term_discounts:
+        raise PricingError(f"unknown term {term!r}")
+    fx = book.fx(currency)
+    items = line_items(book, config, support)
+    discount_rate = book.term_discounts[term]
+    monthly = [_line(book, i, i.quantity, f"{i.unit}-month", book.round(i.unit_price * fx, currency),
+                     discount_rate if i.discountable else Decimal(0), currency, "monthly")
+               for i in items if i.recurring]
+    hourly_rates = [book.round(i.hourly_price * fx, currency, HOURLY_PLACES)
+                    for i in items if i.recurring]
+    once = [_line(book, i, i.quantity, i.unit, book.round(i.unit_price * fx, currency), Decimal(0),
+                  currency, "one_time") for i in items if not i.recurring]
+    monthly_net = sum((line.net for line in monthly), Decimal(0))
+    hourly_net = book.round(sum((i.quantity * r for i, r in zip(
+        (i for i in items if i.recurring), hourly_rates)), Decimal(0)), currency, HOURLY_PLACES)
+    if billing.on_demand:
+        hours = Decimal(billing.hours)
+        billed = [_line(book, i, i.quantity * hours, f"{i.unit}-hour", r, Decimal(0), currency,
+                        "hourly")
+                  for i, r in zip((i for i in items if i.recurring), hourly_rates)]
+        recurring = sum((line.net for line in billed), Decimal(0))
+    else:
+        billed = monthly
+        recurring = monthly_net * billing.months
+    one_time = sum((line.net for line in once), Decimal(0))
+    notes = [f"A month is {book.hours_per_month} hours."]
+    if billing.on_demand:
+        notes.append(f"Billed on demand for {billing.hours:,} hours (per started hour), cheaper "
+                     "than whole months for this run.")
+    else:
+        notes.append(f"Monthly lines bill for {billing.months} month{'s' if billing.months > 1 else ''}"
+                     f" ({term} term).")
+        notes.append(f"Term discount {discount_rate * 100:g}% on recurring lines ({term}).")
+    if currency != book.currency:
+        notes.append(f"Converted from {book.currency} at {book.rates[currency]} {currency} per "
+                     f"{book.currency} (rates of {book.rates_date}).")
+    return Price(currency=currency, exchange_rate=book.rates[currency], rates_date=book.rates_date,
+                 term=term, support=support, hours_per_month=book.hours_per_month, billing=billing,
+                 lines=tuple(billed + once),
+                 monthly_list=sum((line.list_amount for line in monthly), Decimal(0)),
+                 monthly_discount=sum((line.discount for line in monthly), Decimal(0)),
+                 monthly_net=monthly_net, hourly_net=hourly_net, recurring=recurring,
+                 one_time=one_time, total=recurring + one_time, notes=tuple(notes))
+
+
+def billing_for(book: PriceBook, config: Configuration, *, term: str, currency: str,
+                training_hours: float, support: str = "none") -> Billing:
+    """The billing the rule gives a training of `training_hours` on `config`."""
+    rates = price(book, config, term=term, currency=currency, support=support,
+                  billing=Billing.for_term(term))
+    months, hours = billing_plans(term, training_hours, book.hours_per_month,
+                                  float(rates.monthly_net), float(rates.hourly_net))
+    return Billing(term, int(months), int(hours))
+
+
+# ------------------------------------------------------------------------------ tax
+
+@dataclass(frozen=True)
+class Tax:
+    label: str  # e.g. "VAT 19% (DE)" or "VAT reverse charge (FR)"
+    rate: Decimal | None  # None: no rate on file
+    amount: Decimal
+    note: str | None
+
+
+def tax(book: PriceBook, net: Decimal, currency: str, country: str | None,
+        vat_id: str | None) -> Tax:
+    """The tax line of a quote for a customer in `country` (a business when it gives a VAT id).
+
+    Reverse charge applies to business customers with a VAT id in another country of the
+    reverse-charge area (taxes.yaml) than the seller's: the customer accounts for the VAT.
+    """
+    if not country:
+        return Tax("Tax (no customer country given)", None, Decimal(0),
+                   "No customer country: tax is not included; it is added at invoicing.")
+    if (vat_id and country in book.reverse_charge_countries and country != book.seller_country
+            and book.seller_country in book.reverse_charge_countries):
+        name = book.tax_names.get(country, "VAT")
+        return Tax(f"{name} reverse charge ({country})", Decimal(0), Decimal(0),
+                   f"Reverse charge: the customer ({vat_id}) accounts for {name} "
+                   "(Council Directive 2006/112/EC, Articles 44 and 196).")
+    rate = book.tax_rates.get(country)
+    if rate is None:
+        return Tax(f"Tax ({country})", None, Decimal(0),
+                   f"No tax rate on file for {country}: tax not included; finance confirms it at "
+                   "invoicing.")
+    name = book.tax_names.get(country, "Tax")
+    return Tax(f"{name} {rate * 100:g}% ({country})", rate, book.round(net * rate, currency), None)
+
+
+# ------------------------------------------------------------------------------ ranking tables
+
+@dataclass(frozen=True)
+class RateTable:
+    """Net rates of many configurations in one currency, as floats for ranking arrays.
+
+    Each figure is the float of the Decimal the engine gives the same configuration, so a
+    shown configuration re-priced by `price()` has the same money.
+    """
+
+    monthly_net: np.ndarray  # the term's rate per month
+    hourly_net: np.ndarray  # on demand, per hour
+    one_time: np.ndarray
+
+
+def rate_table(book: PriceBook, configs: Sequence[Configuration], *, term: str,
+               currency: str) -> RateTable:
+    priced = [price(book, c, term=term, currency=currency, billing=Billing.for_term(term))
+              for c in configs]
+    return RateTable(np.array([float(p.monthly_net) for p in priced]),
+                     np.array([float(p.hourly_net) for p in priced]),
+                     np.array([float(p.one_time) for p in priced]))
+
+
+def training_cost(rates: RateTable, index: np.ndarray, training_hours: np.ndarray, term: str,
+                  hours_per_month: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cost, months billed, on-demand hours) per candidate, by the same rule as `billing_for`.
+
+    On-demand amounts round per line in Decimal; the float here can differ from the shown
+    price by a few cents, which never matters for the order.
+    """
+    monthly, hourly = rates.monthly_net[index], rates.hourly_net[index]
+    months, hours = billing_plans(term, training_hours, hours_per_month, monthly, hourly)
+    cost = np.where(hours > 0, hours * hourly, months * monthly) + rates.one_time[index]
+    return cost, months, hours
+

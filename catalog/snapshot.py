@@ -14,6 +14,7 @@ from catalog import tables
 from catalog.pricing import PriceBook
 from sizing.constants import ModelConstants
 from sizing.hardware import GPU, Cluster, Fabric, Server
+from sizing.policy import SizingPolicy
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,37 @@ class Pairing:
 
 
 @dataclass(frozen=True)
+class Stock:
+    """Nodes of one server in one region: on hand, and on order with their lead time."""
+
+    available_nodes: int
+    arriving_nodes: int
+    lead_time_days: int
+
+    def usable(self, max_lead_time_days: int) -> int:
+        """The most nodes a configuration may use: on hand, plus on order if they arrive in time."""
+        arriving = self.arriving_nodes if self.lead_time_days <= max_lead_time_days else 0
+        return self.available_nodes + arriving
+
+
+NO_STOCK = Stock(0, 0, 0)
+
+
+@dataclass(frozen=True)
+class Provider:
+    """Who makes the offer, as a quote prints it."""
+
+    name: str
+    address: tuple[str, ...]
+    country: str
+    vat_id: str
+    email: str
+    phone: str
+    website: str
+    terms: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Snapshot:
     version_id: int
     gpus: dict[str, GPU]
@@ -39,11 +71,15 @@ class Snapshot:
     fabrics: dict[str, Fabric]
     fabric_oversubscription_options: dict[str, tuple[float, ...]]
     pairings: dict[tuple[str, str], Pairing]
-    stock: dict[tuple[str, str], tuple[int, int]]  # (region, server) -> (available nodes, lead days)
+    stock: dict[tuple[str, str], Stock]  # by (region, server)
     regions: tuple[str, ...]
     constants: ModelConstants
+    policy: SizingPolicy
     prices: PriceBook
-    document: dict[str, Any]
+    provider: Provider
+
+    def stock_of(self, region: str, server: str) -> Stock:
+        return self.stock.get((region, server), NO_STOCK)
 
     def cluster(self, server_id: str, fabric_id: str, nodes: int,
                 oversubscription: float | None = None) -> Cluster:
@@ -91,6 +127,12 @@ def fabric_of(entry: dict[str, Any]) -> Fabric:
     )
 
 
+def provider_of(entry: dict[str, Any]) -> Provider:
+    return Provider(name=entry["name"], address=tuple(entry["address"]), country=entry["country"],
+                    vat_id=entry["vat_id"], email=entry["email"], phone=entry["phone"],
+                    website=entry["website"], terms=tuple(entry["terms"]))
+
+
 def build(version_id: int, document: dict[str, Any]) -> Snapshot:
     gpus = {g["id"]: gpu_of(g) for g in document["gpus"]}
     return Snapshot(
@@ -107,12 +149,14 @@ def build(version_id: int, document: dict[str, Any]) -> Snapshot:
             port_rate_gbps=None if r.get("port_rate_gbps") is None else float(r["port_rate_gbps"]),
             nic=r.get("nic"), reason=r.get("reason"),
         ) for r in document["rdma"]},
-        stock={(region["id"], s["server"]): (int(s["available_nodes"]), int(s["lead_time_days"]))
+        stock={(region["id"], s["server"]): Stock(int(s["available_nodes"]),
+                                                  int(s["arriving_nodes"]), int(s["lead_time_days"]))
                for region in document["regions"] for s in region.get("stock", [])},
         regions=tuple(r["id"] for r in document["regions"]),
-        constants=ModelConstants.from_mapping(document["model"]),
+        constants=ModelConstants.from_mapping(document["model"], document["policy"]),
+        policy=SizingPolicy.from_mapping(document["policy"]),
         prices=PriceBook.from_document(document),
-        document=document,
+        provider=provider_of(document["provider"]),
     )
 
 

@@ -3,32 +3,10 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, ForeignKey, Integer, Numeric, String, types
+from sqlalchemy import JSON, ForeignKey, Integer, String, types
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-
-
-class Money(types.TypeDecorator):
-    """Exact decimal money: NUMERIC on PostgreSQL, text on SQLite (which has no exact decimal)."""
-
-    impl = Numeric(18, 6)
-    cache_ok = True
-
-    def load_dialect_impl(self, dialect):
-        if dialect.name == "sqlite":
-            return dialect.type_descriptor(String(40))
-        return dialect.type_descriptor(Numeric(18, 6))
-
-    def process_bind_param(self, value, dialect):
-        if value is None:
-            return None
-        value = Decimal(value)
-        return str(value) if dialect.name == "sqlite" else value
-
-    def process_result_value(self, value, dialect):
-        return None if value is None else Decimal(str(value)).normalize()
 
 
 class UTCDateTime(types.TypeDecorator):
@@ -51,7 +29,7 @@ def utcnow() -> datetime:
 
 
 class Base(DeclarativeBase):
-    type_annotation_map: ClassVar[dict] = {dict[str, Any]: JSON, list[Any]: JSON, Decimal: Money, datetime: UTCDateTime}
+    type_annotation_map: ClassVar[dict] = {dict[str, Any]: JSON, list[Any]: JSON, datetime: UTCDateTime}
 
 
 class CatalogVersion(Base):
@@ -119,26 +97,4 @@ class Region(Base):
     version_id: Mapped[int] = version_fk()
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     country: Mapped[str] = mapped_column(String(2))
-    tax_rate: Mapped[Decimal]
     data: Mapped[dict[str, Any]]
-
-
-class ServerPrice(Base):
-    __tablename__ = "catalog_server_prices"
-
-    version_id: Mapped[int] = version_fk()
-    server_id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    region_id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    hourly_usd: Mapped[Decimal]
-    monthly_usd: Mapped[Decimal]
-    setup_fee_usd: Mapped[Decimal]
-
-
-class Stock(Base):
-    __tablename__ = "catalog_stock"
-
-    version_id: Mapped[int] = version_fk()
-    region_id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    server_id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    available_nodes: Mapped[int]
-    lead_time_days: Mapped[int]
