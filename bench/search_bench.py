@@ -9,11 +9,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from datetime import date
+
 from catalog.files import read_catalog
 from catalog.snapshot import build
-from service import sizing_job
 from service.config import REPO_ROOT
 from service.schemas.sizings import SizingRequestSchema
+from service.sizing_request import SizingRequest
+from service.sizing_run import run
 
 # Every server and every fabric the RDMA matrix allows, at 1 to 128 nodes, every layout.
 FULL_CATALOG = {"workload": {"preset": "llama-3-70b"}, "tokens": 1e12,
@@ -29,17 +32,19 @@ def shipped_snapshot():
 
 
 def time_search(snap, body: dict, repeats: int) -> dict:
-    request = SizingRequestSchema().load(body)
+    schema = SizingRequestSchema()
+    document = schema.dump(schema.load(body))
     times, result = [], None
     for _ in range(repeats):
         t0 = time.perf_counter()
-        result = sizing_job.run(snap, request, lambda _fraction: None)
+        result = run(snap, SizingRequest.from_document(document), lambda _fraction: None,
+                     date.today())
         times.append(time.perf_counter() - t0)
     seconds = statistics.median(times)
     return {"seconds": seconds, "best_s": min(times), "repeats": repeats,
-            "candidates": result["candidates_evaluated"],
-            "eligible": result["candidates_eligible"],
-            "candidates_per_s": result["candidates_evaluated"] / seconds}
+            "candidates": result.candidates_evaluated,
+            "eligible": result.candidates_eligible,
+            "candidates_per_s": result.candidates_evaluated / seconds}
 
 
 def measure(repeats: int = 3) -> dict:

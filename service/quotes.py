@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
-from datetime import date, datetime, timedelta
-from decimal import Decimal
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import and_, select, update
@@ -16,164 +13,60 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from catalog import queries
-from catalog.pricing import TERM_MONTHS, Configuration, PricingError, line_items
 from catalog.snapshot import Snapshot, snapshot
 from catalog.tables import utcnow
+from service import quote_document as qd
 from service import sizings
 from service.accounts import Principal
-from service.errors import Problem, field_problem
+from service.errors import Problem
+from service.failures import Forbidden, Invalid, NotFound
 from service.pagination import newest_first
+from service.quote_document import FromSizing, QuoteDocument, Terms
 from service.records import IdempotencyKey, Quote, QuoteCounter, QuoteRevision
+from service.sizing_result import NetworkAdvice, RankedConfiguration, WorkloadSummary
+from service.typed import from_document, to_document
 
 TRANSITIONS = {"draft": {"sent", "expired"}, "sent": {"accepted", "expired"}}
 FINAL = ("accepted", "expired")
 
 
-# ------------------------------------------------------------------------------ pricing
-
-def price(snap: Snapshot, config: Configuration, *, term: str, currency: str, support: str,
-          country: str | None) -> dict[str, Any]:
-    """Line items and totals in the quote's currency; every amount is rounded, then summed."""
-    book = snap.prices
-    if currency not in book.rates:
-        raise field_problem("/currency", f"not offered; choose one of {', '.join(sorted(book.rates))}")
-    try:
-        items = line_items(book, config, support)
-    except PricingError as exc:
-        raise field_problem("/configuration", str(exc)) from None
-    fx = book.rates[currency] / book.rates[book.currency]
-    discount_rate = book.term_discounts[term]
-    lines, recurring = [], {"list": Decimal(0), "discount": Decimal(0), "net": Decimal(0)}
-    one_time = Decimal(0)
-    for item in items:
-        unit_price = book.round(item.unit_price * fx, currency)
-        list_amount = book.round(item.quantity * unit_price, currency)
-        rate = discount_rate if item.recurring and item.discountable else Decimal(0)
-        discount = book.round(list_amount * rate, currency)
-        net = list_amount - discount
-        lines.append({"code": item.code, "description": item.description,
-                      "quantity": str(item.quantity.normalize()), "unit": item.unit,
-                      "unit_price": str(unit_price), "list_amount": str(list_amount),
-                      "discount_rate": str(rate), "discount": str(discount), "net": str(net),
-                      "billing": "monthly" if item.recurring else "one_time"})
-        if item.recurring:
-            recurring["list"] += list_amount
-            recurring["discount"] += discount
-            recurring["net"] += net
-        else:
-            one_time += net
-    months = TERM_MONTHS[term]
-    term_net = recurring["net"] * months + one_time
-    tax_rate = book.tax_rates.get(country) if country else None
-    tax = book.round(term_net * tax_rate, currency) if tax_rate is not None else Decimal(0)
-    totals = {
-        "monthly_list": str(recurring["list"]), "monthly_discount": str(recurring["discount"]),
-        "monthly_net": str(recurring["net"]), "one_time": str(one_time), "term_months": months,
-        "term_net": str(term_net),
-        "tax_rate": None if tax_rate is None else str(tax_rate), "tax": str(tax),
-        "grand_total": str(term_net + tax),
-    }
-    notes = [(f"A month is {book.hours_per_month} hours; monthly lines bill per month for "
-              f"{months} month{'s' if months > 1 else ''}."),
-             f"Term discount {discount_rate * 100:g}% on recurring lines ({term})."]
-    if currency != book.currency:
-        notes.append(f"Converted from {book.currency} at {book.rates[currency]} {currency} per "
-                     f"{book.currency} (rates of {book.rates_date}).")
-    if country and tax_rate is None:
-        notes.append(f"No tax rate on file for {country}: tax not included; finance confirms it "
-                     "at invoicing.")
-    return {"currency": currency, "exchange_rate": str(book.rates[currency]),
-            "rates_date": book.rates_date, "term": term, "hours_per_month": book.hours_per_month,
-            "support": support, "lines": lines, "totals": totals, "notes": notes}
-
-
-def stock_of(snap: Snapshot, config: Configuration) -> dict[str, Any]:
-    available, lead = snap.stock.get((config.region, config.server), (0, 0))
-    short = config.nodes > available
-    return {"available_nodes": available, "lead_time_days": lead if short else 0,
-            "warning": (f"{config.region} has {available} of the {config.nodes} nodes now; the "
-                        f"rest arrive in about {lead} days") if short else None}
-
-
-def configuration_view(snap: Snapshot, config: Configuration) -> dict[str, Any]:
-    server = snap.servers[config.server]
-    return {"server": {"id": server.id, "name": server.name},
-            "fabric": {"id": config.fabric, "name": snap.fabrics[config.fabric].name},
-            "nodes": config.nodes, "gpus": config.nodes * server.gpus_per_node,
-            "gpu": server.gpu.id, "region": config.region,
-            "oversubscription": config.oversubscription, "nics_per_node": config.nics_used}
-
-
-def revision_document(snap: Snapshot, config: Configuration, terms: dict[str, Any],
-                      performance: dict | None, advice: dict | None) -> dict[str, Any]:
-    doc = price(snap, config, term=terms["term"], currency=terms["currency"],
-                support=terms["support"], country=terms.get("country"))
-    doc.update({
-        "catalog_version": snap.version_id,
-        "configuration": configuration_view(snap, config),
-        "valid_until": (date.today() + timedelta(days=terms["valid_days"])).isoformat(),
-        "stock": stock_of(snap, config),
-        "performance": performance,
-        "network_advice": advice,
-    })
-    return doc
-
-
 # ------------------------------------------------------------------------------ creation
 
-def resolve_configuration(session: Session, snap: Snapshot, principal: Principal,
-                          body: dict[str, Any]) -> tuple[Configuration, dict, dict | None, dict | None, str | None]:
-    """The configuration to price, the terms, and the frozen performance and advice."""
-    terms = {k: body.get(k) for k in ("term", "currency", "support", "valid_days")}
-    terms["country"] = (body.get("customer") or {}).get("country")
+def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[str, Any],
+            today: date) -> tuple[QuoteDocument, str | None]:
+    """The first revision's document, and the sizing it came from."""
+    customer = body.get("customer") or {}
     if "sizing_id" in body:
         sizing = sizings.get(session, body["sizing_id"], principal)
         if sizing is None:
-            raise Problem(404, "not_found", f"No sizing {body['sizing_id']}")
+            raise NotFound(f"No sizing {body['sizing_id']}")
         if sizing.status != "succeeded":
-            raise field_problem("/sizing_id", f"the sizing is {sizing.status}; quote a succeeded sizing",
-                          "sizing_not_ready")
-        configs = sizing.result["configurations"]
+            raise Invalid.at("/sizing_id", f"the sizing is {sizing.status}; quote a succeeded "
+                             "sizing", "sizing_not_ready")
+        result = sizing.result
+        configs = result["configurations"]
         rank = body.get("rank", 1)
         if not 1 <= rank <= len(configs):
-            raise field_problem("/rank", f"the sizing has {len(configs)} ranked configurations")
-        chosen = configs[rank - 1]
-        request = sizing.request
-        terms["term"] = terms["term"] or request["term"]
-        terms["currency"] = terms["currency"] or request["currency"]
-        config_doc = {"server": chosen["server"]["id"], "fabric": chosen["fabric"]["id"],
-                      "nodes": chosen["nodes"], "region": request["region"]}
-        performance = {k: chosen.get(k) for k in (
-            "scaling_efficiency", "tokens_per_s", "samples_per_s", "mfu", "step_time_s",
-            "communication_share", "time_to_train_hours", "bottleneck", "layout")}
-        performance["workload"] = request["workload"]
-        performance["sizing_catalog_version"] = sizing.catalog_version_id
-        advice = sizing.result.get("network_advice")
-        sizing_id = sizing.id
+            raise Invalid.at("/rank", f"the sizing has {len(configs)} ranked configurations")
+        ranked = from_document(RankedConfiguration, configs[rank - 1])
+        from_sizing = FromSizing(ranked, from_document(WorkloadSummary, result["workload"]),
+                                 from_document(NetworkAdvice | None, result["network_advice"]),
+                                 sizing.catalog_version_id)
+        config = qd.configuration_of(snap, ranked.server.id, ranked.fabric.id, ranked.nodes,
+                                     ranked.region, ranked.oversubscription, "/sizing_id")
+        term, currency, sizing_id = ranked.price.term, ranked.price.currency, sizing.id
     else:
         if principal.publishable:
-            raise Problem(403, "insufficient_scope",
-                          "A publishable key can only request quotes from its own sizings")
-        config_doc, performance, advice, sizing_id = body["configuration"], None, None, None
-    terms["term"] = terms["term"] or "monthly"
-    terms["currency"] = terms["currency"] or "USD"
-    server, fabric = config_doc["server"], config_doc["fabric"]
-    if server not in snap.servers:
-        raise field_problem("/configuration/server", f"no server {server!r} in the catalog")
-    if fabric not in snap.fabrics:
-        raise field_problem("/configuration/fabric", f"no fabric {fabric!r} in the catalog")
-    pairing = snap.pairings[(server, fabric)]
-    if not pairing.supported:
-        raise field_problem("/configuration/fabric", f"{server} cannot join {fabric}: {pairing.reason}")
-    if config_doc["region"] not in snap.regions:
-        raise field_problem("/configuration/region", f"unknown region; choose one of {', '.join(snap.regions)}")
-    options = snap.fabric_oversubscription_options[fabric]
-    ratio = config_doc.get("oversubscription") or min(options)
-    if ratio not in options:
-        raise field_problem("/configuration/oversubscription", f"{fabric} offers {list(options)}")
-    config = Configuration(server, fabric, config_doc["nodes"], config_doc["region"],
-                           pairing.nics_used, ratio)
-    return config, terms, performance, advice, sizing_id
+            raise Forbidden("A publishable key can only request quotes from its own sizings")
+        c = body["configuration"]
+        config = qd.configuration_of(snap, c["server"], c["fabric"], c["nodes"], c["region"],
+                                     c.get("oversubscription"))
+        from_sizing, term, currency, sizing_id = None, "monthly", "USD", None
+    terms = Terms(term=body.get("term") or term, currency=body.get("currency") or currency,
+                  support=body["support"], valid_days=body["valid_days"],
+                  country=customer.get("country"), vat_id=customer.get("vat_id"))
+    billing = qd.billing_of(snap, config, terms, from_sizing)
+    return qd.revision(snap, config, terms, billing, today, from_sizing), sizing_id
 
 
 def next_number(session: Session, year: int) -> str:
@@ -209,15 +102,14 @@ def create(session: Session, principal: Principal, body: dict[str, Any],
     if idempotency_key and (stored := replay(session, principal, idempotency_key, body)):
         return stored.response, session.get(Quote, stored.resource_id)
     snap = snapshot(session, queries.resolve_version(session).id)
-    config, terms, performance, advice, sizing_id = resolve_configuration(session, snap, principal, body)
-    document = revision_document(snap, config, terms, performance, advice)
+    document, sizing_id = resolve(session, snap, principal, body, date.today())
     quote = Quote(account_id=principal.account_id, api_key_id=principal.key_id,
                   number=next_number(session, utcnow().year), customer=body.get("customer") or {},
                   sizing_id=sizing_id)
     session.add(quote)
     session.flush()
     session.add(QuoteRevision(quote_id=quote.id, revision=1, catalog_version_id=snap.version_id,
-                              reason="created", document=document))
+                              reason="created", document=to_document(document)))
     session.flush()
     response = render(quote)
     if idempotency_key:
@@ -322,27 +214,14 @@ def reprice(session: Session, quote: Quote) -> Quote:
         raise Problem(409, "quote_closed", f"The quote is {quote.status} and can no longer change")
     old = current(session, quote)
     snap = snapshot(session, queries.resolve_version(session).id)
-    cfg = old.document["configuration"]
-    config = Configuration(cfg["server"]["id"], cfg["fabric"]["id"], cfg["nodes"], cfg["region"],
-                           cfg["nics_per_node"], cfg["oversubscription"])
-    valid_days = (date.fromisoformat(old.document["valid_until"]) - old.created_at.date()).days
-    terms = {"term": old.document["term"], "currency": old.document["currency"],
-             "support": old.document["support"], "country": quote.customer.get("country"),
-             "valid_days": max(valid_days, 1)}
-    document = revision_document(snap, config, terms, old.document["performance"],
-                                 old.document["network_advice"])
-    before, after = Decimal(old.document["totals"]["grand_total"]), Decimal(document["totals"]["grand_total"])
-    document["change_from_previous"] = {
-        "previous_revision": old.revision, "previous_catalog_version": old.catalog_version_id,
-        "grand_total_delta": str(after - before),
-        "monthly_net_delta": str(Decimal(document["totals"]["monthly_net"])
-                                 - Decimal(old.document["totals"]["monthly_net"])),
-    }
+    document = qd.repriced(snap, from_document(QuoteDocument, old.document), old.revision,
+                           old.catalog_version_id, quote.customer.get("country"),
+                           quote.customer.get("vat_id"), date.today())
     new_revision = quote.revision + 1
     bump(session, quote, revision=new_revision)
     session.add(QuoteRevision(quote_id=quote.id, revision=new_revision,
                               catalog_version_id=snap.version_id, reason="repriced",
-                              document=document))
+                              document=to_document(document)))
     session.commit()
     session.refresh(quote)
     return quote
@@ -373,22 +252,3 @@ def view(session: Session, quote: Quote) -> dict[str, Any]:
                        "reason": r.reason, "created_at": r.created_at,
                        "grand_total": r.document["totals"]["grand_total"]} for r in revs],
     }
-
-
-# ------------------------------------------------------------------------------ exports
-
-def as_csv(view: dict[str, Any]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["quote", view["number"], "revision", view["revision"], "currency",
-                     view["currency"], "term", view["term"], "valid_until", view["valid_until"]])
-    writer.writerow(["code", "description", "quantity", "unit", "unit_price", "list_amount",
-                     "discount_rate", "discount", "net", "billing"])
-    for line in view["lines"]:
-        writer.writerow([line[k] for k in ("code", "description", "quantity", "unit", "unit_price",
-                                           "list_amount", "discount_rate", "discount", "net",
-                                           "billing")])
-    for key, value in view["totals"].items():
-        writer.writerow(["total", key, value])
-    return out.getvalue()
-

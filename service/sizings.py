@@ -19,9 +19,14 @@ RUN_SIZING = "tasks.run_sizing"
 LEASE = timedelta(seconds=60)
 
 
-def create(session: Session, request_doc: dict[str, Any], principal: Principal) -> Sizing:
-    """Commit the record first, then send the task: a broker outage loses nothing."""
-    sizing = Sizing(request=request_doc, account_id=principal.account_id, api_key_id=principal.key_id)
+def create(session: Session, request_doc: dict[str, Any], principal: Principal,
+           catalog_version_id: int) -> Sizing:
+    """Commit the record first, then send the task: a broker outage loses nothing.
+
+    The sizing runs on the catalog version its request was checked against.
+    """
+    sizing = Sizing(request=request_doc, account_id=principal.account_id,
+                    api_key_id=principal.key_id, catalog_version_id=catalog_version_id)
     session.add(sizing)
     session.commit()
     dispatch(session, sizing.id)

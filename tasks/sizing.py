@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import date
 
 from celery import shared_task
 from kombu.exceptions import OperationalError as BrokerError
@@ -10,9 +11,11 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 
 from catalog import queries
 from catalog.snapshot import snapshot
-from service import db, sizing_job, sizings
-from service.errors import Problem
+from service import db, sizings
 from service.records import Sizing
+from service.sizing_request import SizingRequest
+from service.sizing_run import run
+from service.typed import to_document
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +47,8 @@ def run_sizing(self, sizing_id: str) -> None:
 
 def outcome(session, sizing_id: str, attempt: int) -> None:
     record = session.get(Sizing, sizing_id)
-    version = queries.resolve_version(session).id
+    # The version the request was checked against when accepted (older records: the latest).
+    version = record.catalog_version_id or queries.resolve_version(session).id
     snap = snapshot(session, version)
 
     def progress(fraction: float) -> None:
@@ -52,14 +56,12 @@ def outcome(session, sizing_id: str, attempt: int) -> None:
             raise Cancelled()
 
     try:
-        result = sizing_job.run(snap, record.request, progress)
+        # Checked against this catalog version when the API accepted it: rebuilt from the
+        # record, not checked again.
+        request = SizingRequest.from_document(record.request)
+        result = to_document(run(snap, request, progress, date.today()))
     except Cancelled:
         sizings.finish_cancelled(session, sizing_id)
-        return
-    except Problem as problem:
-        sizings.finish(session, sizing_id, attempt, catalog_version_id=version,
-                       error={"code": problem.code, "detail": problem.detail,
-                              "errors": problem.errors or []})
         return
     except (OperationalError, DBAPIError):
         raise

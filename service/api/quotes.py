@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Response, json, render_template, request, url_for
+from flask import Response, json, request, url_for
 from flask.views import MethodView
 
-from service import db, quotes
+from service import db, quote_exports, quotes
 from service.api.blueprint import Blueprint
 from service.auth import current_principal, requires
 from service.errors import field_problem
@@ -115,13 +115,15 @@ class QuoteReprice(MethodView):
 @blp.route("/<uuid:quote_id>/export.csv")
 class QuoteCsv(MethodView):
     @requires(blp, *READ)
-    @blp.response(200, content_type="text/csv", description="Line items and totals as CSV")
+    @blp.response(200, content_type="text/csv",
+                  description="One table: line items, then totals and tax as rows of the same "
+                              "columns (quote number, currency and configuration in each row)")
     @blp.alt_response(404, description="No such quote (or not yours)")
     @blp.doc(operationId="exportQuoteCsv", summary="The quote's lines and totals as CSV")
     def get(self, quote_id):
         session = db.session()
         quote = quotes.get(session, str(quote_id), current_principal())
-        body = quotes.as_csv(render(quote))
+        body = quote_exports.as_csv(render(quote))
         return Response(body, mimetype="text/csv", headers={
             "Content-Disposition": f'attachment; filename="{quote.number}.csv"'})
 
@@ -136,4 +138,18 @@ class QuoteDocument(MethodView):
     def get(self, quote_id):
         session = db.session()
         quote = quotes.get(session, str(quote_id), current_principal())
-        return Response(render_template("quote.html", quote=render(quote)), mimetype="text/html")
+        return Response(quote_exports.as_html(render(quote)), mimetype="text/html")
+
+
+@blp.route("/<uuid:quote_id>/document.pdf")
+class QuotePdf(MethodView):
+    @requires(blp, *READ)
+    @blp.response(200, content_type="application/pdf", description="The quote as an A4 PDF")
+    @blp.alt_response(404, description="No such quote (or not yours)")
+    @blp.doc(operationId="getQuotePdf",
+             summary="The quote as a PDF: the same content as the printable document")
+    def get(self, quote_id):
+        session = db.session()
+        quote = quotes.get(session, str(quote_id), current_principal())
+        return Response(quote_exports.as_pdf(render(quote)), mimetype="application/pdf", headers={
+            "Content-Disposition": f'attachment; filename="{quote.number}.pdf"'})

@@ -15,7 +15,7 @@ from service.errors import Problem, field_problem
 from service.estimates import catalog_snapshot
 from service.records import FINAL_STATES, Sizing
 from service.schemas import sizings as s
-from service.sizing_job import check_request
+from service.sizing_request import SizingRequest
 
 blp = Blueprint("sizings", __name__, url_prefix="/v1/sizings",
                 description="Ranked configurations for a training workload, computed asynchronously")
@@ -76,8 +76,13 @@ class Sizings(MethodView):
     @blp.doc(operationId="createSizing", summary="Submit a workload questionnaire")
     def post(self, body, _headers):
         session = db.session()
-        check_request(catalog_snapshot(session, None), body)
-        sizing = sizings.create(session, s.SizingRequestSchema().dump(body), current_principal())
+        snap = catalog_snapshot(session, None)
+        document = s.SizingRequestSchema().dump(body)
+        problems = SizingRequest.from_document(document).problems(snap)
+        if problems:
+            raise Problem(422, "impossible_request", "; ".join(f"{p}: {d}" for p, d in problems),
+                          errors=[{"pointer": p, "detail": d} for p, d in problems])
+        sizing = sizings.create(session, document, current_principal(), snap.version_id)
         return respond(wait_for(sizing, requested_wait()), created=True)
 
     @requires(blp, "sizings:read", "sizings:write")

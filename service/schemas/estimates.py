@@ -7,8 +7,9 @@ from marshmallow import validate as v
 
 from service.schemas.catalog import VERSION_RANGE
 from service.schemas.workload import LayoutSchema, Strict, TrainingSchema, WorkloadSchema
-
-COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p")
+from service.sizing_result import Breakdown, Memory
+from service.typed import schema_for
+from sizing.collectives import ALGORITHMS, COLLECTIVES
 
 
 class CustomGpuSchema(Strict):
@@ -88,31 +89,9 @@ class EstimateRequestSchema(Strict):
                                         metadata={"description": "Default: the current version"})
 
 
-class BreakdownSchema(ma.Schema):
-    compute_s = ma.fields.Float(required=True)
-    tp_exposed_s = ma.fields.Float(required=True)
-    tp_hidden_s = ma.fields.Float(required=True)
-    ep_exposed_s = ma.fields.Float(required=True)
-    ep_hidden_s = ma.fields.Float(required=True)
-    pp_exposed_s = ma.fields.Float(required=True)
-    dp_exposed_s = ma.fields.Float(required=True)
-    dp_hidden_s = ma.fields.Float(required=True)
-    zero_exposed_s = ma.fields.Float(required=True)
-    zero_hidden_s = ma.fields.Float(required=True)
-    bubble_s = ma.fields.Float(required=True)
-    straggler_s = ma.fields.Float(required=True)
-
-
-class MemorySchema(ma.Schema):
-    weights_gb = ma.fields.Float(required=True)
-    gradients_gb = ma.fields.Float(required=True)
-    optimizer_gb = ma.fields.Float(required=True)
-    activations_gb = ma.fields.Float(required=True)
-    reserved_gb = ma.fields.Float(required=True)
-    total_gb = ma.fields.Float(required=True)
-    capacity_gb = ma.fields.Float(required=True)
-    fits = ma.fields.Boolean(required=True)
-    margin_gb = ma.fields.Float(required=True)
+# One definition of each shape: the sizing result's dataclasses.
+BreakdownSchema = schema_for(Breakdown)
+MemorySchema = schema_for(Memory)
 
 
 class EstimateSchema(ma.Schema):
@@ -147,7 +126,7 @@ class CollectiveRequestSchema(Strict):
     operation = ma.fields.String(required=True, validate=v.OneOf(COLLECTIVES))
     size_bytes = ma.fields.Float(required=True, validate=v.Range(min=1, max=1e12),
                                  metadata={"description": "Message size S in bytes (nccl-tests)"})
-    algorithm = ma.fields.String(load_default="auto", validate=v.OneOf(["ring", "tree", "auto"]))
+    algorithm = ma.fields.String(load_default="auto", validate=v.OneOf(ALGORITHMS))
     catalog_version = ma.fields.Integer(validate=VERSION_RANGE)
 
 

@@ -5,14 +5,11 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate as v
 
+from catalog.pricing import SUPPORT_TIERS, TERMS
+from service.quote_document import QuoteDocument
 from service.records import QUOTE_STATES
-from service.schemas.results import (
-    NamedRefSchema,
-    NetworkAdviceSchema,
-    PerformanceSchema,
-    ResultStockSchema,
-)
 from service.schemas.workload import Strict
+from service.typed import schema_for
 
 Money = ma.fields.String  # decimal strings: money never travels as a float
 
@@ -23,6 +20,11 @@ class CustomerSchema(Strict):
     email = ma.fields.Email()
     country = ma.fields.String(validate=v.Regexp(r"^[A-Z]{2}$", error="ISO 3166-1 alpha-2, e.g. DE"),
                                metadata={"description": "Decides the tax line"})
+    vat_id = ma.fields.String(
+        validate=v.Regexp(r"\A[A-Z]{2}[0-9A-Za-z+*.]{2,13}\Z",
+                          error="a VAT identification number, e.g. FR40303265045"),
+        metadata={"description": "A business customer's VAT id: reverse charge in the EU "
+                                 "outside the provider's country"})
 
 
 class ExplicitConfigurationSchema(Strict):
@@ -40,11 +42,11 @@ class QuoteRequestSchema(Strict):
     rank = ma.fields.Integer(validate=v.Range(min=1, max=50),
                              metadata={"description": "Its ranked configuration (default 1)"})
     configuration = ma.fields.Nested(ExplicitConfigurationSchema)
-    term = ma.fields.String(validate=v.OneOf(["monthly", "1y", "3y"]),
+    term = ma.fields.String(validate=v.OneOf(TERMS),
                             metadata={"description": "Default: the sizing's, else monthly"})
     currency = ma.fields.String(validate=v.Regexp(r"^[A-Z]{3}$"),
                                 metadata={"description": "ISO 4217; default: the sizing's, else USD"})
-    support = ma.fields.String(load_default="none", validate=v.OneOf(["none", "business", "enterprise"]))
+    support = ma.fields.String(load_default="none", validate=v.OneOf(SUPPORT_TIERS))
     valid_days = ma.fields.Integer(load_default=30, validate=v.Range(min=1, max=90))
     customer = ma.fields.Nested(CustomerSchema, required=True)
 
@@ -94,42 +96,6 @@ class IfMatchHeaderSchema(ma.Schema):
                                 metadata={"description": "The quote's ETag (required)"})
 
 
-class LineSchema(ma.Schema):
-    code = ma.fields.String(required=True)
-    description = ma.fields.String(required=True)
-    quantity = Money(required=True)
-    unit = ma.fields.String(required=True)
-    unit_price = Money(required=True)
-    list_amount = Money(required=True)
-    discount_rate = Money(required=True)
-    discount = Money(required=True)
-    net = Money(required=True)
-    billing = ma.fields.String(required=True, metadata={"description": "monthly or one_time"})
-
-
-class TotalsSchema(ma.Schema):
-    monthly_list = Money(required=True)
-    monthly_discount = Money(required=True)
-    monthly_net = Money(required=True)
-    one_time = Money(required=True)
-    term_months = ma.fields.Integer(required=True)
-    term_net = Money(required=True, metadata={"description": "monthly_net x term_months + one_time"})
-    tax_rate = Money(allow_none=True, required=True)
-    tax = Money(required=True)
-    grand_total = Money(required=True)
-
-
-class ConfigurationSchema(ma.Schema):
-    server = ma.fields.Nested(NamedRefSchema, required=True)
-    fabric = ma.fields.Nested(NamedRefSchema, required=True)
-    nodes = ma.fields.Integer(required=True)
-    gpus = ma.fields.Integer(required=True)
-    gpu = ma.fields.String(required=True)
-    region = ma.fields.String(required=True)
-    oversubscription = ma.fields.Float(required=True)
-    nics_per_node = ma.fields.Integer(required=True)
-
-
 class RevisionSummarySchema(ma.Schema):
     revision = ma.fields.Integer(required=True)
     catalog_version = ma.fields.Integer(required=True)
@@ -138,14 +104,9 @@ class RevisionSummarySchema(ma.Schema):
     grand_total = Money(required=True)
 
 
-class ChangeSchema(ma.Schema):
-    previous_revision = ma.fields.Integer(required=True)
-    previous_catalog_version = ma.fields.Integer(required=True)
-    grand_total_delta = Money(required=True)
-    monthly_net_delta = Money(required=True)
+class QuoteSchema(schema_for(QuoteDocument)):
+    """A quote: its record, its current revision in full, earlier ones in summary."""
 
-
-class QuoteSchema(ma.Schema):
     id = ma.fields.String(required=True)
     number = ma.fields.String(required=True, metadata={"example": "Q-2026-000042"})
     status = ma.fields.String(required=True, validate=v.OneOf(QUOTE_STATES))
@@ -154,26 +115,7 @@ class QuoteSchema(ma.Schema):
     sizing_id = ma.fields.String(allow_none=True, required=True)
     created_at = ma.fields.DateTime(required=True)
     updated_at = ma.fields.DateTime(required=True)
-    catalog_version = ma.fields.Integer(required=True,
-                                        metadata={"description": "Prices frozen at this version"})
-    valid_until = ma.fields.String(required=True, metadata={"description": "ISO 8601 date"})
-    currency = ma.fields.String(required=True)
-    exchange_rate = Money(required=True)
-    rates_date = ma.fields.String(required=True)
-    term = ma.fields.String(required=True)
-    hours_per_month = ma.fields.Integer(required=True)
-    support = ma.fields.String(required=True)
-    configuration = ma.fields.Nested(ConfigurationSchema, required=True)
-    lines = ma.fields.List(ma.fields.Nested(LineSchema), required=True)
-    totals = ma.fields.Nested(TotalsSchema, required=True)
-    stock = ma.fields.Nested(ResultStockSchema, required=True)
-    performance = ma.fields.Nested(PerformanceSchema, allow_none=True, required=True,
-                                   metadata={"description": "Frozen from the sizing: scaling "
-                                                            "efficiency, throughput, time to train"})
-    network_advice = ma.fields.Nested(NetworkAdviceSchema, allow_none=True, required=True)
-    notes = ma.fields.List(ma.fields.String(), required=True)
     revisions = ma.fields.List(ma.fields.Nested(RevisionSummarySchema), required=True)
-    change_from_previous = ma.fields.Nested(ChangeSchema, allow_none=True)
 
 
 class QuotePageSchema(ma.Schema):

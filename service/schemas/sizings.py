@@ -9,6 +9,7 @@ from marshmallow import validate as v
 
 from service.schemas.results import SizingErrorSchema, SizingResultSchema
 from service.schemas.workload import Strict, WorkloadSchema
+from sizing.presets import PRESETS
 
 OBJECTIVES = ("fastest", "cheapest", "balanced")
 TERMS = ("monthly", "1y", "3y")
@@ -69,7 +70,10 @@ class SizingRequestSchema(Strict):
                                        "example": 1e12})
     samples = ma.fields.Float(validate=v.Range(min=1, max=1e15),
                               metadata={"description": "Samples per epoch (generic models)"})
-    epochs = ma.fields.Float(load_default=1.0, validate=v.Range(min=0.01, max=10_000))
+    epochs = ma.fields.Float(
+        validate=v.Range(min=0.01, max=10_000),
+        metadata={"description": "Passes over the samples (default 1), or alone over a CNN "
+                                 "preset's dataset (GET /v1/presets: samples_per_epoch)"})
     duration_days = ma.fields.Float(
         validate=v.Range(min=0.01, max=3650),
         metadata={"description": "Deadline; alone, size for the most work done in this time"})
@@ -102,8 +106,11 @@ class SizingRequestSchema(Strict):
 
     @ma.validates_schema
     def _work(self, data, **_):
-        if not any(k in data for k in ("tokens", "samples", "duration_days")):
-            raise ma.ValidationError("give tokens, samples (with epochs) or duration_days", "tokens")
+        preset = PRESETS.get(data.get("workload", {}).get("preset"))
+        epochs_of_dataset = "epochs" in data and preset is not None and preset.samples_per_epoch
+        if not any(k in data for k in ("tokens", "samples", "duration_days")) and not epochs_of_dataset:
+            raise ma.ValidationError("give tokens, samples (with epochs), epochs of a CNN "
+                                     "preset's dataset, or duration_days", "tokens")
         if "tokens" in data and "samples" in data:
             raise ma.ValidationError("give tokens or samples, not both", "samples")
         if "tokens" in data and "generic" in data.get("workload", {}):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from tests.conftest import authorised, build_app
@@ -48,17 +50,30 @@ def test_a_70b_ranking_makes_sense_to_an_engineer(seventy_b):
         assert c["memory"]["fits"]
         assert 4 <= c["nodes"] <= 16
         assert c["bottleneck"] and c["why"]
-        assert c["price"]["monthly"] and c["price"]["per_million_tokens"]
+        assert c["price"]["monthly"] and c["price"]["cost_per_million_tokens"]
+        assert c["price"]["price_per_gpu_hour"] and c["efficiency_vs_one_node"] > 0
+        assert c["nodes"] <= c["stock"]["available_now"] + c["stock"]["from_deliveries"]
     assert result["excluded"]["memory"] > 0  # 70B does not fit everywhere
     assert result["candidates_evaluated"] > 10_000
 
 
 def test_efficiency_falls_with_nodes_on_weak_fabrics(seventy_b):
-    series = {s["fabric"]: s["points"] for s in seventy_b["result"]["efficiency_series"]}
-    slow = {p["nodes"]: p["scaling_efficiency"] for p in series["eth-tcp-10"]}
-    fast = {p["nodes"]: p["scaling_efficiency"] for p in series["ib-ndr-400"]}
-    assert slow[64] < slow[8] < slow[2]
-    assert fast[64] > slow[64] + 0.2
+    plot = seventy_b["result"]["efficiency_series"]
+    top = seventy_b["result"]["configurations"][0]
+    assert plot["server"] == top["server"]["id"]
+    # One layout family along every line: rank 1's, with dp following the nodes.
+    family = {k: plot["layout_family"][k] for k in ("tp", "pp", "zero_stage", "micro_batch")}
+    assert family == {k: top["layout"][k] for k in family}
+    assert "data parallelism grows" in plot["layout_family"]["description"]
+    lines = {line["fabric"]: line["points"] for line in plot["lines"]}
+    nodes = {p["nodes"] for points in lines.values() for p in points}
+    assert {8, 16, 32} <= nodes and max(nodes) == 32  # 4-16 requested, one step either side
+    slow = {p["nodes"]: p for p in lines["eth-tcp-10"]}
+    fast = {p["nodes"]: p for p in lines["ib-ndr-400"]}
+    assert slow[32]["scaling_efficiency"] < slow[16]["scaling_efficiency"] < slow[8]["scaling_efficiency"]
+    assert fast[32]["scaling_efficiency"] > slow[32]["scaling_efficiency"] + 0.1
+    # One scale for every fabric and node count: per-GPU throughput against one node.
+    assert fast[32]["efficiency_vs_one_node"] > slow[32]["efficiency_vs_one_node"]
 
 
 def test_network_advice_with_numbers_and_roce_checklist(app):
@@ -75,19 +90,34 @@ def test_network_advice_with_numbers_and_roce_checklist(app):
 
 
 def test_the_advice_keeps_lossy_roce_out_while_a_lossless_fabric_keeps_up(app):
-    # The README's questionnaire: at 4 nodes the fabrics differ by a few percent, so price
-    # decides among them, and the cheapest RDMA option is RoCEv2 without PFC/ECN.
-    body = {**LLAMA_70B, "objective": "balanced", "currency": "EUR", "term": "1y",
-            "region": "eu-central"}
-    response = authorised(app).post("/v1/sizings", json=body, headers={"Prefer": "wait=60"})
-    advice = response.get_json()["result"]["network_advice"]
-    fabrics = {f["id"]: f for f in authorised(app).get("/v1/catalog/fabrics").get_json()}
-    best = max(c["throughput"] for c in advice["comparison"])
-    keeps_up = [c["fabric"] for c in advice["comparison"] if c["throughput"] >= 0.95 * best]
-    lossless = [f for f in keeps_up if fabrics[f]["kind"] != "roce" or fabrics[f]["lossless"]]
-    assert lossless and any(fabrics[f]["kind"] == "roce" and not fabrics[f]["lossless"]
-                            for f in keeps_up), "the scenario no longer tests the preference"
-    assert advice["recommended_fabric"] in lossless
+    # Without PFC/ECN the 100 GbE RoCE fabric is a little cheaper for about the same speed, so
+    # the objective alone would put it first; the policy's preference puts the lossless one
+    # first while it is within 5%, in the ranking and in the advice alike.
+    body = {**LLAMA_70B, "gpu_models": ["h100-sxm"], "region": "eu-central",
+            "fabrics_include": ["roce-100-lossy", "roce-100-lossless"]}
+    result = authorised(app).post("/v1/sizings", json=body,
+                                  headers={"Prefer": "wait=60"}).get_json()["result"]
+    top, advice = result["configurations"][0], result["network_advice"]
+    assert top["fabric"]["id"] == advice["recommended_fabric"] == "roce-100-lossless"
+    assert "policy prefers its fabric" in top["why"], "the scenario no longer tests the preference"
+    assert "go-back-N" in advice["reason"]
+    lossy = next(c for c in result["configurations"] if c["fabric"]["id"] == "roce-100-lossy")
+    assert Decimal(lossy["price"]["total"]) < Decimal(top["price"]["total"])
+
+
+def test_rank_one_is_the_recommended_fabric_and_the_checklist_follows_roce(app):
+    body = {**LLAMA_70B, "gpu_models": ["h100-sxm"], "fabrics_include": ["ib-ndr-400", "eth-tcp-100"]}
+    result = authorised(app).post("/v1/sizings", json=body,
+                                  headers={"Prefer": "wait=60"}).get_json()["result"]
+    advice = result["network_advice"]
+    assert result["configurations"][0]["fabric"]["id"] == advice["recommended_fabric"]
+    assert advice["roce_checklist"] == [], "no RoCEv2 offered, no RoCEv2 checklist"
+    versus = advice["fabric_vs_more_gpus"]
+    assert versus["sentence"] and versus["currency"] == "USD"
+    for option in (versus["upgrade"], versus["more_nodes"]):
+        if option:
+            assert Decimal(option["extra_monthly"]) > 0 and option["throughput_gain_per_1000"] > 0
+            assert option["nodes"] <= 16
 
 
 @pytest.mark.parametrize("body, pointer", [

@@ -9,6 +9,10 @@ from alembic import op
 
 import catalog.tables
 
+# The type the money columns had when this revision was written (NUMERIC on PostgreSQL, text
+# on SQLite); the app no longer stores money in columns (0005 drops them).
+Money = sa.Numeric(18, 6).with_variant(sa.String(40), "sqlite")
+
 revision = '0001'
 down_revision = None
 branch_labels = None
@@ -57,7 +61,7 @@ def upgrade() -> None:
     sa.Column('version_id', sa.Integer(), nullable=False),
     sa.Column('id', sa.String(length=64), nullable=False),
     sa.Column('country', sa.String(length=2), nullable=False),
-    sa.Column('tax_rate', catalog.tables.Money(precision=18, scale=6), nullable=False),
+    sa.Column('tax_rate', Money, nullable=False),
     sa.Column('data', sa.JSON(), nullable=False),
     sa.ForeignKeyConstraint(['version_id'], ['catalog_versions.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('version_id', 'id')
@@ -66,9 +70,9 @@ def upgrade() -> None:
     sa.Column('version_id', sa.Integer(), nullable=False),
     sa.Column('server_id', sa.String(length=64), nullable=False),
     sa.Column('region_id', sa.String(length=64), nullable=False),
-    sa.Column('hourly_usd', catalog.tables.Money(precision=18, scale=6), nullable=False),
-    sa.Column('monthly_usd', catalog.tables.Money(precision=18, scale=6), nullable=False),
-    sa.Column('setup_fee_usd', catalog.tables.Money(precision=18, scale=6), nullable=False),
+    sa.Column('hourly_usd', Money, nullable=False),
+    sa.Column('monthly_usd', Money, nullable=False),
+    sa.Column('setup_fee_usd', Money, nullable=False),
     sa.ForeignKeyConstraint(['version_id'], ['catalog_versions.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('version_id', 'server_id', 'region_id')
     )

@@ -1,0 +1,310 @@
+"""What one revision of a quote says: seller, configuration, priced lines, tax, performance, terms.
+
+A quote of a sizing's ranked configuration is priced by the same engine for the same billed
+period as the sizing, so its net total before tax is the sizing's total.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Literal
+
+from catalog import pricing
+from catalog.offer import delivery
+from catalog.pricing import Billing, Configuration, PricingError
+from catalog.snapshot import Snapshot
+from service.failures import Invalid
+from service.sizing_result import (
+    NetworkAdvice,
+    RankedConfiguration,
+    ResultLayout,
+    ServerRef,
+    WorkloadSummary,
+)
+from sizing.advice import ROCE_CHECKLIST, ChecklistItem
+
+
+def described(text: str) -> dict:
+    return {"metadata": {"description": text}}
+
+
+@dataclass(frozen=True)
+class Seller:
+    """The provider making the offer (catalog provider.yaml)."""
+
+    name: str
+    address: tuple[str, ...]
+    country: str
+    vat_id: str
+    email: str
+    phone: str
+    website: str
+
+
+@dataclass(frozen=True)
+class QuoteLine:
+    code: str
+    description: str
+    quantity: Decimal
+    unit: str
+    unit_price: Decimal
+    list_amount: Decimal
+    discount_rate: Decimal
+    discount: Decimal
+    net: Decimal
+    billing: Literal["monthly", "hourly", "one_time"]
+
+
+@dataclass(frozen=True)
+class QuoteTotals:
+    monthly_list: Decimal = field(**described("The term's monthly rate, list"))
+    monthly_discount: Decimal
+    monthly_net: Decimal
+    term_months: int = field(**described("Months the term commits to"))
+    months_billed: int = field(**described("Months the monthly lines bill; 0 when billed by the hour"))
+    hours_billed: int = field(**described("On-demand hours billed; 0 when billed by the month"))
+    recurring: Decimal = field(**described("The billed months or hours"))
+    one_time: Decimal
+    term_net: Decimal = field(**described(
+        "Net before tax: recurring + one_time; for a sizing's configuration, its total"))
+    tax_label: str = field(**described('The tax line as printed, e.g. "VAT 19% (DE)"'))
+    tax_rate: Decimal | None
+    tax: Decimal
+    grand_total: Decimal
+
+
+@dataclass(frozen=True)
+class QuoteConfiguration:
+    server: ServerRef
+    fabric: ServerRef
+    nodes: int
+    gpus: int
+    gpu: str
+    region: str
+    oversubscription: float
+    nics_per_node: int
+
+
+@dataclass(frozen=True)
+class QuoteStock:
+    available_now: int
+    from_deliveries: int
+    lead_time_days: int
+    delivery_date: str
+    undeliverable: int = field(**described("Nodes beyond stock and nodes on order"))
+    warning: str | None
+
+
+@dataclass(frozen=True)
+class QuotePerformance:
+    """Frozen from the sizing the quote came from."""
+
+    scaling_efficiency: float
+    efficiency_vs_one_node: float | None
+    tokens_per_s: float | None
+    samples_per_s: float
+    mfu: float
+    step_time_s: float
+    communication_share: float
+    time_to_train_hours: float
+    bottleneck: str
+    layout: ResultLayout
+    sizing_catalog_version: int
+
+
+@dataclass(frozen=True)
+class QuoteNetworkAdvice:
+    """The sizing's network advice as it bears on the quoted fabric."""
+
+    fabric: str
+    fabric_name: str
+    recommended_fabric: str
+    recommended_fabric_name: str
+    recommended: bool = field(**described("The quoted fabric is the one the advice recommends"))
+    fabric_class: str
+    reason: str
+    note: str
+    roce_checklist: tuple[ChecklistItem, ...] = field(**described(
+        "The lossless-Ethernet checklist, when the quoted fabric is RoCEv2"))
+
+
+@dataclass(frozen=True)
+class RevisionChange:
+    previous_revision: int
+    previous_catalog_version: int
+    grand_total_delta: Decimal
+    monthly_net_delta: Decimal
+
+
+@dataclass(frozen=True)
+class QuoteDocument:
+    """One frozen revision of a quote."""
+
+    catalog_version: int = field(**described("Prices frozen at this version"))
+    issued_on: str = field(**described("ISO 8601 date"))
+    valid_until: str = field(**described("ISO 8601 date"))
+    seller: Seller
+    currency: str
+    exchange_rate: Decimal
+    rates_date: str
+    term: str
+    support: str
+    hours_per_month: int
+    configuration: QuoteConfiguration
+    lines: tuple[QuoteLine, ...]
+    totals: QuoteTotals
+    stock: QuoteStock
+    workload: WorkloadSummary | None
+    performance: QuotePerformance | None = field(**described(
+        "Frozen from the sizing: scaling efficiency, throughput, time to train"))
+    network_advice: QuoteNetworkAdvice | None
+    terms_and_conditions: tuple[str, ...]
+    notes: tuple[str, ...]
+    change_from_previous: RevisionChange | None
+
+
+@dataclass(frozen=True)
+class Terms:
+    term: str
+    currency: str
+    support: str
+    valid_days: int
+    country: str | None
+    vat_id: str | None
+
+
+@dataclass(frozen=True)
+class FromSizing:
+    """What a quote keeps of the sizing it came from."""
+
+    ranked: RankedConfiguration
+    workload: WorkloadSummary
+    advice: NetworkAdvice | None
+    catalog_version: int
+
+
+def configuration_of(snap: Snapshot, server: str, fabric: str, nodes: int, region: str,
+                     oversubscription: float | None, pointer: str = "/configuration") -> Configuration:
+    """A configuration the catalog can sell, or Invalid naming the field."""
+    if server not in snap.servers:
+        raise Invalid.at(f"{pointer}/server", f"no server {server!r} in the catalog")
+    if fabric not in snap.fabrics:
+        raise Invalid.at(f"{pointer}/fabric", f"no fabric {fabric!r} in the catalog")
+    pairing = snap.pairings[(server, fabric)]
+    if not pairing.supported:
+        raise Invalid.at(f"{pointer}/fabric", f"{server} cannot join {fabric}: {pairing.reason}")
+    if region not in snap.regions:
+        raise Invalid.at(f"{pointer}/region", f"unknown region; choose one of {', '.join(snap.regions)}")
+    options = snap.fabric_oversubscription_options[fabric]
+    ratio = oversubscription or min(options)
+    if ratio not in options:
+        raise Invalid.at(f"{pointer}/oversubscription", f"{fabric} offers {list(options)}")
+    return Configuration(server, fabric, nodes, region, pairing.nics_used, ratio)
+
+
+def billing_of(snap: Snapshot, config: Configuration, terms: Terms,
+               sizing: FromSizing | None) -> Billing:
+    """The sizing's billed period when the term is the sizing's; else the training's duration
+    under the quote's term; without a sizing, the term's commitment."""
+    if sizing is None:
+        return Billing.for_term(terms.term)
+    price = sizing.ranked.price
+    if terms.term == price.term:
+        return Billing(price.term, price.months_billed, price.hours_billed)
+    return pricing.billing_for(snap.prices, config, term=terms.term, currency=terms.currency,
+                               training_hours=sizing.ranked.time_to_train_hours)
+
+
+def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing, today: date,
+             sizing: FromSizing | None, change: RevisionChange | None = None) -> QuoteDocument:
+    """Price `config` for `billing` and write down everything the quote says."""
+    book = snap.prices
+    if terms.currency not in book.rates:
+        raise Invalid.at("/currency", f"not offered; choose one of {', '.join(sorted(book.rates))}")
+    try:
+        priced = pricing.price(book, config, term=terms.term, currency=terms.currency,
+                               support=terms.support, billing=billing)
+    except PricingError as exc:
+        raise Invalid.at("/configuration", str(exc)) from None
+    tax = pricing.tax(book, priced.total, terms.currency, terms.country, terms.vat_id)
+    server, fabric = snap.servers[config.server], snap.fabrics[config.fabric]
+    notes = list(priced.notes)
+    if tax.note:
+        notes.append(tax.note)
+    if sizing is not None and (terms.term, terms.currency) == (sizing.ranked.price.term,
+                                                               sizing.ranked.price.currency):
+        shown = sizing.ranked.price.total
+        if shown != priced.total:
+            notes.append(f"The sizing (catalog version {sizing.catalog_version}) showed "
+                         f"{shown:,} {terms.currency}; prices changed since, to catalog version "
+                         f"{snap.version_id}.")
+    stock = delivery(snap.stock_of(config.region, config.server), config.nodes, today)
+    provider = snap.provider
+    return QuoteDocument(
+        catalog_version=snap.version_id, issued_on=today.isoformat(),
+        valid_until=(today + timedelta(days=terms.valid_days)).isoformat(),
+        seller=Seller(provider.name, provider.address, provider.country, provider.vat_id,
+                      provider.email, provider.phone, provider.website),
+        currency=terms.currency, exchange_rate=priced.exchange_rate, rates_date=priced.rates_date,
+        term=terms.term, support=terms.support, hours_per_month=priced.hours_per_month,
+        configuration=QuoteConfiguration(
+            ServerRef(server.id, server.name), ServerRef(fabric.id, fabric.name), config.nodes,
+            config.nodes * server.gpus_per_node, server.gpu.id, config.region,
+            config.oversubscription, config.nics_used),
+        lines=tuple(QuoteLine(line.code, line.description, line.quantity.normalize(), line.unit,
+                              line.unit_price, line.list_amount, line.discount_rate,
+                              line.discount, line.net, line.billing)  # type: ignore[arg-type]
+                    for line in priced.lines),
+        totals=QuoteTotals(
+            monthly_list=priced.monthly_list, monthly_discount=priced.monthly_discount,
+            monthly_net=priced.monthly_net, term_months=pricing.TERM_MONTHS[terms.term],
+            months_billed=billing.months, hours_billed=billing.hours,
+            recurring=priced.recurring, one_time=priced.one_time, term_net=priced.total,
+            tax_label=tax.label, tax_rate=tax.rate, tax=tax.amount,
+            grand_total=priced.total + tax.amount),
+        stock=QuoteStock(stock.available_now, stock.from_deliveries, stock.lead_time_days,
+                         stock.delivery_date.isoformat(), stock.undeliverable, stock.warning),
+        workload=sizing.workload if sizing else None,
+        performance=performance_of(sizing) if sizing else None,
+        network_advice=advice_for(sizing, fabric.id, fabric.name, fabric.kind) if sizing else None,
+        terms_and_conditions=provider.terms, notes=tuple(notes), change_from_previous=change)
+
+
+def performance_of(sizing: FromSizing) -> QuotePerformance:
+    r = sizing.ranked
+    return QuotePerformance(r.scaling_efficiency, r.efficiency_vs_one_node, r.tokens_per_s,
+                            r.samples_per_s, r.mfu, r.step_time_s, r.communication_share,
+                            r.time_to_train_hours, r.bottleneck, r.layout, sizing.catalog_version)
+
+
+def advice_for(sizing: FromSizing, fabric: str, fabric_name: str,
+               kind: str) -> QuoteNetworkAdvice | None:
+    """The advice that matches the quoted fabric: the checklist only for RoCEv2."""
+    advice = sizing.advice
+    if advice is None:
+        return None
+    return QuoteNetworkAdvice(
+        fabric=fabric, fabric_name=fabric_name, recommended_fabric=advice.recommended_fabric,
+        recommended_fabric_name=advice.recommended_fabric_name,
+        recommended=fabric == advice.recommended_fabric, fabric_class=advice.fabric_class,
+        reason=advice.reason, note=sizing.ranked.network_note,
+        roce_checklist=ROCE_CHECKLIST if kind == "roce" else ())
+
+
+def repriced(snap: Snapshot, old: QuoteDocument, old_revision: int, old_catalog_version: int,
+             country: str | None, vat_id: str | None, today: date) -> QuoteDocument:
+    """The same configuration, billed period and terms at the current catalog version."""
+    c = old.configuration
+    config = configuration_of(snap, c.server.id, c.fabric.id, c.nodes, c.region,
+                              c.oversubscription)
+    billing = Billing(old.term, old.totals.months_billed, old.totals.hours_billed)
+    valid_days = max((date.fromisoformat(old.valid_until) - date.fromisoformat(old.issued_on)).days, 1)
+    terms = Terms(old.term, old.currency, old.support, valid_days, country, vat_id)
+    new = revision(snap, config, terms, billing, today, None)
+    change = RevisionChange(old_revision, old_catalog_version,
+                         new.totals.grand_total - old.totals.grand_total,
+                         new.totals.monthly_net - old.totals.monthly_net)
+    return replace(new, workload=old.workload, performance=old.performance,
+                   network_advice=old.network_advice, change_from_previous=change)

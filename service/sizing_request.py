@@ -1,0 +1,158 @@
+"""The sizing questionnaire as one typed request, built once; what the catalog cannot satisfy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from catalog.offer import HardwareFilter, sellable_pairs
+from catalog.snapshot import Snapshot
+from service.workloads import model_from, preset_of
+from sizing.policy import SizingPolicy
+from sizing.search import LayoutSpace
+from sizing.workload import GenericModel, Layout, Training, Transformer
+
+Problems = list[tuple[str, str]]  # (JSON pointer, what to change)
+
+
+@dataclass(frozen=True)
+class Work:
+    """How much training: tokens, samples over epochs, or only a duration to price."""
+
+    tokens: float | None
+    samples_per_epoch: float | None
+    epochs: float | None
+    # With an amount of work, a deadline; alone, the duration to size for the most work done.
+    duration_days: float | None
+
+    @property
+    def units(self) -> float | None:
+        """Tokens (transformers) or samples (sample-based models) to train; None: a duration."""
+        if self.tokens is not None:
+            return self.tokens
+        if self.samples_per_epoch is not None:
+            return self.samples_per_epoch * (self.epochs or 1.0)
+        return None
+
+
+@dataclass(frozen=True)
+class SizingRequest:
+    """Everything a sizing needs, typed: built by `from_document` and by nothing else."""
+
+    model: Transformer | GenericModel
+    work: Work
+    precision: str
+    global_batch: int | None  # None: the policy's default, rounded per layout
+    node_counts: tuple[int, ...]
+    layout: LayoutSpace
+    hardware: HardwareFilter
+    region: str
+    term: str
+    currency: str
+    objective: str
+    budget_per_month: Decimal | None
+    budget_total: Decimal | None
+    max_lead_time_days: int
+    max_results: int
+
+    @classmethod
+    def from_document(cls, doc: dict[str, Any]) -> SizingRequest:
+        """From the questionnaire as accepted (validated, defaults filled in, as stored).
+
+        The API builds it from the validated body, the worker from the stored record, with the
+        same function and without checking it again.
+        """
+        model = model_from(doc["workload"])
+        preset = preset_of(doc["workload"])
+        samples = doc.get("samples")
+        epochs = doc.get("epochs")
+        if samples is None and epochs is not None and preset and preset.samples_per_epoch:
+            samples = float(preset.samples_per_epoch)
+        fixed = doc.get("layout")
+        if fixed:
+            layout = Layout.from_mapping({**fixed, "dp": fixed.get("dp") or 0})
+            space = LayoutSpace(micro_batch=(fixed["micro_batch"],), fixed=layout)
+        else:
+            space = LayoutSpace()
+        nodes = doc["nodes"]
+        budget = lambda key: Decimal(doc[key]) if doc.get(key) is not None else None
+        return cls(
+            model=model,
+            work=Work(tokens=doc.get("tokens"), samples_per_epoch=samples, epochs=epochs,
+                      duration_days=doc.get("duration_days")),
+            precision=doc["precision"],
+            global_batch=doc.get("global_batch"),
+            node_counts=tuple(range(nodes["min"], nodes["max"] + 1)),
+            layout=space,
+            hardware=HardwareFilter(
+                gpu_models=tuple(doc.get("gpu_models") or ()),
+                gpus_per_node=doc.get("gpus_per_node"),
+                fabrics_include=tuple(doc.get("fabrics_include") or ()),
+                fabrics_exclude=tuple(doc.get("fabrics_exclude") or ()),
+                rdma_required=doc["rdma_required"], precision=doc["precision"]),
+            region=doc["region"], term=doc["term"], currency=doc["currency"],
+            objective=doc["objective"],
+            budget_per_month=budget("budget_per_month"), budget_total=budget("budget_total"),
+            max_lead_time_days=doc["max_lead_time_days"], max_results=doc["max_results"],
+        )
+
+    @property
+    def batch_fixed(self) -> bool:
+        return self.global_batch is not None
+
+    def training(self, policy: SizingPolicy) -> Training:
+        """The batch asked for, or the policy's default (tokens per step, or samples)."""
+        if self.global_batch is not None:
+            batch = self.global_batch
+        elif isinstance(self.model, Transformer):
+            batch = max(1, round(policy.default_batch_tokens / self.model.seq_len))
+        else:
+            batch = int(policy.default_generic_batch)
+        return Training(global_batch=batch, micro_batch=1, precision=self.precision)
+
+    def max_global_batch(self, policy: SizingPolicy) -> float:
+        """The largest batch a layout may round the default up to (a given batch is kept)."""
+        return self.training(policy).global_batch * policy.max_batch_growth
+
+    def problems(self, snap: Snapshot) -> Problems:
+        """What no configuration of this catalog could satisfy, each with what to change."""
+        out: Problems = []
+        if self.region not in snap.regions:
+            out.append(("/region", f"unknown region; choose one of {', '.join(snap.regions)}"))
+        if self.currency not in snap.prices.rates:
+            out.append(("/currency", f"not offered; choose one of {', '.join(sorted(snap.prices.rates))}"))
+        wanted = self.hardware
+        for i, gpu in enumerate(wanted.gpu_models):
+            if gpu not in snap.gpus:
+                out.append((f"/gpu_models/{i}", f"unknown GPU {gpu!r}; see GET /v1/catalog/gpus"))
+        for key, fabrics in (("fabrics_include", wanted.fabrics_include),
+                             ("fabrics_exclude", wanted.fabrics_exclude)):
+            for i, fabric in enumerate(fabrics):
+                if fabric not in snap.fabrics:
+                    out.append((f"/{key}/{i}", f"unknown fabric {fabric!r}; see GET /v1/catalog/fabrics"))
+        offered = sorted({s.gpus_per_node for s in snap.servers.values()})
+        if wanted.gpus_per_node and wanted.gpus_per_node not in offered:
+            out.append(("/gpus_per_node", f"no server has that many GPUs; offered: {offered}"))
+        fixed = self.layout.fixed
+        if fixed and isinstance(self.model, Transformer):
+            if not self.model.tp_divides_heads(fixed.tp):
+                out.append(("/layout/tp", f"tp={fixed.tp} does not divide {self.model.heads} heads"))
+            if not self.model.ep_divides_experts(fixed.ep):
+                out.append(("/layout/ep", f"ep={fixed.ep} does not divide {self.model.experts} experts"))
+            if fixed.pp > self.model.layers:
+                out.append(("/layout/pp", f"pp={fixed.pp} exceeds the model's {self.model.layers} layers"))
+        if fixed and isinstance(self.model, GenericModel) and (fixed.tp, fixed.pp, fixed.ep) != (1, 1, 1):
+            out.append(("/layout/tp", "a model given by size alone trains with data parallelism only"))
+        if not out and not sellable_pairs(snap, wanted, self.region).pairs:
+            pointer = "/fabrics_include" if wanted.fabrics_include else "/gpu_models"
+            detail = "no server and fabric in the catalog satisfy these constraints together"
+            if self.precision == "fp8":
+                fp8 = sorted(g.name for g in snap.gpus.values() if g.fp8_tflops)
+                detail += f" (fp8 needs a GPU with FP8: {', '.join(fp8)})"
+                pointer = "/precision"
+            elif wanted.rdma_required:
+                detail += " (rdma_required excludes plain Ethernet fabrics)"
+                pointer = "/rdma_required"
+            out.append((pointer, detail))
+        return out

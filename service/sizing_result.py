@@ -1,0 +1,291 @@
+"""A sizing's result as typed values: the one definition of what is stored, shown and quoted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Literal
+
+from sizing.advice import ChecklistItem
+from sizing.series import FabricLine
+from sizing.workload import Layout
+
+
+def described(text: str, **more) -> dict:
+    return {"metadata": {"description": text, **more}}
+
+
+@dataclass(frozen=True)
+class ServerRef:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class FabricRef:
+    id: str
+    name: str
+    kind: str
+    rdma: bool
+    gpudirect_rdma: bool
+
+
+@dataclass(frozen=True)
+class ResultLayout:
+    """Parallel degrees, ZeRO stage, recomputation and micro-batch of a configuration."""
+
+    dp: int
+    tp: int
+    pp: int
+    ep: int
+    zero_stage: int
+    virtual_stages: int
+    micro_batch: int
+    sequence_parallel: bool
+    recompute: str
+
+    @classmethod
+    def of(cls, layout: Layout, micro_batch: int) -> ResultLayout:
+        return cls(layout.dp, layout.tp, layout.pp, layout.ep, layout.zero_stage,
+                   layout.virtual_stages, micro_batch, layout.sequence_parallel, layout.recompute)
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """Seconds per step; compute, the *_exposed_s parts, bubble and straggler add up to the step;
+    *_hidden_s overlap compute."""
+
+    compute_s: float
+    tp_exposed_s: float
+    tp_hidden_s: float
+    ep_exposed_s: float
+    ep_hidden_s: float
+    pp_exposed_s: float
+    dp_exposed_s: float
+    dp_hidden_s: float
+    zero_exposed_s: float
+    zero_hidden_s: float
+    bubble_s: float
+    straggler_s: float
+
+
+@dataclass(frozen=True)
+class Memory:
+    """Per GPU, GB. fits: total plus the policy's headroom within capacity."""
+
+    weights_gb: float
+    gradients_gb: float
+    optimizer_gb: float
+    activations_gb: float
+    reserved_gb: float
+    total_gb: float
+    capacity_gb: float
+    headroom_gb: float = field(**described("Kept free by policy (fragmentation, buffers)"))
+    fits: bool = field(**described("total_gb + headroom_gb <= capacity_gb"))
+    margin_gb: float = field(**described("Left beyond the headroom; negative: does not fit"))
+
+
+@dataclass(frozen=True)
+class SizingPrice:
+    """The configuration priced by the pricing engine for the training under the term."""
+
+    currency: str
+    term: str
+    billed_by: Literal["month", "hour"] = field(**described(
+        "Whole months at the term's rate, or hours on demand (monthly term, when cheaper)"))
+    months_billed: int = field(**described("0 when billed by the hour"))
+    hours_billed: int = field(**described("On-demand hours, per started hour; 0 by the month"))
+    monthly: Decimal = field(**described("Net per month at the term's rate, after its discount"))
+    hourly: Decimal = field(**described("Net per hour on demand"))
+    one_time: Decimal
+    total: Decimal = field(**described(
+        "What the training costs before tax: the billed months or hours plus one-time fees; "
+        "a quote of this configuration has this net total"))
+    price_per_gpu_hour: Decimal = field(**described(
+        "Net price of one GPU-hour at the rate billed (servers, fabric, term discount)"))
+    cost_per_million_tokens: Decimal | None = field(**described(
+        "total / tokens trained x 1e6 (transformers)"))
+    cost_per_million_samples: Decimal | None = field(**described(
+        "total / samples trained x 1e6 (sample-based models)"))
+    warning: str | None = field(**described("When the term bills much longer than the work"))
+
+
+@dataclass(frozen=True)
+class StockView:
+    """What the region can deliver of this configuration and when."""
+
+    available_now: int = field(**described("Nodes of this server in stock in the region now"))
+    from_deliveries: int = field(**described("Nodes of this configuration that come on order"))
+    lead_time_days: int
+    delivery_date: str = field(**described("When the last node can be handed over (ISO 8601)",
+                                           format="date"))
+    warning: str | None
+
+
+@dataclass(frozen=True)
+class RankedConfiguration:
+    """One configuration of the ranked list, with its numbers, price, stock and reasons."""
+
+    rank: int
+    server: ServerRef
+    fabric: FabricRef
+    gpu: str
+    region: str
+    nodes: int
+    gpus: int
+    nics_per_node: int
+    oversubscription: float
+    layout: ResultLayout
+    global_batch: int
+    step_time_s: float
+    breakdown: Breakdown
+    tokens_per_s: float | None
+    samples_per_s: float
+    mfu: float
+    scaling_efficiency: float = field(**described(
+        "Ideal step time of the same per-GPU work with free communication and no pipeline "
+        "bubble, over the predicted step time; 1.0 is perfectly linear scaling"))
+    efficiency_vs_one_node: float | None = field(**described(
+        "Throughput per GPU over that of the best one-node layout of the same server: one "
+        "scale for every fabric and node count"))
+    communication_share: float
+    time_to_train_hours: float
+    price: SizingPrice
+    memory: Memory
+    bottleneck: str
+    assumptions: tuple[str, ...]
+    stock: StockView
+    network_note: str = field(**described("How this configuration's fabric stands against the "
+                                          "network advice"))
+    why: str = field(**described("Why it ranks where it does"))
+
+
+@dataclass(frozen=True)
+class FabricComparison:
+    fabric: str
+    fabric_name: str
+    scaling_efficiency: float
+    efficiency_vs_one_node: float | None
+    throughput: float
+    throughput_unit: str
+    communication_share: float
+    monthly: Decimal
+    recommended: bool
+
+
+@dataclass(frozen=True)
+class WhatIfOption:
+    fabric: str
+    fabric_name: str
+    nodes: int
+    monthly: Decimal
+    extra_monthly: Decimal = field(**described("Over rank 1, per month"))
+    throughput: float
+    throughput_gain: float = field(**described("Over rank 1, a fraction"))
+    throughput_gain_per_1000: float | None = field(**described(
+        "Throughput gained (tokens/s or samples/s) per 1,000 of the currency spent per month"))
+
+
+@dataclass(frozen=True)
+class FabricVsMoreGpus:
+    """A faster fabric or more nodes for about the same extra money, within the request."""
+
+    currency: str
+    upgrade: WhatIfOption | None
+    more_nodes: WhatIfOption | None
+    upgrade_unavailable: str | None
+    more_nodes_unavailable: str | None
+    sentence: str
+
+
+@dataclass(frozen=True)
+class NetworkAdvice:
+    """Rank 1's fabric and why, from the same options and rule the ranking used."""
+
+    server: str
+    server_name: str
+    nodes: int
+    recommended_fabric: str
+    recommended_fabric_name: str
+    fabric_class: str
+    reason: str
+    comparison: tuple[FabricComparison, ...]
+    fabric_vs_more_gpus: FabricVsMoreGpus
+    roce_checklist: tuple[ChecklistItem, ...] = field(**described(
+        "The lossless-Ethernet checklist, when a ranked configuration is on RoCEv2"))
+
+
+@dataclass(frozen=True)
+class LayoutFamily:
+    """The layout every point of the plot shares; dp follows the node count."""
+
+    tp: int
+    pp: int
+    ep: int
+    zero_stage: int
+    virtual_stages: int
+    micro_batch: int
+    sequence_parallel: bool
+    recompute: str
+    description: str
+
+
+@dataclass(frozen=True)
+class EfficiencySeries:
+    """Scaling against node count on rank 1's server, one line per fabric, ready to plot."""
+
+    server: str
+    server_name: str
+    layout_family: LayoutFamily
+    throughput_unit: str
+    one_node_throughput_per_gpu: float | None = field(**described(
+        "The scale of efficiency_vs_one_node: the best one-node layout's throughput per GPU"))
+    one_node_fits_memory: bool = field(**described(
+        "False: no one-node layout fits, the scale is one node's speed as if memory allowed"))
+    lines: tuple[FabricLine, ...]
+
+
+@dataclass(frozen=True)
+class WorkloadSummary:
+    name: str
+    kind: Literal["transformer", "generic"]
+    params: float
+    tokens: float | None
+    samples_per_epoch: float | None
+    epochs: float | None
+    duration_days: float | None
+    precision: str
+
+
+@dataclass(frozen=True)
+class SizingResult:
+    """Ranked configurations, network advice and the efficiency series of one sizing."""
+
+    catalog_version: int
+    priced_on: str = field(**described("The day prices and stock were read (ISO 8601)",
+                                       format="date"))
+    objective: str
+    currency: str
+    term: str
+    region: str
+    workload: WorkloadSummary
+    candidates_evaluated: int
+    candidates_eligible: int
+    excluded: dict[str, int] = field(**described("Candidates ruled out, by reason"))
+    configurations: tuple[RankedConfiguration, ...]
+    network_advice: NetworkAdvice | None
+    efficiency_series: EfficiencySeries | None
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SizingError:
+    code: str
+    detail: str
+    errors: tuple[FieldError, ...]
+
+
+@dataclass(frozen=True)
+class FieldError:
+    pointer: str
+    detail: str

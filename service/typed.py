@@ -1,0 +1,134 @@
+"""Typed results to stored JSON and back, and their marshmallow schema, all from the dataclasses.
+
+A result's dataclass is the one definition of its shape: the document a record stores, the
+schema the API documents and dumps through, and the typed value read back are all derived here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+import typing
+from datetime import date
+from decimal import Decimal
+from functools import cache
+from typing import Any, Literal, Union
+
+import marshmallow as ma
+
+# Figures from the model are rounded to what it can justify when they leave the house.
+SIGNIFICANT_DIGITS = 4
+DECIMAL_PATTERN = r"^-?[0-9]+(\.[0-9]+)?$"
+
+
+def significant(value: float, digits: int = SIGNIFICANT_DIGITS) -> float:
+    if value == 0 or not math.isfinite(value):
+        return value
+    return float(f"{value:.{digits}g}")
+
+
+def _hints(cls) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _optional(tp) -> tuple[Any, bool]:
+    """(the type inside, whether None is allowed)."""
+    if typing.get_origin(tp) in (Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) == 1 and len(typing.get_args(tp)) == 2:
+            return args[0], True
+    return tp, False
+
+
+def to_document(value: Any, digits: int = SIGNIFICANT_DIGITS) -> Any:
+    """JSON-ready: Decimal as a decimal string, a date in ISO 8601, floats to `digits`."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out = {}
+        for f in dataclasses.fields(value):
+            out[f.name] = to_document(getattr(value, f.name), f.metadata.get("digits", digits))
+        return out
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, float):
+        return significant(value, digits) if digits else value
+    if isinstance(value, (list, tuple)):
+        return [to_document(v, digits) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_document(v, digits) for k, v in value.items()}
+    raise TypeError(f"cannot store {type(value).__name__}")
+
+
+def from_document(tp, doc: Any) -> Any:
+    """The typed value a stored document holds (the inverse of to_document, up to rounding)."""
+    tp, nullable = _optional(tp)
+    if doc is None:
+        if not nullable:
+            raise ValueError(f"missing value for {tp}")
+        return None
+    if dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        return tp(**{f.name: from_document(hints[f.name], doc[f.name])
+                     for f in dataclasses.fields(tp) if f.name in doc})
+    origin = typing.get_origin(tp)
+    if origin in (tuple, list):
+        (inner, *_rest) = typing.get_args(tp)
+        items = [from_document(inner, v) for v in doc]
+        return tuple(items) if origin is tuple else items
+    if origin is dict:
+        _, inner = typing.get_args(tp)
+        return {k: from_document(inner, v) for k, v in doc.items()}
+    if origin is Literal:
+        return doc
+    if tp is Decimal:
+        return Decimal(doc)
+    if tp is date:
+        return date.fromisoformat(doc)
+    if tp is float:
+        return float(doc)
+    return doc
+
+
+def _field(tp, metadata: dict[str, Any]) -> ma.fields.Field:
+    tp, nullable = _optional(tp)
+    kwargs: dict[str, Any] = {"required": True, "allow_none": nullable}
+    meta = {k: v for k, v in metadata.items() if k != "digits"}
+    origin = typing.get_origin(tp)
+    if dataclasses.is_dataclass(tp):
+        return ma.fields.Nested(schema_for(tp), metadata=meta, **kwargs)
+    if origin in (tuple, list):
+        return ma.fields.List(_field(typing.get_args(tp)[0], {}), metadata=meta, **kwargs)
+    if origin is dict:
+        key, inner = typing.get_args(tp)
+        return ma.fields.Dict(keys=_field(key, {}), values=_field(inner, {}), metadata=meta,
+                              **kwargs)
+    if origin is Literal:
+        choices = list(typing.get_args(tp))
+        return ma.fields.String(validate=ma.validate.OneOf(choices), metadata=meta, **kwargs)
+    if tp is Decimal:
+        meta = {"type": "string", "pattern": DECIMAL_PATTERN, **meta}
+        return ma.fields.String(metadata=meta, **kwargs)
+    if tp is date:
+        return ma.fields.String(metadata={"format": "date", **meta}, **kwargs)
+    simple = {bool: ma.fields.Boolean, int: ma.fields.Integer, float: ma.fields.Float,
+              str: ma.fields.String}
+    if tp in simple:
+        return simple[tp](metadata=meta, **kwargs)
+    raise TypeError(f"no schema field for {tp!r}")
+
+
+@cache
+def schema_for(cls) -> type[ma.Schema]:
+    """The marshmallow schema of a dataclass, named after it (for the OpenAPI components)."""
+    hints = _hints(cls)
+    attrs: dict[str, Any] = {f.name: _field(hints[f.name], dict(f.metadata))
+                             for f in dataclasses.fields(cls)}
+    doc = (cls.__doc__ or "").strip()
+    # A dataclass without a docstring gets its signature as one: not a description.
+    attrs["__doc__"] = None if doc.startswith(f"{cls.__name__}(") else doc.split("\n")[0] or None
+    attrs["__module__"] = cls.__module__
+    return type(f"{cls.__name__}Schema", (ma.Schema,), attrs)
