@@ -281,7 +281,8 @@ def price(book: PriceBook, config: Configuration, *, term: str, currency: str,
     else:
         notes.append(f"Monthly lines bill for {billing.months} month{'s' if billing.months > 1 else ''}"
                      f" ({term} term).")
-        notes.append(f"Term discount {discount_rate * 100:g}% on recurring lines ({term}).")
+        notes.append(f"Term discount {(discount_rate * 100).normalize():f}% on recurring lines "
+                     f"({term}).")
     if currency != book.currency:
         notes.append(f"Converted from {book.currency} at {book.rates[currency]} {currency} per "
                      f"{book.currency} (rates of {book.rates_date}).")
@@ -321,22 +322,24 @@ def tax(book: PriceBook, net: Decimal, currency: str, country: str | None,
     Reverse charge applies to business customers with a VAT id in another country of the
     reverse-charge area (taxes.yaml) than the seller's: the customer accounts for the VAT.
     """
+    zero = book.round(Decimal(0), currency)
     if not country:
-        return Tax("Tax (no customer country given)", None, Decimal(0),
+        return Tax("Tax (no customer country given)", None, zero,
                    "No customer country: tax is not included; it is added at invoicing.")
     if (vat_id and country in book.reverse_charge_countries and country != book.seller_country
             and book.seller_country in book.reverse_charge_countries):
         name = book.tax_names.get(country, "VAT")
-        return Tax(f"{name} reverse charge ({country})", Decimal(0), Decimal(0),
+        return Tax(f"{name} reverse charge ({country})", Decimal(0), zero,
                    f"Reverse charge: the customer ({vat_id}) accounts for {name} "
                    "(Council Directive 2006/112/EC, Articles 44 and 196).")
     rate = book.tax_rates.get(country)
     if rate is None:
-        return Tax(f"Tax ({country})", None, Decimal(0),
+        return Tax(f"Tax ({country})", None, zero,
                    f"No tax rate on file for {country}: tax not included; finance confirms it at "
                    "invoicing.")
     name = book.tax_names.get(country, "Tax")
-    return Tax(f"{name} {rate * 100:g}% ({country})", rate, book.round(net * rate, currency), None)
+    percent = (rate * 100).normalize()
+    return Tax(f"{name} {percent:f}% ({country})", rate, book.round(net * rate, currency), None)
 
 
 # ------------------------------------------------------------------------------ ranking tables

@@ -103,7 +103,9 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
         detail = (f"needs {memory['total_gb']:.1f} GB per GPU (weights {memory['weights_gb']:.1f}, "
                   f"gradients {memory['gradients_gb']:.1f}, optimizer {memory['optimizer_gb']:.1f}, "
                   f"activations {memory['activations_gb']:.1f}) but the GPU has "
-                  f"{memory['capacity_gb']:.0f} GB: raise zero_stage, tp or pp, or recompute")
+                  f"{memory['capacity_gb']:.0f} GB, {memory['headroom_gb']:.1f} of it kept free "
+                  "(catalog policy memory_headroom_share): raise zero_stage, tp or pp, or "
+                  "recompute")
         raise Problem(422, "does_not_fit", f"The model does not fit in GPU memory: {detail}",
                       errors=[{"pointer": "/layout", "detail": detail}])
     body = dataclasses.asdict(result)
@@ -137,5 +139,6 @@ def presets() -> list[dict[str, Any]]:
         out.append({"id": preset.id, "name": m.name,
                     "kind": "transformer" if isinstance(m, Transformer) else "generic",
                     "params": float(m.params), "active_params": float(m.active_params),
-                    "dimensions": dims, "source": preset.source, "note": preset.note})
+                    "dimensions": dims, "source": preset.source, "note": preset.note,
+                    "dataset": preset.dataset, "samples_per_epoch": preset.samples_per_epoch})
     return out

@@ -8,8 +8,7 @@ from apispec import BasePlugin
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
-from service.errors import PROBLEM_JSON, Problem, ProblemSchema, handle_problem
-from service.failures import DomainError
+from service.errors import PROBLEM_JSON, ProblemSchema
 
 HTTP_METHODS = {"get", "put", "post", "patch", "delete", "head", "options", "trace"}
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
@@ -96,16 +95,8 @@ class SizingApi(Api):
             self.spec.components.response(status.name, response, lazy=True)
 
 
-def domain_problem(error: DomainError):
-    """A domain error as the problem the API answers: the one place they meet HTTP."""
-    errors = [{"pointer": p, "detail": d} for p, d in error.errors] if error.errors else None
-    return handle_problem(Problem(error.status, error.code, error.detail, errors=errors,
-                                  headers=error.headers))
-
-
 def register_blueprints(api: Api) -> None:
     from service.api import catalog, estimates, health, quotes, sizings
 
     for module in (health, catalog, estimates, sizings, quotes):
-        module.blp.register_error_handler(DomainError, domain_problem)
         api.register_blueprint(module.blp)

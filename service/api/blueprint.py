@@ -1,10 +1,14 @@
-"""flask-smorest's Blueprint with a query-string parser that refuses a repeated parameter."""
+"""flask-smorest's Blueprint: a query-string parser that refuses a repeated parameter, and domain
+errors answered as problems."""
 
 from __future__ import annotations
 
 import flask_smorest
 import marshmallow as ma
 from webargs.flaskparser import FlaskParser
+
+from service.errors import Problem, handle_problem
+from service.failures import DomainError
 
 
 class StrictQueryParser(FlaskParser):
@@ -21,5 +25,16 @@ class StrictQueryParser(FlaskParser):
         return super().load_querystring(req, schema)
 
 
+def domain_problem(error: DomainError):
+    """A domain error as the problem the API answers: the one place the two meet."""
+    errors = [{"pointer": p, "detail": d} for p, d in error.errors] if error.errors else None
+    return handle_problem(Problem(error.status, error.code, error.detail, errors=errors,
+                                  headers=error.headers))
+
+
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = StrictQueryParser()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register_error_handler(DomainError, domain_problem)

@@ -149,3 +149,7 @@ class PresetSchema(ma.Schema):
     dimensions = ma.fields.Dict(required=True)
     source = ma.fields.String(required=True)
     note = ma.fields.String()
+    dataset = ma.fields.String(allow_none=True, metadata={
+        "description": "The dataset a sample-based preset usually trains on"})
+    samples_per_epoch = ma.fields.Integer(allow_none=True, metadata={
+        "description": "One epoch of that dataset: a sizing may give epochs alone"})

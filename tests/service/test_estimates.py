@@ -13,7 +13,7 @@ def estimate(client, fabric="ib-ndr-400", nodes=8, layout=None, workload=None, t
              cluster=None):
     body = {"cluster": cluster or {"server": "hgx-h100-8", "fabric": fabric, "nodes": nodes},
             "workload": workload or LLAMA_70B, "training": training or TRAINING,
-            "layout": layout or {"dp": nodes, "tp": 8, "pp": 1, "zero_stage": 1,
+            "layout": layout or {"dp": nodes, "tp": 8, "pp": 1, "zero_stage": 2,
                                  "sequence_parallel": True}}
     return client.post("/v1/estimates", json=body)
 
@@ -43,8 +43,10 @@ def test_fabric_order_holds_and_widens_with_nodes(client):
 
 
 def test_tensor_parallel_across_nodes_is_flagged_and_slower(client):
-    inside = estimate(client, layout={"dp": 8, "tp": 8, "pp": 1, "sequence_parallel": True}).get_json()
-    across = estimate(client, layout={"dp": 4, "tp": 16, "pp": 1, "sequence_parallel": True}).get_json()
+    inside = estimate(client, layout={"dp": 8, "tp": 8, "pp": 1, "zero_stage": 2,
+                                      "sequence_parallel": True}).get_json()
+    across = estimate(client, layout={"dp": 4, "tp": 16, "pp": 1, "zero_stage": 2,
+                                      "sequence_parallel": True}).get_json()
     assert across["step_time_s"] > inside["step_time_s"]
     assert "spans nodes" in across["bottleneck"] or any("exceeds" in a for a in across["assumptions"])
 
@@ -85,7 +87,7 @@ def test_inline_hardware_outside_the_catalog(client):
         "gpus_per_node": 8, "nics_per_node": 8, "nic_rate_gbps": 400},
         "custom_fabric": {"kind": "roce", "line_rate_gbps": 400, "rdma": True, "lossless": True}}
     response = estimate(client, cluster=cluster, workload={"preset": "llama-3-8b"},
-                        layout={"dp": 32, "tp": 1, "pp": 1})
+                        layout={"dp": 32, "tp": 1, "pp": 1, "zero_stage": 2})
     assert response.status_code == 200, response.get_json()
     assert any("taken from catalog fabric" in a for a in response.get_json()["assumptions"])
 

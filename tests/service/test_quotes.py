@@ -34,11 +34,16 @@ def assert_adds_up(quote):
         unit_total = Decimal(line["quantity"]) * Decimal(line["unit_price"])
         assert abs(unit_total - Decimal(line["list_amount"])) <= Decimal("0.01")
     monthly = [Decimal(x["net"]) for x in lines if x["billing"] == "monthly"]
+    hourly = [Decimal(x["net"]) for x in lines if x["billing"] == "hourly"]
     once = [Decimal(x["net"]) for x in lines if x["billing"] == "one_time"]
-    assert sum(monthly) == Decimal(totals["monthly_net"])
     assert sum(once) == Decimal(totals["one_time"])
-    term_net = Decimal(totals["monthly_net"]) * totals["term_months"] + Decimal(totals["one_time"])
-    assert term_net == Decimal(totals["term_net"])
+    if totals["hours_billed"]:
+        assert not monthly and sum(hourly) == Decimal(totals["recurring"])
+    else:
+        assert not hourly and sum(monthly) == Decimal(totals["monthly_net"])
+        assert totals["months_billed"] >= totals["term_months"]
+        assert Decimal(totals["monthly_net"]) * totals["months_billed"] == Decimal(totals["recurring"])
+    assert Decimal(totals["recurring"]) + Decimal(totals["one_time"]) == Decimal(totals["term_net"])
     assert Decimal(totals["term_net"]) + Decimal(totals["tax"]) == Decimal(totals["grand_total"])
 
 
@@ -51,7 +56,12 @@ def test_quote_a_ranked_configuration_end_to_end(client):
     assert response.headers["Location"].endswith(quote["id"]) and response.headers["ETag"]
     assert quote["number"].startswith("Q-") and quote["status"] == "draft"
     assert quote["currency"] == "EUR" and quote["term"] == "1y" and quote["totals"]["term_months"] == 12
-    assert quote["totals"]["tax_rate"] == "0.19"
+    assert quote["totals"]["tax_rate"] == "0.19" and quote["totals"]["tax_label"] == "VAT 19% (DE)"
+    sizing = client.get(f"/v1/sizings/{sizing_id}").get_json()["result"]["configurations"][0]
+    assert quote["totals"]["term_net"] == sizing["price"]["total"]
+    assert quote["totals"]["months_billed"] == sizing["price"]["months_billed"]
+    assert quote["seller"]["name"] and quote["terms_and_conditions"]
+    assert quote["workload"]["name"] == "Llama 3 8B" and quote["workload"]["tokens"] == 5e10
     assert quote["performance"]["scaling_efficiency"] > 0
     assert quote["network_advice"]["recommended_fabric"]
     assert_adds_up(quote)
@@ -76,7 +86,12 @@ def test_client_cannot_set_a_price(client):
 def test_stock_shortfall_is_quoted_with_lead_time(client):
     quote = client.post("/v1/quotes", json={**EXPLICIT, "configuration": {
         "server": "hgx-b200-8", "fabric": "ib-ndr-400", "nodes": 8, "region": "us-east"}}).get_json()
-    assert quote["stock"]["warning"] and quote["stock"]["lead_time_days"] > 0
+    stock = quote["stock"]
+    assert stock["available_now"] == 4 and stock["from_deliveries"] == 4
+    assert stock["lead_time_days"] == 42 and stock["delivery_date"] in stock["warning"]
+    beyond = client.post("/v1/quotes", json={**EXPLICIT, "configuration": {
+        "server": "hgx-b200-8", "fabric": "ib-ndr-400", "nodes": 20, "region": "us-east"}}).get_json()
+    assert beyond["stock"]["undeliverable"] == 4 and "only 16" in beyond["stock"]["warning"]
 
 
 def test_status_transitions_need_if_match(client):
@@ -105,17 +120,44 @@ def test_idempotency_key_creates_one_quote_and_refuses_another_body(client):
     assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
 
 
-def test_exports(client):
-    quote = client.post("/v1/quotes", json=EXPLICIT).get_json()
+def test_csv_is_one_table_with_customer_fields_escaped(client):
+    hostile = {**EXPLICIT, "customer": {"name": "=HYPERLINK(\"http://x\")", "company": "Acme, \"Inc\"",
+                                        "country": "DE"}}
+    quote = client.post("/v1/quotes", json=hostile).get_json()
     exported = client.get(f"/v1/quotes/{quote['id']}/export.csv")
     assert exported.mimetype == "text/csv"
-    rows = list(csv.reader(io.StringIO(exported.get_data(as_text=True))))
-    assert rows[0][1] == quote["number"]
-    assert ["total", "grand_total", quote["totals"]["grand_total"]] in rows
+    rows = list(csv.DictReader(io.StringIO(exported.get_data(as_text=True))))
+    header = next(csv.reader(io.StringIO(exported.get_data(as_text=True))))
+    lines = list(csv.reader(io.StringIO(exported.get_data(as_text=True))))
+    assert {len(line) for line in lines} == {len(header)}, "ragged rows"
+    assert {r["quote_number"] for r in rows} == {quote["number"]}
+    assert {r["currency"] for r in rows} == {"USD"} and len({r["configuration"] for r in rows}) == 1
+    assert {r["row_type"] for r in rows} == {"line", "total", "tax"}
+    assert [r["net"] for r in rows if r["code"] == "grand_total"] == [quote["totals"]["grand_total"]]
+    assert [r["description"] for r in rows if r["row_type"] == "tax"] == ["VAT 19% (DE)"]
+    assert rows[0]["customer"].startswith("'=HYPERLINK"), "a formula must not run"
+    assert 'Acme, "Inc"' in rows[0]["customer"]
+
+
+def test_printable_document_says_what_a_sales_engineer_sends(client):
+    quote = client.post("/v1/quotes", json={**EXPLICIT, "term": "1y"}).get_json()
     document = client.get(f"/v1/quotes/{quote['id']}/document")
     html = document.get_data(as_text=True)
     assert document.mimetype == "text/html" and quote["number"] in html
-    assert quote["totals"]["grand_total"] in html and quote["valid_until"] in html
+    assert f"{Decimal(quote['totals']['grand_total']):,}" in html  # thousands separators
+    for text in (quote["valid_until"], quote["issued_on"], quote["seller"]["name"],
+                 quote["seller"]["vat_id"], "VAT 19% (DE)", "Terms and conditions",
+                 quote["terms_and_conditions"][0]):
+        assert text in html
+
+
+def test_reverse_charge_for_an_eu_business_abroad(client):
+    business = {**EXPLICIT, "customer": {"name": "Ada", "country": "FR", "vat_id": "FR40303265045"}}
+    quote = client.post("/v1/quotes", json=business).get_json()
+    assert quote["totals"]["tax"] == "0.00" and quote["totals"]["tax_label"] == "VAT reverse charge (FR)"
+    assert any("Reverse charge" in note for note in quote["notes"])
+    same_country = {**EXPLICIT, "customer": {"name": "Ada", "country": "DE", "vat_id": "DE811569869"}}
+    assert client.post("/v1/quotes", json=same_country).get_json()["totals"]["tax_label"] == "VAT 19% (DE)"
 
 
 def test_list_filters_and_isolation(catalog_app, client):
