@@ -47,7 +47,7 @@ def apply_changes(session: Session, changes: dict[str, Any], note: str) -> table
         item = next((s for s in region["stock"] if s["server"] == change["server"]), None)
         if item is None:
             raise ChangeError(f"/stock/{i}/server", f"{change['server']} is not stocked in {change['region']}")
-        for field in ("available_nodes", "lead_time_days"):
+        for field in ("available_nodes", "arriving_nodes", "lead_time_days"):
             if field in change:
                 item[field] = change[field]
     return save_version(session, document, origin="api", note=note)

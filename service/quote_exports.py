@@ -211,7 +211,7 @@ def as_pdf(view: dict[str, Any]) -> bytes:
                      p(line["unit"]), p(money(line["unit_price"]), right),
                      p(money(line["list_amount"]), right), p(money(line["discount"]), right),
                      p(money(line["net"]), right)])
-    table = Table(rows, colWidths=[58 * mm, 18 * mm, 20 * mm, 20 * mm, 22 * mm, 20 * mm, 22 * mm],
+    table = Table(rows, colWidths=[54 * mm, 15 * mm, 23 * mm, 21 * mm, 23 * mm, 20 * mm, 24 * mm],
                   repeatRows=1)
     table.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.grey),
                                ("VALIGN", (0, 0), (-1, -1), "TOP")]))

@@ -245,15 +245,23 @@ class EfficiencySeries:
     lines: tuple[FabricLine, ...]
 
 
+def as_given(text: str) -> dict:
+    """A figure the customer gave: stored exactly, not rounded like the model's."""
+    return {"metadata": {"description": text, "digits": 0}}
+
+
 @dataclass(frozen=True)
 class WorkloadSummary:
+    """The model and the work, as the request gave them."""
+
     name: str
     kind: Literal["transformer", "generic"]
     params: float
-    tokens: float | None
-    samples_per_epoch: float | None
-    epochs: float | None
-    duration_days: float | None
+    tokens: float | None = field(**as_given("Tokens to train"))
+    samples_per_epoch: float | None = field(**as_given(
+        "Samples per epoch: given, or the preset's dataset"))
+    epochs: float | None = field(**as_given("Epochs over those samples"))
+    duration_days: float | None = field(**as_given("A deadline, or alone the duration to price"))
     precision: str
 
 

@@ -123,15 +123,17 @@ class RdmaSupportSchema(ma.Schema):
 
 class StockSchema(ma.Schema):
     server = ma.fields.String(required=True)
-    available_nodes = ma.fields.Integer(required=True)
-    lead_time_days = ma.fields.Integer(required=True)
+    available_nodes = ma.fields.Integer(required=True, metadata={"description": "On hand now"})
+    arriving_nodes = ma.fields.Integer(required=True, metadata={"description": "On order"})
+    lead_time_days = ma.fields.Integer(
+        required=True, metadata={"description": "Days from an order until the arriving nodes "
+                                                "are delivered"})
 
 
 class RegionSchema(ma.Schema):
     id = ma.fields.String(required=True, metadata={"example": "eu-central"})
     name = ma.fields.String(required=True)
     country = ma.fields.String(required=True, metadata={"description": "ISO 3166-1 alpha-2"})
-    tax_rate = ma.fields.String(required=True, metadata={"description": "Decimal fraction, e.g. 0.19"})
     stock = ma.fields.List(ma.fields.Nested(StockSchema))
 
 
@@ -165,6 +167,7 @@ class StockChangeSchema(ma.Schema):
     region = ma.fields.String(required=True)
     server = ma.fields.String(required=True)
     available_nodes = ma.fields.Integer(validate=ma.validate.Range(min=0, max=100_000))
+    arriving_nodes = ma.fields.Integer(validate=ma.validate.Range(min=0, max=100_000))
     lead_time_days = ma.fields.Integer(validate=ma.validate.Range(min=0, max=3650))
 
 

@@ -1,0 +1,132 @@
+"""A sizing's top configurations, quoted: the same money to the cent, within stock, rank 1 advised.
+
+Runs in-process by default. To check a running server instead (`make run`), point it there:
+  SIZING_API_URL=http://127.0.0.1:PORT SIZING_API_KEY=sk_live_... \
+    .venv/bin/pytest tests/service/test_quote_matches_sizing.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from decimal import Decimal
+
+import pytest
+
+from tests.conftest import authorised, build_app
+
+SIZINGS = {
+    "llama-8b monthly USD": {"workload": {"preset": "llama-3-8b"}, "tokens": 5e10,
+                             "nodes": {"min": 1, "max": 8}, "term": "monthly", "currency": "USD"},
+    "llama-70b 1y EUR": {"workload": {"preset": "llama-3-70b"}, "tokens": 2e11,
+                         "nodes": {"min": 4, "max": 16}, "term": "1y", "currency": "EUR",
+                         "region": "eu-central"},
+    "llama-70b long run 1y USD": {"workload": {"preset": "llama-3-70b"}, "tokens": 2e12,
+                                  "nodes": {"min": 8, "max": 32}, "term": "1y", "currency": "USD",
+                                  "objective": "fastest", "max_lead_time_days": 60},
+    "mixtral duration monthly EUR": {"workload": {"preset": "mixtral-8x7b"}, "duration_days": 10,
+                                     "nodes": {"min": 2, "max": 8}, "term": "monthly",
+                                     "currency": "EUR", "region": "eu-central"},
+    "resnet-50 epochs monthly EUR": {"workload": {"preset": "resnet-50"}, "epochs": 90,
+                                     "nodes": {"min": 1, "max": 8}, "term": "monthly",
+                                     "currency": "EUR", "region": "eu-central"},
+    "vgg-16 epochs 1y USD": {"workload": {"preset": "vgg-16"}, "epochs": 300,
+                             "nodes": {"min": 1, "max": 4}, "term": "1y", "currency": "USD",
+                             "objective": "cheapest"},
+}
+
+
+class Live:
+    """The same calls over HTTP to a running server."""
+
+    def __init__(self, url: str, key: str):
+        self.url, self.key = url.rstrip("/"), key
+
+    def call(self, method: str, path: str, body=None, headers=None):
+        request = urllib.request.Request(
+            self.url + path, method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Authorization": f"Bearer {self.key}", "Content-Type": "application/json",
+                     **(headers or {})})
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+
+class InProcess:
+    def __init__(self, client):
+        self.client = client
+
+    def call(self, method: str, path: str, body=None, headers=None):
+        response = self.client.open(path, method=method, json=body, headers=headers or {})
+        return response.status_code, response.get_json()
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory):
+    if os.environ.get("SIZING_API_URL"):
+        return Live(os.environ["SIZING_API_URL"], os.environ["SIZING_API_KEY"])
+    app = build_app(f"sqlite:///{tmp_path_factory.mktemp('agree') / 'agree.sqlite3'}")
+    return InProcess(authorised(app))
+
+
+@pytest.fixture(scope="module")
+def regions(api):
+    status, body = api.call("GET", "/v1/catalog/regions")
+    assert status == 200
+    return {r["id"]: {s["server"]: s for s in r["stock"]} for r in body}
+
+
+def size(api, body):
+    status, sizing = api.call("POST", "/v1/sizings", body, {"Prefer": "wait=60"})
+    assert status in (200, 201, 202), sizing
+    while sizing["status"] in ("queued", "running"):
+        status, sizing = api.call("GET", f"/v1/sizings/{sizing['id']}", None, {"Prefer": "wait=30"})
+    assert sizing["status"] == "succeeded", sizing
+    return sizing
+
+
+@pytest.mark.parametrize("name", list(SIZINGS))
+def test_top_three_quote_the_sizings_money_within_stock_and_rank_one_advised(api, regions, name):
+    body = SIZINGS[name]
+    sizing = size(api, body)
+    request, result = sizing["request"], sizing["result"]
+    configs = result["configurations"]
+    assert len(configs) >= 3, result["notes"]
+    assert configs[0]["fabric"]["id"] == result["network_advice"]["recommended_fabric"]
+    for config in configs[:3]:
+        status, quote = api.call("POST", "/v1/quotes", {
+            "sizing_id": sizing["id"], "rank": config["rank"],
+            "customer": {"name": "Check", "country": "US"}})
+        assert status == 201, quote
+        price = config["price"]
+        assert (quote["currency"], quote["term"]) == (request["currency"], request["term"])
+        assert quote["totals"]["term_net"] == price["total"], "to the cent"
+        assert quote["totals"]["months_billed"] == price["months_billed"]
+        assert quote["totals"]["hours_billed"] == price["hours_billed"]
+        assert quote["configuration"]["nodes"] == config["nodes"]
+        advised = result["network_advice"]["recommended_fabric"]
+        assert quote["network_advice"]["recommended"] == (config["fabric"]["id"] == advised)
+        assert bool(quote["network_advice"]["roce_checklist"]) == (config["fabric"]["kind"] == "roce")
+
+        stock = regions[request["region"]][config["server"]["id"]]
+        arriving = (stock["arriving_nodes"] if stock["lead_time_days"] <= request["max_lead_time_days"]
+                    else 0)
+        assert config["nodes"] <= stock["available_nodes"] + arriving
+        assert config["stock"]["available_now"] == stock["available_nodes"]
+        if config["nodes"] > stock["available_nodes"]:
+            assert config["stock"]["lead_time_days"] <= request["max_lead_time_days"]
+            assert config["stock"]["delivery_date"] in config["stock"]["warning"]
+
+        per_million = price["cost_per_million_tokens"] or price["cost_per_million_samples"]
+        work = result["workload"]["tokens"] or (
+            result["workload"]["samples_per_epoch"] and
+            result["workload"]["samples_per_epoch"] * result["workload"]["epochs"])
+        if work:
+            expected = Decimal(price["total"]) / Decimal(repr(work)) * 1_000_000
+            assert abs(Decimal(per_million) - expected) <= Decimal("0.01")
+        assert Decimal(price["price_per_gpu_hour"]) > 0
