@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -21,6 +21,16 @@ def parse_int(name: str, raw: str, minimum: int = 0) -> int:
         raise ConfigError(f"{name}={raw!r} is not a whole number") from None
     if value < minimum:
         raise ConfigError(f"{name}={raw!r} must be at least {minimum}")
+    return value
+
+
+def parse_seconds(name: str, raw: str, minimum: float = 0.1) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a number of seconds") from None
+    if not value >= minimum or value == float("inf"):
+        raise ConfigError(f"{name}={raw!r} must be a finite number of seconds, at least {minimum:g}")
     return value
 
 
@@ -63,6 +73,13 @@ class Config:
     cors_origins: tuple[str, ...] = ()
     # The publishable key the page at / uses; default: the one `flask site ensure-key` made.
     site_publishable_key: str | None = None
+    # A running sizing whose worker has not beaten for this long belongs to a dead worker.
+    sizing_lease_s: float = 60.0
+    # How often each worker's dispatcher resends sizings left waiting, and how old they must be:
+    # never sent (a broker outage), or sent but not started (a message lost with Redis).
+    dispatch_interval_s: float = 5.0
+    resend_unsent_after_s: float = 2.0
+    resend_unstarted_after_s: float = 120.0
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @property
@@ -100,11 +117,10 @@ class Config:
             if not raw.startswith(("pk_live_", "pk_test_")):
                 raise ConfigError("SITE_PUBLISHABLE_KEY must be a publishable key (pk_live_ or pk_test_)")
             values["site_publishable_key"] = raw
+        for name in ("sizing_lease_s", "dispatch_interval_s", "resend_unsent_after_s",
+                     "resend_unstarted_after_s"):
+            if raw := env.get(name.upper()):
+                values[name] = parse_seconds(name.upper(), raw)
         if values.get("tasks_eager") is False and "redis_url" not in values:
             raise ConfigError("TASKS_EAGER=false needs REDIS_URL for the broker")
         return cls(**values)
-
-    def replace(self, **changes) -> Config:
-        current = {f.name: getattr(self, f.name) for f in fields(self)}
-        current.update(changes)
-        return Config(**current)

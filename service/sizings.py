@@ -15,8 +15,6 @@ from service.pagination import newest_first
 from service.records import FINAL_STATES, Sizing
 
 RUN_SIZING = "tasks.run_sizing"
-# A running record whose heartbeat is older than this belongs to a dead worker.
-LEASE = timedelta(seconds=60)
 
 
 def create(session: Session, request_doc: dict[str, Any], principal: Principal,
@@ -42,9 +40,13 @@ def dispatch(session: Session, sizing_id: str) -> bool:
     return True
 
 
-def redispatch_stale(session: Session, *, undispatched_after: timedelta = timedelta(seconds=2),
-                     dispatched_after: timedelta = timedelta(seconds=120)) -> int:
-    """Send again what a broker outage or a lost message left waiting; returns how many."""
+def redispatch_stale(session: Session, *, lease: timedelta, undispatched_after: timedelta,
+                     dispatched_after: timedelta) -> int:
+    """Send again what a broker outage, a lost message or a dead worker left waiting.
+
+    Returns how many were sent; `lease` is how long a running record may go without a
+    heartbeat (Config: sizing_lease_s, resend_unsent_after_s, resend_unstarted_after_s).
+    """
     now = utcnow()
     stale = session.scalars(
         select(Sizing.id).where(or_(
@@ -52,7 +54,7 @@ def redispatch_stale(session: Session, *, undispatched_after: timedelta = timede
                  Sizing.created_at < now - undispatched_after),
             # Redis keeps no queue across a restart here; a queued record nobody started is resent.
             and_(Sizing.status == "queued", Sizing.dispatched_at < now - dispatched_after),
-            and_(Sizing.status == "running", Sizing.heartbeat_at < now - LEASE),
+            and_(Sizing.status == "running", Sizing.heartbeat_at < now - lease),
         )).order_by(Sizing.created_at).limit(500)
     ).all()
     sent = 0
@@ -63,7 +65,7 @@ def redispatch_stale(session: Session, *, undispatched_after: timedelta = timede
     return sent
 
 
-def claim(session: Session, sizing_id: str) -> int | None:
+def claim(session: Session, sizing_id: str, lease: timedelta) -> int | None:
     """Take the record for this run; returns the attempt number, or None if not ours to run.
 
     Only a queued record, or a running one whose worker stopped beating, can be claimed,
@@ -81,7 +83,7 @@ def claim(session: Session, sizing_id: str) -> int | None:
         update(Sizing)
         .where(Sizing.id == sizing_id, Sizing.attempts == current.attempts,
                or_(Sizing.status == "queued",
-                   and_(Sizing.status == "running", Sizing.heartbeat_at < now - LEASE)))
+                   and_(Sizing.status == "running", Sizing.heartbeat_at < now - lease)))
         .values(status="running", attempts=attempt, started_at=now, heartbeat_at=now, progress=0.0)
     )
     session.commit()

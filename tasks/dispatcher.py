@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
-import os
 import threading
+from datetime import timedelta
 
 from celery import Celery
 from celery.signals import worker_ready, worker_shutdown
@@ -16,14 +16,18 @@ log = logging.getLogger(__name__)
 
 
 def start_dispatcher(app: Flask, celery: Celery) -> None:
-    interval_s = float(os.environ.get("DISPATCH_INTERVAL_S", "5"))
+    config = app.config["SIZING"]
+    interval_s = config.dispatch_interval_s
+    timings = {"lease": timedelta(seconds=config.sizing_lease_s),
+               "undispatched_after": timedelta(seconds=config.resend_unsent_after_s),
+               "dispatched_after": timedelta(seconds=config.resend_unstarted_after_s)}
     stop = threading.Event()
 
     def loop() -> None:
         while not stop.wait(interval_s):
             try:
                 with app.app_context():
-                    sent = sizings.redispatch_stale(db.session())
+                    sent = sizings.redispatch_stale(db.session(), **timings)
                 if sent:
                     log.info("resent %d waiting sizings", sent)
             except Exception:  # database or broker down: try again next tick

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
-from datetime import date
+from datetime import date, timedelta
 
 from celery import shared_task
+from flask import current_app
 from kombu.exceptions import OperationalError as BrokerError
 from sqlalchemy.exc import DBAPIError, OperationalError
 
@@ -29,7 +30,8 @@ class Cancelled(Exception):
 def run_sizing(self, sizing_id: str) -> None:
     """Idempotent: a redelivered or duplicated message finds the record claimed or done."""
     session = db.session()
-    attempt = sizings.claim(session, sizing_id)
+    lease = timedelta(seconds=current_app.config["SIZING"].sizing_lease_s)
+    attempt = sizings.claim(session, sizing_id, lease)
     if attempt is None:
         log.info("sizing %s: nothing to do (finished, cancelled or held by another run)", sizing_id)
         return

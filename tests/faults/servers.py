@@ -270,7 +270,7 @@ class Worker:
     """A Celery worker process (and its pool), started from a module that exposes `celery`."""
 
     def __init__(self, workdir: Path, name: str, env: dict[str, str],
-                 app: str = "tests.faults.worker_app", concurrency: int = 1):
+                 app: str = "tasks.worker", concurrency: int = 1):
         self.name = name
         self.process = Process(f"worker-{name}", [
             str(VENV_BIN / "celery"), "-A", app, "worker", "--pool", "prefork",

@@ -13,7 +13,7 @@ def test_every_sizing_accepted_while_the_broker_is_down_finishes(stack, redis_se
     stack.api()
     # Messages sent just before the stop die with Redis (it keeps nothing on disk), so the
     # workers resend a sent but unstarted record after 5 s instead of the production 120 s.
-    stack.workers("a", "b", FAULTS_RESEND_AFTER_S="5")
+    stack.workers("a", "b", RESEND_UNSTARTED_AFTER_S="5")
     load = Load(stack, clients=4, per_client=60, pause_s=0.05).start()
 
     time.sleep(2)

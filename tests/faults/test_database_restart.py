@@ -14,7 +14,7 @@ LEASE_S = 8
 def test_api_answers_503_during_a_database_restart_and_loses_nothing(stack, pg_cluster):
     api = stack.api()
     pids_before = sorted(api.process.group_pids())
-    stack.workers("a", "b", FAULTS_LEASE_S=str(LEASE_S))
+    stack.workers("a", "b", SIZING_LEASE_S=str(LEASE_S))
     load = Load(stack, clients=4, per_client=400, pause_s=0.05).start()
 
     time.sleep(2)

@@ -12,7 +12,7 @@ def test_concurrent_clients_get_no_5xx_and_every_sizing_runs_once(stack):
     stack.api()
     # A short resend age makes the dispatchers send a second copy of most records still
     # waiting in the backlog, so every record is offered to the workers more than once.
-    stack.workers("a", "b", FAULTS_RESEND_AFTER_S="2")
+    stack.workers("a", "b", RESEND_UNSTARTED_AFTER_S="2")
     load = Load(stack, clients=CLIENTS, per_client=PER_CLIENT, pause_s=0.0).start()
     load.join(timeout_s=150)
 

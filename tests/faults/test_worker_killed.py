@@ -12,7 +12,7 @@ LEASE_S = 6
 
 def start_large_sizing_and_kill_its_worker(stack) -> str:
     """Submit a few seconds' work, SIGKILL the only worker in the middle of it; the record id."""
-    (first,) = stack.workers("a", FAULTS_LEASE_S=str(LEASE_S))
+    (first,) = stack.workers("a", SIZING_LEASE_S=str(LEASE_S))
     status, _, body = stack.post_sizing(LARGE_SIZING)
     assert status == 202
     sizing_id = body["id"]
@@ -42,7 +42,7 @@ def test_copies_racing_for_a_killed_runs_sizing_run_it_once(stack):
     # The worker that takes over runs two tasks at once; its own dispatcher stays idle so that
     # only the copies below, sent once the dead run's lease has run out, race for the record
     # (as a redelivery and the dispatchers of several workers do).
-    stack.workers("b", concurrency=2, FAULTS_LEASE_S=str(LEASE_S), DISPATCH_INTERVAL_S="3600")
+    stack.workers("b", concurrency=2, SIZING_LEASE_S=str(LEASE_S), DISPATCH_INTERVAL_S="3600")
     wait_until(lambda: stack.rows(
         "SELECT now() - updated_at > make_interval(secs => :lease) AS stale FROM sizings "
         "WHERE id = :id", lease=LEASE_S, id=sizing_id)[0]["stale"], 60, "the lease to run out")
@@ -55,7 +55,7 @@ def test_copies_racing_for_a_killed_runs_sizing_run_it_once(stack):
 def test_dispatcher_alone_recovers_the_sizing_of_a_killed_worker(stack):
     stack.api()
     sizing_id = start_large_sizing_and_kill_its_worker(stack)
-    stack.workers("b", FAULTS_LEASE_S=str(LEASE_S))
+    stack.workers("b", SIZING_LEASE_S=str(LEASE_S))
     # Lease, one dispatcher pass and a few seconds' run are enough; allow a few leases more.
     stack.wait_final([sizing_id], timeout_s=5 * LEASE_S)
     assert_finished_once(stack, sizing_id)

@@ -136,6 +136,11 @@ def test_size_a_cluster_and_request_a_quote(live_server, browser, artifacts):
     first = rows[0]
     assert "(EUR)" in by_id(driver, "config-table").find_element("css selector", "thead").text
     assert re.fullmatch(r"[\d,]+\.\d\d", first.find_element("css selector", ".price-monthly").text)
+    assert re.fullmatch(r"\d+\.\d\d", first.find_element("css selector", ".price-gpu-hour").text)
+    assert re.fullmatch(r"[\d,]+ tokens/s", first.find_element("css selector", ".throughput").text)
+    assert re.search(r"\d+ (in stock|now, \d+ by \d{4}-\d\d-\d\d)",
+                     first.find_element("css selector", ".stock").text)
+    assert "of one node, per GPU" in first.find_element("css selector", ".efficiency").text
     assert re.search(r"\d+(\.\d)?%", first.find_element("css selector", ".efficiency").text)
     assert any(gpu in first.text for gpu in ("h100-sxm", "a100-80gb-sxm"))
     assert "Ruled out:" in by_id(driver, "results-excluded").text
@@ -195,7 +200,9 @@ def test_size_a_cluster_and_request_a_quote(live_server, browser, artifacts):
     assert quote["valid_until"] in result_text
     for line in quote["lines"]:
         assert line["description"] in result_text
-    assert "Tax (19%)" in result_text
+    assert "VAT 19% (DE)" in result_text
+    sizing = api_get(live_server, f"/v1/sizings/{quote['sizing_id']}")["result"]
+    assert quote["totals"]["term_net"] == sizing["configurations"][0]["price"]["total"]
 
     # The printable version is fetched with the key and opened from a Blob URL.
     link = by_id(driver, "quote-document")

@@ -65,11 +65,26 @@
     return (hours / 24).toFixed(1) + " days";
   }
 
-  function billed(months, hours) {
-    if (months === null || months === undefined) return "";
-    // Under a month on the monthly term, the training is billed by the hour it runs.
-    if (months < 1) return "billed by the hour (" + Math.max(1, Math.round(hours)) + " h)";
-    return months + " month" + (months === 1 ? "" : "s") + " billed";
+  function billed(price) {
+    if (!price) return "";
+    // On the monthly term a short run is billed by the hour on demand when that is cheaper.
+    if (price.billed_by === "hour") return "billed by the hour (" + price.hours_billed.toLocaleString("en-US") + " h)";
+    return price.months_billed + " month" + (price.months_billed === 1 ? "" : "s") + " billed";
+  }
+
+  // A model figure as a person reads it: thousands separators, at most three decimals.
+  function figure(v, unit) {
+    if (v === null || v === undefined || !isFinite(v)) return "–";
+    var s = Math.abs(v) >= 100 ? Math.round(v).toLocaleString("en-US") :
+      Number(v.toPrecision(3)).toLocaleString("en-US", { maximumFractionDigits: 3 });
+    return unit ? s + " " + unit : s;
+  }
+
+  function stockWords(stock) {
+    if (!stock) return "–";
+    if (!stock.from_deliveries) return stock.available_now.toLocaleString("en-US") + " in stock";
+    return stock.available_now.toLocaleString("en-US") + " now, " + stock.from_deliveries.toLocaleString("en-US") +
+      " by " + stock.delivery_date;
   }
 
   function seconds(s) {
@@ -637,7 +652,7 @@
     $("config-table-wrap").hidden = !configs.length;
     renderChart();
     renderAdvice(result.network_advice);
-    $("chart-section").hidden = !(result.efficiency_series || []).length;
+    $("chart-section").hidden = !(result.efficiency_series && result.efficiency_series.lines.length);
     $("network-advice").hidden = !result.network_advice;
     $("results-title").focus();
   }
@@ -671,14 +686,17 @@
       cell(row, "Server", withSub(c.server.name, c.gpu));
       cell(row, "Fabric", withSub(c.fabric.name, c.fabric.rdma ? (c.fabric.gpudirect_rdma ? "RDMA, GPUDirect" : "RDMA") : "no RDMA"));
       cell(row, "Nodes (GPUs)", c.nodes + " (" + c.gpus + ")", "num");
-      cell(row, "Scaling efficiency", pct(c.scaling_efficiency), "num efficiency");
+      cell(row, "Scaling efficiency", withSub(pct(c.scaling_efficiency),
+        c.efficiency_vs_one_node === null ? null : pct(c.efficiency_vs_one_node, 0) + " of one node, per GPU"),
+        "num efficiency");
       var tokens = c.tokens_per_s !== null && c.tokens_per_s !== undefined;
-      cell(row, "Throughput (tokens/s)", tokens ? Math.round(c.tokens_per_s).toLocaleString("en-US") :
-        Math.round(c.samples_per_s).toLocaleString("en-US") + " samples/s", "num");
+      cell(row, "Throughput", tokens ? figure(c.tokens_per_s, "tokens/s") : figure(c.samples_per_s, "samples/s"), "num throughput");
       cell(row, "Time to train", duration(c.time_to_train_hours), "num");
+      cell(row, "Stock", stockWords(c.stock), "stock");
+      cell(row, "Per GPU-hour (" + currency + ")", money(c.price.price_per_gpu_hour), "num price-gpu-hour");
       cell(row, "Price per month (" + currency + ")", money(c.price.monthly, c.price.currency === currency ? "" : c.price.currency), "num price-monthly");
       cell(row, "Total (" + currency + ")", withSub(money(c.price.total, c.price.currency === currency ? "" : c.price.currency),
-        billed(c.price.months_billed, c.time_to_train_hours)), "num price-total");
+        billed(c.price)), "num price-total");
 
       var actions = cell(row, null, "", "actions-cell");
       var toggle = text("button", "Details", "button button-small details-toggle");
@@ -699,7 +717,7 @@
       details.id = "details-" + c.rank;
       details.hidden = true;
       var td = details.insertCell();
-      td.colSpan = 10;
+      td.colSpan = 12;
       td.appendChild(detailsFor(c, result));
       toggle.addEventListener("click", function () {
         var open = toggle.getAttribute("aria-expanded") === "true";
@@ -754,7 +772,12 @@
     right.appendChild(text("p", c.bottleneck || "–", "bottleneck"));
     right.appendChild(text("h4", "Why this rank"));
     right.appendChild(text("p", c.why || "–"));
-    if (c.stock && c.stock.warning) right.appendChild(text("p", "Stock: " + c.stock.warning, "warning stock-warning"));
+    if (c.stock && c.stock.warning) right.appendChild(text("p", "Stock: " + c.stock.warning + ".", "warning stock-warning"));
+    if (c.price.warning) right.appendChild(text("p", c.price.warning, "warning term-warning"));
+    var perUnit = c.price.cost_per_million_tokens !== null ? [c.price.cost_per_million_tokens, "million tokens"] :
+      [c.price.cost_per_million_samples, "million samples"];
+    right.appendChild(text("p", money(perUnit[0], c.price.currency) + " per " + perUnit[1] + "; " +
+      money(c.price.price_per_gpu_hour, c.price.currency) + " per GPU-hour.", "unit-costs"));
     right.appendChild(text("h4", "Parallel layout"));
     var l = c.layout || {};
     var dl = text("dl", null, "kv");
@@ -801,15 +824,15 @@
     var result = state.sizing && state.sizing.result;
     if (!result || !window.SizingChart) return;
     var top = (result.configurations || [])[0];
-    var series = result.efficiency_series || [];
-    var server = series.length ? series[0].server : null;
-    var serverName = top && server === top.server.id ? top.server.name : server;
-    $("chart-desc").textContent = series.length ? "Each line is one fabric on " + serverName +
-      " (the rank 1 server); the thicker line is rank 1's fabric. Higher is better: 100% means adding nodes adds throughput in proportion." : "";
+    var plot = result.efficiency_series;
+    var series = plot ? plot.lines : [];
+    $("chart-desc").textContent = series.length ? "Each line is one fabric on " + plot.server_name +
+      " (the rank 1 server), every point with rank 1's layout: " + plot.layout_family.description +
+      ". The thicker line is rank 1's fabric. Higher is better: 100% means adding nodes adds throughput in proportion." : "";
     lastWidth = $("chart").clientWidth;
     window.SizingChart.render($("chart"), $("chart-table"), $("chart-legend"), series, {
       highlightFabric: top ? top.fabric.id : null,
-      throughputUnit: top && top.tokens_per_s === null ? "samples/s" : "tokens/s"
+      throughputUnit: plot.throughput_unit
     });
   }
 
@@ -831,7 +854,7 @@
       var table = document.createElement("table");
       table.appendChild(text("caption", "Fabrics compared at " + advice.nodes + " nodes", "visually-hidden"));
       var head = table.createTHead().insertRow();
-      ["Fabric", "Scaling efficiency", "Throughput", "Communication share", "Price per month"].forEach(function (h, i) {
+      ["Fabric", "Scaling efficiency", "Of one node per GPU", "Throughput", "Communication share", "Price per month"].forEach(function (h, i) {
         var th = text("th", h, i ? "num" : "");
         th.scope = "col";
         head.appendChild(th);
@@ -844,7 +867,8 @@
         th.scope = "row";
         r.appendChild(th);
         cell(r, null, pct(c.scaling_efficiency), "num");
-        cell(r, null, compact(c.throughput) + " " + (c.throughput_unit || ""), "num");
+        cell(r, null, c.efficiency_vs_one_node === null ? "–" : pct(c.efficiency_vs_one_node, 0), "num");
+        cell(r, null, figure(c.throughput, c.throughput_unit), "num");
         cell(r, null, pct(c.communication_share), "num");
         cell(r, null, money(c.monthly, currency), "num");
       });
@@ -878,7 +902,8 @@
     clearErrors($("quote-form"), "quote-error-summary", "quote-error-list");
     $("quote-title").textContent = "Request a quote for rank " + c.rank;
     $("quote-config").textContent = c.nodes + " × " + c.server.name + " (" + c.gpus + " GPUs) on " + c.fabric.name +
-      ", " + money(c.price.monthly, c.price.currency) + " per month, term " + (state.request.term || "monthly") + ".";
+      ", " + money(c.price.total, c.price.currency) + " for the training (" + billed(c.price) + ", term " +
+      (state.request.term || "monthly") + "), the total the quote will show before tax.";
     $("quote-title").focus();
   }
 
@@ -967,7 +992,8 @@
     var dl = text("dl", null, "kv");
     [["Status", q.status], ["Valid until", q.valid_until],
      ["Configuration", q.configuration.nodes + " × " + q.configuration.server.name + " on " + q.configuration.fabric.name],
-     ["Term", q.term + " (" + q.totals.term_months + " month" + (q.totals.term_months > 1 ? "s" : "") + ")"],
+     ["Term", q.term + ", billed " + (q.totals.hours_billed ? q.totals.hours_billed.toLocaleString("en-US") + " hours on demand" :
+       q.totals.months_billed + " month" + (q.totals.months_billed > 1 ? "s" : ""))],
      ["Customer", q.customer.name + (q.customer.company ? ", " + q.customer.company : "") + " (" + (q.customer.country || "–") + ")"]
     ].forEach(function (kv) {
       dl.appendChild(text("dt", kv[0]));
@@ -1015,9 +1041,12 @@
     var tbody = totals.createTBody();
     var rows = Number(t.monthly_discount) ? [["Monthly, list", t.monthly_list, "monthly-list"],
       ["Monthly, term discount", "-" + t.monthly_discount, "monthly-discount"]] : [];
-    rows.concat([["Monthly, net", t.monthly_net, "monthly-net"], ["One-time", t.one_time, "one-time"],
-     ["Term net (" + t.term_months + " month" + (t.term_months > 1 ? "s" : "") + ")", t.term_net, "term-net"],
-     ["Tax" + (t.tax_rate !== null && t.tax_rate !== undefined ? " (" + (Number(t.tax_rate) * 100).toFixed(1).replace(/\.0$/, "") + "%)" : ""), t.tax, "tax"],
+    var recurring = t.hours_billed ? [["On demand, " + t.hours_billed.toLocaleString("en-US") + " hours", t.recurring, "recurring"]] :
+      [["Monthly, net", t.monthly_net, "monthly-net"],
+       ["× " + t.months_billed + " month" + (t.months_billed > 1 ? "s" : ""), t.recurring, "recurring"]];
+    rows.concat(recurring, [["One-time", t.one_time, "one-time"],
+     ["Net before tax", t.term_net, "term-net"],
+     [t.tax_label, t.tax, "tax"],
      ["Grand total", t.grand_total, "grand-total"]]).forEach(function (row) {
       var r = tbody.insertRow();
       if (row[2] === "grand-total") r.className = "grand";
