@@ -9,7 +9,8 @@ from sqlalchemy.orm import Session
 
 from catalog import queries
 from catalog.snapshot import Snapshot, snapshot
-from service.errors import Problem, field_problem
+from service.failures import Invalid, Unavailable
+from service.typed import to_document
 from service.workloads import layout_from, model_from, training_from
 from sizing.collectives import collective_time
 from sizing.hardware import GPU, Cluster, Fabric, Server
@@ -22,9 +23,9 @@ def catalog_snapshot(session: Session, version: int | None) -> Snapshot:
     try:
         return snapshot(session, queries.resolve_version(session, version).id)
     except queries.CatalogNotLoaded:
-        raise Problem(503, "catalog_not_loaded", "No catalog is loaded yet") from None
+        raise Unavailable("No catalog is loaded yet", code="catalog_not_loaded") from None
     except queries.UnknownVersion:
-        raise field_problem("/catalog_version", f"catalog version {version} does not exist") from None
+        raise Invalid.at("/catalog_version", f"catalog version {version} does not exist") from None
 
 
 def nearest_fabric(snap: Snapshot, kind: str, lossless: bool, rate: float) -> Fabric:
@@ -64,13 +65,13 @@ def resolve_cluster(snap: Snapshot, doc: dict[str, Any], assumptions: list[str])
     """The cluster a request describes, by catalog ids or inline hardware."""
     server_id, fabric_id = doc.get("server"), doc.get("fabric")
     if server_id is not None and server_id not in snap.servers:
-        raise field_problem("/cluster/server", f"no server {server_id!r} in catalog version {snap.version_id}")
+        raise Invalid.at("/cluster/server", f"no server {server_id!r} in catalog version {snap.version_id}")
     if fabric_id is not None and fabric_id not in snap.fabrics:
-        raise field_problem("/cluster/fabric", f"no fabric {fabric_id!r} in catalog version {snap.version_id}")
+        raise Invalid.at("/cluster/fabric", f"no fabric {fabric_id!r} in catalog version {snap.version_id}")
     if server_id and fabric_id:
         pairing = snap.pairings[(server_id, fabric_id)]
         if not pairing.supported:
-            raise field_problem("/cluster/fabric", f"{server_id} cannot join {fabric_id}: {pairing.reason}")
+            raise Invalid.at("/cluster/fabric", f"{server_id} cannot join {fabric_id}: {pairing.reason}")
         cluster = snap.cluster(server_id, fabric_id, doc["nodes"], doc.get("oversubscription"))
         return cluster
     server = snap.servers[server_id] if server_id else custom_server(doc["custom_server"])
@@ -94,9 +95,8 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
     layout = layout_from(doc["layout"])
     problems = validate_layout(cluster, model, training, layout)
     if problems:
-        errors = [{"pointer": LAYOUT_POINTERS.get(f, f"/layout/{f}"), "detail": reason}
-                  for f, reason in problems]
-        raise Problem(422, "invalid_layout", "; ".join(e["detail"] for e in errors), errors=errors)
+        raise Invalid.of([(LAYOUT_POINTERS.get(f, f"/layout/{f}"), reason) for f, reason in problems],
+                         code="invalid_layout")
     result = estimate(cluster, model, training, layout, snap.constants)
     if not result.memory["fits"]:
         memory = result.memory
@@ -106,15 +106,15 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
                   f"{memory['capacity_gb']:.0f} GB, {memory['headroom_gb']:.1f} of it kept free "
                   "(catalog policy memory_headroom_share): raise zero_stage, tp or pp, or "
                   "recompute")
-        raise Problem(422, "does_not_fit", f"The model does not fit in GPU memory: {detail}",
-                      errors=[{"pointer": "/layout", "detail": detail}])
+        raise Invalid(f"The model does not fit in GPU memory: {detail}", code="does_not_fit",
+                      errors=[("/layout", detail)])
     body = dataclasses.asdict(result)
     body["assumptions"] = assumptions + body["assumptions"]
     body["nodes"] = cluster.nodes
     if not isinstance(model, Transformer):
         body["tokens_per_s"] = None
     body["catalog_version"] = snap.version_id
-    return body
+    return to_document(body)
 
 
 def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
@@ -122,13 +122,14 @@ def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
     cluster = resolve_cluster(snap, doc["cluster"], [])
     if cluster.gpus < 2:
         # One rank moves nothing: its time is 0 and its bandwidths undefined.
-        raise field_problem("/cluster/nodes", f"a collective needs at least two GPUs; this "
+        raise Invalid.at("/cluster/nodes", f"a collective needs at least two GPUs; this "
                                               f"cluster has {cluster.gpus} (nodes x GPUs per node)")
     time_s, algbw, busbw = collective_time(doc["operation"], doc["size_bytes"], cluster,
                                            snap.constants, doc["algorithm"])
     ranks = 2 if doc["operation"] == "p2p" else cluster.gpus
+    figures = to_document({"time_s": time_s, "algbw_gbs": algbw, "busbw_gbs": busbw})
     return {"operation": doc["operation"], "size_bytes": doc["size_bytes"], "ranks": ranks,
-            "time_s": time_s, "algbw_gbs": algbw, "busbw_gbs": busbw}
+            **figures}
 
 
 def presets() -> list[dict[str, Any]]:

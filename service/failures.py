@@ -48,3 +48,8 @@ class Forbidden(DomainError):
 class Conflict(DomainError):
     status = 409
     code = "conflict"
+
+
+class Unavailable(DomainError):
+    status = 503
+    code = "unavailable"

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
 
+from catalog.files import read_catalog
 from catalog.loader import load_files
+from catalog.snapshot import build
 from service import accounts, create_app, db, migrate
 from service.config import REPO_ROOT, Config
 from tests.settings import POSTGRES_ADMIN_URL
@@ -82,6 +85,12 @@ def catalog_app(request, tmp_path_factory):
 def client(catalog_app):
     """A client presenting a secret key with every scope."""
     return authorised(catalog_app)
+
+
+@pytest.fixture(scope="session")
+def snap():
+    """The shipped catalog's snapshot, as a worker sees it (through JSON), without a database."""
+    return build(1, json.loads(json.dumps(read_catalog(CATALOG_DIR), default=str)))
 
 
 @pytest.fixture()

@@ -29,7 +29,8 @@ def test_an_estimate_has_every_output_with_units(client):
     assert body["memory"]["fits"] and body["memory"]["margin_gb"] > 0
     assert body["bottleneck"].endswith(".") and body["assumptions"]
     exposed = sum(v for k, v in body["breakdown"].items() if not k.endswith("_hidden_s"))
-    assert exposed == pytest.approx(body["step_time_s"], rel=1e-6)
+    # Each figure is rounded to four significant digits, so the parts add up to about that.
+    assert exposed == pytest.approx(body["step_time_s"], rel=2e-3)
 
 
 def test_fabric_order_holds_and_widens_with_nodes(client):
@@ -97,8 +98,8 @@ def test_collective_matches_nccl_tests_definitions(client):
         "cluster": {**H100_NDR, "nodes": 2}, "operation": "all_reduce", "size_bytes": 4 * 2**30}).get_json()
     n = body["ranks"]
     assert n == 16
-    assert body["algbw_gbs"] == pytest.approx(4 * 2**30 / body["time_s"] / 1e9)
-    assert body["busbw_gbs"] == pytest.approx(body["algbw_gbs"] * 2 * (n - 1) / n)
+    assert body["algbw_gbs"] == pytest.approx(4 * 2**30 / body["time_s"] / 1e9, rel=1e-3)
+    assert body["busbw_gbs"] == pytest.approx(body["algbw_gbs"] * 2 * (n - 1) / n, rel=1e-3)
     # Published: about 380 GB/s busbw for DGX H100 with 8x400G (measurements.csv row 5).
     assert 300 < body["busbw_gbs"] < 450
     small = client.post("/v1/estimates/collectives", json={

@@ -1,0 +1,65 @@
+"""The pricing engine: billed months or hours, the ranking's floats equal to its Decimals, tax."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import numpy as np
+import pytest
+
+from catalog.pricing import (
+    Billing,
+    Configuration,
+    billing_for,
+    billing_plans,
+    price,
+    rate_table,
+    tax,
+    training_cost,
+)
+
+H100 = Configuration("hgx-h100-8", "ib-ndr-400", 4, "eu-central", 8, 1.0)
+
+
+def test_a_term_bills_its_months_or_more_and_monthly_goes_by_the_hour_when_cheaper():
+    months, hours = billing_plans("1y", [77 * 24, 15 * 730], 730, [100.0, 100.0], [0.2, 0.2])
+    assert months.tolist() == [12, 15] and hours.tolist() == [0, 0]
+    months, hours = billing_plans("monthly", [100.2, 725.0, 1000.0], 730, 100.0, 0.2)
+    # 101 h on demand (per started hour) is cheaper than a month; 725 h is not; 1,000 h is
+    # 2 months (200) against 200 on demand: whole months unless on demand is cheaper.
+    assert months.tolist() == [0, 1, 2] and hours.tolist() == [101, 0, 0]
+
+
+def test_the_ranking_tables_are_the_engines_decimals(snap):
+    configs = [H100, Configuration("pcie-l40s-8", "eth-tcp-25", 3, "eu-central", 1, 1.0)]
+    rates = rate_table(snap.prices, configs, term="1y", currency="EUR")
+    for i, config in enumerate(configs):
+        exact = price(snap.prices, config, term="1y", currency="EUR", billing=Billing.for_term("1y"))
+        assert rates.monthly_net[i] == float(exact.monthly_net)
+        assert rates.one_time[i] == float(exact.one_time)
+    cost, months, hours = training_cost(rates, np.array([0]), np.array([77 * 24.0]), "1y", 730)
+    exact = price(snap.prices, H100, term="1y", currency="EUR", billing=Billing("1y", 12, 0))
+    assert months[0] == 12 and cost[0] == pytest.approx(float(exact.total), abs=0.01)
+
+
+def test_on_demand_lines_are_priced_per_hour_and_add_up(snap):
+    billing = billing_for(snap.prices, H100, term="monthly", currency="USD", training_hours=100.5)
+    assert billing == Billing("monthly", 0, 101)
+    p = price(snap.prices, H100, term="monthly", currency="USD", billing=billing)
+    servers = next(line for line in p.lines if line.code == "servers")
+    assert servers.quantity == 4 * 101 and servers.unit == "node-hour"
+    assert servers.unit_price == Decimal("25.83")  # the catalog's hourly price in eu-central
+    assert p.recurring == sum(line.net for line in p.lines if line.billing == "hourly")
+    assert p.total == p.recurring + p.one_time
+
+
+def test_tax_follows_the_customer_with_reverse_charge_for_eu_businesses(snap):
+    book, net = snap.prices, Decimal("1000.00")
+    assert tax(book, net, "EUR", "DE", None).label == "VAT 19% (DE)"
+    assert tax(book, net, "EUR", "DE", "DE811569869").amount == Decimal("190.00")  # domestic
+    reverse = tax(book, net, "EUR", "NL", "NL123456789B01")
+    assert reverse.amount == Decimal("0.00") and "reverse charge" in reverse.label
+    assert tax(book, net, "EUR", "NL", None).amount == Decimal("210.00")  # a consumer
+    assert tax(book, net, "USD", "SG", None).label == "GST 9% (SG)"
+    unknown = tax(book, net, "USD", "BR", None)
+    assert unknown.rate is None and "No tax rate on file" in unknown.note
