@@ -37,9 +37,10 @@ def test_the_ranking_tables_are_the_engines_decimals(snap):
         exact = price(snap.prices, config, term="1y", currency="EUR", billing=Billing.for_term("1y"))
         assert rates.monthly_net[i] == float(exact.monthly_net)
         assert rates.one_time[i] == float(exact.one_time)
-    cost, months, hours = training_cost(rates, np.array([0]), np.array([77 * 24.0]), "1y", 730)
+    cost, months, on_demand = training_cost(rates, np.array([0]), np.array([77 * 24.0]), "1y", 730)
     exact = price(snap.prices, H100, term="1y", currency="EUR", billing=Billing("1y", 12, 0))
-    assert months[0] == 12 and cost[0] == pytest.approx(float(exact.total), abs=0.01)
+    assert months[0] == 12 and on_demand[0] == 0
+    assert cost[0] == pytest.approx(float(exact.total), abs=0.01)
 
 
 def test_on_demand_lines_are_priced_per_hour_and_add_up(snap):
