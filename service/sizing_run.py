@@ -8,135 +8,50 @@ the same engine -> SizingResult.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import date
-from decimal import Decimal
 
 import numpy as np
 
 from catalog import pricing
-from catalog.offer import delivery, sellable_pairs
-from catalog.pricing import Billing, Configuration
+from catalog.offer import sellable_pairs
+from catalog.pricing import Configuration
 from catalog.snapshot import Snapshot
 from service.sizing_request import SizingRequest
-from service.sizing_result import (
-    Breakdown,
-    EfficiencySeries,
-    FabricComparison,
-    FabricRef,
-    FabricVsMoreGpus,
-    LayoutFamily,
-    Memory,
-    NetworkAdvice,
-    RankedConfiguration,
-    ResultLayout,
-    ServerRef,
-    SizingPrice,
-    SizingResult,
-    StockView,
-    WhatIfOption,
-    WorkloadSummary,
-)
-from sizing import advice, explain, ranking, series
-from sizing.hardware import Cluster
-from sizing.search import Candidates, enumerate_candidates, evaluate
-from sizing.step import estimate
-from sizing.workload import Training, Transformer
+from service.sizing_result import SizingResult
+from service.sizing_shown import Nothing, Search, shown_result
+from sizing import ranking, series
+from sizing.search import enumerate_candidates, evaluate
 
 Progress = Callable[[float], None]
 
 
-@dataclass(frozen=True)
-class Search:
-    """Every candidate of one request with the model's numbers, its price and its score."""
-
-    snap: Snapshot
-    request: SizingRequest
-    training: Training
-    hardware: tuple[tuple[str, str], ...]
-    clusters: tuple[Cluster, ...]
-    cands: Candidates
-    r: dict[str, np.ndarray]
-    rate: np.ndarray  # tokens/s or samples/s
-    hours: np.ndarray  # time to train
-    cost: np.ndarray  # what the billed months or hours cost, with one-time fees
-    months: np.ndarray
-    on_demand_hours: np.ndarray
-    monthly: np.ndarray  # the term's net rate per month
-    raw_score: np.ndarray  # the objective alone
-    score: np.ndarray  # with the policy's fabric preference
-    long_large_run: np.ndarray
-    eligibility: ranking.Eligibility
-
-    @property
-    def by_work(self) -> bool:
-        return self.request.work.units is not None
-
-    def config(self, i: int) -> Configuration:
-        server, fabric = self.hardware[int(self.cands.hardware[i])]
-        cluster = self.clusters[int(self.cands.hardware[i])]
-        return Configuration(server, fabric, int(self.cands.nodes[i]), self.request.region,
-                             cluster.server.nics_per_node, cluster.fabric.oversubscription)
-
-    def price(self, i: int) -> pricing.Price:
-        """Candidate i priced in Decimal by the engine, for the billing its ranking used."""
-        billing = Billing(self.request.term, int(self.months[i]), int(self.on_demand_hours[i]))
-        return pricing.price(self.snap.prices, self.config(i), term=self.request.term,
-                             currency=self.request.currency, billing=billing)
-
-
 def run(snap: Snapshot, request: SizingRequest, progress: Progress, today: date) -> SizingResult:
-    """Search, rule out, rank, advise and price; only orchestration lives here."""
-    offer = sellable_pairs(snap, request.hardware, request.region)
-    excluded = dict(offer.excluded)
-    progress(0.1)
-    found = search(snap, request, offer.pairs, excluded)
-    if found is None:
-        return empty_result(snap, request, excluded, "no parallel layout fits these node counts",
-                            0, today)
-    progress(0.6)
-    excluded.update(found.eligibility.excluded)
-    ranked = ranking.rank(found.cands.hardware, found.cands.nodes, found.score,
-                          found.eligibility.eligible, [s for s, _ in found.hardware],
-                          snap.policy.max_results_per_server, request.max_results)
-    if not ranked.order:
-        return empty_result(snap, request, excluded, "every candidate was ruled out",
-                            len(found.cands), today)
+    """Search and rank here, then what the result shows (service.sizing_shown)."""
+    found = search(snap, request, progress)
     progress(0.75)
-    references = {server: one_node(found, server) for server in
-                  {found.hardware[int(found.cands.hardware[i])][0] for i in ranked.order}}
-    network, recommended = network_advice(found, ranked, references)
-    configurations = tuple(ranked_configuration(found, rank, i, ranked.order[0], references,
-                                                recommended, today)
-                           for rank, i in enumerate(ranked.order, start=1))
-    progress(0.9)
-    return SizingResult(
-        catalog_version=snap.version_id, priced_on=today.isoformat(),
-        objective=request.objective, currency=request.currency, term=request.term,
-        region=request.region, workload=workload_summary(request),
-        candidates_evaluated=len(found.cands),
-        candidates_eligible=int(found.eligibility.eligible.sum()), excluded=excluded,
-        configurations=configurations, network_advice=network,
-        efficiency_series=efficiency_series(found, ranked.order[0], references),
-        notes=tuple(notes(found, references)),
-    )
+    return shown_result(found, today)
 
 
 # ------------------------------------------------------------------------------ the search
 
-def search(snap: Snapshot, request: SizingRequest, pairs: Sequence[tuple[str, str]],
-           excluded: dict[str, int]) -> Search | None:
+def search(snap: Snapshot, request: SizingRequest, progress: Progress) -> Search | Nothing:
+    """The offer's candidates through the model, priced, ruled on, scored and ranked."""
     policy, model = snap.policy, request.model
     training = request.training(policy)
+    max_batch = request.max_global_batch(policy)
+    offer = sellable_pairs(snap, request.hardware, request.region)
+    pairs, excluded = offer.pairs, dict(offer.excluded)
+    progress(0.1)
     clusters = tuple(snap.cluster(s, f, 1) for s, f in pairs)
     cands = enumerate_candidates(clusters, request.node_counts, model, training, request.layout,
-                                 request.batch_fixed, request.max_global_batch(policy))
+                                 request.batch_fixed, max_batch)
     excluded.update({f"layout_{k}": v for k, v in cands.skipped.items() if v})
     if len(cands) == 0:
-        return None
+        return Nothing(snap, request, excluded, "no parallel layout fits these node counts", 0)
     r = evaluate(clusters, cands, model, training, snap.constants,
                  chunk=policy.max_candidates_per_pass)
+    progress(0.6)
     rate = series.rate_of(model, r)
     units = request.work.units
     hours = units / rate / 3600.0 if units else np.full(len(cands), request.work.duration_days * 24.0)
@@ -179,289 +94,12 @@ def search(snap: Snapshot, request: SizingRequest, pairs: Sequence[tuple[str, st
     score = raw + ranking.preference_handicap(policy.preference_tolerance,
                                               lossy[cands.hardware], infiniband[cands.hardware],
                                               long_large)
-    return Search(snap, request, training, tuple(pairs), clusters, cands, r, rate, hours, cost,
-                  months, on_demand, monthly, raw, score, long_large, eligibility)
-
-
-def one_node(found: Search, server: str) -> series.OneNodeReference | None:
-    hw = next(h for h, (s, _) in enumerate(found.hardware) if s == server)
-    request = found.request
-    return series.one_node_reference(found.clusters[hw], request.model, found.training,
-                                     request.layout, request.batch_fixed,
-                                     request.max_global_batch(found.snap.policy),
-                                     found.snap.constants)
-
-
-# ------------------------------------------------------------------------------ advice
-
-def network_advice(found: Search, ranked: ranking.Ranking,
-                   references: dict) -> tuple[NetworkAdvice, str]:
-    """The advice for rank 1's server and node count, from the ranking's own table."""
-    snap, request, cands, r = found.snap, found.request, found.cands, found.r
-    top = ranked.order[0]
-    top_hw, nodes = int(cands.hardware[top]), int(cands.nodes[top])
-    server = found.hardware[top_hw][0]
-    same_server = {h for h, (s, _) in enumerate(found.hardware) if s == server}
-    at_nodes = {h: i for h, i in ranked.options_at(nodes).items() if h in same_server}
-    options = []
-    for h, i in at_nodes.items():
-        fabric = snap.fabrics[found.hardware[h][1]]
-        options.append(advice.FabricOption(
-            candidate=i, fabric_id=fabric.id, fabric_name=fabric.name, kind=fabric.kind,
-            rdma=fabric.rdma, lossless=fabric.lossless, line_rate_gbps=fabric.line_rate_gbps,
-            throughput=float(found.rate[i]),
-            scaling_efficiency=float(r["scaling_efficiency"][i]),
-            communication_share=float(r["communication_share"][i]),
-            objective_score=float(found.raw_score[i]), score=float(found.score[i])))
-    rec = advice.recommend(options, request.objective, snap.policy.preference_tolerance,
-                           bool(found.long_large_run[top]))
-    if rec.pick.fabric_id != found.hardware[top_hw][1]:
-        raise AssertionError("the advice and the ranking disagree on rank 1's fabric")
-    reference = references.get(server)
-    unit = throughput_unit(request)
-    comparison = tuple(FabricComparison(
-        fabric=o.fabric_id, fabric_name=o.fabric_name, scaling_efficiency=o.scaling_efficiency,
-        efficiency_vs_one_node=series.vs_one_node(o.throughput, int(r["gpus"][o.candidate]),
-                                                  reference),
-        throughput=o.throughput, throughput_unit=unit,
-        communication_share=o.communication_share,
-        monthly=found.price(o.candidate).monthly_net, recommended=o is rec.pick)
-        for o in rec.options)
-    beyond = (cands.hardware == top_hw) & (cands.nodes > nodes)
-    ruled_out = {rule: int((mask & beyond).sum())
-                 for rule, mask in found.eligibility.ruled_out.items() if (mask & beyond).any()}
-    what_if = advice.fabric_or_more_gpus(
-        top, at_nodes, ranked.options_of(top_hw), nodes, max(request.node_counts), found.rate,
-        found.monthly, ruled_out)
-    roce = any(snap.fabrics[found.hardware[int(cands.hardware[i])][1]].kind == "roce"
-               for i in ranked.order)
-    return NetworkAdvice(
-        server=server, server_name=snap.servers[server].name, nodes=nodes,
-        recommended_fabric=rec.pick.fabric_id, recommended_fabric_name=rec.pick.fabric_name,
-        fabric_class=rec.fabric_class, reason=rec.reason, comparison=comparison,
-        fabric_vs_more_gpus=fabric_vs_more_gpus(found, what_if),
-        roce_checklist=advice.ROCE_CHECKLIST if roce else (),
-    ), rec.pick.fabric_id
-
-
-def fabric_vs_more_gpus(found: Search, what_if: advice.WhatIf) -> FabricVsMoreGpus:
-    """The what-if with its money re-priced in Decimal; gains per 1,000 of the currency."""
-    current = found.price(what_if.current).monthly_net
-    book, currency = found.snap.prices, found.request.currency
-
-    def option(i: int | None) -> WhatIfOption | None:
-        if i is None:
-            return None
-        monthly = found.price(i).monthly_net
-        extra = monthly - current
-        gain = float(found.rate[i] / found.rate[what_if.current] - 1)
-        fabric = found.snap.fabrics[found.hardware[int(found.cands.hardware[i])][1]]
-        per_1000 = (float(found.rate[i] - found.rate[what_if.current]) / float(extra) * 1000
-                    if extra > 0 else None)
-        return WhatIfOption(fabric.id, fabric.name, int(found.cands.nodes[i]), monthly, extra,
-                            float(found.rate[i]), gain, per_1000)
-
-    upgrade, more = option(what_if.upgrade), option(what_if.more_nodes)
-    unit = throughput_unit(found.request)
-
-    def words(o: WhatIfOption | None, label: str) -> advice.Option | None:
-        return o and advice.Option(label, o.throughput_gain, money_text(book, o.extra_monthly,
-                                                                        currency),
-                                   o.throughput_gain_per_1000, unit)
-
-    sentence = advice.fabric_or_more_gpus_sentence(
-        words(upgrade, f"Upgrading to {upgrade.fabric_name}" if upgrade else ""),
-        words(more, f"{more.nodes} nodes" if more else ""),
-        what_if.no_upgrade, what_if.no_more_nodes)
-    return FabricVsMoreGpus(currency, upgrade, more, what_if.no_upgrade, what_if.no_more_nodes,
-                            sentence)
-
-
-def money_text(book: pricing.PriceBook, amount: Decimal, currency: str) -> str:
-    """An amount as a sentence writes it: signed, thousands separated, with the currency."""
-    return f"{book.round(amount, currency):+,} {currency}"
-
-
-# ------------------------------------------------------------------------------ configurations
-
-def ranked_configuration(found: Search, rank: int, i: int, first: int, references: dict,
-                         recommended: str, today: date) -> RankedConfiguration:
-    snap, request, cands = found.snap, found.request, found.cands
-    hw = int(cands.hardware[i])
-    server_id, fabric_id = found.hardware[hw]
-    nodes = int(cands.nodes[i])
-    layout, micro_batch = cands.layout_at(i), cands.micro_batch_at(i)
-    cluster = snap.cluster(server_id, fabric_id, nodes)
-    training = Training(global_batch=int(cands.global_batch[i]), micro_batch=micro_batch,
-                        precision=request.precision)
-    est = estimate(cluster, request.model, training, layout, snap.constants)
-    pairing = snap.pairings[(server_id, fabric_id)]
-    fabric = snap.fabrics[fabric_id]
-    by_work = found.by_work
-    return RankedConfiguration(
-        rank=rank,
-        server=ServerRef(server_id, snap.servers[server_id].name),
-        fabric=FabricRef(fabric_id, fabric.name, fabric.kind, pairing.rdma,
-                         pairing.gpudirect_rdma),
-        gpu=cluster.gpu.id, region=request.region, nodes=nodes, gpus=cluster.gpus,
-        nics_per_node=cluster.server.nics_per_node,
-        oversubscription=cluster.fabric.oversubscription,
-        layout=ResultLayout.of(layout, micro_batch), global_batch=training.global_batch,
-        step_time_s=est.step_time_s, breakdown=Breakdown(**est.breakdown),
-        tokens_per_s=est.tokens_per_s if isinstance(request.model, Transformer) else None,
-        samples_per_s=est.samples_per_s, mfu=est.mfu,
-        scaling_efficiency=est.scaling_efficiency,
-        efficiency_vs_one_node=series.vs_one_node(float(found.rate[i]), cluster.gpus,
-                                                  references.get(server_id)),
-        communication_share=est.communication_share,
-        time_to_train_hours=float(found.hours[i]),
-        price=sizing_price(found, i, cluster.gpus),
-        memory=Memory(**est.memory), bottleneck=est.bottleneck,
-        assumptions=tuple(est.assumptions),
-        stock=stock_view(found, server_id, nodes, today),
-        network_note=network_note(fabric, recommended, snap.fabrics[recommended].name),
-        why=explain.why_rank(rank, request.objective, by_work, *per_unit(found, i),
-                             *per_unit(found, first),
-                             scaling_efficiency=est.scaling_efficiency,
-                             preferred=preferred_note(found, i) if rank == 1 else None),
-    )
-
-
-def per_unit(found: Search, i: int) -> tuple[float, float]:
-    """(time, cost) per unit of work, as the score weighs them."""
-    if found.by_work:
-        return float(found.hours[i]), float(found.cost[i])
-    return 1.0 / float(found.rate[i]), float(found.cost[i] / found.rate[i])
-
-
-def preferred_note(found: Search, i: int) -> str | None:
-    """Said of rank 1 when the fabric preference, not the objective alone, put it first."""
-    better = found.eligibility.eligible & (found.raw_score < found.raw_score[i])
-    if not better.any():
-        return None
-    return (f"the policy prefers its fabric within {found.snap.policy.preference_tolerance:.0%} "
-            "of a better score (see the network advice)")
-
-
-def sizing_price(found: Search, i: int, gpus: int) -> SizingPrice:
-    """The engine's Decimal price for the training, and what follows from it."""
-    book, request = found.snap.prices, found.request
-    currency = request.currency
-    price = found.price(i)
-    billing = price.billing
-    per_gpu_hour = (price.hourly_net / gpus if billing.on_demand
-                    else price.monthly_net / (gpus * book.hours_per_month))
-    work = request.work.units or float(found.rate[i]) * float(found.hours[i]) * 3600.0
-    per_million = book.round(price.total / Decimal(repr(work)) * Decimal(1_000_000), currency)
-    is_tf = isinstance(request.model, Transformer)
-    warning = None
-    if request.term != "monthly":
-        monthly_term = pricing.price(
-            book, found.config(i), term="monthly", currency=currency,
-            billing=pricing.billing_for(book, found.config(i), term="monthly", currency=currency,
-                                        training_hours=float(found.hours[i])))
-        warning = explain.term_warning(request.term, billing.months, float(found.hours[i]),
-                                       book.hours_per_month,
-                                       found.snap.policy.idle_term_warning_share,
-                                       f"{monthly_term.total:,} {currency}")
-    return SizingPrice(
-        currency=currency, term=request.term, billed_by="hour" if billing.on_demand else "month",
-        months_billed=billing.months, hours_billed=billing.hours,
-        monthly=price.monthly_net, hourly=price.hourly_net, one_time=price.one_time,
-        total=price.total, price_per_gpu_hour=book.round(per_gpu_hour, currency),
-        cost_per_million_tokens=per_million if is_tf else None,
-        cost_per_million_samples=None if is_tf else per_million,
-        warning=warning)
-
-
-def stock_view(found: Search, server: str, nodes: int, today: date) -> StockView:
-    d = delivery(found.snap.stock_of(found.request.region, server), nodes, today)
-    return StockView(d.available_now, d.from_deliveries, d.lead_time_days,
-                     d.delivery_date.isoformat(), d.warning)
-
-
-def network_note(fabric, recommended: str, recommended_name: str) -> str:
-    if fabric.id == recommended:
-        note = "The network advice recommends this fabric."
-    else:
-        note = f"The network advice recommends {recommended_name} for rank 1's server and scale."
-    if fabric.kind == "roce" and not fabric.lossless:
-        note += (" Without PFC/ECN a lost packet resends the whole window (go-back-N): plan the "
-                 "lossless-Ethernet checklist or a lossless fabric.")
-    elif fabric.kind == "roce":
-        note += " RoCEv2 is lossless only as configured: see the lossless-Ethernet checklist."
-    return note
-
-
-# ------------------------------------------------------------------------------ series and words
-
-def throughput_unit(request: SizingRequest) -> str:
-    return "tokens/s" if isinstance(request.model, Transformer) else "samples/s"
-
-
-def efficiency_series(found: Search, top: int, references: dict) -> EfficiencySeries | None:
-    """Rank 1's layout family on rank 1's server, on every fabric it can be sold with."""
-    request, snap, cands = found.request, found.snap, found.cands
-    top_hw = int(cands.hardware[top])
-    server = found.hardware[top_hw][0]
-    clusters = [c for c, (s, _) in zip(found.clusters, found.hardware) if s == server]
-    layout, micro_batch = cands.layout_at(top), cands.micro_batch_at(top)
-    reference = references.get(server)
-    lines = series.fabric_lines(
-        clusters, series.node_counts(min(request.node_counts), max(request.node_counts)),
-        request.model, found.training, layout, micro_batch, request.batch_fixed,
-        request.max_global_batch(snap.policy), snap.constants, reference)
-    family = LayoutFamily(layout.tp, layout.pp, layout.ep, layout.zero_stage,
-                          layout.virtual_stages, micro_batch, layout.sequence_parallel,
-                          layout.recompute, explain.layout_family(layout, micro_batch))
-    return EfficiencySeries(
-        server=server, server_name=snap.servers[server].name, layout_family=family,
-        throughput_unit=throughput_unit(request),
-        one_node_throughput_per_gpu=reference.throughput_per_gpu if reference else None,
-        one_node_fits_memory=bool(reference and reference.fits_memory), lines=tuple(lines))
-
-
-def workload_summary(request: SizingRequest) -> WorkloadSummary:
-    model, work = request.model, request.work
-    return WorkloadSummary(
-        name=model.name, kind="transformer" if isinstance(model, Transformer) else "generic",
-        params=float(model.params), tokens=work.tokens, samples_per_epoch=work.samples_per_epoch,
-        epochs=work.epochs if work.samples_per_epoch is not None else None,
-        duration_days=work.duration_days, precision=request.precision)
-
-
-def notes(found: Search, references: dict) -> list[str]:
-    request, snap = found.request, found.snap
-    book, policy = snap.prices, snap.policy
-    out = [(f"Prices in {request.currency} at the catalog's exchange rates of {book.rates_date}; "
-           f"a month is {book.hours_per_month} hours."),
-           (f"Configurations use at most the nodes in stock plus those arriving within "
-           f"{request.max_lead_time_days} days (max_lead_time_days)."),
-           (f"Fits in memory means with {snap.constants.memory_headroom_share:.0%} of each GPU's "
-           "memory kept free (catalog policy memory_headroom_share).")]
-    if not request.batch_fixed:
-        out.append(f"Global batch about {found.training.global_batch} samples per step, rounded "
-                   "per layout to a multiple of dp x micro-batch, at most "
-                   f"{request.max_global_batch(policy):g}: layouts whose data parallelism needs "
-                   "a larger batch are ruled out (excluded.layout_batch).")
-    if request.work.units is None:
-        out.append(f"No amount of work given: configurations are priced for "
-                   f"{request.work.duration_days:g} days and ranked by work done.")
-    for server, reference in sorted(references.items()):
-        if reference is not None and not reference.fits_memory:
-            out.append(f"The model does not fit on one node of {snap.servers[server].name}: "
-                       "efficiency_vs_one_node compares with one node's throughput per GPU as "
-                       "if memory allowed it.")
-    return out
-
-
-def empty_result(snap: Snapshot, request: SizingRequest, excluded: dict[str, int], why: str,
-                 evaluated: int, today: date) -> SizingResult:
-    return SizingResult(
-        catalog_version=snap.version_id, priced_on=today.isoformat(),
-        objective=request.objective, currency=request.currency, term=request.term,
-        region=request.region, workload=workload_summary(request),
-        candidates_evaluated=evaluated, candidates_eligible=0, excluded=excluded,
-        configurations=(), network_advice=None, efficiency_series=None,
-        notes=((f"No configuration: {why}. Widen the node range, the budget, the deadline or the "
-               "lead time, or allow more GPU models and fabrics."),))
+    excluded.update(eligibility.excluded)
+    ranked = ranking.rank(cands.hardware, cands.nodes, score, eligibility.eligible,
+                          [s for s, _ in pairs], policy.max_results_per_server,
+                          request.max_results)
+    if not ranked.order:
+        return Nothing(snap, request, excluded, "every candidate was ruled out", len(cands))
+    return Search(snap, request, training, max_batch, tuple(pairs), clusters, cands, r, rate,
+                  hours, cost, months, on_demand, monthly, raw, score, long_large, eligibility,
+                  excluded, ranked)
