@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -213,7 +213,7 @@ class PricedLine:
     discount_rate: Decimal
     discount: Decimal
     net: Decimal
-    billing: str  # monthly | hourly | one_time
+    billing: Literal["monthly", "hourly", "one_time"]
 
 
 @dataclass(frozen=True)
@@ -242,8 +242,8 @@ def _line(book: PriceBook, item: LineItem, quantity: Decimal, unit: str, unit_pr
           rate: Decimal, currency: str, billing: str) -> PricedLine:
     list_amount = book.round(quantity * unit_price, currency)
     discount = book.round(list_amount * rate, currency)
-    return PricedLine(item.code, item.description, quantity, unit, unit_price, list_amount, rate,
-                      discount, list_amount - discount, billing)
+    return PricedLine(item.code, item.description, quantity.normalize(), unit, unit_price,
+                      list_amount, rate, discount, list_amount - discount, billing)
 
 
 def price(book: PriceBook, config: Configuration, *, term: str, currency: str,

@@ -51,7 +51,7 @@ NO_STOCK = Stock(0, 0, 0)
 
 @dataclass(frozen=True)
 class Provider:
-    """Who makes the offer, as a quote prints it."""
+    """Who makes the offer, as a quote prints it, with its terms and conditions."""
 
     name: str
     address: tuple[str, ...]

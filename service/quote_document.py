@@ -9,12 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Literal
 
 from catalog import pricing
 from catalog.offer import delivery
-from catalog.pricing import Billing, Configuration, PricingError
-from catalog.snapshot import Snapshot
+from catalog.pricing import Billing, Configuration, PricedLine, PricingError
+from catalog.snapshot import Provider, Snapshot
 from service.failures import Invalid
 from service.sizing_result import (
     NetworkAdvice,
@@ -28,33 +27,6 @@ from sizing.advice import ROCE_CHECKLIST, ChecklistItem
 
 def described(text: str) -> dict:
     return {"metadata": {"description": text}}
-
-
-@dataclass(frozen=True)
-class Seller:
-    """The provider making the offer (catalog provider.yaml)."""
-
-    name: str
-    address: tuple[str, ...]
-    country: str
-    vat_id: str
-    email: str
-    phone: str
-    website: str
-
-
-@dataclass(frozen=True)
-class QuoteLine:
-    code: str
-    description: str
-    quantity: Decimal
-    unit: str
-    unit_price: Decimal
-    list_amount: Decimal
-    discount_rate: Decimal
-    discount: Decimal
-    net: Decimal
-    billing: Literal["monthly", "hourly", "one_time"]
 
 
 @dataclass(frozen=True)
@@ -145,7 +117,7 @@ class QuoteDocument:
     catalog_version: int = field(**described("Prices frozen at this version"))
     issued_on: str = field(**described("ISO 8601 date"))
     valid_until: str = field(**described("ISO 8601 date"))
-    seller: Seller
+    seller: Provider
     currency: str
     exchange_rate: Decimal
     rates_date: str
@@ -153,14 +125,13 @@ class QuoteDocument:
     support: str
     hours_per_month: int
     configuration: QuoteConfiguration
-    lines: tuple[QuoteLine, ...]
+    lines: tuple[PricedLine, ...]
     totals: QuoteTotals
     stock: QuoteStock
     workload: WorkloadSummary | None
     performance: QuotePerformance | None = field(**described(
         "Frozen from the sizing: scaling efficiency, throughput, time to train"))
     network_advice: QuoteNetworkAdvice | None
-    terms_and_conditions: tuple[str, ...]
     notes: tuple[str, ...]
     change_from_previous: RevisionChange | None
 
@@ -241,22 +212,17 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
                          f"{shown:,} {terms.currency}; prices changed since, to catalog version "
                          f"{snap.version_id}.")
     stock = delivery(snap.stock_of(config.region, config.server), config.nodes, today)
-    provider = snap.provider
     return QuoteDocument(
         catalog_version=snap.version_id, issued_on=today.isoformat(),
         valid_until=(today + timedelta(days=terms.valid_days)).isoformat(),
-        seller=Seller(provider.name, provider.address, provider.country, provider.vat_id,
-                      provider.email, provider.phone, provider.website),
+        seller=snap.provider,
         currency=terms.currency, exchange_rate=priced.exchange_rate, rates_date=priced.rates_date,
         term=terms.term, support=terms.support, hours_per_month=priced.hours_per_month,
         configuration=QuoteConfiguration(
             ServerRef(server.id, server.name), ServerRef(fabric.id, fabric.name), config.nodes,
             config.nodes * server.gpus_per_node, server.gpu.id, config.region,
             config.oversubscription, config.nics_used),
-        lines=tuple(QuoteLine(line.code, line.description, line.quantity.normalize(), line.unit,
-                              line.unit_price, line.list_amount, line.discount_rate,
-                              line.discount, line.net, line.billing)  # type: ignore[arg-type]
-                    for line in priced.lines),
+        lines=priced.lines,
         totals=QuoteTotals(
             monthly_list=priced.monthly_list, monthly_discount=priced.monthly_discount,
             monthly_net=priced.monthly_net, term_months=pricing.TERM_MONTHS[terms.term],
@@ -269,7 +235,7 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
         workload=sizing.workload if sizing else None,
         performance=performance_of(sizing) if sizing else None,
         network_advice=advice_for(sizing, fabric.id, fabric.name, fabric.kind) if sizing else None,
-        terms_and_conditions=provider.terms, notes=tuple(notes), change_from_previous=change)
+        notes=tuple(notes), change_from_previous=change)
 
 
 def performance_of(sizing: FromSizing) -> QuotePerformance:

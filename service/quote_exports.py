@@ -250,7 +250,7 @@ def as_pdf(view: dict[str, Any]) -> bytes:
             story += [p(f"• {item['item']}: {item['why']}.", small)
                       for item in advice["roce_checklist"]]
     story.append(p("Terms and conditions", h2))
-    story += [p(f"{i}. {term}", small) for i, term in enumerate(view["terms_and_conditions"], 1)]
+    story += [p(f"{i}. {term}", small) for i, term in enumerate(seller["terms"], 1)]
     story.append(p("Notes", h2))
     story += [p(note, small) for note in view["notes"]]
 

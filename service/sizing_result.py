@@ -216,27 +216,14 @@ class NetworkAdvice:
 
 
 @dataclass(frozen=True)
-class LayoutFamily:
-    """The layout every point of the plot shares; dp follows the node count."""
-
-    tp: int
-    pp: int
-    ep: int
-    zero_stage: int
-    virtual_stages: int
-    micro_batch: int
-    sequence_parallel: bool
-    recompute: str
-    description: str
-
-
-@dataclass(frozen=True)
 class EfficiencySeries:
     """Scaling against node count on rank 1's server, one line per fabric, ready to plot."""
 
     server: str
     server_name: str
-    layout_family: LayoutFamily
+    layout_family: ResultLayout = field(**described(
+        "Rank 1's layout, kept at every point; along a line dp follows the node count"))
+    layout_family_description: str
     throughput_unit: str
     one_node_throughput_per_gpu: float | None = field(**described(
         "The scale of efficiency_vs_one_node: the best one-node layout's throughput per GPU"))

@@ -23,7 +23,6 @@ from service.sizing_result import (
     FabricComparison,
     FabricRef,
     FabricVsMoreGpus,
-    LayoutFamily,
     Memory,
     NetworkAdvice,
     RankedConfiguration,
@@ -346,11 +345,10 @@ def efficiency_series(found: Search, top: int, references: dict) -> EfficiencySe
         clusters, series.node_counts(min(request.node_counts), max(request.node_counts)),
         request.model, found.training, layout, micro_batch, request.batch_fixed,
         found.max_global_batch, snap.constants, reference)
-    family = LayoutFamily(layout.tp, layout.pp, layout.ep, layout.zero_stage,
-                          layout.virtual_stages, micro_batch, layout.sequence_parallel,
-                          layout.recompute, explain.layout_family(layout, micro_batch))
     return EfficiencySeries(
-        server=server, server_name=snap.servers[server].name, layout_family=family,
+        server=server, server_name=snap.servers[server].name,
+        layout_family=ResultLayout.of(layout, micro_batch),
+        layout_family_description=explain.layout_family(layout, micro_batch),
         throughput_unit=throughput_unit(request),
         one_node_throughput_per_gpu=reference.throughput_per_gpu if reference else None,
         one_node_fits_memory=bool(reference and reference.fits_memory), lines=tuple(lines))

@@ -60,7 +60,7 @@ def test_quote_a_ranked_configuration_end_to_end(client):
     sizing = client.get(f"/v1/sizings/{sizing_id}").get_json()["result"]["configurations"][0]
     assert quote["totals"]["term_net"] == sizing["price"]["total"]
     assert quote["totals"]["months_billed"] == sizing["price"]["months_billed"]
-    assert quote["seller"]["name"] and quote["terms_and_conditions"]
+    assert quote["seller"]["name"] and quote["seller"]["terms"]
     assert quote["workload"]["name"] == "Llama 3 8B" and quote["workload"]["tokens"] == 5e10
     assert quote["performance"]["scaling_efficiency"] > 0
     assert quote["network_advice"]["recommended_fabric"]
@@ -147,7 +147,7 @@ def test_printable_document_says_what_a_sales_engineer_sends(client):
     assert f"{Decimal(quote['totals']['grand_total']):,}" in html  # thousands separators
     for text in (quote["valid_until"], quote["issued_on"], quote["seller"]["name"],
                  quote["seller"]["vat_id"], "VAT 19% (DE)", "Terms and conditions",
-                 quote["terms_and_conditions"][0]):
+                 quote["seller"]["terms"][0]):
         assert text in html
 
 

@@ -64,7 +64,7 @@ def test_efficiency_falls_with_nodes_on_weak_fabrics(seventy_b):
     # One layout family along every line: rank 1's, with dp following the nodes.
     family = {k: plot["layout_family"][k] for k in ("tp", "pp", "zero_stage", "micro_batch")}
     assert family == {k: top["layout"][k] for k in family}
-    assert "data parallelism grows" in plot["layout_family"]["description"]
+    assert "data parallelism grows" in plot["layout_family_description"]
     lines = {line["fabric"]: line["points"] for line in plot["lines"]}
     nodes = {p["nodes"] for points in lines.values() for p in points}
     assert {8, 16, 32} <= nodes and max(nodes) == 32  # 4-16 requested, one step either side

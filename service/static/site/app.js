@@ -827,7 +827,7 @@
     var plot = result.efficiency_series;
     var series = plot ? plot.lines : [];
     $("chart-desc").textContent = series.length ? "Each line is one fabric on " + plot.server_name +
-      " (the rank 1 server), every point with rank 1's layout: " + plot.layout_family.description +
+      " (the rank 1 server), every point with rank 1's layout: " + plot.layout_family_description +
       ". The thicker line is rank 1's fabric. Higher is better: 100% means adding nodes adds throughput in proportion." : "";
     lastWidth = $("chart").clientWidth;
     window.SizingChart.render($("chart"), $("chart-table"), $("chart-legend"), series, {
