@@ -12,6 +12,9 @@ from typing import Any
 import yaml
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from catalog.pricing import SUPPORT_TIERS, TERMS
+from sizing.hardware import FABRIC_KINDS, INTRA_LINKS
+
 __all__ = ["FILES", "CatalogFileError", "read_catalog"]
 
 # Every file the catalog is made of; all must be present for a catalog version to be complete.
@@ -207,7 +210,7 @@ class GpuSchema(SourcedSchema):
     fp8_tflops = Figure(required=True, allow_none=True, validate=POSITIVE)
     memory_gb = Figure(required=True, validate=POSITIVE)
     memory_bandwidth_gbs = Figure(required=True, validate=POSITIVE)
-    intra_link = fields.String(required=True, validate=validate.OneOf(["nvlink", "xgmi", "pcie"]))
+    intra_link = fields.String(required=True, validate=validate.OneOf(INTRA_LINKS))
     intra_bandwidth_gbs = Figure(required=True, validate=POSITIVE)
     gpudirect_rdma = Flag(required=True)
     tdp_w = Figure(required=True, validate=POSITIVE)
@@ -257,7 +260,7 @@ class FabricSchema(SourcedSchema):
 
     id = fields.String(required=True, validate=KEBAB)
     name = fields.String(required=True, validate=TEXT)
-    kind = fields.String(required=True, validate=validate.OneOf(["infiniband", "roce", "ethernet"]))
+    kind = fields.String(required=True, validate=validate.OneOf(FABRIC_KINDS))
     line_rate_gbps = Figure(required=True, validate=POSITIVE)
     latency_us = Figure(required=True, validate=POSITIVE)
     achievable_fraction = Figure(required=True, validate=FRACTION)
@@ -348,6 +351,13 @@ class PricesSchema(SourcedSchema):
     # Lists are checked entry by entry below so an error can name the entry.
     servers = fields.List(fields.Raw(), required=True)
     fabric_per_node = fields.List(fields.Raw(), required=True)
+
+    @validates_schema
+    def _offered(self, data: dict, **kwargs: Any) -> None:
+        # The API offers these terms and tiers; each needs its discount or rate here.
+        for name, offered in (("term_discounts", TERMS), ("support_tiers", SUPPORT_TIERS)):
+            if name in data and set(data[name]) != set(offered):
+                raise ValidationError(f"must give exactly {', '.join(offered)}", field_name=name)
 
 
 class StockSchema(StrictSchema):

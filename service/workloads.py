@@ -33,4 +33,4 @@ def training_from(training: dict[str, Any]) -> Training:
 
 
 def layout_from(layout: dict[str, Any]) -> Layout:
-    return Layout(**layout)
+    return Layout.from_mapping(layout)

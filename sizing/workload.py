@@ -181,7 +181,3 @@ class Training:
     global_batch: int  # samples (sequences) per optimizer step
     micro_batch: int  # samples per micro-batch per data-parallel rank
     precision: str = "bf16"  # bf16 | fp8 | fp32
-
-    def micro_batches(self, dp: int) -> float:
-        """Micro-batches per pipeline per step (gradient accumulation steps)."""
-        return self.global_batch / (dp * self.micro_batch)

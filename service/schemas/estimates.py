@@ -10,6 +10,7 @@ from service.schemas.workload import LayoutSchema, Strict, TrainingSchema, Workl
 from service.sizing_result import Breakdown, Memory
 from service.typed import schema_for
 from sizing.collectives import ALGORITHMS, COLLECTIVES
+from sizing.hardware import FABRIC_KINDS, INTRA_LINKS
 
 
 class CustomGpuSchema(Strict):
@@ -21,7 +22,7 @@ class CustomGpuSchema(Strict):
     memory_gb = ma.fields.Float(required=True, validate=v.Range(min=1, max=10_000))
     memory_bandwidth_gbs = ma.fields.Float(load_default=2000.0, validate=v.Range(min=1, max=100_000),
                                            metadata={"description": "GB/s (bytes)"})
-    intra_link = ma.fields.String(required=True, validate=v.OneOf(["nvlink", "xgmi", "pcie"]))
+    intra_link = ma.fields.String(required=True, validate=v.OneOf(INTRA_LINKS))
     intra_bandwidth_gbs = ma.fields.Float(
         required=True, validate=v.Range(min=1, max=10_000),
         metadata={"description": "Per GPU, one direction, GB/s (bytes)"})
@@ -42,7 +43,7 @@ class CustomFabricSchema(Strict):
     """Figures left out are taken from the catalog fabric of the same kind nearest in rate."""
 
     name = ma.fields.String(load_default="custom fabric", validate=v.Length(max=100))
-    kind = ma.fields.String(required=True, validate=v.OneOf(["infiniband", "roce", "ethernet"]))
+    kind = ma.fields.String(required=True, validate=v.OneOf(FABRIC_KINDS))
     line_rate_gbps = ma.fields.Float(required=True, validate=v.Range(min=1, max=3200),
                                      metadata={"description": "Per port, Gb/s (bits)"})
     rdma = ma.fields.Boolean(required=True)

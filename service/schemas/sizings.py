@@ -7,14 +7,13 @@ import re
 import marshmallow as ma
 from marshmallow import validate as v
 
+from catalog.pricing import TERMS
+from service.records import SIZING_STATES
 from service.schemas.results import SizingErrorSchema, SizingResultSchema
 from service.schemas.workload import Strict, WorkloadSchema
 from sizing.presets import PRESETS
-
-OBJECTIVES = ("fastest", "cheapest", "balanced")
-TERMS = ("monthly", "1y", "3y")
-SIZING_STATES = ("queued", "running", "succeeded", "failed", "cancelled")
-
+from sizing.ranking import OBJECTIVES
+from sizing.workload import OFFERED_PRECISIONS, RECOMPUTE, ZERO_STAGES
 
 # Money travels as a decimal string, never a JSON number (which a client may have rounded
 # through a float); at least one non-zero digit, so the amount is above 0.
@@ -56,10 +55,10 @@ class FixedLayoutSchema(Strict):
     pp = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=512))
     ep = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=1024))
     virtual_stages = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=64))
-    zero_stage = ma.fields.Integer(load_default=1, validate=v.OneOf([0, 1, 2, 3]))
+    zero_stage = ma.fields.Integer(load_default=1, validate=v.OneOf(ZERO_STAGES))
     sequence_parallel = ma.fields.Boolean(load_default=False)
     recompute = ma.fields.String(load_default="selective",
-                                 validate=v.OneOf(["none", "selective", "full"]))
+                                 validate=v.OneOf(RECOMPUTE))
     micro_batch = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=4096))
 
 
@@ -77,7 +76,7 @@ class SizingRequestSchema(Strict):
     duration_days = ma.fields.Float(
         validate=v.Range(min=0.01, max=3650),
         metadata={"description": "Deadline; alone, size for the most work done in this time"})
-    precision = ma.fields.String(load_default="bf16", validate=v.OneOf(["bf16", "fp8"]))
+    precision = ma.fields.String(load_default="bf16", validate=v.OneOf(OFFERED_PRECISIONS))
     global_batch = ma.fields.Integer(
         validate=v.Range(min=1, max=10_000_000),
         metadata={"description": "Samples per optimizer step; default about 4M tokens "

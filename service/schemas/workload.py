@@ -6,9 +6,9 @@ import marshmallow as ma
 from marshmallow import validate as v
 
 from sizing.presets import PRESETS
+from sizing.workload import OFFERED_PRECISIONS, RECOMPUTE, ZERO_STAGES
 
 Positive = v.Range(min=1)
-PRECISIONS = ("bf16", "fp8")
 
 
 class Strict(ma.Schema):
@@ -77,7 +77,7 @@ class TrainingSchema(Strict):
     global_batch = ma.fields.Integer(required=True, validate=v.Range(min=1, max=10_000_000),
                                      metadata={"description": "Samples (sequences) per optimizer step"})
     micro_batch = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=4096))
-    precision = ma.fields.String(load_default="bf16", validate=v.OneOf(PRECISIONS))
+    precision = ma.fields.String(load_default="bf16", validate=v.OneOf(OFFERED_PRECISIONS))
 
 
 class LayoutSchema(Strict):
@@ -87,8 +87,8 @@ class LayoutSchema(Strict):
     ep = ma.fields.Integer(load_default=1, validate=Positive, metadata={"description": "Expert parallel"})
     virtual_stages = ma.fields.Integer(load_default=1, validate=Positive,
                                        metadata={"description": "Interleaved 1F1B chunks per stage"})
-    zero_stage = ma.fields.Integer(load_default=1, validate=v.OneOf([0, 1, 2, 3]),
+    zero_stage = ma.fields.Integer(load_default=1, validate=v.OneOf(ZERO_STAGES),
                                    metadata={"description": "ZeRO stage; FSDP full shard is 3"})
     sequence_parallel = ma.fields.Boolean(load_default=False)
     recompute = ma.fields.String(load_default="selective",
-                                 validate=v.OneOf(["none", "selective", "full"]))
+                                 validate=v.OneOf(RECOMPUTE))
