@@ -19,7 +19,7 @@ from service import quote_document as qd
 from service import sizings
 from service.accounts import Principal
 from service.errors import Problem
-from service.failures import Forbidden, Invalid, NotFound
+from service.failures import Conflict, Forbidden, Invalid, NotFound
 from service.pagination import newest_first
 from service.quote_document import FromSizing, QuoteDocument, Terms
 from service.records import IdempotencyKey, Quote, QuoteCounter, QuoteRevision
@@ -48,10 +48,16 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
         rank = body.get("rank", 1)
         if not 1 <= rank <= len(configs):
             raise Invalid.at("/rank", f"the sizing has {len(configs)} ranked configurations")
-        ranked = from_document(RankedConfiguration, configs[rank - 1])
-        from_sizing = FromSizing(ranked, from_document(WorkloadSummary, result["workload"]),
-                                 from_document(NetworkAdvice | None, result["network_advice"]),
-                                 sizing.catalog_version_id)
+        try:
+            ranked = from_document(RankedConfiguration, configs[rank - 1])
+            from_sizing = FromSizing(ranked, from_document(WorkloadSummary, result["workload"]),
+                                     from_document(NetworkAdvice | None, result["network_advice"]),
+                                     sizing.catalog_version_id)
+        except (KeyError, TypeError, ValueError):
+            # A result stored before its shape was what the pricing engine now needs.
+            raise Invalid.at("/sizing_id", "this sizing was stored by an earlier version of the "
+                             "service and cannot be quoted; submit the questionnaire again",
+                             "sizing_outdated") from None
         config = qd.configuration_of(snap, ranked.server.id, ranked.fabric.id, ranked.nodes,
                                      ranked.region, ranked.oversubscription, "/sizing_id")
         term, currency, sizing_id = ranked.price.term, ranked.price.currency, sizing.id
@@ -214,7 +220,12 @@ def reprice(session: Session, quote: Quote) -> Quote:
         raise Problem(409, "quote_closed", f"The quote is {quote.status} and can no longer change")
     old = current(session, quote)
     snap = snapshot(session, queries.resolve_version(session).id)
-    document = qd.repriced(snap, from_document(QuoteDocument, old.document), old.revision,
+    try:
+        previous = from_document(QuoteDocument, old.document)
+    except (KeyError, TypeError, ValueError):
+        raise Conflict("This quote was stored by an earlier version of the service and cannot be "
+                       "re-priced; create a new quote", code="quote_outdated") from None
+    document = qd.repriced(snap, previous, old.revision,
                            old.catalog_version_id, quote.customer.get("country"),
                            quote.customer.get("vat_id"), date.today())
     new_revision = quote.revision + 1

@@ -229,3 +229,20 @@ def test_list_by_date_and_cursor(catalog_app):
     assert sorted(seen) == sorted(ids)
     assert client.get(f"/v1/quotes?created_from={future}").get_json()["items"] == []
     assert client.get("/v1/quotes?created_from=yesterday").status_code == 422
+
+
+def test_a_result_of_an_older_shape_is_refused_not_a_500(catalog_app, client):
+    from service import db
+    from service.records import Sizing
+
+    sizing_id = succeeded_sizing(client)
+    with catalog_app.app_context():
+        session = db.session()
+        record = session.get(Sizing, sizing_id)
+        old = dict(record.result)
+        old["configurations"] = [{k: v for k, v in c.items() if k != "price"}
+                                 for c in old["configurations"]]
+        record.result = old
+        session.commit()
+    response = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": {"name": "A"}})
+    assert response.status_code == 422 and response.get_json()["code"] == "sizing_outdated"
