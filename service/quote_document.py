@@ -206,6 +206,8 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
         notes.append(tax.note)
     if sizing is not None and (terms.term, terms.currency) == (sizing.ranked.price.term,
                                                                sizing.ranked.price.currency):
+        if sizing.ranked.price.warning:
+            notes.append(sizing.ranked.price.warning)
         shown = sizing.ranked.price.total
         if shown != priced.total:
             notes.append(f"The sizing (catalog version {sizing.catalog_version}) showed "

@@ -211,7 +211,7 @@ def as_pdf(view: dict[str, Any]) -> bytes:
                      p(line["unit"]), p(money(line["unit_price"]), right),
                      p(money(line["list_amount"]), right), p(money(line["discount"]), right),
                      p(money(line["net"]), right)])
-    table = Table(rows, colWidths=[54 * mm, 15 * mm, 23 * mm, 21 * mm, 23 * mm, 20 * mm, 24 * mm],
+    table = Table(rows, colWidths=[51 * mm, 18 * mm, 23 * mm, 21 * mm, 23 * mm, 20 * mm, 24 * mm],
                   repeatRows=1)
     table.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.grey),
                                ("VALIGN", (0, 0), (-1, -1), "TOP")]))
@@ -254,8 +254,14 @@ def as_pdf(view: dict[str, Any]) -> bytes:
     story.append(p("Notes", h2))
     story += [p(note, small) for note in view["notes"]]
 
+    def footer(canvas, document) -> None:
+        canvas.setFont("Vera", 7.5)
+        canvas.drawString(15 * mm, 8 * mm, printable(
+            f"{seller['name']} · Quote {view['number']} revision {view['revision']} · valid "
+            f"until {view['valid_until']} · page {document.page}"))
+
     buffer = io.BytesIO()
     SimpleDocTemplate(buffer, pagesize=A4, leftMargin=15 * mm, rightMargin=15 * mm,
-                      topMargin=14 * mm, bottomMargin=14 * mm, title=f"Quote {view['number']}",
-                      author=seller["name"]).build(story)
+                      topMargin=14 * mm, bottomMargin=16 * mm, title=f"Quote {view['number']}",
+                      author=seller["name"]).build(story, onFirstPage=footer, onLaterPages=footer)
     return buffer.getvalue()
