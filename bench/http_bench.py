@@ -21,7 +21,7 @@ from tests.faults.servers import ApiServer, RedisServer, service_env
 WORKERS, THREADS, CLIENTS = 2, 4, 8
 ESTIMATE = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 4},
             "workload": {"preset": "llama-3-8b"}, "training": {"global_batch": 512},
-            "layout": {"dp": 32}}
+            "layout": {"dp": 32, "zero_stage": 2}}  # fits with the policy's memory headroom
 SIZING = {"workload": {"preset": "llama-3-8b"}, "tokens": 1e10, "nodes": {"min": 1, "max": 4},
           "gpu_models": ["h100-sxm"]}
 UNLIMITED = "1000000000"
