@@ -152,7 +152,7 @@ WHY_NOT_MORE = {
     "budget": "more nodes exceed your budget",
     "deadline": "no larger configuration finishes by your deadline",
     "memory": "no layout of more nodes fits in GPU memory",
-    "layout": "no parallel layout suits more nodes",
+    "invalid_layout": "no parallel layout suits more nodes",
 }
 
 
