@@ -133,7 +133,7 @@ FRACTION = validate.Range(min=0, max=1, min_inclusive=False,
                           error="must be a fraction in (0, 1]")
 DISCOUNT = validate.Range(min=0, max=1, max_inclusive=False,
                           error="must be a fraction in [0, 1)")
-KEBAB = validate.Regexp(r"^[a-z0-9]+(-[a-z0-9]+)*$", error="must be kebab-case, like 'hgx-h100-8'")
+KEBAB = validate.Regexp(r"\A[a-z0-9]+(-[a-z0-9]+)*\Z", error="must be kebab-case, like 'hgx-h100-8'")
 TEXT = validate.Length(min=1, error="must not be empty")
 
 # Active ISO 4217 alphabetic codes. A pattern such as [A-Z]{3} would let a typo like "EUD" through
@@ -155,7 +155,7 @@ def iso_4217(code: object) -> None:
         raise ValidationError(f"not an ISO 4217 currency code: {code!r}")
 
 
-COUNTRY = validate.Regexp(r"^[A-Z]{2}$", error="must be an ISO 3166-1 alpha-2 code, like 'DE'")
+COUNTRY = validate.Regexp(r"\A[A-Z]{2}\Z", error="must be an ISO 3166-1 alpha-2 code, like 'DE'")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -392,7 +392,7 @@ class CurrenciesSchema(SourcedSchema):
 class TaxesSchema(StrictSchema):
     """Tax rate by the customer's country; every rate names its source."""
 
-    rates = fields.Dict(keys=fields.String(validate=validate.Regexp(r"^[A-Z]{2}$",
+    rates = fields.Dict(keys=fields.String(validate=validate.Regexp(r"\A[A-Z]{2}\Z",
                                                                     error="not an ISO 3166 code")),
                         values=DecimalString(validate=DISCOUNT), required=True)
     sources = fields.Dict(keys=fields.String(), values=fields.String(validate=TEXT), required=True)

@@ -16,6 +16,8 @@ from service.errors import Problem
 MAX_DEPTH = 16
 # A JSON string, so that brackets inside strings are not counted as nesting.
 STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# A \uD800-\uDFFF escape: the only way a UTF-8 body can carry half of a surrogate pair.
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 OPEN = np.frombuffer(b"[{", dtype=np.uint8)
 CLOSE = np.frombuffer(b"]}", dtype=np.uint8)
 
@@ -88,6 +90,25 @@ def pointer_of_repeat(text: str) -> str:
     return "/" + "/".join(t.replace("~", "~0").replace("/", "~1") for t in trail)
 
 
+def has_lone_surrogate(value: Any) -> bool:
+    """Whether any name or string holds half a surrogate pair, which is not text: it cannot be
+    written as UTF-8 to the database, a log or a document."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            try:
+                node.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(node, dict):
+            stack.extend(node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
 def loads(raw: bytes) -> Any:
     """The body as a JSON value, or a 400 problem saying what is wrong with it."""
     if nesting_depth(raw) > MAX_DEPTH:
@@ -99,8 +120,8 @@ def loads(raw: bytes) -> Any:
     if text.startswith("\ufeff"):
         raise invalid("starts with a byte order mark, which JSON does not allow")
     try:
-        return json.loads(text, object_pairs_hook=unique_object, parse_constant=no_constant,
-                          parse_float=finite_float)
+        value = json.loads(text, object_pairs_hook=unique_object, parse_constant=no_constant,
+                           parse_float=finite_float)
     except DuplicateName as exc:
         raise Problem(400, "invalid_json", f"The body gives {exc.name!r} more than once",
                       errors=[{"pointer": pointer_of_repeat(text),
@@ -110,3 +131,6 @@ def loads(raw: bytes) -> Any:
     except ValueError as exc:
         # json's messages say where ("line 1 column 9"), which helps the client find it.
         raise invalid(str(exc)) from None
+    if SURROGATE_ESCAPE.search(text) and has_lone_surrogate(value):
+        raise invalid("a string holds an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)")
+    return value

@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import validate as v
 
 from service.records import QUOTE_STATES
+from service.schemas import fields as f
 from service.schemas.results import (
     NamedRefSchema,
     NetworkAdviceSchema,
@@ -18,34 +19,34 @@ Money = ma.fields.String  # decimal strings: money never travels as a float
 
 
 class CustomerSchema(Strict):
-    name = ma.fields.String(required=True, validate=v.Length(min=1, max=200))
-    company = ma.fields.String(validate=v.Length(max=200))
-    email = ma.fields.Email()
-    country = ma.fields.String(validate=v.Regexp(r"^[A-Z]{2}$", error="ISO 3166-1 alpha-2, e.g. DE"),
-                               metadata={"description": "Decides the tax line"})
+    name = f.Text(required=True, min_length=1, max_length=200)
+    company = f.Text(max_length=200)
+    email = ma.fields.Email(validate=v.Length(max=254))
+    country = f.Code("[A-Z]{2}", "ISO 3166-1 alpha-2, e.g. DE",
+                     metadata={"description": "Decides the tax line"})
 
 
 class ExplicitConfigurationSchema(Strict):
-    server = ma.fields.String(required=True, metadata={"example": "hgx-h100-8"})
-    fabric = ma.fields.String(required=True, metadata={"example": "ib-ndr-400"})
-    nodes = ma.fields.Integer(required=True, validate=v.Range(min=1, max=4096))
-    region = ma.fields.String(required=True, metadata={"example": "us-east"})
-    oversubscription = ma.fields.Float(validate=v.Range(min=1, max=16))
+    server = f.Identifier(required=True, metadata={"example": "hgx-h100-8"})
+    fabric = f.Identifier(required=True, metadata={"example": "ib-ndr-400"})
+    nodes = f.Integer(required=True, validate=v.Range(min=1, max=4096))
+    region = f.Identifier(required=True, metadata={"example": "us-east"})
+    oversubscription = f.Number(validate=v.Range(min=1, max=16))
 
 
 class QuoteRequestSchema(Strict):
     """Either a sizing's ranked configuration, or an explicit configuration."""
 
-    sizing_id = ma.fields.UUID(metadata={"description": "A succeeded sizing of yours"})
-    rank = ma.fields.Integer(validate=v.Range(min=1, max=50),
-                             metadata={"description": "Its ranked configuration (default 1)"})
+    sizing_id = f.UUID(metadata={"description": "A succeeded sizing of yours"})
+    rank = f.Integer(validate=v.Range(min=1, max=50),
+                     metadata={"description": "Its ranked configuration (default 1)"})
     configuration = ma.fields.Nested(ExplicitConfigurationSchema)
     term = ma.fields.String(validate=v.OneOf(["monthly", "1y", "3y"]),
                             metadata={"description": "Default: the sizing's, else monthly"})
-    currency = ma.fields.String(validate=v.Regexp(r"^[A-Z]{3}$"),
-                                metadata={"description": "ISO 4217; default: the sizing's, else USD"})
+    currency = f.Code("[A-Z]{3}", "ISO 4217, e.g. EUR",
+                      metadata={"description": "ISO 4217; default: the sizing's, else USD"})
     support = ma.fields.String(load_default="none", validate=v.OneOf(["none", "business", "enterprise"]))
-    valid_days = ma.fields.Integer(load_default=30, validate=v.Range(min=1, max=90))
+    valid_days = f.Integer(load_default=30, validate=v.Range(min=1, max=90))
     customer = ma.fields.Nested(CustomerSchema, required=True)
 
     @ma.validates_schema
@@ -55,12 +56,6 @@ class QuoteRequestSchema(Strict):
         if "rank" in data and "sizing_id" not in data:
             raise ma.ValidationError("rank picks a configuration of a sizing", "rank")
 
-    @ma.post_load
-    def _plain(self, data, **_):
-        if "sizing_id" in data:
-            data["sizing_id"] = str(data["sizing_id"])
-        return data
-
 
 class QuoteChangeSchema(Strict):
     status = ma.fields.String(validate=v.OneOf(QUOTE_STATES),
@@ -69,11 +64,11 @@ class QuoteChangeSchema(Strict):
 
 
 class QuoteQuerySchema(Strict):
-    limit = ma.fields.Integer(load_default=20, validate=v.Range(min=1, max=100))
+    limit = f.QueryInteger(load_default=20, validate=v.Range(min=1, max=100))
     cursor = ma.fields.String(validate=v.Length(max=200))
     status = ma.fields.String(validate=v.OneOf(QUOTE_STATES))
-    created_from = ma.fields.AwareDateTime(metadata={"description": "ISO 8601 with offset"})
-    created_to = ma.fields.AwareDateTime()
+    created_from = f.Timestamp(metadata={"description": "ISO 8601 with offset"})
+    created_to = f.Timestamp(metadata={"description": "ISO 8601 with offset"})
 
 
 class IdempotencyHeaderSchema(ma.Schema):
