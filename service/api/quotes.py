@@ -10,6 +10,7 @@ from service.api.blueprint import Blueprint
 from service.auth import current_principal, requires
 from service.errors import field_problem
 from service.schemas import quotes as s
+from service.security import DOCUMENT_POLICY
 
 blp = Blueprint("quotes", __name__, url_prefix="/v1/quotes",
                 description="Priced, frozen offers with numbers, revisions and exports")
@@ -136,4 +137,5 @@ class QuoteDocument(MethodView):
     def get(self, quote_id):
         session = db.session()
         quote = quotes.get(session, str(quote_id), current_principal())
-        return Response(render_template("quote.html", quote=render(quote)), mimetype="text/html")
+        return Response(render_template("quote.html", quote=render(quote)), mimetype="text/html",
+                        headers={"Content-Security-Policy": DOCUMENT_POLICY})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 
 import pytest
@@ -38,6 +39,28 @@ def test_a_request_gunicorn_refuses_gets_a_problem_not_html(api, path, headers, 
     assert answer_headers["Content-Type"] == PROBLEM_JSON
     assert body["status"] == status and body["code"] == code
     assert body["type"].endswith(code.replace("_", "-")) and body["title"] and body["detail"]
+
+
+@pytest.mark.parametrize("target, status", [
+    ("//v1//sizings", 404), ("//", 404), ("//v1", 404), ("/v1//catalog/gpus", 404),
+    ("//healthz?x=//", 404), ("", 400), ("*", 400)])
+def test_a_doubled_or_missing_slash_is_a_problem_not_a_redirect(api, target, status):
+    answer_status, headers, body = raw_get(api.port, target)
+    assert answer_status == status, (answer_status, headers)
+    assert headers["Content-Type"] == PROBLEM_JSON and body["status"] == status
+
+
+def raw_get(port: int, target: str):
+    """A GET with the request target exactly as given (http.client would normalise it)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers, json.loads(body) if body else None
 
 
 def chunked_post(port: int, key: str, body: bytes) -> bytes:
