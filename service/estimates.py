@@ -137,5 +137,7 @@ def presets() -> list[dict[str, Any]]:
         out.append({"id": preset.id, "name": m.name,
                     "kind": "transformer" if isinstance(m, Transformer) else "generic",
                     "params": float(m.params), "active_params": float(m.active_params),
-                    "dimensions": dims, "source": preset.source, "note": preset.note})
+                    "dimensions": dims, "source": preset.source, "note": preset.note,
+                    "dataset": preset.dataset or None,
+                    "samples_per_epoch": preset.samples_per_epoch})
     return out

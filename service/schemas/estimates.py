@@ -165,9 +165,17 @@ class CollectiveSchema(ma.Schema):
 class PresetSchema(ma.Schema):
     id = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
-    kind = ma.fields.String(required=True, metadata={"description": "transformer or generic"})
+    kind = ma.fields.String(required=True, metadata={
+        "description": "transformer (work in tokens) or generic (work in samples or epochs)"})
     params = ma.fields.Float(required=True)
     active_params = ma.fields.Float(required=True)
     dimensions = ma.fields.Dict(required=True)
     source = ma.fields.String(required=True)
     note = ma.fields.String()
+    dataset = ma.fields.String(allow_none=True, required=True,
+                               metadata={"description": "What an epoch passes over (sample-based "
+                                                        "models); null for transformers"})
+    samples_per_epoch = ma.fields.Integer(
+        allow_none=True, required=True,
+        metadata={"description": "Samples in that dataset: a sizing of this preset by epochs "
+                                 "alone trains on this many per epoch"})

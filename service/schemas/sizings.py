@@ -9,6 +9,8 @@ from service.schemas import fields as f
 from service.schemas.fields import Amount
 from service.schemas.results import SizingErrorSchema, SizingResultSchema
 from service.schemas.workload import Strict, WorkloadSchema
+from sizing.presets import PRESETS
+from sizing.workload import Transformer
 
 OBJECTIVES = ("fastest", "cheapest", "balanced")
 TERMS = ("monthly", "1y", "3y")
@@ -43,11 +45,14 @@ class FixedLayoutSchema(Strict):
 class SizingRequestSchema(Strict):
     workload = ma.fields.Nested(WorkloadSchema, required=True)
     tokens = f.Number(validate=v.Range(min=1e3, max=1e16),
-                             metadata={"description": "Tokens to train (transformers)",
-                                       "example": 1e12})
-    samples = f.Number(validate=v.Range(min=1, max=1e15),
-                              metadata={"description": "Samples per epoch (generic models)"})
-    epochs = f.Number(load_default=1.0, validate=v.Range(min=0.01, max=10_000))
+                      metadata={"description": "Tokens to train (transformers only)",
+                                "example": 1e12})
+    samples = f.Number(validate=v.Range(min=1, max=1e15), metadata={
+        "description": "Samples per epoch (sample-based models only: generic models and CNN "
+                       "presets); a CNN preset given only epochs trains on its dataset "
+                       "(GET /v1/presets: samples_per_epoch)"})
+    epochs = f.Number(validate=v.Range(min=0.01, max=10_000), metadata={
+        "description": "Passes over the samples (sample-based models only); default 1"})
     duration_days = f.Number(
         validate=v.Range(min=0.01, max=3650),
         metadata={"description": "Deadline; alone, size for the most work done in this time"})
@@ -80,12 +85,42 @@ class SizingRequestSchema(Strict):
 
     @ma.validates_schema
     def _work(self, data, **_):
-        if not any(k in data for k in ("tokens", "samples", "duration_days")):
-            raise ma.ValidationError("give tokens, samples (with epochs) or duration_days", "tokens")
-        if "tokens" in data and "samples" in data:
-            raise ma.ValidationError("give tokens or samples, not both", "samples")
-        if "tokens" in data and "generic" in data.get("workload", {}):
-            raise ma.ValidationError("a generic model trains on samples; give samples", "tokens")
+        """The amount of work in the unit of the model: tokens, or samples and epochs."""
+        if work_unit(data["workload"]) == "tokens":
+            for name in ("samples", "epochs"):
+                if name in data:
+                    raise ma.ValidationError(f"a transformer's work is tokens, not {name}; "
+                                             "give tokens or duration_days", name)
+            if "tokens" not in data and "duration_days" not in data:
+                raise ma.ValidationError("give tokens or duration_days", "tokens")
+            return
+        if "tokens" in data:
+            raise ma.ValidationError("this model trains on samples, not tokens; give samples "
+                                     "(with epochs), epochs of a CNN preset, or duration_days",
+                                     "tokens")
+        if "samples" not in data and "duration_days" not in data and not (
+                "epochs" in data and dataset_size(data["workload"])):
+            raise ma.ValidationError("give samples (with epochs), or duration_days; only a CNN "
+                                     "preset knows its dataset from epochs alone", "samples")
+
+    @ma.post_load
+    def _samples_from_the_dataset(self, data, **_):
+        if work_unit(data["workload"]) == "samples":
+            data.setdefault("epochs", 1.0)
+            if "samples" not in data and "duration_days" not in data:
+                data["samples"] = float(dataset_size(data["workload"]))
+        return data
+
+
+def work_unit(workload: dict) -> str:
+    """`tokens` for transformers, `samples` for generic models and CNN presets."""
+    if "preset" in workload:
+        return "tokens" if isinstance(PRESETS[workload["preset"]].model, Transformer) else "samples"
+    return "tokens" if "transformer" in workload else "samples"
+
+
+def dataset_size(workload: dict) -> int | None:
+    return PRESETS[workload["preset"]].samples_per_epoch if "preset" in workload else None
 
 
 class SizingQuerySchema(Strict):

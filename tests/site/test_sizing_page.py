@@ -248,6 +248,31 @@ def test_bad_input_is_shown_next_to_its_field(live_server, browser, artifacts):
     screenshot(driver, artifacts / "08-api-error-desktop.png", DESKTOP)
 
 
+def test_a_cnn_is_sized_by_epochs_over_its_dataset(live_server, browser, artifacts):
+    driver = browser
+    open_page(driver, live_server)
+    assert by_id(driver, "work-tokens").is_displayed() and not by_id(driver, "work-epochs").is_displayed()
+    select(driver, "preset", "resnet-50")
+    # A CNN trains on samples: tokens are no longer offered, epochs over ImageNet are.
+    assert not by_id(driver, "work-tokens").is_displayed()
+    assert by_id(driver, "work-epochs").is_displayed()
+    assert by_id(driver, "epochs").is_displayed()
+    assert "1,281,167" in by_id(driver, "samples-hint").text
+    fill(driver, "epochs", "90")
+    fill(driver, "nodes_min", "1")
+    fill(driver, "nodes_max", "4")
+    css(driver, 'input[name="gpu_models"][value="h100-sxm"]')[0].click()
+    submit_and_wait_for_results(driver)
+    assert css(driver, "#config-rows tr.config-row"), rendered_problem(driver)
+    assert "samples/s" in by_id(driver, "config-rows").text
+    screenshot(driver, artifacts / "14-cnn-epochs-desktop.png", DESKTOP)
+
+    # Back to a transformer: tokens again.
+    select(driver, "preset", "llama-3-8b")
+    assert by_id(driver, "work-tokens").is_displayed() and not by_id(driver, "work-epochs").is_displayed()
+    assert by_id(driver, "tokens").is_displayed()
+
+
 def test_phone_width(live_server, browser, artifacts):
     driver = browser
     open_page(driver, live_server, PHONE)

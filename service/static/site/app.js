@@ -179,7 +179,7 @@
     "/workload/transformer/layers": "layers", "/workload/transformer/hidden": "hidden",
     "/workload/transformer/heads": "heads", "/workload/transformer/vocab": "vocab",
     "/workload/transformer/seq_len": "seq_len", "/workload/transformer": "layers",
-    "/tokens": "tokens", "/samples": "tokens", "/duration_days": "duration_days",
+    "/tokens": "tokens", "/samples": "samples", "/epochs": "epochs", "/duration_days": "duration_days",
     "/nodes/min": "nodes_min", "/nodes/max": "nodes_max", "/nodes": "nodes_min",
     "/gpu_models": "gpu_models", "/gpus_per_node": "gpu_models",
     "/layout/tp": "layout_tp", "/layout/pp": "layout_pp", "/layout/zero_stage": "layout_zero_stage",
@@ -194,6 +194,7 @@
   var FIELD_NAMES = {
     preset: "Model preset", layers: "Layers", hidden: "Hidden size", heads: "Attention heads",
     vocab: "Vocabulary", seq_len: "Sequence length", tokens: "Tokens to train",
+    epochs: "Epochs", samples: "Samples per epoch",
     duration_days: "Target duration", nodes_min: "Nodes: at least", nodes_max: "Nodes: at most",
     nodes_exact: "Nodes", gpu_models: "GPU preference", layout_tp: "Tensor parallel",
     layout_pp: "Pipeline stages", layout_zero_stage: "ZeRO stage", region: "Region",
@@ -355,6 +356,9 @@
     }
     if (radio("work_kind") === "duration") {
       body.duration_days = numberIn(errors, "duration_days", 0.01, 3650, "a number of days");
+    } else if (radio("work_kind") === "epochs") {
+      body.epochs = numberIn(errors, "epochs", 0.01, 10000, "the number of epochs");
+      if (val("samples") !== "") body.samples = numberIn(errors, "samples", 1, 1e15, "the samples per epoch");
     } else {
       body.tokens = numberIn(errors, "tokens", 1e3, 1e16, "the tokens to train");
     }
@@ -450,10 +454,29 @@
     describePreset();
   }
 
+  /* Work is counted in the model's own unit: tokens for a transformer, epochs over samples for
+     a CNN, so only the choices that fit the chosen model are offered. */
+  function syncWorkKinds() {
+    var p = radio("model_kind") === "preset" ? presetById($("preset").value) : null;
+    var bySamples = !!(p && p.kind === "generic");
+    $("work-tokens").hidden = bySamples;
+    $("work-epochs").hidden = !bySamples;
+    var chosen = radio("work_kind");
+    if (bySamples && chosen === "tokens") document.querySelector('input[name="work_kind"][value="epochs"]').checked = true;
+    if (!bySamples && chosen === "epochs") document.querySelector('input[name="work_kind"][value="tokens"]').checked = true;
+    $("samples-hint").textContent = p && p.samples_per_epoch ? "Leave empty for " + p.dataset + ": " +
+      p.samples_per_epoch.toLocaleString("en-US") + " per epoch" : "Leave empty for the model's dataset";
+    syncVisibility();
+  }
+
   function describePreset() {
+    syncWorkKinds();
     var p = presetById($("preset").value);
-    $("preset-hint").textContent = p ? p.dimensions.layers + " layers, hidden " + p.dimensions.hidden + ", " +
-      p.dimensions.heads + " heads, sequence " + p.dimensions.seq_len + " tokens. Source: " + p.source : "";
+    if (!p) { $("preset-hint").textContent = ""; return; }
+    $("preset-hint").textContent = (p.kind === "generic" ?
+      (p.params / 1e6).toFixed(1) + " M parameters, trained on " + (p.dataset || "samples") :
+      p.dimensions.layers + " layers, hidden " + p.dimensions.hidden + ", " + p.dimensions.heads +
+      " heads, sequence " + p.dimensions.seq_len + " tokens") + ". Source: " + p.source;
   }
 
   function fillGpus() {
@@ -1076,6 +1099,7 @@
 
   function init() {
     document.querySelectorAll('input[type="radio"]').forEach(function (r) { r.addEventListener("change", syncVisibility); });
+    document.querySelectorAll('input[name="model_kind"]').forEach(function (r) { r.addEventListener("change", syncWorkKinds); });
     syncVisibility();
     $("preset").addEventListener("change", describePreset);
     $("sizing-form").addEventListener("submit", onSubmit);
