@@ -298,6 +298,7 @@ def bump(session: Session, quote: Quote, **values) -> None:
 
 
 def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
+    """A status or customer change; a new country re-prices the tax into a new revision."""
     if quote.status in FINAL:
         raise Problem(409, "quote_closed", f"The quote is {quote.status} and can no longer change")
     values: dict[str, Any] = {}
@@ -310,6 +311,14 @@ def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
         values["status"] = body["status"]
     if "customer" in body:
         values["customer"] = body["customer"]
+        if body["customer"].get("country") != quote.customer.get("country"):
+            # The tax line follows the customer's country at every change: the same frozen
+            # prices, taxed for the new country, as a revision of its own.
+            old = current(session, quote)
+            revise(session, quote, snapshot(session, old.catalog_version_id),
+                   "customer_country_changed", body["customer"].get("country"),
+                   valid_until=old.document["valid_until"], **values)
+            return quote
     bump(session, quote, **values)
     session.commit()
     session.refresh(quote)
@@ -320,17 +329,30 @@ def reprice(session: Session, quote: Quote) -> Quote:
     """A new revision at the current catalog version; the old one stays as it was."""
     if quote.status in FINAL:
         raise Problem(409, "quote_closed", f"The quote is {quote.status} and can no longer change")
+    revise(session, quote, snapshot(session, queries.resolve_version(session).id), "repriced",
+           quote.customer.get("country"))
+    return quote
+
+
+def revise(session: Session, quote: Quote, snap: Snapshot, reason: str, country: str | None, *,
+           valid_until: str | None = None, **values) -> None:
+    """Price the quote's configuration again into a new revision, with the change from the last.
+
+    `valid_until` keeps the validity of the revision it replaces; otherwise the new revision is
+    valid as many days from today as the old one was from its own date.
+    """
     old = current(session, quote)
-    snap = snapshot(session, queries.resolve_version(session).id)
     cfg = old.document["configuration"]
     config = Configuration(cfg["server"]["id"], cfg["fabric"]["id"], cfg["nodes"], cfg["region"],
                            cfg["nics_per_node"], cfg["oversubscription"])
     valid_days = (date.fromisoformat(old.document["valid_until"]) - old.created_at.date()).days
     terms = {"term": old.document["term"], "currency": old.document["currency"],
-             "support": old.document["support"], "country": quote.customer.get("country"),
+             "support": old.document["support"], "country": country,
              "valid_days": max(valid_days, 1)}
     document = revision_document(snap, config, terms, old.document["performance"],
                                  old.document["network_advice"])
+    if valid_until:
+        document["valid_until"] = valid_until
     before, after = Decimal(old.document["totals"]["grand_total"]), Decimal(document["totals"]["grand_total"])
     document["change_from_previous"] = {
         "previous_revision": old.revision, "previous_catalog_version": old.catalog_version_id,
@@ -339,13 +361,12 @@ def reprice(session: Session, quote: Quote) -> Quote:
                                  - Decimal(old.document["totals"]["monthly_net"])),
     }
     new_revision = quote.revision + 1
-    bump(session, quote, revision=new_revision)
+    bump(session, quote, revision=new_revision, **values)
     session.add(QuoteRevision(quote_id=quote.id, revision=new_revision,
-                              catalog_version_id=snap.version_id, reason="repriced",
+                              catalog_version_id=snap.version_id, reason=reason,
                               document=document))
     session.commit()
     session.refresh(quote)
-    return quote
 
 
 def page(session: Session, principal: Principal, *, limit: int, cursor: str | None,

@@ -60,7 +60,9 @@ class QuoteRequestSchema(Strict):
 class QuoteChangeSchema(Strict):
     status = ma.fields.String(validate=v.OneOf(QUOTE_STATES),
                               metadata={"description": "draft -> sent -> accepted; draft or sent -> expired"})
-    customer = ma.fields.Nested(CustomerSchema)
+    customer = ma.fields.Nested(CustomerSchema, metadata={
+        "description": "Replaces the customer; a different country re-prices the tax into a new "
+                       "revision (reason customer_country_changed) at the same frozen prices"})
 
 
 class QuoteQuerySchema(Strict):
@@ -128,7 +130,8 @@ class ConfigurationSchema(ma.Schema):
 class RevisionSummarySchema(ma.Schema):
     revision = ma.fields.Integer(required=True)
     catalog_version = ma.fields.Integer(required=True)
-    reason = ma.fields.String(required=True)
+    reason = ma.fields.String(required=True, metadata={
+        "description": "created, repriced or customer_country_changed"})
     created_at = ma.fields.DateTime(required=True)
     grand_total = Money(required=True)
 
