@@ -19,7 +19,7 @@ from catalog import queries
 from catalog.pricing import TERM_MONTHS, Configuration, PricingError, line_items
 from catalog.snapshot import Snapshot, snapshot
 from catalog.tables import utcnow
-from service import sizings
+from service import client_secrets, sizings
 from service.accounts import Principal
 from service.errors import Problem, field_problem
 from service.pagination import newest_first
@@ -127,7 +127,7 @@ def resolve_configuration(session: Session, snap: Snapshot, principal: Principal
     terms = {k: body.get(k) for k in ("term", "currency", "support", "valid_days")}
     terms["country"] = (body.get("customer") or {}).get("country")
     if "sizing_id" in body:
-        sizing = sizings.get(session, body["sizing_id"], principal)
+        sizing = sizings.get(session, body["sizing_id"], principal, body.get("sizing_client_secret"))
         if sizing is None:
             raise Problem(404, "not_found", f"No sizing {body['sizing_id']}")
         if sizing.status != "succeeded":
@@ -151,9 +151,6 @@ def resolve_configuration(session: Session, snap: Snapshot, principal: Principal
         advice = sizing.result.get("network_advice")
         sizing_id = sizing.id
     else:
-        if principal.publishable:
-            raise Problem(403, "insufficient_scope",
-                          "A publishable key can only request quotes from its own sizings")
         config_doc, performance, advice, sizing_id = body["configuration"], None, None, None
     terms["term"] = terms["term"] or "monthly"
     terms["currency"] = terms["currency"] or "USD"
@@ -203,15 +200,30 @@ def replay(session: Session, principal: Principal, key: str, body: dict[str, Any
     return stored
 
 
+def check_permission(principal: Principal, body: dict[str, Any]) -> None:
+    """What a publishable key may ask for: a quote of a sizing it made, with that sizing's secret."""
+    if not principal.publishable:
+        return
+    if "configuration" in body:
+        raise Problem(403, "insufficient_scope",
+                      "A publishable key can only request quotes of the sizings it made")
+    if "sizing_client_secret" not in body:
+        raise field_problem("/sizing_client_secret", "a publishable key quotes a sizing with the "
+                                                     "client_secret its creation returned")
+
+
 def create(session: Session, principal: Principal, body: dict[str, Any],
            idempotency_key: str | None, render) -> tuple[dict[str, Any], Quote]:
     """Create a quote (or replay the first response for a repeated Idempotency-Key)."""
+    check_permission(principal, body)
     if idempotency_key and (stored := replay(session, principal, idempotency_key, body)):
         return stored.response, session.get(Quote, stored.resource_id)
     snap = snapshot(session, queries.resolve_version(session).id)
     config, terms, performance, advice, sizing_id = resolve_configuration(session, snap, principal, body)
     document = revision_document(snap, config, terms, performance, advice)
+    secret, secret_sha256 = client_secrets.new()
     quote = Quote(account_id=principal.account_id, api_key_id=principal.key_id,
+                  client_secret_sha256=secret_sha256, origin=client_secrets.origin(principal),
                   number=next_number(session, utcnow().year), customer=body.get("customer") or {},
                   sizing_id=sizing_id)
     session.add(quote)
@@ -219,7 +231,7 @@ def create(session: Session, principal: Principal, body: dict[str, Any],
     session.add(QuoteRevision(quote_id=quote.id, revision=1, catalog_version_id=snap.version_id,
                               reason="created", document=document))
     session.flush()
-    response = render(quote)
+    response = {**render(quote), "client_secret": secret}
     if idempotency_key:
         session.add(IdempotencyKey(account_id=principal.account_id, key=idempotency_key,
                                    request_sha256=request_digest(body), status_code=201,
@@ -237,15 +249,19 @@ def create(session: Session, principal: Principal, body: dict[str, Any],
 
 # ------------------------------------------------------------------------------ reading and changes
 
-def visible_to(principal: Principal):
+def visible_to(principal: Principal, client_secret: str | None):
+    """The account's quotes; for a publishable key only the one it made whose secret it shows."""
     condition = Quote.account_id == principal.account_id
     if principal.publishable:
-        condition = and_(condition, Quote.api_key_id == principal.key_id)
+        condition = and_(condition, Quote.api_key_id == principal.key_id,
+                         Quote.client_secret_sha256 == client_secrets.digest(client_secret or ""))
     return condition
 
 
-def get(session: Session, quote_id: str, principal: Principal) -> Quote:
-    quote = session.scalars(select(Quote).where(Quote.id == quote_id, visible_to(principal))).first()
+def get(session: Session, quote_id: str, principal: Principal,
+        client_secret: str | None = None) -> Quote:
+    quote = session.scalars(select(Quote).where(Quote.id == quote_id,
+                                                visible_to(principal, client_secret))).first()
     if quote is None:
         raise Problem(404, "not_found", f"No quote {quote_id}")
     expire_if_due(session, quote)
@@ -370,8 +386,14 @@ def revise(session: Session, quote: Quote, snap: Snapshot, reason: str, country:
 
 
 def page(session: Session, principal: Principal, *, limit: int, cursor: str | None,
-         status: str | None, created_from: datetime | None, created_to: datetime | None):
-    query = select(Quote).where(visible_to(principal))
+         status: str | None, created_from: datetime | None, created_to: datetime | None,
+         origin: str | None = None):
+    """A page of the account's quotes; never for a publishable key, whatever its scopes."""
+    if principal.publishable:
+        raise client_secrets.no_listing()
+    query = select(Quote).where(Quote.account_id == principal.account_id)
+    if origin:
+        query = query.where(Quote.origin == origin)
     if status:
         query = query.where(Quote.status == status)
     if created_from:
@@ -386,7 +408,8 @@ def view(session: Session, quote: Quote) -> dict[str, Any]:
     revs = revisions(session, quote)
     doc = next(r.document for r in revs if r.revision == quote.revision)
     return {
-        "id": quote.id, "number": quote.number, "status": quote.status, "revision": quote.revision,
+        "id": quote.id, "origin": quote.origin, "number": quote.number, "status": quote.status,
+        "revision": quote.revision,
         "customer": quote.customer, "sizing_id": quote.sizing_id,
         "created_at": quote.created_at, "updated_at": quote.updated_at,
         **doc,

@@ -24,12 +24,17 @@ class Sizing(Base):
     __table_args__ = (
         Index("ix_sizings_account_created", "account_id", "created_at", "id"),
         Index("ix_sizings_status_dispatched", "status", "dispatched_at"),
+        # Counts an account's sizings queued or running, for its cap.
+        Index("ix_sizings_account_status", "account_id", "status"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     account_id: Mapped[str | None] = mapped_column(String(36), default=None)
-    # The key that created it: a publishable key sees only what it created itself.
+    # The key that created it: a publishable key sees only what it created itself, and only with
+    # the client secret (service.client_secrets) its creation returned.
     api_key_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    client_secret_sha256: Mapped[str | None] = mapped_column(String(64), default=None)
+    origin: Mapped[str] = mapped_column(String(8), default="api", server_default="api")
     status: Mapped[str] = mapped_column(String(12), default="queued")
     request: Mapped[dict[str, Any]]
     result: Mapped[dict[str, Any] | None] = mapped_column(default=None)
@@ -87,6 +92,9 @@ class Quote(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     account_id: Mapped[str] = mapped_column(String(36))
     api_key_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    client_secret_sha256: Mapped[str | None] = mapped_column(String(64), default=None)
+    # page: made with a publishable key (the website's form); api: with a secret key.
+    origin: Mapped[str] = mapped_column(String(8), default="api", server_default="api")
     number: Mapped[str] = mapped_column(String(32), unique=True)
     status: Mapped[str] = mapped_column(String(12), default="draft")
     revision: Mapped[int] = mapped_column(default=1)

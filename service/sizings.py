@@ -9,6 +9,7 @@ from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from catalog.tables import utcnow
+from service import client_secrets
 from service.accounts import Principal
 from service.celery_app import send_task
 from service.pagination import newest_first
@@ -19,14 +20,19 @@ RUN_SIZING = "tasks.run_sizing"
 LEASE = timedelta(seconds=60)
 
 
-def create(session: Session, request_doc: dict[str, Any], principal: Principal) -> Sizing:
-    """Commit the record first, then send the task: a broker outage loses nothing."""
-    sizing = Sizing(request=request_doc, account_id=principal.account_id, api_key_id=principal.key_id)
+def create(session: Session, request_doc: dict[str, Any], principal: Principal) -> tuple[Sizing, str]:
+    """Commit the record first, then send the task: a broker outage loses nothing.
+
+    Returns the record and its client secret, which exists in plain text only in this answer.
+    """
+    secret, secret_sha256 = client_secrets.new()
+    sizing = Sizing(request=request_doc, account_id=principal.account_id, api_key_id=principal.key_id,
+                    client_secret_sha256=secret_sha256, origin=client_secrets.origin(principal))
     session.add(sizing)
     session.commit()
     dispatch(session, sizing.id)
     session.refresh(sizing)
-    return sizing
+    return sizing, secret
 
 
 def dispatch(session: Session, sizing_id: str) -> bool:
@@ -141,21 +147,30 @@ def cancel(session: Session, sizing: Sizing) -> Sizing:
     return sizing
 
 
-def visible_to(principal: Principal):
-    """The rows a caller may see: its account's, and for a publishable key only its own."""
+def visible_to(principal: Principal, client_secret: str | None):
+    """The rows a caller may see: its account's; for a publishable key only the one it created
+    whose client secret it presents."""
     condition = Sizing.account_id == principal.account_id
     if principal.publishable:
-        condition = and_(condition, Sizing.api_key_id == principal.key_id)
+        condition = and_(condition, Sizing.api_key_id == principal.key_id,
+                         Sizing.client_secret_sha256 == client_secrets.digest(client_secret or ""))
     return condition
 
 
-def get(session: Session, sizing_id: str, principal: Principal) -> Sizing | None:
-    return session.scalars(select(Sizing).where(Sizing.id == sizing_id, visible_to(principal))).first()
+def get(session: Session, sizing_id: str, principal: Principal,
+        client_secret: str | None = None) -> Sizing | None:
+    return session.scalars(select(Sizing).where(Sizing.id == sizing_id,
+                                                visible_to(principal, client_secret))).first()
 
 
 def page(session: Session, principal: Principal, *, limit: int, cursor: str | None,
-         status: str | None = None) -> tuple[list[Sizing], str | None]:
-    query = select(Sizing).where(visible_to(principal))
+         status: str | None = None, origin: str | None = None) -> tuple[list[Sizing], str | None]:
+    """A page of the account's sizings; never for a publishable key, whatever its scopes."""
+    if principal.publishable:
+        raise client_secrets.no_listing()
+    query = select(Sizing).where(Sizing.account_id == principal.account_id)
     if status:
         query = query.where(Sizing.status == status)
+    if origin:
+        query = query.where(Sizing.origin == origin)
     return newest_first(session, query, Sizing, limit=limit, cursor=cursor)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from flask import Response, json, render_template, request, url_for
 from flask.views import MethodView
 
-from service import db, quotes
+from service import client_secrets, db, quotes
 from service.api.blueprint import Blueprint
 from service.auth import current_principal, requires
 from service.errors import field_problem
+from service.schemas import headers as h
 from service.schemas import quotes as s
 from service.security import DOCUMENT_POLICY
 
@@ -16,6 +17,12 @@ blp = Blueprint("quotes", __name__, url_prefix="/v1/quotes",
                 description="Priced, frozen offers with numbers, revisions and exports")
 
 READ = ("quotes:read", "quotes:write", "quotes:request")
+
+
+def visible(quote_id) -> quotes.Quote:
+    """The caller's quote; a publishable key names it by its client secret too (else 404)."""
+    principal = current_principal()
+    return quotes.get(db.session(), str(quote_id), principal, client_secrets.required(principal))
 
 
 def render(quote) -> dict:
@@ -38,7 +45,7 @@ class Quotes(MethodView):
         "customer": {"name": "Ada Example", "company": "Example Labs GmbH",
                      "email": "ada@example.com", "country": "DE"},
     })
-    @blp.arguments(s.IdempotencyHeaderSchema, location="headers")
+    @blp.arguments(h.IdempotencyHeaderSchema, location="headers")
     @blp.response(201, s.QuoteSchema, headers={"Location": {"schema": {"type": "string"}},
                                                "ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, description="The sizing does not exist (or is not yours)")
@@ -51,16 +58,20 @@ class Quotes(MethodView):
                                         headers.get("idempotency_key"), render)
         return with_headers(response, quote, 201)
 
-    @requires(blp, *READ)
+    @requires(blp, "quotes:read", "quotes:write")
     @blp.arguments(s.QuoteQuerySchema, location="query", unknown="raise", as_kwargs=True)
     @blp.response(200, s.QuotePageSchema)
-    @blp.doc(operationId="listQuotes", summary="Your quotes, newest first, filtered, by cursor")
-    def get(self, limit, cursor=None, status=None, created_from=None, created_to=None):
+    @blp.doc(operationId="listQuotes",
+             summary="The account's quotes, newest first, filtered, by cursor (secret keys only)",
+             description="Every quote of the account, including the quote requests the page's "
+                         "publishable key made (`origin: page`). A publishable key lists nothing.")
+    def get(self, limit, cursor=None, status=None, created_from=None, created_to=None,
+            origin=None):
         session = db.session()
         try:
             rows, next_cursor = quotes.page(session, current_principal(), limit=limit, cursor=cursor,
                                             status=status, created_from=created_from,
-                                            created_to=created_to)
+                                            created_to=created_to, origin=origin)
         except ValueError:
             raise field_problem("/query/cursor", "not a cursor from this API") from None
         return {"items": [quotes.view(session, q) for q in rows], "next_cursor": next_cursor}
@@ -69,19 +80,20 @@ class Quotes(MethodView):
 @blp.route("/<uuid:quote_id>")
 class QuoteById(MethodView):
     @requires(blp, *READ)
+    @blp.arguments(h.ClientSecretHeaderSchema, location="headers")
     @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(304, description="Not modified since the ETag in If-None-Match")
     @blp.alt_response(404, description="No such quote (or not yours)")
     @blp.doc(operationId="getQuote", summary="A quote with its current revision")
-    def get(self, quote_id):
-        quote = quotes.get(db.session(), str(quote_id), current_principal())
+    def get(self, _secret, quote_id):
+        quote = visible(quote_id)
         if quotes.etag(quote) in request.headers.get("If-None-Match", ""):
             return Response(status=304, headers={"ETag": quotes.etag(quote)})
         return with_headers(render(quote), quote)
 
     @requires(blp, "quotes:write")
     @blp.arguments(s.QuoteChangeSchema, example={"status": "sent"})
-    @blp.arguments(s.IfMatchHeaderSchema, location="headers")
+    @blp.arguments(h.IfMatchHeaderSchema, location="headers")
     @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, description="No such quote (or not yours)")
     @blp.alt_response(409, description="Transition not allowed, or the quote is closed")
@@ -89,16 +101,15 @@ class QuoteById(MethodView):
     @blp.alt_response(428, description="If-Match is missing")
     @blp.doc(operationId="updateQuote", summary="Change a quote's status or customer")
     def patch(self, body, headers, quote_id):
-        session = db.session()
-        quote = quotes.get(session, str(quote_id), current_principal())
+        quote = visible(quote_id)
         quotes.check_if_match(quote, headers.get("if_match"))
-        return with_headers(render(quotes.change(session, quote, body)), quote)
+        return with_headers(render(quotes.change(db.session(), quote, body)), quote)
 
 
 @blp.route("/<uuid:quote_id>/reprice")
 class QuoteReprice(MethodView):
     @requires(blp, "quotes:write")
-    @blp.arguments(s.IfMatchHeaderSchema, location="headers")
+    @blp.arguments(h.IfMatchHeaderSchema, location="headers")
     @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, description="No such quote (or not yours)")
     @blp.alt_response(409, description="The quote is accepted or expired")
@@ -107,21 +118,20 @@ class QuoteReprice(MethodView):
     @blp.doc(operationId="repriceQuote",
              summary="A new revision at the current catalog prices, showing the difference")
     def post(self, headers, quote_id):
-        session = db.session()
-        quote = quotes.get(session, str(quote_id), current_principal())
+        quote = visible(quote_id)
         quotes.check_if_match(quote, headers.get("if_match"))
-        return with_headers(render(quotes.reprice(session, quote)), quote)
+        return with_headers(render(quotes.reprice(db.session(), quote)), quote)
 
 
 @blp.route("/<uuid:quote_id>/export.csv")
 class QuoteCsv(MethodView):
     @requires(blp, *READ)
+    @blp.arguments(h.ClientSecretHeaderSchema, location="headers")
     @blp.response(200, content_type="text/csv", description="Line items and totals as CSV")
     @blp.alt_response(404, description="No such quote (or not yours)")
     @blp.doc(operationId="exportQuoteCsv", summary="The quote's lines and totals as CSV")
-    def get(self, quote_id):
-        session = db.session()
-        quote = quotes.get(session, str(quote_id), current_principal())
+    def get(self, _secret, quote_id):
+        quote = visible(quote_id)
         body = quotes.as_csv(render(quote))
         return Response(body, mimetype="text/csv", headers={
             "Content-Disposition": f'attachment; filename="{quote.number}.csv"'})
@@ -130,12 +140,12 @@ class QuoteCsv(MethodView):
 @blp.route("/<uuid:quote_id>/document")
 class QuoteDocument(MethodView):
     @requires(blp, *READ)
+    @blp.arguments(h.ClientSecretHeaderSchema, location="headers")
     @blp.response(200, content_type="text/html", description="A print-ready quote document")
     @blp.alt_response(404, description="No such quote (or not yours)")
     @blp.doc(operationId="getQuoteDocument",
              summary="A printable quote: lines, totals, validity, assumptions, performance, advice")
-    def get(self, quote_id):
-        session = db.session()
-        quote = quotes.get(session, str(quote_id), current_principal())
+    def get(self, _secret, quote_id):
+        quote = visible(quote_id)
         return Response(render_template("quote.html", quote=render(quote)), mimetype="text/html",
                         headers={"Content-Security-Policy": DOCUMENT_POLICY})

@@ -8,12 +8,13 @@ import time
 from flask import request, url_for
 from flask.views import MethodView
 
-from service import db, sizings
+from service import client_secrets, db, sizings
 from service.api.blueprint import Blueprint
 from service.auth import current_principal, requires
 from service.errors import Problem, field_problem
 from service.estimates import catalog_snapshot
 from service.records import FINAL_STATES, Sizing
+from service.schemas import headers as h
 from service.schemas import sizings as s
 from service.sizing_job import check_request
 
@@ -53,8 +54,9 @@ def respond(sizing: Sizing, created: bool = False):
 
 
 def owned(sizing_id: str) -> Sizing:
-    # Another account's id answers 404, exactly like an id that does not exist.
-    sizing = sizings.get(db.session(), sizing_id, current_principal())
+    # Another account's id, or a wrong client secret, answers 404 like an id that does not exist.
+    principal = current_principal()
+    sizing = sizings.get(db.session(), sizing_id, principal, client_secrets.required(principal))
     if sizing is None:
         raise Problem(404, "not_found", f"No sizing {sizing_id}")
     return sizing
@@ -68,7 +70,7 @@ class Sizings(MethodView):
         "nodes": {"min": 2, "max": 16}, "region": "us-east", "term": "1y", "currency": "USD",
         "objective": "balanced", "max_results": 5,
     })
-    @blp.arguments(s.PreferHeaderSchema, location="headers")
+    @blp.arguments(h.PreferHeaderSchema, location="headers")
     @blp.response(202, s.SizingSchema, description="Accepted; poll Location until final")
     @blp.alt_response(201, schema=s.SizingSchema,
                       description="Finished within the time asked for by `Prefer: wait=N`")
@@ -77,18 +79,23 @@ class Sizings(MethodView):
     def post(self, body, _headers):
         session = db.session()
         check_request(catalog_snapshot(session, None), body)
-        sizing = sizings.create(session, s.SizingRequestSchema().dump(body), current_principal())
-        return respond(wait_for(sizing, requested_wait()), created=True)
+        sizing, secret = sizings.create(session, s.SizingRequestSchema().dump(body),
+                                        current_principal())
+        sizing = wait_for(sizing, requested_wait())
+        sizing.client_secret = secret  # shown in this answer only, never stored in plain text
+        return respond(sizing, created=True)
 
-    @requires(blp, "sizings:read", "sizings:write")
+    @requires(blp, "sizings:read")
     @blp.arguments(s.SizingQuerySchema, location="query", unknown="raise", as_kwargs=True)
     @blp.response(200, s.SizingPageSchema)
-    @blp.doc(operationId="listSizings", summary="Your sizings, newest first, by cursor")
-    def get(self, limit, cursor=None, status=None):
+    @blp.doc(operationId="listSizings",
+             summary="The account's sizings, newest first, by cursor (secret keys only)",
+             description="Every sizing of the account, including those the page's publishable "
+                         "key made (`origin: page`). A publishable key lists nothing.")
+    def get(self, limit, cursor=None, status=None, origin=None):
         try:
             rows, next_cursor = sizings.page(db.session(), current_principal(), limit=limit,
-                                             cursor=cursor,
-                                             status=status)
+                                             cursor=cursor, status=status, origin=origin)
         except ValueError:
             raise field_problem("/query/cursor", "not a cursor from this API") from None
         return {"items": rows, "next_cursor": next_cursor}
@@ -97,23 +104,25 @@ class Sizings(MethodView):
 @blp.route("/<uuid:sizing_id>")
 class SizingById(MethodView):
     @requires(blp, "sizings:read", "sizings:write")
-    @blp.arguments(s.PreferHeaderSchema, location="headers")
+    @blp.arguments(h.PreferHeaderSchema, location="headers")
+    @blp.arguments(h.ClientSecretHeaderSchema, location="headers")
     @blp.response(200, s.SizingSchema, description="Final: succeeded, failed or cancelled")
     @blp.alt_response(202, schema=s.SizingSchema, description="Queued or running")
     @blp.alt_response(404, description="No such sizing (or not yours)")
     @blp.doc(operationId="getSizing", summary="A sizing's state, progress and result")
-    def get(self, _headers, sizing_id):
+    def get(self, _headers, _secret, sizing_id):
         return respond(wait_for(owned(str(sizing_id)), requested_wait()))
 
 
 @blp.route("/<uuid:sizing_id>/cancel")
 class SizingCancel(MethodView):
     @requires(blp, "sizings:write")
+    @blp.arguments(h.ClientSecretHeaderSchema, location="headers")
     @blp.response(200, s.SizingSchema)
     @blp.alt_response(404, description="No such sizing (or not yours)")
     @blp.alt_response(409, description="Already finished")
     @blp.doc(operationId="cancelSizing", summary="Cancel a queued or running sizing")
-    def post(self, sizing_id):
+    def post(self, _secret, sizing_id):
         sizing = owned(str(sizing_id))
         if sizing.status in FINAL_STATES:
             raise Problem(409, "already_finished", f"The sizing already {sizing.status}")

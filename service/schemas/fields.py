@@ -195,3 +195,26 @@ class UUID(ma.fields.String):
         if CANONICAL_UUID.fullmatch(text) is None:
             raise self.make_error("invalid_uuid")
         return text.lower()
+
+
+ORIGINS = ("page", "api")
+
+
+def Origin(**kwargs) -> ma.fields.String:
+    """A filter on where an object came from."""
+    return ma.fields.String(validate=v.OneOf(ORIGINS), metadata={
+        "description": "page: made with a publishable key (the website's form); api: with a "
+                       "secret key"}, **kwargs)
+
+
+def OriginField() -> ma.fields.String:
+    return ma.fields.String(required=True, validate=v.OneOf(ORIGINS), metadata={
+        "description": "page: made with a publishable key (the website's form), so from a "
+                       "visitor; api: with a secret key"})
+
+
+def ClientSecretField() -> ma.fields.String:
+    return ma.fields.String(metadata={
+        "description": "Only in the answer that created the object (and its idempotent "
+                       "replays): with a publishable key, send it in the Client-Secret header to "
+                       "read the object back; it is not shown again"})

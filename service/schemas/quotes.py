@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate as v
 
+from service import client_secrets
 from service.records import QUOTE_STATES
 from service.schemas import fields as f
 from service.schemas.results import (
@@ -48,6 +49,10 @@ class QuoteRequestSchema(Strict):
     support = ma.fields.String(load_default="none", validate=v.OneOf(["none", "business", "enterprise"]))
     valid_days = f.Integer(load_default=30, validate=v.Range(min=1, max=90))
     customer = ma.fields.Nested(CustomerSchema, required=True)
+    sizing_client_secret = ma.fields.String(
+        validate=f.FullMatch(client_secrets.PATTERN, error="Not a client secret."),
+        metadata={"description": "Publishable keys: the client_secret the sizing's creation "
+                                 "returned (required with sizing_id); secret keys need none"})
 
     @ma.validates_schema
     def _one_source(self, data, **_):
@@ -55,6 +60,9 @@ class QuoteRequestSchema(Strict):
             raise ma.ValidationError("give exactly one of sizing_id or configuration", "sizing_id")
         if "rank" in data and "sizing_id" not in data:
             raise ma.ValidationError("rank picks a configuration of a sizing", "rank")
+        if "sizing_client_secret" in data and "sizing_id" not in data:
+            raise ma.ValidationError("is the client secret of the sizing_id quoted",
+                                     "sizing_client_secret")
 
 
 class QuoteChangeSchema(Strict):
@@ -69,26 +77,9 @@ class QuoteQuerySchema(Strict):
     limit = f.QueryInteger(load_default=20, validate=v.Range(min=1, max=100))
     cursor = ma.fields.String(validate=v.Length(max=200))
     status = ma.fields.String(validate=v.OneOf(QUOTE_STATES))
+    origin = f.Origin()
     created_from = f.Timestamp(metadata={"description": "ISO 8601 with offset"})
     created_to = f.Timestamp(metadata={"description": "ISO 8601 with offset"})
-
-
-class IdempotencyHeaderSchema(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
-
-    idempotency_key = ma.fields.String(
-        data_key="Idempotency-Key", validate=v.Length(min=1, max=200),
-        metadata={"description": "Retry-safe key: a repeat with the same body returns the first "
-                                 "response; with another body it is refused (422)"})
-
-
-class IfMatchHeaderSchema(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
-
-    if_match = ma.fields.String(data_key="If-Match",
-                                metadata={"description": "The quote's ETag (required)"})
 
 
 class LineSchema(ma.Schema):
@@ -145,6 +136,8 @@ class ChangeSchema(ma.Schema):
 
 class QuoteSchema(ma.Schema):
     id = ma.fields.String(required=True)
+    origin = f.OriginField()
+    client_secret = f.ClientSecretField()
     number = ma.fields.String(required=True, metadata={"example": "Q-2026-000042"})
     status = ma.fields.String(required=True, validate=v.OneOf(QUOTE_STATES))
     revision = ma.fields.Integer(required=True)

@@ -127,21 +127,14 @@ class SizingQuerySchema(Strict):
     limit = f.QueryInteger(load_default=20, validate=v.Range(min=1, max=100))
     cursor = ma.fields.String(validate=v.Length(max=200))
     status = ma.fields.String(validate=v.OneOf(SIZING_STATES))
-
-
-class PreferHeaderSchema(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
-
-    prefer = ma.fields.String(
-        data_key="Prefer",
-        metadata={"description": "RFC 7240 `wait=N`: wait up to N seconds (max 60) for the result"})
+    origin = f.Origin()
 
 
 class SizingSummarySchema(ma.Schema):
     """A sizing without its result, as listed."""
 
     id = ma.fields.String(required=True)
+    origin = f.OriginField()
     status = ma.fields.String(required=True, validate=v.OneOf(SIZING_STATES))
     progress = ma.fields.Float(required=True, metadata={"description": "0 to 1"})
     created_at = ma.fields.DateTime(required=True)
@@ -155,6 +148,7 @@ class SizingSummarySchema(ma.Schema):
 
 
 class SizingSchema(SizingSummarySchema):
+    client_secret = f.ClientSecretField()
     result = ma.fields.Nested(SizingResultSchema, allow_none=True,
                               metadata={"description": "Ranked configurations, network advice, "
                                                        "efficiency series (when succeeded)"})

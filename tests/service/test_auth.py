@@ -70,9 +70,12 @@ def test_publishable_key_sees_only_what_it_created(catalog_app):
     public = authorised(catalog_app, new_key(catalog_app, kind="publishable", account_id=account_id))
     other_visitor = authorised(catalog_app, new_key(catalog_app, kind="publishable",
                                                     account_id=account_id))
-    location = public.post("/v1/sizings", json=SIZING).headers["Location"]
-    assert public.get(location).status_code == 200
-    assert other_visitor.get(location).status_code == 404
+    created = public.post("/v1/sizings", json=SIZING)
+    location, secret_header = created.headers["Location"], {
+        "Client-Secret": created.get_json()["client_secret"]}
+    assert public.get(location, headers=secret_header).status_code == 200
+    # Even with the secret, another key of the account did not create it.
+    assert other_visitor.get(location, headers=secret_header).status_code == 404
     assert authorised(catalog_app, secret).get(location).status_code == 200
 
 

@@ -68,6 +68,8 @@ def live_server(tmp_path_factory):
         load_files(session, REPO_ROOT / "catalog" / "data")
         account = accounts.create_account(session, "website (browser test)")
         _, key = accounts.create_key(session, account.id, kind="publishable", name="sizing page")
+        # The provider's sales engineers: a secret key of the page's account sees what it made.
+        _, sales_key = accounts.create_key(session, account.id, kind="secret", name="sales")
         db.engine().dispose()
 
     port = free_port()
@@ -84,7 +86,7 @@ def live_server(tmp_path_factory):
     base_url = f"http://127.0.0.1:{port}"
     try:
         wait_for_http(base_url + "/site-config.json", server, log_path)
-        yield {"url": base_url, "key": key, "log": log_path}
+        yield {"url": base_url, "key": key, "sales_key": sales_key, "log": log_path}
     finally:
         server.terminate()
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
 import urllib.request
 from decimal import Decimal
 
@@ -76,9 +77,10 @@ def focused_id(driver) -> str:
     return driver.execute_script("return document.activeElement && document.activeElement.id")
 
 
-def api_get(server, path):
+def api_get(server, path, key=None):
+    """A GET as the sales team makes it, with the secret key of the page's account."""
     request = urllib.request.Request(server["url"] + path,
-                                     headers={"Authorization": f"Bearer {server['key']}"})
+                                     headers={"Authorization": f"Bearer {key or server['sales_key']}"})
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
 
@@ -185,6 +187,15 @@ def test_size_a_cluster_and_request_a_quote(live_server, browser, artifacts):
     quotes = api_get(live_server, "/v1/quotes")["items"]
     assert len(quotes) == 1, "a double click made more than one quote"
     quote = quotes[0]
+    assert quote["origin"] == "page"
+    # The page's own key lists nothing; the secrets that read its objects stay in this tab.
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        api_get(live_server, "/v1/quotes", key=live_server["key"])
+    assert refused.value.code == 403
+    kept = json.loads(driver.execute_script(
+        "return sessionStorage.getItem('gpu-sizing.client-secrets')"))
+    assert kept[f"quote:{quote['id']}"].startswith("cs_")
+    assert kept[f"sizing:{quote['sizing_id']}"].startswith("cs_")
     assert re.fullmatch(r"Q-\d{4}-\d{6}", quote["number"])
     result_text = by_id(driver, "quote-result").text
     assert quote["number"] in by_id(driver, "quote-number").text

@@ -6,7 +6,7 @@
   var config = { key: null, base: "" };
   var state = {
     presets: [], gpus: [], regions: [],
-    sizing: null, request: null, location: null,
+    sizing: null, sizingId: null, request: null, location: null,
     busy: false, retry: null,
     quoteRank: null, quoteBusy: false, quoteKey: null, quoteBody: null, documentUrl: null
   };
@@ -19,6 +19,24 @@
     if (className) node.className = className;
     return node;
   }
+
+  /* The client secret each sizing and quote's creation returned: the page's public key reads an
+     object back only with it, so it stays in this browser tab's session and nowhere else. */
+  var SECRETS_KEY = "gpu-sizing.client-secrets";
+
+  function rememberSecret(kind, id, secret) {
+    if (!secret) return;
+    var all = storedSecrets();
+    all[kind + ":" + id] = secret;
+    try { sessionStorage.setItem(SECRETS_KEY, JSON.stringify(all)); } catch (e) { memorySecrets = all; }
+  }
+
+  var memorySecrets = {};
+  function storedSecrets() {
+    try { return JSON.parse(sessionStorage.getItem(SECRETS_KEY) || "{}") || {}; } catch (e) { return memorySecrets; }
+  }
+
+  function secretFor(kind, id) { return storedSecrets()[kind + ":" + id] || ""; }
 
   function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
@@ -569,6 +587,8 @@
     try {
       var response = await api("POST", "/v1/sizings", { body: state.request, onWait: rateNotice });
       state.location = response.headers.get("Location") || ("/v1/sizings/" + response.body.id);
+      state.sizingId = response.body.id;
+      rememberSecret("sizing", response.body.id, response.body.client_secret);
       await follow(response.body);
     } catch (err) {
       // Once the sizing exists, a retry goes on polling it rather than submitting another.
@@ -578,11 +598,15 @@
     }
   }
 
+  function pollHeaders() {
+    return { "Prefer": "wait=10", "Client-Secret": secretFor("sizing", state.sizingId) };
+  }
+
   async function resumePolling() {
     setBusy(true);
     hideRunError();
     try {
-      var response = await api("GET", state.location, { headers: { "Prefer": "wait=10" }, onWait: rateNotice });
+      var response = await api("GET", state.location, { headers: pollHeaders(), onWait: rateNotice });
       await follow(response.body);
     } catch (err) {
       failed(err, resumePolling);
@@ -595,7 +619,7 @@
     while (record.status === "queued" || record.status === "running") {
       showProgress(record);
       var started = Date.now();
-      var response = await api("GET", state.location, { headers: { "Prefer": "wait=10" }, onWait: rateNotice });
+      var response = await api("GET", state.location, { headers: pollHeaders(), onWait: rateNotice });
       record = response.body;
       if (response.status === 202 && Date.now() - started < 1000) {
         // The server did not hold the request: honour its Retry-After before asking again.
@@ -922,6 +946,7 @@
     if (company) customer.company = company;
     var body = {
       sizing_id: state.sizing.id, rank: state.quoteRank, customer: customer,
+      sizing_client_secret: secretFor("sizing", state.sizing.id),
       term: state.request.term, currency: state.request.currency
     };
     return { body: body, errors: errors };
@@ -957,6 +982,7 @@
         onWait: function (s) { $("quote-status").textContent = "The service is busy; retrying in " + s + " s…"; }
       });
       $("quote-status").textContent = "";
+      rememberSecret("quote", response.body.id, response.body.client_secret);
       renderQuote(response.body);
     } catch (err) {
       $("quote-status").textContent = "";
@@ -1070,11 +1096,13 @@
     heading.focus();
   }
 
-  /* The printable document needs the key too: fetch it with the header, link to it as a Blob. */
+  /* The printable document needs the key and the quote's secret: fetch it with both headers,
+     link to it as a Blob. */
   async function loadDocument(q, holder) {
     holder.textContent = "Preparing the printable version…";
     try {
-      var response = await api("GET", "/v1/quotes/" + q.id + "/document", { raw: true, headers: { "Accept": "text/html" } });
+      var response = await api("GET", "/v1/quotes/" + q.id + "/document", { raw: true, headers: {
+        "Accept": "text/html", "Client-Secret": secretFor("quote", q.id) } });
       if (state.documentUrl) URL.revokeObjectURL(state.documentUrl);
       var blob = new Blob([response.blob], { type: "text/html" });
       state.documentUrl = URL.createObjectURL(blob);
