@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -15,10 +16,10 @@ class ConfigError(ValueError):
 
 
 def parse_int(name: str, raw: str, minimum: int = 0) -> int:
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ConfigError(f"{name}={raw!r} is not a whole number") from None
+    # ASCII digits only: int() would also take "1_000", "٣" or "+5".
+    if not re.fullmatch(r"[0-9]{1,12}", raw.strip()):
+        raise ConfigError(f"{name}={raw!r} is not a whole number")
+    value = int(raw.strip())
     if value < minimum:
         raise ConfigError(f"{name}={raw!r} must be at least {minimum}")
     return value
@@ -47,6 +48,13 @@ def normalise_database_url(url: str) -> str:
     return url
 
 
+# Settings that are whole numbers: field -> (environment variable, smallest value allowed).
+WHOLE_NUMBERS: dict[str, tuple[str, int]] = {
+    "rate_limit_per_minute": ("RATE_LIMIT_PER_MINUTE", 1),
+    "idempotency_key_ttl_s": ("IDEMPOTENCY_KEY_TTL_S", 60),
+}
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the app reads at start-up; the defaults run it embedded."""
@@ -63,6 +71,8 @@ class Config:
     cors_origins: tuple[str, ...] = ()
     # The publishable key the page at / uses; default: the one `flask site ensure-key` made.
     site_publishable_key: str | None = None
+    # How long an Idempotency-Key is remembered after its first use.
+    idempotency_key_ttl_s: int = 86_400
     extra: Mapping[str, object] = field(default_factory=dict)
 
     @property
@@ -89,8 +99,9 @@ class Config:
             if not path.is_dir():
                 raise ConfigError(f"CATALOG_DIR={raw!r} is not a directory")
             values["catalog_dir"] = path
-        if raw := env.get("RATE_LIMIT_PER_MINUTE"):
-            values["rate_limit_per_minute"] = parse_int("RATE_LIMIT_PER_MINUTE", raw, minimum=1)
+        for name, (variable, minimum) in WHOLE_NUMBERS.items():
+            if raw := env.get(variable):
+                values[name] = parse_int(variable, raw, minimum=minimum)
         if raw := env.get("CORS_ORIGINS"):
             origins = tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
             for origin in origins:
@@ -108,3 +119,10 @@ class Config:
         current = {f.name: getattr(self, f.name) for f in fields(self)}
         current.update(changes)
         return Config(**current)
+
+
+def settings() -> Config:
+    """The Config of the app serving the current request or task."""
+    from flask import current_app
+
+    return current_app.config["SIZING"]

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
-import json
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import and_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from catalog import queries
@@ -22,8 +19,9 @@ from catalog.tables import utcnow
 from service import client_secrets, sizings
 from service.accounts import Principal
 from service.errors import Problem, field_problem
+from service.idempotency import Claim
 from service.pagination import newest_first
-from service.records import IdempotencyKey, Quote, QuoteCounter, QuoteRevision
+from service.records import Quote, QuoteCounter, QuoteRevision
 
 TRANSITIONS = {"draft": {"sent", "expired"}, "sent": {"accepted", "expired"}}
 FINAL = ("accepted", "expired")
@@ -183,23 +181,6 @@ def next_number(session: Session, year: int) -> str:
     return f"Q-{year}-{last:06d}"
 
 
-def request_digest(body: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
-
-
-def replay(session: Session, principal: Principal, key: str, body: dict[str, Any]) -> IdempotencyKey | None:
-    """The stored first response for this key, or None; another body with the key is refused."""
-    stored = session.get(IdempotencyKey, (principal.account_id, key))
-    if stored is None:
-        return None
-    if stored.request_sha256 != request_digest(body):
-        raise Problem(422, "idempotency_key_reused",
-                      "This Idempotency-Key was used with a different request body",
-                      errors=[{"pointer": "/headers/Idempotency-Key",
-                               "detail": "already used with another body"}])
-    return stored
-
-
 def check_permission(principal: Principal, body: dict[str, Any]) -> None:
     """What a publishable key may ask for: a quote of a sizing it made, with that sizing's secret."""
     if not principal.publishable:
@@ -213,11 +194,13 @@ def check_permission(principal: Principal, body: dict[str, Any]) -> None:
 
 
 def create(session: Session, principal: Principal, body: dict[str, Any],
-           idempotency_key: str | None, render) -> tuple[dict[str, Any], Quote]:
-    """Create a quote (or replay the first response for a repeated Idempotency-Key)."""
+           claim: Claim | None = None) -> tuple[Quote, str]:
+    """Price and freeze a new quote; returns it with its client secret (shown once).
+
+    An Idempotency-Key's claim is completed in the same transaction, so the key points at
+    the quote exactly when the quote exists.
+    """
     check_permission(principal, body)
-    if idempotency_key and (stored := replay(session, principal, idempotency_key, body)):
-        return stored.response, session.get(Quote, stored.resource_id)
     snap = snapshot(session, queries.resolve_version(session).id)
     config, terms, performance, advice, sizing_id = resolve_configuration(session, snap, principal, body)
     document = revision_document(snap, config, terms, performance, advice)
@@ -230,21 +213,10 @@ def create(session: Session, principal: Principal, body: dict[str, Any],
     session.flush()
     session.add(QuoteRevision(quote_id=quote.id, revision=1, catalog_version_id=snap.version_id,
                               reason="created", document=document))
-    session.flush()
-    response = {**render(quote), "client_secret": secret}
-    if idempotency_key:
-        session.add(IdempotencyKey(account_id=principal.account_id, key=idempotency_key,
-                                   request_sha256=request_digest(body), status_code=201,
-                                   resource_id=quote.id, response=response))
-    try:
-        session.commit()
-    except IntegrityError:
-        # A concurrent retry with the same key won: answer as it did, with its quote.
-        session.rollback()
-        if idempotency_key and (stored := replay(session, principal, idempotency_key, body)):
-            return stored.response, session.get(Quote, stored.resource_id)
-        raise
-    return response, quote
+    if claim:
+        claim.complete(quote.id, 201, secret)
+    session.commit()
+    return quote, secret
 
 
 # ------------------------------------------------------------------------------ reading and changes

@@ -129,14 +129,19 @@ class QuoteCounter(Base):
 
 
 class IdempotencyKey(Base):
-    """The first response to a POST carrying an Idempotency-Key, replayed on retries."""
+    """An Idempotency-Key as one API key used it: claimed (pending), then the object it made."""
 
     __tablename__ = "idempotency_keys"
 
     account_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    api_key_id: Mapped[str] = mapped_column(String(36), primary_key=True)
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
-    request_sha256: Mapped[str] = mapped_column(String(64))
-    status_code: Mapped[int]
-    resource_id: Mapped[str] = mapped_column(String(36))
-    response: Mapped[dict[str, Any]]
+    # SHA-256 of the method, path and validated body the key was first used with.
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(8))  # pending | done
+    resource_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    status_code: Mapped[int | None] = mapped_column(default=None)
+    # The object's client secret, so a replay shows it as the first answer did; kept only for
+    # the key's lifetime.
+    client_secret: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

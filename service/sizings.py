@@ -12,6 +12,7 @@ from catalog.tables import utcnow
 from service import client_secrets
 from service.accounts import Principal
 from service.celery_app import send_task
+from service.idempotency import Claim
 from service.pagination import newest_first
 from service.records import FINAL_STATES, Sizing
 
@@ -20,15 +21,20 @@ RUN_SIZING = "tasks.run_sizing"
 LEASE = timedelta(seconds=60)
 
 
-def create(session: Session, request_doc: dict[str, Any], principal: Principal) -> tuple[Sizing, str]:
+def create(session: Session, request_doc: dict[str, Any], principal: Principal,
+           claim: Claim | None = None) -> tuple[Sizing, str]:
     """Commit the record first, then send the task: a broker outage loses nothing.
 
     Returns the record and its client secret, which exists in plain text only in this answer.
+    An Idempotency-Key's claim is completed in the transaction that commits the record.
     """
     secret, secret_sha256 = client_secrets.new()
     sizing = Sizing(request=request_doc, account_id=principal.account_id, api_key_id=principal.key_id,
                     client_secret_sha256=secret_sha256, origin=client_secrets.origin(principal))
     session.add(sizing)
+    if claim:
+        session.flush()
+        claim.complete(sizing.id, 202, secret)
     session.commit()
     dispatch(session, sizing.id)
     session.refresh(sizing)

@@ -38,6 +38,7 @@ ERROR_HEADERS = {
                         "schema": {"type": "string"}},
           "RateLimit-Policy": {"description": "The key's quota and window",
                                "schema": {"type": "string"}}},
+    409: {"Retry-After": RETRY_AFTER},
     503: {"Retry-After": RETRY_AFTER},
 }
 

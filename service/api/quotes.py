@@ -5,9 +5,10 @@ from __future__ import annotations
 from flask import Response, json, render_template, request, url_for
 from flask.views import MethodView
 
-from service import client_secrets, db, quotes
+from service import client_secrets, db, idempotency, quotes
 from service.api.blueprint import Blueprint
 from service.auth import current_principal, requires
+from service.config import settings
 from service.errors import field_problem
 from service.schemas import headers as h
 from service.schemas import quotes as s
@@ -29,10 +30,11 @@ def render(quote) -> dict:
     return s.QuoteSchema().dump(quotes.view(db.session(), quote))
 
 
-def with_headers(body: dict, quote, status: int = 200) -> Response:
-    """The already-serialised quote (a replayed response is stored serialised) with its ETag."""
-    return Response(json.dumps(body), status=status, mimetype="application/json", headers={
-        "ETag": quotes.etag(quote), "Location": url_for("quotes.QuoteById", quote_id=quote.id)})
+def with_headers(body: dict, quote, status: int = 200, replay: bool = False) -> Response:
+    """The serialised quote with its ETag and Location (and, replayed, saying so)."""
+    headers = {"ETag": quotes.etag(quote), "Location": url_for("quotes.QuoteById", quote_id=quote.id)}
+    return Response(json.dumps(body), status=status, mimetype="application/json",
+                    headers=idempotency.replayed(headers) if replay else headers)
 
 
 @blp.route("")
@@ -49,14 +51,23 @@ class Quotes(MethodView):
     @blp.response(201, s.QuoteSchema, headers={"Location": {"schema": {"type": "string"}},
                                                "ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, description="The sizing does not exist (or is not yours)")
+    @blp.alt_response(409, description="A request with this Idempotency-Key is still being "
+                                       "processed; retry after Retry-After")
     @blp.alt_response(422, description="Invalid input, an unready sizing, or a reused "
-                                       "Idempotency-Key with another body")
+                                       "Idempotency-Key with another request")
     @blp.doc(operationId="createQuote", summary="Quote a sizing's configuration or an explicit one")
     def post(self, body, headers):
         session = db.session()
-        response, quote = quotes.create(session, current_principal(), body,
-                                        headers.get("idempotency_key"), render)
-        return with_headers(response, quote, 201)
+        principal = current_principal()
+        quotes.check_permission(principal, body)
+        with idempotency.guarded(session, principal, headers.get("idempotency_key"), body,
+                                 settings().idempotency_key_ttl_s) as held:
+            if held and held.replay:
+                quote = session.get(quotes.Quote, held.row.resource_id)
+                return with_headers({**render(quote), "client_secret": held.row.client_secret},
+                                    quote, 201, replay=True)
+            quote, secret = quotes.create(session, principal, body, held)
+        return with_headers({**render(quote), "client_secret": secret}, quote, 201)
 
     @requires(blp, "quotes:read", "quotes:write")
     @blp.arguments(s.QuoteQuerySchema, location="query", unknown="raise", as_kwargs=True)

@@ -8,9 +8,10 @@ import time
 from flask import request, url_for
 from flask.views import MethodView
 
-from service import client_secrets, db, sizings
+from service import client_secrets, db, idempotency, sizings
 from service.api.blueprint import Blueprint
 from service.auth import current_principal, requires
+from service.config import settings
 from service.errors import Problem, field_problem
 from service.estimates import catalog_snapshot
 from service.records import FINAL_STATES, Sizing
@@ -40,9 +41,11 @@ def wait_for(sizing: Sizing, seconds: int) -> Sizing:
     return sizing
 
 
-def respond(sizing: Sizing, created: bool = False):
+def respond(sizing: Sizing, created: bool = False, replay: bool = False):
     """202 while the work is under way, 200 once final; Location always points at the record."""
     headers = {"Location": url_for("sizings.SizingById", sizing_id=sizing.id)}
+    if replay:
+        headers = idempotency.replayed(headers)
     if requested_wait():
         headers["Preference-Applied"] = f"wait={requested_wait()}"
     if sizing.status not in FINAL_STATES or (created and not requested_wait()):
@@ -71,19 +74,29 @@ class Sizings(MethodView):
         "objective": "balanced", "max_results": 5,
     })
     @blp.arguments(h.PreferHeaderSchema, location="headers")
+    @blp.arguments(h.IdempotencyHeaderSchema, location="headers")
     @blp.response(202, s.SizingSchema, description="Accepted; poll Location until final")
     @blp.alt_response(201, schema=s.SizingSchema,
                       description="Finished within the time asked for by `Prefer: wait=N`")
-    @blp.alt_response(422, description="Invalid or impossible questionnaire; names the field")
+    @blp.alt_response(409, description="A request with this Idempotency-Key is still being "
+                                       "processed; retry after Retry-After")
+    @blp.alt_response(422, description="Invalid or impossible questionnaire, or a reused "
+                                       "Idempotency-Key with another request; names the field")
     @blp.doc(operationId="createSizing", summary="Submit a workload questionnaire")
-    def post(self, body, _headers):
+    def post(self, body, _prefer, headers):
         session = db.session()
-        check_request(catalog_snapshot(session, None), body)
-        sizing, secret = sizings.create(session, s.SizingRequestSchema().dump(body),
-                                        current_principal())
+        principal = current_principal()
+        with idempotency.guarded(session, principal, headers.get("idempotency_key"), body,
+                                 settings().idempotency_key_ttl_s) as held:
+            if held and held.replay:
+                sizing, secret = session.get(Sizing, held.row.resource_id), held.row.client_secret
+            else:
+                check_request(catalog_snapshot(session, None), body)
+                sizing, secret = sizings.create(session, s.SizingRequestSchema().dump(body),
+                                                principal, held)
         sizing = wait_for(sizing, requested_wait())
         sizing.client_secret = secret  # shown in this answer only, never stored in plain text
-        return respond(sizing, created=True)
+        return respond(sizing, created=True, replay=bool(held and held.replay))
 
     @requires(blp, "sizings:read")
     @blp.arguments(s.SizingQuerySchema, location="query", unknown="raise", as_kwargs=True)

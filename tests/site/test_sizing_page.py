@@ -316,12 +316,14 @@ def test_phone_width(live_server, browser, artifacts):
 # then shows a running record with progress before the real one comes back.
 FLAKY_NETWORK = """
 window.__calls = [];
+window.__keys = [];
 var realFetch = window.fetch.bind(window);
 var posts = 0;
 window.fetch = function (url, init) {
   var method = (init && init.method) || 'GET';
   window.__calls.push(method + ' ' + url);
   if (method === 'POST' && /\\/v1\\/sizings$/.test(url)) {
+    window.__keys.push(init.headers['Idempotency-Key']);
     posts += 1;
     if (posts === 1) return Promise.reject(new TypeError('Failed to fetch'));
     if (posts === 2) return Promise.resolve(new Response(JSON.stringify({status: 429, code:
@@ -367,5 +369,7 @@ def test_network_errors_and_rate_limits_offer_a_retry(live_server, browser, arti
 
     wait(driver, lambda d: by_id(d, "results").is_displayed(), timeout=60, message="no results")
     calls = driver.execute_script("return window.__calls")
+    keys = driver.execute_script("return window.__keys")
+    assert len(keys) == 3 and len(set(keys)) == 1, "each retry must resend the same Idempotency-Key"
     assert [c.split(" ")[0] for c in calls if "/v1/sizings" in c][:4] == ["POST", "POST", "POST", "GET"]
     assert not by_id(driver, "run-error").is_displayed()

@@ -574,6 +574,8 @@
       return;
     }
     state.request = built.body;
+    // One key per submitted questionnaire: a retry after a lost answer finds the same sizing.
+    state.sizingKey = uuid();
     $("results").hidden = true;
     $("quote-panel").hidden = true;
     await startSizing();
@@ -585,7 +587,8 @@
     showProgress(null);
     state.location = null;
     try {
-      var response = await api("POST", "/v1/sizings", { body: state.request, onWait: rateNotice });
+      var response = await api("POST", "/v1/sizings", { body: state.request, onWait: rateNotice,
+        headers: { "Idempotency-Key": state.sizingKey } });
       state.location = response.headers.get("Location") || ("/v1/sizings/" + response.body.id);
       state.sizingId = response.body.id;
       rememberSecret("sizing", response.body.id, response.body.client_secret);
