@@ -20,7 +20,7 @@ from service import client_secrets, sizings
 from service.accounts import Principal
 from service.errors import Problem, field_problem
 from service.idempotency import Claim
-from service.pagination import newest_first
+from service.pagination import listing, newest_first
 from service.records import Quote, QuoteCounter, QuoteRevision
 
 TRANSITIONS = {"draft": {"sent", "expired"}, "sent": {"accepted", "expired"}}
@@ -372,7 +372,9 @@ def page(session: Session, principal: Principal, *, limit: int, cursor: str | No
         query = query.where(Quote.created_at >= created_from)
     if created_to:
         query = query.where(Quote.created_at < created_to)
-    return newest_first(session, query, Quote, limit=limit, cursor=cursor)
+    return newest_first(session, query, Quote, limit=limit, cursor=cursor, scope=listing(
+        "quotes", principal.account_id, status=status, origin=origin, created_from=created_from,
+        created_to=created_to))
 
 
 def view(session: Session, quote: Quote) -> dict[str, Any]:

@@ -145,3 +145,13 @@ class IdempotencyKey(Base):
     # the key's lifetime.
     client_secret: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ServiceSecret(Base):
+    """A key the service signs with (service.signing), shared by every process of a deployment."""
+
+    __tablename__ = "service_secrets"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -13,7 +13,7 @@ from service import client_secrets
 from service.accounts import Principal
 from service.celery_app import send_task
 from service.idempotency import Claim
-from service.pagination import newest_first
+from service.pagination import listing, newest_first
 from service.records import FINAL_STATES, Sizing
 
 RUN_SIZING = "tasks.run_sizing"
@@ -179,4 +179,5 @@ def page(session: Session, principal: Principal, *, limit: int, cursor: str | No
         query = query.where(Sizing.status == status)
     if origin:
         query = query.where(Sizing.origin == origin)
-    return newest_first(session, query, Sizing, limit=limit, cursor=cursor)
+    return newest_first(session, query, Sizing, limit=limit, cursor=cursor, scope=listing(
+        "sizings", principal.account_id, status=status, origin=origin))

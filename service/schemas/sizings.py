@@ -125,7 +125,8 @@ def dataset_size(workload: dict) -> int | None:
 
 class SizingQuerySchema(Strict):
     limit = f.QueryInteger(load_default=20, validate=v.Range(min=1, max=100))
-    cursor = ma.fields.String(validate=v.Length(max=200))
+    cursor = ma.fields.String(validate=v.Length(min=1, max=200), metadata={
+        "description": "next_cursor of the previous page, with the same filters"})
     status = ma.fields.String(validate=v.OneOf(SIZING_STATES))
     origin = f.Origin()
 
