@@ -6,6 +6,7 @@ import logging
 
 from flask import Flask
 from werkzeug.exceptions import NotFound
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import RequestRedirect
 
 from service.config import Config
@@ -27,6 +28,7 @@ def create_app(config: Config | None = None) -> Flask:
     """Wire config, database, Celery, API blueprints and error handlers; nothing else."""
     from service import auth, cli, cors, db, docs, errors, observability, security, site
     from service.api import SizingApi, register_blueprints
+    from service.api.sizings import init_waiting
     from service.celery_app import celery_init_app
 
     config = config or Config.from_env()
@@ -58,15 +60,19 @@ def create_app(config: Config | None = None) -> Flask:
         },
     )
     app.json = StrictJSONProvider(app)
+    if config.trusted_proxies:
+        # The client's address as the proxies in front appended it to X-Forwarded-For.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)
     observability.configure_logging(logging.INFO)
 
     db.init_db(app, config.database_url)
     celery_init_app(app, config)
-    auth.init_limits(app, config.redis_url, config.rate_limit_per_minute)
+    auth.init_limits(app, config.redis_url)
     api = SizingApi(app)
     for name, scheme in auth.SECURITY_SCHEMES.items():
         api.spec.components.security_scheme(name, scheme)
     register_blueprints(api)
+    init_waiting(app, config)
     app.register_blueprint(docs.docs_static)
     errors.register_error_handlers(app)
     observability.init_observability(app)

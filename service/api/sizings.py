@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+import threading
 import time
 
-from flask import request, url_for
+from flask import current_app, g, request, url_for
 from flask.views import MethodView
 
-from service import client_secrets, db, idempotency, sizings
+from service import allowances, client_secrets, db, idempotency, sizings
 from service.api.blueprint import Blueprint
 from service.auth import current_principal, requires
 from service.config import settings
@@ -22,22 +23,35 @@ from service.sizing_job import check_request
 blp = Blueprint("sizings", __name__, url_prefix="/v1/sizings",
                 description="Ranked configurations for a training workload, computed asynchronously")
 
-MAX_WAIT_S = 60
-WAIT = re.compile(r"(?:^|[,;\s])wait\s*=\s*(\d+)", re.IGNORECASE)
+WAIT = re.compile(r"(?:^|[,;\s])wait\s*=\s*([0-9]{1,9})", re.IGNORECASE)
+POLL_S = 0.25
 
 
 def requested_wait() -> int:
-    """Seconds the client asked to wait (RFC 7240 `Prefer: wait=N`), capped."""
+    """Seconds the client asked to wait (RFC 7240 `Prefer: wait=N`), capped at PREFER_WAIT_MAX_S."""
     match = WAIT.search(request.headers.get("Prefer", ""))
-    return min(int(match.group(1)), MAX_WAIT_S) if match else 0
+    return min(int(match.group(1)), settings().max_wait_s) if match else 0
 
 
 def wait_for(sizing: Sizing, seconds: int) -> Sizing:
-    deadline = time.monotonic() + seconds
-    session = db.session()
-    while sizing.status not in FINAL_STATES and time.monotonic() < deadline:
-        time.sleep(0.1)
-        session.refresh(sizing)
+    """The sizing once final, or after `seconds`, if one of the process's wait slots is free.
+
+    A waiting request holds a server thread: only PREFER_WAIT_SLOTS of them wait at once, so
+    the process always has threads for health checks and every other request. Without a free
+    slot the answer comes at once, as if no wait had been asked for.
+    """
+    slots = current_app.extensions["wait_slots"]
+    if seconds <= 0 or not slots.acquire(blocking=False):
+        return sizing
+    try:
+        g.wait_applied = seconds
+        deadline = time.monotonic() + seconds
+        session = db.session()
+        while sizing.status not in FINAL_STATES and time.monotonic() < deadline:
+            time.sleep(POLL_S)
+            session.refresh(sizing)
+    finally:
+        slots.release()
     return sizing
 
 
@@ -46,14 +60,19 @@ def respond(sizing: Sizing, created: bool = False, replay: bool = False):
     headers = {"Location": url_for("sizings.SizingById", sizing_id=sizing.id)}
     if replay:
         headers = idempotency.replayed(headers)
-    if requested_wait():
-        headers["Preference-Applied"] = f"wait={requested_wait()}"
-    if sizing.status not in FINAL_STATES or (created and not requested_wait()):
-        # Without `Prefer: wait`, a new sizing is always 202 even if an in-process run finished.
+    waited = g.get("wait_applied", 0)
+    if waited:
+        headers["Preference-Applied"] = f"wait={waited}"
+    if sizing.status not in FINAL_STATES or (created and not waited):
+        # Without a wait, a new sizing is always 202 even if an in-process run finished.
         if sizing.status not in FINAL_STATES:
             headers["Retry-After"] = "1"
         return sizing, 202, headers
     return sizing, (201 if created else 200), headers
+
+
+def init_waiting(app, config) -> None:
+    app.extensions["wait_slots"] = threading.BoundedSemaphore(config.wait_slots)
 
 
 def owned(sizing_id: str) -> Sizing:
@@ -80,9 +99,20 @@ class Sizings(MethodView):
                       description="Finished within the time asked for by `Prefer: wait=N`")
     @blp.alt_response(409, description="A request with this Idempotency-Key is still being "
                                        "processed; retry after Retry-After")
-    @blp.alt_response(422, description="Invalid or impossible questionnaire, or a reused "
-                                       "Idempotency-Key with another request; names the field")
-    @blp.doc(operationId="createSizing", summary="Submit a workload questionnaire")
+    @blp.alt_response(422, description=(
+        "Invalid or impossible questionnaire; a search larger than the key's allowance "
+        "(code search_too_large: SEARCH_CANDIDATES_SECRET_KEY, default 2,500,000 candidates, or "
+        "SEARCH_CANDIDATES_PUBLISHABLE_KEY, default 400,000); or a reused Idempotency-Key with "
+        "another request. Names the field."))
+    @blp.doc(operationId="createSizing", summary="Submit a workload questionnaire", description=(
+        "Before it is queued, a sizing's search size (server and fabric pairs x node counts x "
+        "parallel layouts) is checked against the key's allowance. An account has at most "
+        "ACTIVE_SIZINGS_PER_ACCOUNT (default 10) sizings queued or running at once, of which at "
+        "most ACTIVE_SIZINGS_FROM_PUBLISHABLE_KEYS (default 4) from its publishable keys; past "
+        "that the answer is 429 (code too_many_active_sizings) with Retry-After. `Prefer: "
+        "wait=N` waits at most PREFER_WAIT_MAX_S (default 20) seconds, and only while the "
+        "server has a wait slot free (PREFER_WAIT_SLOTS per process, default 2); "
+        "Preference-Applied says when it waited."))
     def post(self, body, _prefer, headers):
         session = db.session()
         principal = current_principal()
@@ -91,7 +121,10 @@ class Sizings(MethodView):
             if held and held.replay:
                 sizing, secret = session.get(Sizing, held.row.resource_id), held.row.client_secret
             else:
-                check_request(catalog_snapshot(session, None), body)
+                snap = catalog_snapshot(session, None)
+                check_request(snap, body)
+                allowances.check_search_size(snap, body, principal, settings())
+                allowances.hold_active_slot(session, principal, settings())
                 sizing, secret = sizings.create(session, s.SizingRequestSchema().dump(body),
                                                 principal, held)
         sizing = wait_for(sizing, requested_wait())

@@ -18,7 +18,9 @@ class Headers(ma.Schema):
 class PreferHeaderSchema(Headers):
     prefer = ma.fields.String(
         data_key="Prefer", validate=v.Length(max=200),
-        metadata={"description": "RFC 7240 `wait=N`: wait up to N seconds (max 60) for the result"})
+        metadata={"description": "RFC 7240 `wait=N`: wait up to N seconds (at most "
+                                 "PREFER_WAIT_MAX_S, default 20) for the result, while the "
+                                 "server has a wait slot free; Preference-Applied says so"})
 
 
 class IdempotencyHeaderSchema(Headers):
