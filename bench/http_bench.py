@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import loadgen
 from bench.databases import drop_postgres_database, new_postgres_database, prepare
-from tests.faults.servers import NO_RATE_LIMITS_ENV, ApiServer, RedisServer, service_env
+from tests.faults.servers import LOAD_TEST_ENV, ApiServer, RedisServer, service_env
 
 WORKERS, THREADS, CLIENTS = 2, 4, 8
 ESTIMATE = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 4},
@@ -41,7 +41,7 @@ def measure(requests: int = 1000) -> dict:
 
         sqlite_url = f"sqlite:///{workdir / 'bench.sqlite3'}"
         key = prepare(sqlite_url)
-        api = ApiServer(workdir, service_env(sqlite_url, None, **NO_RATE_LIMITS_ENV),
+        api = ApiServer(workdir, service_env(sqlite_url, None, **LOAD_TEST_ENV),
                         workers=WORKERS, threads=THREADS)
         try:
             api.start()
@@ -58,7 +58,7 @@ def measure(requests: int = 1000) -> dict:
             redis.start()
             key = prepare(database_url)
             api = ApiServer(workdir, service_env(database_url, redis.url,
-                                                 **NO_RATE_LIMITS_ENV),
+                                                 **LOAD_TEST_ENV),
                             workers=WORKERS, threads=THREADS)
             try:
                 api.start()

@@ -223,11 +223,14 @@ class PostgresCluster:
         return self.url(name)
 
 
-# Rate limits out of the way, for servers that take many requests on purpose (load, faults).
-NO_RATE_LIMITS_ENV = {"RATE_LIMIT_PER_MINUTE": "1000000000",
-                      "ACCOUNT_RATE_LIMIT_PER_MINUTE": "1000000000",
-                      "PUBLISHABLE_RATE_LIMIT_PER_ADDRESS": "1000000000",
-                      "AUTH_FAILURES_PER_ADDRESS": "1000000000"}
+# Rate limits and the active-sizing caps out of the way, for servers that take many requests
+# on purpose (load, faults); the tests of those limits set their own.
+LOAD_TEST_ENV = {"RATE_LIMIT_PER_MINUTE": "1000000000",
+                 "ACCOUNT_RATE_LIMIT_PER_MINUTE": "1000000000",
+                 "PUBLISHABLE_RATE_LIMIT_PER_ADDRESS": "1000000000",
+                 "AUTH_FAILURES_PER_ADDRESS": "1000000000",
+                 "ACTIVE_SIZINGS_PER_ACCOUNT": "1000000000",
+                 "ACTIVE_SIZINGS_FROM_PUBLISHABLE_KEYS": "1000000000"}
 
 
 def service_env(database_url: str, redis_url: str | None, **extra: str) -> dict[str, str]:

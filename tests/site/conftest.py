@@ -16,7 +16,7 @@ import pytest
 from catalog.loader import load_files
 from service import accounts, create_app, db, migrate
 from service.config import REPO_ROOT, Config
-from tests.faults.servers import NO_RATE_LIMITS_ENV
+from tests.faults.servers import LOAD_TEST_ENV
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium"))
 CHROMEDRIVER = Path(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
@@ -26,7 +26,7 @@ INSTALL_HINT = ("install Debian's chromium and chromium-driver: `bash scripts/in
                 "chromium-driver`")
 # Environment that would turn the server into something other than the embedded app under test.
 SERVER_ENV_DROP = ("REDIS_URL", "TASKS_EAGER", "CORS_ORIGINS", "CATALOG_DIR", "MAX_BODY_BYTES",
-                   *NO_RATE_LIMITS_ENV)
+                   *LOAD_TEST_ENV)
 
 
 def free_port() -> int:
