@@ -28,6 +28,7 @@ worker: install
 
 test: install
 	bash scripts/install-browser.sh
+	bash scripts/install-nginx.sh
 	$(BIN)/python -m tests.services_check
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 

@@ -17,8 +17,9 @@ from celery import Celery
 from sqlalchemy import create_engine, text
 
 from bench.databases import drop_postgres_database, new_postgres_database, prepare
-from bench.http_bench import SIZING, UNLIMITED
+from bench.http_bench import SIZING
 from tests.faults.servers import (
+    LOAD_TEST_ENV,
     ApiServer,
     RedisServer,
     Worker,
@@ -92,7 +93,7 @@ def measure(sizings: int = 1000, noops: int = 1000) -> dict:
         try:
             redis.start()
             key = prepare(database_url)
-            env = service_env(database_url, redis.url, RATE_LIMIT_PER_MINUTE=UNLIMITED)
+            env = service_env(database_url, redis.url, **LOAD_TEST_ENV)
             api = ApiServer(workdir, env)
             processes.append(api)
             api.start()

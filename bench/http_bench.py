@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import loadgen
 from bench.databases import drop_postgres_database, new_postgres_database, prepare
-from tests.faults.servers import ApiServer, RedisServer, service_env
+from tests.faults.servers import LOAD_TEST_ENV, ApiServer, RedisServer, service_env
 
 WORKERS, THREADS, CLIENTS = 2, 4, 8
 ESTIMATE = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 4},
@@ -24,7 +24,6 @@ ESTIMATE = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes":
             "layout": {"dp": 32, "zero_stage": 2}}  # fits with the policy's memory headroom
 SIZING = {"workload": {"preset": "llama-3-8b"}, "tokens": 1e10, "nodes": {"min": 1, "max": 4},
           "gpu_models": ["h100-sxm"]}
-UNLIMITED = "1000000000"
 
 
 def measure(requests: int = 1000) -> dict:
@@ -42,7 +41,7 @@ def measure(requests: int = 1000) -> dict:
 
         sqlite_url = f"sqlite:///{workdir / 'bench.sqlite3'}"
         key = prepare(sqlite_url)
-        api = ApiServer(workdir, service_env(sqlite_url, None, RATE_LIMIT_PER_MINUTE=UNLIMITED),
+        api = ApiServer(workdir, service_env(sqlite_url, None, **LOAD_TEST_ENV),
                         workers=WORKERS, threads=THREADS)
         try:
             api.start()
@@ -59,7 +58,7 @@ def measure(requests: int = 1000) -> dict:
             redis.start()
             key = prepare(database_url)
             api = ApiServer(workdir, service_env(database_url, redis.url,
-                                                 RATE_LIMIT_PER_MINUTE=UNLIMITED),
+                                                 **LOAD_TEST_ENV),
                             workers=WORKERS, threads=THREADS)
             try:
                 api.start()

@@ -137,7 +137,7 @@ FRACTION = validate.Range(min=0, max=1, min_inclusive=False,
                           error="must be a fraction in (0, 1]")
 DISCOUNT = validate.Range(min=0, max=1, max_inclusive=False,
                           error="must be a fraction in [0, 1)")
-KEBAB = validate.Regexp(r"^[a-z0-9]+(-[a-z0-9]+)*$", error="must be kebab-case, like 'hgx-h100-8'")
+KEBAB = validate.Regexp(r"\A[a-z0-9]+(-[a-z0-9]+)*\Z", error="must be kebab-case, like 'hgx-h100-8'")
 TEXT = validate.Length(min=1, error="must not be empty")
 
 # Active ISO 4217 alphabetic codes. A pattern such as [A-Z]{3} would let a typo like "EUD" through

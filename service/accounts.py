@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -31,6 +32,8 @@ SECRET_DEFAULT_SCOPES = ("catalog:read", "estimates:write", "sizings:read", "siz
 # The website's form runs in browsers, so its key is public: it may only do what the form does.
 PUBLISHABLE_SCOPES = ("catalog:read", "estimates:write", "sizings:write", "quotes:request")
 KIND_PREFIX = {"secret": "sk", "publishable": "pk"}
+# What create_key makes: a malformed key is refused without a lookup.
+KEY_SHAPE = re.compile(r"(sk|pk)_(live|test)_[0-9a-f]{8}[A-Za-z0-9_-]{32}")
 
 
 @dataclass(frozen=True)

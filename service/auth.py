@@ -1,4 +1,4 @@
-"""API-key authentication, scopes and per-key rate limits for the views."""
+"""API-key authentication, scopes and rate limits (per key, account and address) for the views."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from flask import Flask, after_this_request, current_app, g, request
 from flask_smorest import Blueprint
 
 from service import accounts, db
-from service.accounts import Principal
+from service.accounts import KEY_SHAPE, Principal
+from service.config import settings
 from service.errors import Problem
-from service.ratelimit import MemoryLimiter, RedisLimiter
+from service.ratelimit import Bucket, MemoryLimiter, RedisLimiter, window_now
 
 SECURITY_SCHEMES = {
     "bearerAuth": {"type": "http", "scheme": "bearer",
@@ -22,9 +23,12 @@ SECURITY_SCHEMES = {
 }
 
 
-def init_limits(app: Flask, redis_url: str | None, per_minute: int) -> None:
-    app.extensions["rate_limiter"] = (RedisLimiter(redis_url, per_minute) if redis_url
-                                      else MemoryLimiter(per_minute))
+def init_limits(app: Flask, redis_url: str | None) -> None:
+    app.extensions["rate_limiter"] = RedisLimiter(redis_url) if redis_url else MemoryLimiter()
+
+
+def limiter():
+    return current_app.extensions["rate_limiter"]
 
 
 def presented_key() -> str | None:
@@ -34,6 +38,16 @@ def presented_key() -> str | None:
     return request.headers.get("X-API-Key") or None
 
 
+def client_address() -> str:
+    """The client's address: the TCP peer, or what TRUSTED_PROXIES reverse proxies reported."""
+    return request.remote_addr or "unknown"
+
+
+def failures_bucket() -> Bucket:
+    return Bucket("auth-failures", f"authfail:{client_address()}",
+                  settings().auth_failures_per_address)
+
+
 def current_principal() -> Principal:
     if "principal" in g:
         return g.principal
@@ -41,8 +55,15 @@ def current_principal() -> Principal:
     if not key:
         raise Problem(401, "unauthenticated", "An API key is required: Authorization: Bearer <key>",
                       headers={"WWW-Authenticate": 'Bearer realm="gpu-sizing"'})
-    principal = accounts.authenticate(db.session(), key)
+    # Guessing keys costs a database lookup each: an address past its failures waits, unlooked-up.
+    failures = failures_bucket()
+    if limiter().used(failures) >= failures.limit:
+        raise Problem(429, "too_many_failed_authentications",
+                      f"Too many requests with an unknown key from this address; retry in "
+                      f"{window_now()[1]} s", headers={"Retry-After": str(window_now()[1])})
+    principal = accounts.authenticate(db.session(), key) if KEY_SHAPE.fullmatch(key) else None
     if principal is None:
+        limiter().add(failures)
         raise Problem(401, "invalid_key", "The API key is unknown or revoked",
                       headers={"WWW-Authenticate": 'Bearer realm="gpu-sizing", error="invalid_token"'})
     g.principal = principal
@@ -50,12 +71,21 @@ def current_principal() -> Principal:
 
 
 def enforce_rate_limit(principal: Principal) -> None:
-    verdict = current_app.extensions["rate_limiter"].hit(principal.key_id)
+    config = settings()
+    buckets = [Bucket("key", f"key:{principal.key_id}", config.rate_limit_per_minute),
+               # Every key of an account together: more keys do not buy more requests.
+               Bucket("account", f"account:{principal.account_id}",
+                      config.account_rate_limit_per_minute)]
+    if principal.publishable:
+        # One visitor cannot spend the allowance every visitor of the page shares.
+        buckets.append(Bucket("address", f"address:{principal.key_id}:{client_address()}",
+                              config.publishable_rate_limit_per_address))
+    verdict = limiter().hit(buckets)
     headers = verdict.headers()
     if not verdict.allowed:
         raise Problem(429, "rate_limited",
-                      f"Too many requests for this key; retry in {verdict.reset_s} s",
-                      headers=headers)
+                      f"Too many requests ({', '.join(verdict.exceeded)} limit); retry in "
+                      f"{verdict.reset_s} s", headers=headers)
 
     @after_this_request
     def _add(response):
@@ -82,7 +112,9 @@ def requires(blp: Blueprint, *any_of: str) -> Callable:
 
         wrapper = blp.alt_response(401, description="No key, or an unknown or revoked key")(wrapper)
         wrapper = blp.alt_response(403, description=f"The key lacks a scope: {' or '.join(any_of)}")(wrapper)
-        wrapper = blp.alt_response(429, description="Rate limit exceeded; see Retry-After")(wrapper)
+        wrapper = blp.alt_response(429, description=(
+            "A rate limit is exceeded (per key, per account, per client address on a "
+            "publishable key, or failed authentications per address); see Retry-After"))(wrapper)
         return blp.doc(security=[{"bearerAuth": []}, {"apiKeyHeader": []}])(wrapper)
 
     return decorator

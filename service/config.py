@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,10 +16,10 @@ class ConfigError(ValueError):
 
 
 def parse_int(name: str, raw: str, minimum: int = 0) -> int:
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ConfigError(f"{name}={raw!r} is not a whole number") from None
+    # ASCII digits only: int() would also take "1_000", "٣" or "+5".
+    if not re.fullmatch(r"[0-9]{1,12}", raw.strip()):
+        raise ConfigError(f"{name}={raw!r} is not a whole number")
+    value = int(raw.strip())
     if value < minimum:
         raise ConfigError(f"{name}={raw!r} must be at least {minimum}")
     return value
@@ -57,6 +58,23 @@ def normalise_database_url(url: str) -> str:
     return url
 
 
+# Settings that are whole numbers: field -> (environment variable, smallest value allowed).
+WHOLE_NUMBERS: dict[str, tuple[str, int]] = {
+    "rate_limit_per_minute": ("RATE_LIMIT_PER_MINUTE", 1),
+    "account_rate_limit_per_minute": ("ACCOUNT_RATE_LIMIT_PER_MINUTE", 1),
+    "publishable_rate_limit_per_address": ("PUBLISHABLE_RATE_LIMIT_PER_ADDRESS", 1),
+    "auth_failures_per_address": ("AUTH_FAILURES_PER_ADDRESS", 1),
+    "trusted_proxies": ("TRUSTED_PROXIES", 0),
+    "search_candidates_secret_key": ("SEARCH_CANDIDATES_SECRET_KEY", 1000),
+    "search_candidates_publishable_key": ("SEARCH_CANDIDATES_PUBLISHABLE_KEY", 1000),
+    "active_sizings_per_account": ("ACTIVE_SIZINGS_PER_ACCOUNT", 1),
+    "active_sizings_from_publishable_keys": ("ACTIVE_SIZINGS_FROM_PUBLISHABLE_KEYS", 1),
+    "max_wait_s": ("PREFER_WAIT_MAX_S", 0),
+    "wait_slots": ("PREFER_WAIT_SLOTS", 0),
+    "idempotency_key_ttl_s": ("IDEMPOTENCY_KEY_TTL_S", 60),
+}
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the app reads at start-up; the defaults run it embedded."""
@@ -68,11 +86,34 @@ class Config:
     max_body_bytes: int = 1_048_576
     catalog_dir: Path = REPO_ROOT / "catalog" / "data"
     testing: bool = False
+    # Requests per minute (fixed one-minute windows, shared through Redis): per API key, per
+    # account with all its keys together, per client address on a publishable key (so one
+    # visitor cannot spend the page's whole allowance), and failed authentications per client
+    # address (counted before any key is looked up).
     rate_limit_per_minute: int = 600
+    account_rate_limit_per_minute: int = 1200
+    publishable_rate_limit_per_address: int = 120
+    auth_failures_per_address: int = 20
+    # Reverse proxies in front that append the client to X-Forwarded-For (nginx: 1); with 0
+    # the address is the TCP peer and the header is ignored.
+    trusted_proxies: int = 0
+    # Candidates one sizing may enumerate (sizing.search.search_size) by the kind of key:
+    # 2.5 million is about 4 s of a worker's CPU and 1.3 GB; the page's key gets a sixth.
+    search_candidates_secret_key: int = 2_500_000
+    search_candidates_publishable_key: int = 400_000
+    # Sizings queued or running at once per account, and of those made by publishable keys.
+    active_sizings_per_account: int = 10
+    active_sizings_from_publishable_keys: int = 4
+    # `Prefer: wait` is capped at this, and only this many threads of a process wait at once
+    # (keep it below gunicorn's --threads, so health checks and other requests are served).
+    max_wait_s: int = 20
+    wait_slots: int = 2
     # Browser origins allowed to call the API (the website's sizing form), comma-separated.
     cors_origins: tuple[str, ...] = ()
     # The publishable key the page at / uses; default: the one `flask site ensure-key` made.
     site_publishable_key: str | None = None
+    # How long an Idempotency-Key is remembered after its first use.
+    idempotency_key_ttl_s: int = 86_400
     # A running sizing whose worker has not beaten for this long belongs to a dead worker.
     sizing_lease_s: float = 60.0
     # How often each worker's dispatcher resends sizings left waiting, and how old they must be:
@@ -81,6 +122,18 @@ class Config:
     resend_unsent_after_s: float = 2.0
     resend_unstarted_after_s: float = 120.0
     extra: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # A public key is never allowed more than a secret one.
+        if self.search_candidates_publishable_key > self.search_candidates_secret_key:
+            raise ConfigError("SEARCH_CANDIDATES_PUBLISHABLE_KEY must not exceed "
+                              "SEARCH_CANDIDATES_SECRET_KEY")
+        if self.active_sizings_from_publishable_keys > self.active_sizings_per_account:
+            raise ConfigError("ACTIVE_SIZINGS_FROM_PUBLISHABLE_KEYS must not exceed "
+                              "ACTIVE_SIZINGS_PER_ACCOUNT")
+        if self.rate_limit_per_minute > self.account_rate_limit_per_minute:
+            raise ConfigError("RATE_LIMIT_PER_MINUTE (per key) must not exceed "
+                              "ACCOUNT_RATE_LIMIT_PER_MINUTE")
 
     @property
     def broker_url(self) -> str:
@@ -106,8 +159,9 @@ class Config:
             if not path.is_dir():
                 raise ConfigError(f"CATALOG_DIR={raw!r} is not a directory")
             values["catalog_dir"] = path
-        if raw := env.get("RATE_LIMIT_PER_MINUTE"):
-            values["rate_limit_per_minute"] = parse_int("RATE_LIMIT_PER_MINUTE", raw, minimum=1)
+        for name, (variable, minimum) in WHOLE_NUMBERS.items():
+            if raw := env.get(variable):
+                values[name] = parse_int(variable, raw, minimum=minimum)
         if raw := env.get("CORS_ORIGINS"):
             origins = tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
             for origin in origins:
@@ -124,3 +178,10 @@ class Config:
         if values.get("tasks_eager") is False and "redis_url" not in values:
             raise ConfigError("TASKS_EAGER=false needs REDIS_URL for the broker")
         return cls(**values)
+
+
+def settings() -> Config:
+    """The Config of the app serving the current request or task."""
+    from flask import current_app
+
+    return current_app.config["SIZING"]

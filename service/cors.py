@@ -7,7 +7,7 @@ from flask import Flask, Response, request
 EXPOSED = ("Location", "ETag", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id",
            "Preference-Applied")
 ALLOWED_HEADERS = ("Authorization", "X-API-Key", "Content-Type", "If-Match", "If-None-Match",
-                   "Idempotency-Key", "Prefer", "X-Request-Id")
+                   "Idempotency-Key", "Prefer", "X-Request-Id", "Client-Secret")
 
 
 def init_cors(app: Flask, origins: tuple[str, ...]) -> None:

@@ -141,5 +141,6 @@ def presets() -> list[dict[str, Any]]:
                     "kind": "transformer" if isinstance(m, Transformer) else "generic",
                     "params": float(m.params), "active_params": float(m.active_params),
                     "dimensions": dims, "source": preset.source, "note": preset.note,
-                    "dataset": preset.dataset, "samples_per_epoch": preset.samples_per_epoch})
+                    "dataset": preset.dataset or None,
+                    "samples_per_epoch": preset.samples_per_epoch})
     return out

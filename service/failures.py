@@ -50,6 +50,18 @@ class Conflict(DomainError):
     code = "conflict"
 
 
+class PreconditionFailed(DomainError):
+    """The record changed since the caller read it (If-Match)."""
+
+    status = 412
+    code = "precondition_failed"
+
+
+class PreconditionRequired(DomainError):
+    status = 428
+    code = "precondition_required"
+
+
 class Unavailable(DomainError):
     status = 503
     code = "unavailable"

@@ -28,3 +28,13 @@ def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
 
 
 util.write_error = write_problem
+
+# Timeouts and limits (the command line overrides any of them). gunicorn reads a request in the
+# thread that serves it, so a client dripping its headers holds that thread: the deployment runs
+# behind nginx (deploy/nginx), which reads every request whole first. These bound the rest.
+timeout = 30            # a worker silent this long (a stuck request) is restarted
+graceful_timeout = 30   # on restart, requests under way get this long to finish
+keepalive = 5           # an idle kept-alive connection is closed after this
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190

@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from service import db
 
 REQUEST_ID = contextvars.ContextVar("request_id", default=None)
-VALID_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+VALID_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 
 
 class JsonFormatter(logging.Formatter):
@@ -95,7 +95,7 @@ def init_observability(app: Flask) -> None:
     @app.before_request
     def _start() -> None:
         given = request.headers.get("X-Request-Id", "")
-        g.request_id = given if VALID_ID.match(given) else uuid.uuid4().hex
+        g.request_id = given if VALID_ID.fullmatch(given) else uuid.uuid4().hex
         g.request_token = REQUEST_ID.set(g.request_id)
         g.request_started = time.perf_counter()
 

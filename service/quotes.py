@@ -2,27 +2,32 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
+from dataclasses import replace
 from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import and_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from catalog import queries
 from catalog.snapshot import Snapshot, snapshot
 from catalog.tables import utcnow
+from service import client_secrets, sizings
 from service import quote_document as qd
-from service import sizings
 from service.accounts import Principal
-from service.errors import Problem
-from service.failures import Conflict, Forbidden, Invalid, NotFound
-from service.pagination import newest_first
+from service.failures import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    PreconditionFailed,
+    PreconditionRequired,
+)
+from service.idempotency import Claim
+from service.pagination import listing, newest_first
 from service.quote_document import FromSizing, QuoteDocument, Terms
-from service.records import IdempotencyKey, Quote, QuoteCounter, QuoteRevision
+from service.records import Quote, QuoteCounter, QuoteRevision
 from service.sizing_result import NetworkAdvice, RankedConfiguration, WorkloadSummary
 from service.typed import from_document, to_document
 
@@ -37,7 +42,8 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
     """The first revision's document, and the sizing it came from."""
     customer = body.get("customer") or {}
     if "sizing_id" in body:
-        sizing = sizings.get(session, body["sizing_id"], principal)
+        sizing = sizings.get(session, body["sizing_id"], principal,
+                             body.get("sizing_client_secret"))
         if sizing is None:
             raise NotFound(f"No sizing {body['sizing_id']}")
         if sizing.status != "succeeded":
@@ -85,67 +91,59 @@ def next_number(session: Session, year: int) -> str:
     return f"Q-{year}-{last:06d}"
 
 
-def request_digest(body: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
-
-
-def replay(session: Session, principal: Principal, key: str, body: dict[str, Any]) -> IdempotencyKey | None:
-    """The stored first response for this key, or None; another body with the key is refused."""
-    stored = session.get(IdempotencyKey, (principal.account_id, key))
-    if stored is None:
-        return None
-    if stored.request_sha256 != request_digest(body):
-        raise Problem(422, "idempotency_key_reused",
-                      "This Idempotency-Key was used with a different request body",
-                      errors=[{"pointer": "/headers/Idempotency-Key",
-                               "detail": "already used with another body"}])
-    return stored
+def check_permission(principal: Principal, body: dict[str, Any]) -> None:
+    """What a publishable key may ask for: a quote of a sizing it made, with that sizing's secret."""
+    if not principal.publishable:
+        return
+    if "configuration" in body:
+        raise Forbidden("A publishable key can only request quotes of the sizings it made")
+    if "sizing_client_secret" not in body:
+        raise Invalid.at("/sizing_client_secret", "a publishable key quotes a sizing with the "
+                                                  "client_secret its creation returned")
 
 
 def create(session: Session, principal: Principal, body: dict[str, Any],
-           idempotency_key: str | None, render) -> tuple[dict[str, Any], Quote]:
-    """Create a quote (or replay the first response for a repeated Idempotency-Key)."""
-    if idempotency_key and (stored := replay(session, principal, idempotency_key, body)):
-        return stored.response, session.get(Quote, stored.resource_id)
+           claim: Claim | None = None) -> tuple[Quote, str]:
+    """Price and freeze a new quote; returns it with its client secret (shown once).
+
+    An Idempotency-Key's claim is completed in the same transaction, so the key points at
+    the quote exactly when the quote exists.
+    """
+    check_permission(principal, body)
     snap = snapshot(session, queries.resolve_version(session).id)
     document, sizing_id = resolve(session, snap, principal, body, date.today())
+    secret, secret_sha256 = client_secrets.new()
     quote = Quote(account_id=principal.account_id, api_key_id=principal.key_id,
+                  client_secret_sha256=secret_sha256, origin=client_secrets.origin(principal),
                   number=next_number(session, utcnow().year), customer=body.get("customer") or {},
                   sizing_id=sizing_id)
     session.add(quote)
     session.flush()
     session.add(QuoteRevision(quote_id=quote.id, revision=1, catalog_version_id=snap.version_id,
                               reason="created", document=to_document(document)))
-    session.flush()
-    response = render(quote)
-    if idempotency_key:
-        session.add(IdempotencyKey(account_id=principal.account_id, key=idempotency_key,
-                                   request_sha256=request_digest(body), status_code=201,
-                                   resource_id=quote.id, response=response))
-    try:
-        session.commit()
-    except IntegrityError:
-        # A concurrent retry with the same key won: answer as it did, with its quote.
-        session.rollback()
-        if idempotency_key and (stored := replay(session, principal, idempotency_key, body)):
-            return stored.response, session.get(Quote, stored.resource_id)
-        raise
-    return response, quote
+    if claim:
+        claim.complete(quote.id, 201, secret)
+    session.commit()
+    return quote, secret
 
 
 # ------------------------------------------------------------------------------ reading and changes
 
-def visible_to(principal: Principal):
+def visible_to(principal: Principal, client_secret: str | None):
+    """The account's quotes; for a publishable key only the one it made whose secret it shows."""
     condition = Quote.account_id == principal.account_id
     if principal.publishable:
-        condition = and_(condition, Quote.api_key_id == principal.key_id)
+        condition = and_(condition, Quote.api_key_id == principal.key_id,
+                         Quote.client_secret_sha256 == client_secrets.digest(client_secret or ""))
     return condition
 
 
-def get(session: Session, quote_id: str, principal: Principal) -> Quote:
-    quote = session.scalars(select(Quote).where(Quote.id == quote_id, visible_to(principal))).first()
+def get(session: Session, quote_id: str, principal: Principal,
+        client_secret: str | None = None) -> Quote:
+    quote = session.scalars(select(Quote).where(Quote.id == quote_id,
+                                                visible_to(principal, client_secret))).first()
     if quote is None:
-        raise Problem(404, "not_found", f"No quote {quote_id}")
+        raise NotFound(f"No quote {quote_id}")
     expire_if_due(session, quote)
     return quote
 
@@ -176,13 +174,11 @@ def etag(quote: Quote) -> str:
 
 def check_if_match(quote: Quote, if_match: str | None) -> None:
     if not if_match:
-        raise Problem(428, "precondition_required",
-                      "Send If-Match with the quote's ETag to change it")
+        raise PreconditionRequired("Send If-Match with the quote's ETag to change it")
     candidates = {tag.strip() for tag in if_match.split(",")}
     if "*" not in candidates and etag(quote) not in candidates:
-        raise Problem(412, "precondition_failed",
-                      "The quote changed since you read it; GET it again and retry",
-                      headers={"ETag": etag(quote)})
+        raise PreconditionFailed("The quote changed since you read it; GET it again and retry",
+                                 headers={"ETag": etag(quote)})
 
 
 def bump(session: Session, quote: Quote, **values) -> None:
@@ -192,22 +188,31 @@ def bump(session: Session, quote: Quote, **values) -> None:
                              .values(lock_version=quote.lock_version + 1, updated_at=utcnow(), **values))
     if result.rowcount != 1:
         session.rollback()
-        raise Problem(412, "precondition_failed", "The quote changed concurrently; GET it again")
+        raise PreconditionFailed("The quote changed concurrently; GET it again")
 
 
 def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
+    """A status or customer change; a new country re-prices the tax into a new revision."""
     if quote.status in FINAL:
-        raise Problem(409, "quote_closed", f"The quote is {quote.status} and can no longer change")
+        raise Conflict(f"The quote is {quote.status} and can no longer change", code="quote_closed")
     values: dict[str, Any] = {}
     if "status" in body and body["status"] != quote.status:
         if body["status"] not in TRANSITIONS[quote.status]:
             allowed = ", ".join(sorted(TRANSITIONS[quote.status]))
-            raise Problem(409, "invalid_transition",
-                          f"A {quote.status} quote can become {allowed}, not {body['status']}",
-                          errors=[{"pointer": "/status", "detail": f"allowed: {allowed}"}])
+            raise Conflict(f"A {quote.status} quote can become {allowed}, not {body['status']}",
+                           code="invalid_transition", errors=[("/status", f"allowed: {allowed}")])
         values["status"] = body["status"]
     if "customer" in body:
         values["customer"] = body["customer"]
+        taxed_as = lambda c: (c.get("country"), c.get("vat_id"))
+        if taxed_as(body["customer"]) != taxed_as(quote.customer):
+            # The tax line follows the customer's country (and VAT id) at every change: the
+            # same frozen prices, taxed for the new customer, as a revision of its own.
+            old = current(session, quote)
+            revise(session, quote, snapshot(session, old.catalog_version_id),
+                   "customer_country_changed", body["customer"],
+                   valid_until=old.document["valid_until"], **values)
+            return quote
     bump(session, quote, **values)
     session.commit()
     session.refresh(quote)
@@ -217,37 +222,57 @@ def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
 def reprice(session: Session, quote: Quote) -> Quote:
     """A new revision at the current catalog version; the old one stays as it was."""
     if quote.status in FINAL:
-        raise Problem(409, "quote_closed", f"The quote is {quote.status} and can no longer change")
+        raise Conflict(f"The quote is {quote.status} and can no longer change", code="quote_closed")
+    revise(session, quote, snapshot(session, queries.resolve_version(session).id), "repriced",
+           quote.customer)
+    return quote
+
+
+def revise(session: Session, quote: Quote, snap: Snapshot, reason: str,
+           taxed_for: dict[str, Any], *, valid_until: str | None = None, **values) -> None:
+    """Price the quote's configuration again into a new revision, with the change from the last.
+
+    The same billed period, terms, performance and advice, taxed for the customer `taxed_for`;
+    `valid_until` keeps the validity of the revision it replaces, otherwise the new one is valid
+    as many days as the old one was.
+    """
     old = current(session, quote)
-    snap = snapshot(session, queries.resolve_version(session).id)
     try:
         previous = from_document(QuoteDocument, old.document)
     except (KeyError, TypeError, ValueError):
         raise Conflict("This quote was stored by an earlier version of the service and cannot be "
                        "re-priced; create a new quote", code="quote_outdated") from None
-    document = qd.repriced(snap, previous, old.revision,
-                           old.catalog_version_id, quote.customer.get("country"),
-                           quote.customer.get("vat_id"), date.today())
+    document = qd.repriced(snap, previous, old.revision, old.catalog_version_id,
+                           taxed_for.get("country"), taxed_for.get("vat_id"), date.today())
+    if valid_until:
+        document = replace(document, valid_until=valid_until)
     new_revision = quote.revision + 1
-    bump(session, quote, revision=new_revision)
+    bump(session, quote, revision=new_revision, **values)
     session.add(QuoteRevision(quote_id=quote.id, revision=new_revision,
-                              catalog_version_id=snap.version_id, reason="repriced",
+                              catalog_version_id=snap.version_id, reason=reason,
                               document=to_document(document)))
     session.commit()
     session.refresh(quote)
-    return quote
 
 
 def page(session: Session, principal: Principal, *, limit: int, cursor: str | None,
-         status: str | None, created_from: datetime | None, created_to: datetime | None):
-    query = select(Quote).where(visible_to(principal))
+         status: str | None, created_from: datetime | None, created_to: datetime | None,
+         origin: str | None = None):
+    """A page of the account's quotes; never for a publishable key, whatever its scopes."""
+    if principal.publishable:
+        raise client_secrets.no_listing()
+    query = select(Quote).where(Quote.account_id == principal.account_id)
+    if origin:
+        query = query.where(Quote.origin == origin)
     if status:
         query = query.where(Quote.status == status)
     if created_from:
         query = query.where(Quote.created_at >= created_from)
     if created_to:
         query = query.where(Quote.created_at < created_to)
-    return newest_first(session, query, Quote, limit=limit, cursor=cursor)
+    return newest_first(session, query, Quote, limit=limit, cursor=cursor, scope=listing(
+        "quotes", principal.account_id, status=status, origin=origin, created_from=created_from,
+        created_to=created_to))
 
 
 def view(session: Session, quote: Quote) -> dict[str, Any]:
@@ -255,7 +280,8 @@ def view(session: Session, quote: Quote) -> dict[str, Any]:
     revs = revisions(session, quote)
     doc = next(r.document for r in revs if r.revision == quote.revision)
     return {
-        "id": quote.id, "number": quote.number, "status": quote.status, "revision": quote.revision,
+        "id": quote.id, "origin": quote.origin, "number": quote.number, "status": quote.status,
+        "revision": quote.revision,
         "customer": quote.customer, "sizing_id": quote.sizing_id,
         "created_at": quote.created_at, "updated_at": quote.updated_at,
         **doc,

@@ -1,4 +1,8 @@
-"""Per-key request limits: a fixed window counted in Redis, or in memory when embedded."""
+"""Request limits in fixed one-minute windows, counted in Redis (or in memory when embedded).
+
+A request is counted against several buckets at once (its key, its account, its client address)
+and refused when any is past its limit; the answer's headers show every policy that applied.
+"""
 
 from __future__ import annotations
 
@@ -8,71 +12,116 @@ from dataclasses import dataclass
 
 import redis
 
-POLICY_NAME = "default"
+WINDOW_S = 60
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """One counter: `policy` names it in the headers, `name` keys it in the store."""
+
+    policy: str
+    name: str
+    limit: int
+
+
+@dataclass(frozen=True)
+class Count:
+    bucket: Bucket
+    used: int
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.bucket.limit - self.used)
 
 
 @dataclass(frozen=True)
 class Verdict:
-    allowed: bool
-    limit: int
-    remaining: int
+    counts: tuple[Count, ...]
     reset_s: int
 
+    @property
+    def allowed(self) -> bool:
+        return all(c.used <= c.bucket.limit for c in self.counts)
+
+    @property
+    def exceeded(self) -> list[str]:
+        return [c.bucket.policy for c in self.counts if c.used > c.bucket.limit]
+
     def headers(self) -> dict[str, str]:
-        # IETF draft-ietf-httpapi-ratelimit-headers: RateLimit-Policy and RateLimit.
+        # IETF draft-ietf-httpapi-ratelimit-headers: RateLimit-Policy and RateLimit, one item
+        # per policy.
         out = {
-            "RateLimit-Policy": f'"{POLICY_NAME}";q={self.limit};w={WINDOW_S}',
-            "RateLimit": f'"{POLICY_NAME}";r={self.remaining};t={self.reset_s}',
+            "RateLimit-Policy": ", ".join(f'"{c.bucket.policy}";q={c.bucket.limit};w={WINDOW_S}'
+                                          for c in self.counts),
+            "RateLimit": ", ".join(f'"{c.bucket.policy}";r={c.remaining};t={self.reset_s}'
+                                   for c in self.counts),
         }
         if not self.allowed:
             out["Retry-After"] = str(self.reset_s)
         return out
 
 
-WINDOW_S = 60
+def window_now() -> tuple[int, int]:
+    """The current window's number and the seconds to its end."""
+    now = time.time()
+    window = int(now // WINDOW_S)
+    return window, max(1, int((window + 1) * WINDOW_S - now))
 
 
 class MemoryLimiter:
     """For the embedded single-process mode; counts are lost on restart, which is harmless."""
 
-    def __init__(self, limit: int):
-        self.limit = limit
+    def __init__(self):
         self._counts: dict[tuple[str, int], int] = {}
         self._lock = threading.Lock()
 
-    def hit(self, key: str) -> Verdict:
-        now = time.time()
-        window = int(now // WINDOW_S)
+    def _add(self, names: list[str], amount: int) -> list[int]:
+        window, _ = window_now()
         with self._lock:
             if len(self._counts) > 10_000:
                 self._counts = {k: v for k, v in self._counts.items() if k[1] == window}
-            count = self._counts.get((key, window), 0) + 1
-            self._counts[(key, window)] = count
-        return verdict(self.limit, count, window, now)
+            out = []
+            for name in names:
+                self._counts[(name, window)] = self._counts.get((name, window), 0) + amount
+                out.append(self._counts[(name, window)])
+        return out
+
+    def hit(self, buckets: list[Bucket]) -> Verdict:
+        used = self._add([b.name for b in buckets], 1)
+        return Verdict(tuple(Count(b, u) for b, u in zip(buckets, used)), window_now()[1])
+
+    def used(self, bucket: Bucket) -> int:
+        return self._add([bucket.name], 0)[0]
+
+    def add(self, bucket: Bucket) -> None:
+        self._add([bucket.name], 1)
 
 
 class RedisLimiter:
-    """Shared by every API process, so a key's limit holds across the whole deployment."""
+    """Shared by every API process, so a limit holds across the whole deployment."""
 
-    def __init__(self, url: str, limit: int):
-        self.limit = limit
+    def __init__(self, url: str):
         self.client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
 
-    def hit(self, key: str) -> Verdict:
-        now = time.time()
-        window = int(now // WINDOW_S)
-        name = f"ratelimit:{key}:{window}"
+    def _add(self, names: list[str], amount: int) -> list[int] | None:
+        window, _ = window_now()
         try:
             pipe = self.client.pipeline()
-            pipe.incr(name)
-            pipe.expire(name, WINDOW_S + 5)
-            count = int(pipe.execute()[0])
+            for name in names:
+                key = f"ratelimit:{name}:{window}"
+                pipe.incrby(key, amount)
+                pipe.expire(key, WINDOW_S + 5)
+            return [int(v) for v in pipe.execute()[::2]]
         except redis.RedisError:
             # Limits protect the service; an outage of their store must not take it down.
-            return Verdict(True, self.limit, self.limit, WINDOW_S)
-        return verdict(self.limit, count, window, now)
+            return None
 
+    def hit(self, buckets: list[Bucket]) -> Verdict:
+        used = self._add([b.name for b in buckets], 1) or [0] * len(buckets)
+        return Verdict(tuple(Count(b, u) for b, u in zip(buckets, used)), window_now()[1])
 
-def verdict(limit: int, count: int, window: int, now: float) -> Verdict:
-    reset = max(1, int((window + 1) * WINDOW_S - now))
-    return Verdict(count <= limit, limit, max(0, limit - count), reset)
+    def used(self, bucket: Bucket) -> int:
+        return (self._add([bucket.name], 0) or [0])[0]
+
+    def add(self, bucket: Bucket) -> None:
+        self._add([bucket.name], 1)

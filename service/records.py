@@ -24,12 +24,17 @@ class Sizing(Base):
     __table_args__ = (
         Index("ix_sizings_account_created", "account_id", "created_at", "id"),
         Index("ix_sizings_status_dispatched", "status", "dispatched_at"),
+        # Counts an account's sizings queued or running, for its cap.
+        Index("ix_sizings_account_status", "account_id", "status"),
     )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     account_id: Mapped[str | None] = mapped_column(String(36), default=None)
-    # The key that created it: a publishable key sees only what it created itself.
+    # The key that created it: a publishable key sees only what it created itself, and only with
+    # the client secret (service.client_secrets) its creation returned.
     api_key_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    client_secret_sha256: Mapped[str | None] = mapped_column(String(64), default=None)
+    origin: Mapped[str] = mapped_column(String(8), default="api", server_default="api")
     status: Mapped[str] = mapped_column(String(12), default="queued")
     request: Mapped[dict[str, Any]]
     result: Mapped[dict[str, Any] | None] = mapped_column(default=None)
@@ -87,6 +92,9 @@ class Quote(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     account_id: Mapped[str] = mapped_column(String(36))
     api_key_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    client_secret_sha256: Mapped[str | None] = mapped_column(String(64), default=None)
+    # page: made with a publishable key (the website's form); api: with a secret key.
+    origin: Mapped[str] = mapped_column(String(8), default="api", server_default="api")
     number: Mapped[str] = mapped_column(String(32), unique=True)
     status: Mapped[str] = mapped_column(String(12), default="draft")
     revision: Mapped[int] = mapped_column(default=1)
@@ -121,14 +129,29 @@ class QuoteCounter(Base):
 
 
 class IdempotencyKey(Base):
-    """The first response to a POST carrying an Idempotency-Key, replayed on retries."""
+    """An Idempotency-Key as one API key used it: claimed (pending), then the object it made."""
 
     __tablename__ = "idempotency_keys"
 
     account_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    api_key_id: Mapped[str] = mapped_column(String(36), primary_key=True)
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
-    request_sha256: Mapped[str] = mapped_column(String(64))
-    status_code: Mapped[int]
-    resource_id: Mapped[str] = mapped_column(String(36))
-    response: Mapped[dict[str, Any]]
+    # SHA-256 of the method, path and validated body the key was first used with.
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(8))  # pending | done
+    resource_id: Mapped[str | None] = mapped_column(String(36), default=None)
+    status_code: Mapped[int | None] = mapped_column(default=None)
+    # The object's client secret, so a replay shows it as the first answer did; kept only for
+    # the key's lifetime.
+    client_secret: Mapped[str | None] = mapped_column(String(64), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ServiceSecret(Base):
+    """A key the service signs with (service.signing), shared by every process of a deployment."""
+
+    __tablename__ = "service_secrets"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

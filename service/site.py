@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 from flask import Flask, current_app, jsonify, send_from_directory
+from sqlalchemy import select
 
 from service import accounts, db
 from service.config import REPO_ROOT, Config
@@ -40,7 +41,8 @@ def init_site(app: Flask, config: Config) -> None:
             raise Problem(503, "site_key_missing",
                           "No publishable key is configured: set SITE_PUBLISHABLE_KEY or run "
                           "`flask site ensure-key`")
-        # A publishable key is public by design: it can only read the catalog and size.
+        # A publishable key is public by design: it can read the catalog, estimate, size and
+        # request quotes, and read back only what it made, with each object's client secret.
         return jsonify({"publishable_key": key, "api_base": ""})
 
     @app.cli.group("site")
@@ -48,14 +50,27 @@ def init_site(app: Flask, config: Config) -> None:
         """The reference sizing page."""
 
     @site_group.command("ensure-key")
-    def ensure_key() -> None:
-        """Create a 'website' account and publishable key for the page, once."""
-        if publishable_key(current_app.config["SIZING"]):
-            click.echo("the page already has a publishable key")
-            return
+    @click.option("--account", "account_id", default=None,
+                  help="Give the page a key of this (the sales team's) account; default: a new "
+                       "'website' account")
+    def ensure_key(account_id: str | None) -> None:
+        """Create the page's publishable key, once, and say which account sees what it makes."""
         session = db.session()
-        account = accounts.create_account(session, "website")
-        _, key = accounts.create_key(session, account.id, kind="publishable", name="sizing page")
+        existing = publishable_key(current_app.config["SIZING"])
+        if existing:
+            key = session.scalars(select(accounts.ApiKey).where(
+                accounts.ApiKey.prefix == existing[:16])).first()
+            click.echo(f"the page already has a publishable key ({existing[:16]}), account "
+                       f"{key.account_id if key else 'unknown: the key is not in this database'}")
+            return
+        if account_id is None:
+            account_id = accounts.create_account(session, "website").id
+        elif session.get(accounts.Account, account_id) is None:
+            raise click.ClickException(f"no account {account_id}")
+        _, key = accounts.create_key(session, account_id, kind="publishable", name="sizing page")
         KEY_FILE.parent.mkdir(parents=True, exist_ok=True)
         KEY_FILE.write_text(key + "\n")
-        click.echo(f"publishable key for the page written to {KEY_FILE}")
+        click.echo(f"publishable key for the page written to {KEY_FILE}, account {account_id}\n"
+                   "Its sizings and quote requests are listed (origin: page) to the secret keys of "
+                   "that account:\n"
+                   f"  flask --app service accounts create-key --account {account_id}")

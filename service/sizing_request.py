@@ -10,7 +10,7 @@ from catalog.offer import HardwareFilter, sellable_pairs
 from catalog.snapshot import Snapshot
 from service.workloads import model_from, preset_of
 from sizing.policy import SizingPolicy
-from sizing.search import LayoutSpace
+from sizing.search import LayoutSpace, search_size
 from sizing.workload import GenericModel, Layout, Training, Transformer
 
 Problems = list[tuple[str, str]]  # (JSON pointer, what to change)
@@ -114,6 +114,15 @@ class SizingRequest:
     def max_global_batch(self, policy: SizingPolicy) -> float:
         """The largest batch a layout may round the default up to (a given batch is kept)."""
         return self.training(policy).global_batch * policy.max_batch_growth
+
+    def hardware_pairs(self, snap: Snapshot) -> int:
+        """How many server and fabric pairs the offer can sell this request."""
+        return len(sellable_pairs(snap, self.hardware, self.region).pairs)
+
+    def search_size(self, snap: Snapshot) -> int:
+        """The candidates the search will enumerate (the search's own count, before it runs)."""
+        return search_size(self.hardware_pairs(snap), len(self.node_counts), self.model,
+                           self.layout)
 
     def problems(self, snap: Snapshot) -> Problems:
         """What no configuration of this catalog could satisfy, each with what to change."""

@@ -9,27 +9,36 @@ from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from catalog.tables import utcnow
+from service import client_secrets
 from service.accounts import Principal
 from service.celery_app import send_task
-from service.pagination import newest_first
+from service.idempotency import Claim
+from service.pagination import listing, newest_first
 from service.records import FINAL_STATES, Sizing
 
 RUN_SIZING = "tasks.run_sizing"
 
 
 def create(session: Session, request_doc: dict[str, Any], principal: Principal,
-           catalog_version_id: int) -> Sizing:
+           claim: Claim | None, catalog_version_id: int) -> tuple[Sizing, str]:
     """Commit the record first, then send the task: a broker outage loses nothing.
 
-    The sizing runs on the catalog version its request was checked against.
+    Returns the record and its client secret, which exists in plain text only in this answer.
+    An Idempotency-Key's claim is completed in the transaction that commits the record. The
+    sizing runs on the catalog version its request was checked against.
     """
-    sizing = Sizing(request=request_doc, account_id=principal.account_id,
-                    api_key_id=principal.key_id, catalog_version_id=catalog_version_id)
+    secret, secret_sha256 = client_secrets.new()
+    sizing = Sizing(request=request_doc, account_id=principal.account_id, api_key_id=principal.key_id,
+                    client_secret_sha256=secret_sha256, origin=client_secrets.origin(principal),
+                    catalog_version_id=catalog_version_id)
     session.add(sizing)
+    if claim:
+        session.flush()
+        claim.complete(sizing.id, 202, secret)
     session.commit()
     dispatch(session, sizing.id)
     session.refresh(sizing)
-    return sizing
+    return sizing, secret
 
 
 def dispatch(session: Session, sizing_id: str) -> bool:
@@ -148,21 +157,31 @@ def cancel(session: Session, sizing: Sizing) -> Sizing:
     return sizing
 
 
-def visible_to(principal: Principal):
-    """The rows a caller may see: its account's, and for a publishable key only its own."""
+def visible_to(principal: Principal, client_secret: str | None):
+    """The rows a caller may see: its account's; for a publishable key only the one it created
+    whose client secret it presents."""
     condition = Sizing.account_id == principal.account_id
     if principal.publishable:
-        condition = and_(condition, Sizing.api_key_id == principal.key_id)
+        condition = and_(condition, Sizing.api_key_id == principal.key_id,
+                         Sizing.client_secret_sha256 == client_secrets.digest(client_secret or ""))
     return condition
 
 
-def get(session: Session, sizing_id: str, principal: Principal) -> Sizing | None:
-    return session.scalars(select(Sizing).where(Sizing.id == sizing_id, visible_to(principal))).first()
+def get(session: Session, sizing_id: str, principal: Principal,
+        client_secret: str | None = None) -> Sizing | None:
+    return session.scalars(select(Sizing).where(Sizing.id == sizing_id,
+                                                visible_to(principal, client_secret))).first()
 
 
 def page(session: Session, principal: Principal, *, limit: int, cursor: str | None,
-         status: str | None = None) -> tuple[list[Sizing], str | None]:
-    query = select(Sizing).where(visible_to(principal))
+         status: str | None = None, origin: str | None = None) -> tuple[list[Sizing], str | None]:
+    """A page of the account's sizings; never for a publishable key, whatever its scopes."""
+    if principal.publishable:
+        raise client_secrets.no_listing()
+    query = select(Sizing).where(Sizing.account_id == principal.account_id)
     if status:
         query = query.where(Sizing.status == status)
-    return newest_first(session, query, Sizing, limit=limit, cursor=cursor)
+    if origin:
+        query = query.where(Sizing.origin == origin)
+    return newest_first(session, query, Sizing, limit=limit, cursor=cursor, scope=listing(
+        "sizings", principal.account_id, status=status, origin=origin))

@@ -5,10 +5,6 @@ from dataclasses import dataclass
 
 from sizing.workload import GenericModel, Transformer
 
-# ILSVRC-2012 (ImageNet-1k) training set: 1,281,167 images (Russakovsky et al. 2015, IJCV,
-# 'ImageNet Large Scale Visual Recognition Challenge', Table 2).
-IMAGENET_TRAIN_IMAGES = 1_281_167
-
 
 @dataclass(frozen=True)
 class Preset:
@@ -16,9 +12,15 @@ class Preset:
     model: Transformer | GenericModel
     source: str
     note: str = ""
-    # The dataset the model is usually trained on: an epoch of it, when only epochs are given.
-    dataset: str | None = None
+    # The training set an epoch of a sample-based model passes over, and its size.
+    dataset: str = ""
     samples_per_epoch: int | None = None
+
+
+# ILSVRC-2012 training split: Russakovsky et al. 2015, 'ImageNet Large Scale Visual Recognition
+# Challenge' (IJCV 115); 1,281,167 images, as tensorflow/models' imagenet.py _SPLITS_TO_SIZES.
+IMAGENET_1K = "ImageNet-1k (ILSVRC-2012) training set"
+IMAGENET_1K_IMAGES = 1_281_167
 
 
 _PRESETS = [
@@ -68,7 +70,7 @@ _PRESETS = [
                      activation_bytes_per_sample=110e6),
         "He et al. 2016; torchvision model table (25.6M params, 4.09 GMACs at 224x224)",
         "activation bytes per sample (FP32, 224x224) is an estimate",
-        "ImageNet-1k", IMAGENET_TRAIN_IMAGES,
+        dataset=IMAGENET_1K, samples_per_epoch=IMAGENET_1K_IMAGES,
     ),
     Preset(
         "resnet-101",
@@ -76,7 +78,7 @@ _PRESETS = [
                      activation_bytes_per_sample=160e6),
         "He et al. 2016; torchvision model table (44.5M params, 7.80 GMACs at 224x224)",
         "activation bytes per sample (FP32, 224x224) is an estimate",
-        "ImageNet-1k", IMAGENET_TRAIN_IMAGES,
+        dataset=IMAGENET_1K, samples_per_epoch=IMAGENET_1K_IMAGES,
     ),
     Preset(
         "inception-v3",
@@ -85,7 +87,7 @@ _PRESETS = [
         "Szegedy et al. 2016; torchvision model table (27.2M params incl. aux head, "
         "5.71 GMACs at 299x299)",
         "activation bytes per sample (FP32, 299x299) is an estimate",
-        "ImageNet-1k", IMAGENET_TRAIN_IMAGES,
+        dataset=IMAGENET_1K, samples_per_epoch=IMAGENET_1K_IMAGES,
     ),
     Preset(
         "vgg-16",
@@ -94,7 +96,7 @@ _PRESETS = [
         "Simonyan and Zisserman 2015; torchvision model table (138.4M params, 15.47 GMACs "
         "at 224x224)",
         "activation bytes per sample (FP32, 224x224) is an estimate",
-        "ImageNet-1k", IMAGENET_TRAIN_IMAGES,
+        dataset=IMAGENET_1K, samples_per_epoch=IMAGENET_1K_IMAGES,
     ),
 ]
 

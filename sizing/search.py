@@ -67,6 +67,13 @@ def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
     return {n: cols[i] for i, n in enumerate(names)}
 
 
+def search_size(hardware: int, node_counts: int, model, space: LayoutSpace) -> int:
+    """How many candidates a search builds before any rule drops one: hardware pairs x node
+    counts x layouts. Known before the search runs, it bounds both the memory the candidate
+    arrays take and the work of the model (which evaluates at most these)."""
+    return hardware * node_counts * int(layout_grid(model, space)["tp"].shape[0])
+
+
 def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int], model,
                          training: Training, space: LayoutSpace, batch_fixed: bool,
                          max_global_batch: float = np.inf) -> Candidates:

@@ -17,6 +17,9 @@ from service.config import REPO_ROOT, Config
 from tests.settings import POSTGRES_ADMIN_URL
 
 CATALOG_DIR = REPO_ROOT / "catalog" / "data"
+# Rate limits out of the way, for runs that send many requests on purpose (fuzzing, load).
+NO_RATE_LIMITS = {"rate_limit_per_minute": 10**9, "account_rate_limit_per_minute": 10**9,
+                  "publishable_rate_limit_per_address": 10**9, "auth_failures_per_address": 10**9}
 
 
 def new_postgres_database() -> str:

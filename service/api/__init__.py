@@ -16,8 +16,10 @@ RETRY_AFTER = {"description": "Seconds to wait before retrying", "schema": {"typ
 
 # The errors the one error path (service.errors) can answer for any operation of a kind.
 BODY_ERRORS = {
-    400: "The body is not well-formed JSON",
+    400: "The body is not acceptable JSON: malformed, not UTF-8, nested deeper than 16 levels, "
+         "a name given twice in one object, or a NaN, Infinity or out-of-range number",
     413: "The body is larger than this API accepts",
+    415: "The body is not application/json (UTF-8)",
 }
 SECURED_ERRORS = {
     503: "The database is unreachable, or no catalog is loaded yet; retry after Retry-After",
@@ -36,6 +38,7 @@ ERROR_HEADERS = {
                         "schema": {"type": "string"}},
           "RateLimit-Policy": {"description": "The key's quota and window",
                                "schema": {"type": "string"}}},
+    409: {"Retry-After": RETRY_AFTER},
     503: {"Retry-After": RETRY_AFTER},
 }
 

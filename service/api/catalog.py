@@ -7,11 +7,14 @@ from flask.views import MethodView
 
 from catalog import queries
 from catalog.changes import ChangeError, apply_changes
-from service import db
+from catalog.tables import CatalogVersion
+from service import db, idempotency
 from service.api.blueprint import Blueprint
-from service.auth import requires
+from service.auth import current_principal, requires
+from service.config import settings
 from service.errors import Problem, field_problem
 from service.schemas import catalog as s
+from service.schemas import headers as h
 
 blp = Blueprint("catalog", __name__, url_prefix="/v1/catalog",
                 description="The provider's GPUs, servers, fabrics, RDMA support and regions")
@@ -171,12 +174,27 @@ class CatalogChanges(MethodView):
         "server_prices": [{"server": "hgx-h100-8", "region": "us-east", "monthly_usd": "14990.00"}],
         "stock": [{"region": "us-east", "server": "hgx-h100-8", "available_nodes": 48}],
     })
+    @blp.arguments(h.IdempotencyHeaderSchema, location="headers")
     @blp.response(201, s.CatalogVersionSchema, description="The new catalog version")
-    @blp.alt_response(422, description="A change names a price or stock entry that does not exist")
+    @blp.alt_response(409, description="A request with this Idempotency-Key is still being "
+                                       "processed; retry after Retry-After")
+    @blp.alt_response(422, description="A change names a price or stock entry that does not "
+                                       "exist, or a reused Idempotency-Key with another request")
     @blp.doc(operationId="changeCatalog",
              summary="Change prices or stock; saved as a new catalog version, old ones stay")
-    def post(self, body):
-        try:
-            return apply_changes(db.session(), body, body["note"])
-        except ChangeError as exc:
-            raise field_problem(exc.pointer, exc.detail) from None
+    def post(self, body, headers):
+        session = db.session()
+        with idempotency.guarded(session, current_principal(), headers.get("idempotency_key"),
+                                 body, settings().idempotency_key_ttl_s) as held:
+            if held and held.replay:
+                return session.get(CatalogVersion, int(held.row.resource_id)), 201, \
+                    idempotency.replayed({})
+            try:
+                version = apply_changes(session, body, body["note"])
+            except ChangeError as exc:
+                raise field_problem(exc.pointer, exc.detail) from None
+            if held:
+                # The version is committed by the catalog; the key follows in a second step.
+                held.complete(str(version.id), 201, None)
+                session.commit()
+        return version

@@ -5,11 +5,14 @@ from __future__ import annotations
 from flask import Response, json, request, url_for
 from flask.views import MethodView
 
-from service import db, quote_exports, quotes
+from service import client_secrets, db, idempotency, quote_exports, quotes
 from service.api.blueprint import Blueprint
 from service.auth import current_principal, requires
+from service.config import settings
 from service.errors import field_problem
+from service.schemas import headers as h
 from service.schemas import quotes as s
+from service.security import DOCUMENT_POLICY
 
 blp = Blueprint("quotes", __name__, url_prefix="/v1/quotes",
                 description="Priced, frozen offers with numbers, revisions and exports")
@@ -17,14 +20,21 @@ blp = Blueprint("quotes", __name__, url_prefix="/v1/quotes",
 READ = ("quotes:read", "quotes:write", "quotes:request")
 
 
+def visible(quote_id) -> quotes.Quote:
+    """The caller's quote; a publishable key names it by its client secret too (else 404)."""
+    principal = current_principal()
+    return quotes.get(db.session(), str(quote_id), principal, client_secrets.required(principal))
+
+
 def render(quote) -> dict:
     return s.QuoteSchema().dump(quotes.view(db.session(), quote))
 
 
-def with_headers(body: dict, quote, status: int = 200) -> Response:
-    """The already-serialised quote (a replayed response is stored serialised) with its ETag."""
-    return Response(json.dumps(body), status=status, mimetype="application/json", headers={
-        "ETag": quotes.etag(quote), "Location": url_for("quotes.QuoteById", quote_id=quote.id)})
+def with_headers(body: dict, quote, status: int = 200, replay: bool = False) -> Response:
+    """The serialised quote with its ETag and Location (and, replayed, saying so)."""
+    headers = {"ETag": quotes.etag(quote), "Location": url_for("quotes.QuoteById", quote_id=quote.id)}
+    return Response(json.dumps(body), status=status, mimetype="application/json",
+                    headers=idempotency.replayed(headers) if replay else headers)
 
 
 @blp.route("")
@@ -37,29 +47,42 @@ class Quotes(MethodView):
         "customer": {"name": "Ada Example", "company": "Example Labs GmbH",
                      "email": "ada@example.com", "country": "DE"},
     })
-    @blp.arguments(s.IdempotencyHeaderSchema, location="headers")
+    @blp.arguments(h.IdempotencyHeaderSchema, location="headers")
     @blp.response(201, s.QuoteSchema, headers={"Location": {"schema": {"type": "string"}},
                                                "ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, description="The sizing does not exist (or is not yours)")
+    @blp.alt_response(409, description="A request with this Idempotency-Key is still being "
+                                       "processed; retry after Retry-After")
     @blp.alt_response(422, description="Invalid input, an unready sizing, or a reused "
-                                       "Idempotency-Key with another body")
+                                       "Idempotency-Key with another request")
     @blp.doc(operationId="createQuote", summary="Quote a sizing's configuration or an explicit one")
     def post(self, body, headers):
         session = db.session()
-        response, quote = quotes.create(session, current_principal(), body,
-                                        headers.get("idempotency_key"), render)
-        return with_headers(response, quote, 201)
+        principal = current_principal()
+        quotes.check_permission(principal, body)
+        with idempotency.guarded(session, principal, headers.get("idempotency_key"), body,
+                                 settings().idempotency_key_ttl_s) as held:
+            if held and held.replay:
+                quote = session.get(quotes.Quote, held.row.resource_id)
+                return with_headers({**render(quote), "client_secret": held.row.client_secret},
+                                    quote, 201, replay=True)
+            quote, secret = quotes.create(session, principal, body, held)
+        return with_headers({**render(quote), "client_secret": secret}, quote, 201)
 
-    @requires(blp, *READ)
+    @requires(blp, "quotes:read", "quotes:write")
     @blp.arguments(s.QuoteQuerySchema, location="query", unknown="raise", as_kwargs=True)
     @blp.response(200, s.QuotePageSchema)
-    @blp.doc(operationId="listQuotes", summary="Your quotes, newest first, filtered, by cursor")
-    def get(self, limit, cursor=None, status=None, created_from=None, created_to=None):
+    @blp.doc(operationId="listQuotes",
+             summary="The account's quotes, newest first, filtered, by cursor (secret keys only)",
+             description="Every quote of the account, including the quote requests the page's "
+                         "publishable key made (`origin: page`). A publishable key lists nothing.")
+    def get(self, limit, cursor=None, status=None, created_from=None, created_to=None,
+            origin=None):
         session = db.session()
         try:
             rows, next_cursor = quotes.page(session, current_principal(), limit=limit, cursor=cursor,
                                             status=status, created_from=created_from,
-                                            created_to=created_to)
+                                            created_to=created_to, origin=origin)
         except ValueError:
             raise field_problem("/query/cursor", "not a cursor from this API") from None
         return {"items": [quotes.view(session, q) for q in rows], "next_cursor": next_cursor}
@@ -68,19 +91,20 @@ class Quotes(MethodView):
 @blp.route("/<uuid:quote_id>")
 class QuoteById(MethodView):
     @requires(blp, *READ)
+    @blp.arguments(h.ClientSecretHeaderSchema, location="headers")
     @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(304, description="Not modified since the ETag in If-None-Match")
     @blp.alt_response(404, description="No such quote (or not yours)")
     @blp.doc(operationId="getQuote", summary="A quote with its current revision")
-    def get(self, quote_id):
-        quote = quotes.get(db.session(), str(quote_id), current_principal())
+    def get(self, _secret, quote_id):
+        quote = visible(quote_id)
         if quotes.etag(quote) in request.headers.get("If-None-Match", ""):
             return Response(status=304, headers={"ETag": quotes.etag(quote)})
         return with_headers(render(quote), quote)
 
     @requires(blp, "quotes:write")
     @blp.arguments(s.QuoteChangeSchema, example={"status": "sent"})
-    @blp.arguments(s.IfMatchHeaderSchema, location="headers")
+    @blp.arguments(h.IfMatchHeaderSchema, location="headers")
     @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, description="No such quote (or not yours)")
     @blp.alt_response(409, description="Transition not allowed, or the quote is closed")
@@ -88,16 +112,15 @@ class QuoteById(MethodView):
     @blp.alt_response(428, description="If-Match is missing")
     @blp.doc(operationId="updateQuote", summary="Change a quote's status or customer")
     def patch(self, body, headers, quote_id):
-        session = db.session()
-        quote = quotes.get(session, str(quote_id), current_principal())
+        quote = visible(quote_id)
         quotes.check_if_match(quote, headers.get("if_match"))
-        return with_headers(render(quotes.change(session, quote, body)), quote)
+        return with_headers(render(quotes.change(db.session(), quote, body)), quote)
 
 
 @blp.route("/<uuid:quote_id>/reprice")
 class QuoteReprice(MethodView):
     @requires(blp, "quotes:write")
-    @blp.arguments(s.IfMatchHeaderSchema, location="headers")
+    @blp.arguments(h.IfMatchHeaderSchema, location="headers")
     @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, description="No such quote (or not yours)")
     @blp.alt_response(409, description="The quote is accepted or expired")
@@ -106,23 +129,22 @@ class QuoteReprice(MethodView):
     @blp.doc(operationId="repriceQuote",
              summary="A new revision at the current catalog prices, showing the difference")
     def post(self, headers, quote_id):
-        session = db.session()
-        quote = quotes.get(session, str(quote_id), current_principal())
+        quote = visible(quote_id)
         quotes.check_if_match(quote, headers.get("if_match"))
-        return with_headers(render(quotes.reprice(session, quote)), quote)
+        return with_headers(render(quotes.reprice(db.session(), quote)), quote)
 
 
 @blp.route("/<uuid:quote_id>/export.csv")
 class QuoteCsv(MethodView):
     @requires(blp, *READ)
+    @blp.arguments(h.ClientSecretHeaderSchema, location="headers")
     @blp.response(200, content_type="text/csv",
                   description="One table: line items, then totals and tax as rows of the same "
                               "columns (quote number, currency and configuration in each row)")
     @blp.alt_response(404, description="No such quote (or not yours)")
     @blp.doc(operationId="exportQuoteCsv", summary="The quote's lines and totals as CSV")
-    def get(self, quote_id):
-        session = db.session()
-        quote = quotes.get(session, str(quote_id), current_principal())
+    def get(self, _secret, quote_id):
+        quote = visible(quote_id)
         body = quote_exports.as_csv(render(quote))
         return Response(body, mimetype="text/csv", headers={
             "Content-Disposition": f'attachment; filename="{quote.number}.csv"'})
@@ -131,25 +153,26 @@ class QuoteCsv(MethodView):
 @blp.route("/<uuid:quote_id>/document")
 class QuoteDocument(MethodView):
     @requires(blp, *READ)
+    @blp.arguments(h.ClientSecretHeaderSchema, location="headers")
     @blp.response(200, content_type="text/html", description="A print-ready quote document")
     @blp.alt_response(404, description="No such quote (or not yours)")
     @blp.doc(operationId="getQuoteDocument",
              summary="A printable quote: lines, totals, validity, assumptions, performance, advice")
-    def get(self, quote_id):
-        session = db.session()
-        quote = quotes.get(session, str(quote_id), current_principal())
-        return Response(quote_exports.as_html(render(quote)), mimetype="text/html")
+    def get(self, _secret, quote_id):
+        quote = visible(quote_id)
+        return Response(quote_exports.as_html(render(quote)), mimetype="text/html",
+                        headers={"Content-Security-Policy": DOCUMENT_POLICY})
 
 
 @blp.route("/<uuid:quote_id>/document.pdf")
 class QuotePdf(MethodView):
     @requires(blp, *READ)
+    @blp.arguments(h.ClientSecretHeaderSchema, location="headers")
     @blp.response(200, content_type="application/pdf", description="The quote as an A4 PDF")
     @blp.alt_response(404, description="No such quote (or not yours)")
     @blp.doc(operationId="getQuotePdf",
              summary="The quote as a PDF: the same content as the printable document")
-    def get(self, quote_id):
-        session = db.session()
-        quote = quotes.get(session, str(quote_id), current_principal())
+    def get(self, _secret, quote_id):
+        quote = visible(quote_id)
         return Response(quote_exports.as_pdf(render(quote)), mimetype="application/pdf", headers={
             "Content-Disposition": f'attachment; filename="{quote.number}.pdf"'})

@@ -4,51 +4,49 @@ from __future__ import annotations
 
 import marshmallow as ma
 
+from service.schemas import fields as f
+from service.schemas.fields import Strict
+
 Sources = ma.fields.Dict(
     keys=ma.fields.String(), values=ma.fields.String(),
     metadata={"description": "Field name -> where its figure came from, or 'estimate: why'"},
 )
 
 
-class StrictQuery(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
-
-
 # Catalog versions are database integer keys: larger numbers cannot name one.
 VERSION_RANGE = ma.validate.Range(min=1, max=2**31 - 1)
 
 
-class VersionQuery(StrictQuery):
-    version = ma.fields.Integer(
+class VersionQuery(Strict):
+    version = f.QueryInteger(
         validate=VERSION_RANGE,
         metadata={"description": "Catalog version to read (default: the current one)"},
     )
 
 
 class GpuQuery(VersionQuery):
-    vendor = ma.fields.String(metadata={"description": "Only GPUs of this vendor, e.g. NVIDIA"})
+    vendor = f.Text(max_length=64, metadata={"description": "Only GPUs of this vendor, e.g. NVIDIA"})
 
 
 class ServerQuery(VersionQuery):
-    gpu = ma.fields.String(metadata={"description": "Only servers with this GPU id, e.g. h100-sxm"})
-    min_gpus = ma.fields.Integer(validate=ma.validate.Range(min=1, max=1024),
-                                 metadata={"description": "At least this many GPUs per node"})
+    gpu = f.Identifier(metadata={"description": "Only servers with this GPU id, e.g. h100-sxm"})
+    min_gpus = f.QueryInteger(validate=ma.validate.Range(min=1, max=1024),
+                              metadata={"description": "At least this many GPUs per node"})
 
 
 class FabricQuery(VersionQuery):
     kind = ma.fields.String(validate=ma.validate.OneOf(["infiniband", "roce", "ethernet"]))
-    rdma = ma.fields.Boolean(metadata={"description": "Only fabrics with (true) or without RDMA"})
+    rdma = f.QueryBoolean(metadata={"description": "Only fabrics with (true) or without RDMA"})
 
 
 class RdmaQuery(VersionQuery):
-    server = ma.fields.String()
-    fabric = ma.fields.String()
-    supported = ma.fields.Boolean()
+    server = f.Identifier()
+    fabric = f.Identifier()
+    supported = f.QueryBoolean()
 
 
 class RegionQuery(VersionQuery):
-    server = ma.fields.String(metadata={"description": "Show stock of this server only"})
+    server = f.Identifier(metadata={"description": "Show stock of this server only"})
 
 
 class GpuSchema(ma.Schema):
@@ -144,41 +142,27 @@ class CatalogVersionSchema(ma.Schema):
     note = ma.fields.String()
 
 
-def not_negative(value) -> None:
-    if value < 0:
-        raise ma.ValidationError("must not be negative")
+class PriceChangeSchema(Strict):
+    server = f.Identifier(required=True)
+    region = f.Identifier(required=True)
+    hourly_usd = f.Amount(zero_allowed=True)
+    monthly_usd = f.Amount(zero_allowed=True)
+    setup_fee_usd = f.Amount(zero_allowed=True)
 
 
-class PriceChangeSchema(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
-
-    server = ma.fields.String(required=True)
-    region = ma.fields.String(required=True)
-    hourly_usd = ma.fields.Decimal(as_string=True, validate=not_negative, allow_nan=False)
-    monthly_usd = ma.fields.Decimal(as_string=True, validate=not_negative, allow_nan=False)
-    setup_fee_usd = ma.fields.Decimal(as_string=True, validate=not_negative, allow_nan=False)
+class StockChangeSchema(Strict):
+    region = f.Identifier(required=True)
+    server = f.Identifier(required=True)
+    available_nodes = f.Integer(validate=ma.validate.Range(min=0, max=100_000))
+    arriving_nodes = f.Integer(validate=ma.validate.Range(min=0, max=100_000))
+    lead_time_days = f.Integer(validate=ma.validate.Range(min=0, max=3650))
 
 
-class StockChangeSchema(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
-
-    region = ma.fields.String(required=True)
-    server = ma.fields.String(required=True)
-    available_nodes = ma.fields.Integer(validate=ma.validate.Range(min=0, max=100_000))
-    arriving_nodes = ma.fields.Integer(validate=ma.validate.Range(min=0, max=100_000))
-    lead_time_days = ma.fields.Integer(validate=ma.validate.Range(min=0, max=3650))
-
-
-class CatalogChangeSchema(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
-
-    note = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=500),
-                            metadata={"description": "Why the catalog changes"})
-    server_prices = ma.fields.List(ma.fields.Nested(PriceChangeSchema), load_default=list)
-    stock = ma.fields.List(ma.fields.Nested(StockChangeSchema), load_default=list)
+class CatalogChangeSchema(Strict):
+    note = f.Text(required=True, min_length=1, max_length=500,
+                  metadata={"description": "Why the catalog changes"})
+    server_prices = f.List(ma.fields.Nested(PriceChangeSchema), max_items=500, load_default=list)
+    stock = f.List(ma.fields.Nested(StockChangeSchema), max_items=500, load_default=list)
 
     @ma.validates_schema
     def _something(self, data, **_):

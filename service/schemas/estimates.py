@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate as v
 
+from service.schemas import fields as f
 from service.schemas.catalog import VERSION_RANGE
 from service.schemas.workload import LayoutSchema, Strict, TrainingSchema, WorkloadSchema
 from service.sizing_result import Breakdown, Memory
@@ -14,45 +15,45 @@ from sizing.hardware import FABRIC_KINDS, INTRA_LINKS
 
 
 class CustomGpuSchema(Strict):
-    name = ma.fields.String(load_default="custom GPU", validate=v.Length(max=100))
-    bf16_tflops = ma.fields.Float(required=True, validate=v.Range(min=1, max=100_000),
+    name = f.Text(load_default="custom GPU", max_length=100)
+    bf16_tflops = f.Number(required=True, validate=v.Range(min=1, max=100_000),
                                   metadata={"description": "Dense BF16 TFLOPS"})
-    fp8_tflops = ma.fields.Float(allow_none=True, load_default=None,
+    fp8_tflops = f.Number(allow_none=True, load_default=None,
                                  validate=v.Range(min=1, max=200_000))
-    memory_gb = ma.fields.Float(required=True, validate=v.Range(min=1, max=10_000))
-    memory_bandwidth_gbs = ma.fields.Float(load_default=2000.0, validate=v.Range(min=1, max=100_000),
+    memory_gb = f.Number(required=True, validate=v.Range(min=1, max=10_000))
+    memory_bandwidth_gbs = f.Number(load_default=2000.0, validate=v.Range(min=1, max=100_000),
                                            metadata={"description": "GB/s (bytes)"})
     intra_link = ma.fields.String(required=True, validate=v.OneOf(INTRA_LINKS))
-    intra_bandwidth_gbs = ma.fields.Float(
+    intra_bandwidth_gbs = f.Number(
         required=True, validate=v.Range(min=1, max=10_000),
         metadata={"description": "Per GPU, one direction, GB/s (bytes)"})
 
 
 class CustomServerSchema(Strict):
-    name = ma.fields.String(load_default="custom server", validate=v.Length(max=100))
+    name = f.Text(load_default="custom server", max_length=100)
     gpu = ma.fields.Nested(CustomGpuSchema, required=True)
-    gpus_per_node = ma.fields.Integer(required=True, validate=v.Range(min=1, max=72))
-    nics_per_node = ma.fields.Integer(required=True, validate=v.Range(min=1, max=64))
-    nic_rate_gbps = ma.fields.Float(required=True, validate=v.Range(min=1, max=3200),
+    gpus_per_node = f.Integer(required=True, validate=v.Range(min=1, max=72))
+    nics_per_node = f.Integer(required=True, validate=v.Range(min=1, max=64))
+    nic_rate_gbps = f.Number(required=True, validate=v.Range(min=1, max=3200),
                                     metadata={"description": "Per NIC, Gb/s (bits)"})
-    gpudirect_rdma = ma.fields.Boolean(load_default=True,
+    gpudirect_rdma = f.Boolean(load_default=True,
                                        metadata={"description": "NICs under the GPUs' PCIe switch"})
 
 
 class CustomFabricSchema(Strict):
     """Figures left out are taken from the catalog fabric of the same kind nearest in rate."""
 
-    name = ma.fields.String(load_default="custom fabric", validate=v.Length(max=100))
+    name = f.Text(load_default="custom fabric", max_length=100)
     kind = ma.fields.String(required=True, validate=v.OneOf(FABRIC_KINDS))
-    line_rate_gbps = ma.fields.Float(required=True, validate=v.Range(min=1, max=3200),
+    line_rate_gbps = f.Number(required=True, validate=v.Range(min=1, max=3200),
                                      metadata={"description": "Per port, Gb/s (bits)"})
-    rdma = ma.fields.Boolean(required=True)
-    lossless = ma.fields.Boolean(required=True, metadata={"description": "PFC + ECN configured"})
-    latency_us = ma.fields.Float(validate=v.Range(min=0.05, max=100_000))
-    achievable_fraction = ma.fields.Float(validate=v.Range(min=0.01, max=1))
-    jitter_cv = ma.fields.Float(validate=v.Range(min=0, max=5))
-    loss_rate = ma.fields.Float(validate=v.Range(min=0, max=0.5))
-    nodes_per_leaf = ma.fields.Integer(validate=v.Range(min=1, max=100_000))
+    rdma = f.Boolean(required=True)
+    lossless = f.Boolean(required=True, metadata={"description": "PFC + ECN configured"})
+    latency_us = f.Number(validate=v.Range(min=0.05, max=100_000))
+    achievable_fraction = f.Number(validate=v.Range(min=0.01, max=1))
+    jitter_cv = f.Number(validate=v.Range(min=0, max=5))
+    loss_rate = f.Number(validate=v.Range(min=0, max=0.5))
+    nodes_per_leaf = f.Integer(validate=v.Range(min=1, max=100_000))
 
     @ma.validates_schema
     def _rdma_kind(self, data, **_):
@@ -63,15 +64,15 @@ class CustomFabricSchema(Strict):
 
 
 class ClusterSchema(Strict):
-    server = ma.fields.String(metadata={"description": "Catalog server id", "example": "hgx-h100-8"})
-    fabric = ma.fields.String(metadata={"description": "Catalog fabric id", "example": "ib-ndr-400"})
+    server = f.Identifier(metadata={"description": "Catalog server id", "example": "hgx-h100-8"})
+    fabric = f.Identifier(metadata={"description": "Catalog fabric id", "example": "ib-ndr-400"})
     custom_server = ma.fields.Nested(CustomServerSchema,
                                      metadata={"description": "Hardware outside the catalog"})
     custom_fabric = ma.fields.Nested(CustomFabricSchema,
                                      metadata={"description": "A fabric outside the catalog"})
-    oversubscription = ma.fields.Float(validate=v.Range(min=1, max=16),
+    oversubscription = f.Number(validate=v.Range(min=1, max=16),
                                        metadata={"description": "Fabric tier ratio, default 1:1"})
-    nodes = ma.fields.Integer(required=True, validate=v.Range(min=1, max=4096))
+    nodes = f.Integer(required=True, validate=v.Range(min=1, max=4096))
 
     @ma.validates_schema
     def _one_of_each(self, data, **_):
@@ -86,7 +87,7 @@ class EstimateRequestSchema(Strict):
     workload = ma.fields.Nested(WorkloadSchema, required=True)
     training = ma.fields.Nested(TrainingSchema, required=True)
     layout = ma.fields.Nested(LayoutSchema, required=True)
-    catalog_version = ma.fields.Integer(validate=VERSION_RANGE,
+    catalog_version = f.Integer(validate=VERSION_RANGE,
                                         metadata={"description": "Default: the current version"})
 
 
@@ -125,10 +126,10 @@ class EstimateSchema(ma.Schema):
 class CollectiveRequestSchema(Strict):
     cluster = ma.fields.Nested(ClusterSchema, required=True)
     operation = ma.fields.String(required=True, validate=v.OneOf(COLLECTIVES))
-    size_bytes = ma.fields.Float(required=True, validate=v.Range(min=1, max=1e12),
+    size_bytes = f.Number(required=True, validate=v.Range(min=1, max=1e12),
                                  metadata={"description": "Message size S in bytes (nccl-tests)"})
     algorithm = ma.fields.String(load_default="auto", validate=v.OneOf(ALGORITHMS))
-    catalog_version = ma.fields.Integer(validate=VERSION_RANGE)
+    catalog_version = f.Integer(validate=VERSION_RANGE)
 
 
 class CollectiveSchema(ma.Schema):
@@ -144,13 +145,17 @@ class CollectiveSchema(ma.Schema):
 class PresetSchema(ma.Schema):
     id = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
-    kind = ma.fields.String(required=True, metadata={"description": "transformer or generic"})
+    kind = ma.fields.String(required=True, metadata={
+        "description": "transformer (work in tokens) or generic (work in samples or epochs)"})
     params = ma.fields.Float(required=True)
     active_params = ma.fields.Float(required=True)
     dimensions = ma.fields.Dict(required=True)
     source = ma.fields.String(required=True)
     note = ma.fields.String()
-    dataset = ma.fields.String(allow_none=True, metadata={
-        "description": "The dataset a sample-based preset usually trains on"})
-    samples_per_epoch = ma.fields.Integer(allow_none=True, metadata={
-        "description": "One epoch of that dataset: a sizing may give epochs alone"})
+    dataset = ma.fields.String(allow_none=True, required=True,
+                               metadata={"description": "What an epoch passes over (sample-based "
+                                                        "models); null for transformers"})
+    samples_per_epoch = ma.fields.Integer(
+        allow_none=True, required=True,
+        metadata={"description": "Samples in that dataset: a sizing of this preset by epochs "
+                                 "alone trains on this many per epoch"})

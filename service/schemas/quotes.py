@@ -6,8 +6,10 @@ import marshmallow as ma
 from marshmallow import validate as v
 
 from catalog.pricing import SUPPORT_TIERS, TERMS
+from service import client_secrets
 from service.quote_document import QuoteDocument
 from service.records import QUOTE_STATES
+from service.schemas import fields as f
 from service.schemas.workload import Strict
 from service.typed import schema_for
 
@@ -15,40 +17,42 @@ Money = ma.fields.String  # decimal strings: money never travels as a float
 
 
 class CustomerSchema(Strict):
-    name = ma.fields.String(required=True, validate=v.Length(min=1, max=200))
-    company = ma.fields.String(validate=v.Length(max=200))
-    email = ma.fields.Email()
-    country = ma.fields.String(validate=v.Regexp(r"^[A-Z]{2}$", error="ISO 3166-1 alpha-2, e.g. DE"),
-                               metadata={"description": "Decides the tax line"})
-    vat_id = ma.fields.String(
-        validate=v.Regexp(r"\A[A-Z]{2}[0-9A-Za-z+*.]{2,13}\Z",
-                          error="a VAT identification number, e.g. FR40303265045"),
-        metadata={"description": "A business customer's VAT id: reverse charge in the EU "
-                                 "outside the provider's country"})
+    name = f.Text(required=True, min_length=1, max_length=200)
+    company = f.Text(max_length=200)
+    email = ma.fields.Email(validate=v.Length(max=254))
+    country = f.Code("[A-Z]{2}", "ISO 3166-1 alpha-2, e.g. DE",
+                     metadata={"description": "Decides the tax line"})
+    vat_id = f.Code("[A-Z]{2}[0-9A-Za-z+*.]{2,13}", "a VAT identification number, e.g. FR40303265045",
+                    metadata={"description": "A business customer's VAT id: reverse charge for "
+                                             "an EU business outside the provider's country"})
 
 
 class ExplicitConfigurationSchema(Strict):
-    server = ma.fields.String(required=True, metadata={"example": "hgx-h100-8"})
-    fabric = ma.fields.String(required=True, metadata={"example": "ib-ndr-400"})
-    nodes = ma.fields.Integer(required=True, validate=v.Range(min=1, max=4096))
-    region = ma.fields.String(required=True, metadata={"example": "us-east"})
-    oversubscription = ma.fields.Float(validate=v.Range(min=1, max=16))
+    server = f.Identifier(required=True, metadata={"example": "hgx-h100-8"})
+    fabric = f.Identifier(required=True, metadata={"example": "ib-ndr-400"})
+    nodes = f.Integer(required=True, validate=v.Range(min=1, max=4096))
+    region = f.Identifier(required=True, metadata={"example": "us-east"})
+    oversubscription = f.Number(validate=v.Range(min=1, max=16))
 
 
 class QuoteRequestSchema(Strict):
     """Either a sizing's ranked configuration, or an explicit configuration."""
 
-    sizing_id = ma.fields.UUID(metadata={"description": "A succeeded sizing of yours"})
-    rank = ma.fields.Integer(validate=v.Range(min=1, max=50),
-                             metadata={"description": "Its ranked configuration (default 1)"})
+    sizing_id = f.UUID(metadata={"description": "A succeeded sizing of yours"})
+    rank = f.Integer(validate=v.Range(min=1, max=50),
+                     metadata={"description": "Its ranked configuration (default 1)"})
     configuration = ma.fields.Nested(ExplicitConfigurationSchema)
     term = ma.fields.String(validate=v.OneOf(TERMS),
                             metadata={"description": "Default: the sizing's, else monthly"})
-    currency = ma.fields.String(validate=v.Regexp(r"^[A-Z]{3}$"),
-                                metadata={"description": "ISO 4217; default: the sizing's, else USD"})
+    currency = f.Code("[A-Z]{3}", "ISO 4217, e.g. EUR",
+                      metadata={"description": "ISO 4217; default: the sizing's, else USD"})
     support = ma.fields.String(load_default="none", validate=v.OneOf(SUPPORT_TIERS))
-    valid_days = ma.fields.Integer(load_default=30, validate=v.Range(min=1, max=90))
+    valid_days = f.Integer(load_default=30, validate=v.Range(min=1, max=90))
     customer = ma.fields.Nested(CustomerSchema, required=True)
+    sizing_client_secret = ma.fields.String(
+        validate=f.FullMatch(client_secrets.PATTERN, error="Not a client secret."),
+        metadata={"description": "Publishable keys: the client_secret the sizing's creation "
+                                 "returned (required with sizing_id); secret keys need none"})
 
     @ma.validates_schema
     def _one_source(self, data, **_):
@@ -56,50 +60,35 @@ class QuoteRequestSchema(Strict):
             raise ma.ValidationError("give exactly one of sizing_id or configuration", "sizing_id")
         if "rank" in data and "sizing_id" not in data:
             raise ma.ValidationError("rank picks a configuration of a sizing", "rank")
-
-    @ma.post_load
-    def _plain(self, data, **_):
-        if "sizing_id" in data:
-            data["sizing_id"] = str(data["sizing_id"])
-        return data
+        if "sizing_client_secret" in data and "sizing_id" not in data:
+            raise ma.ValidationError("is the client secret of the sizing_id quoted",
+                                     "sizing_client_secret")
 
 
 class QuoteChangeSchema(Strict):
     status = ma.fields.String(validate=v.OneOf(QUOTE_STATES),
                               metadata={"description": "draft -> sent -> accepted; draft or sent -> expired"})
-    customer = ma.fields.Nested(CustomerSchema)
+    customer = ma.fields.Nested(CustomerSchema, metadata={
+        "description": "Replaces the customer; a different country or VAT id re-prices the tax "
+                       "into a new revision (reason customer_country_changed) at the same "
+                       "frozen prices"})
 
 
 class QuoteQuerySchema(Strict):
-    limit = ma.fields.Integer(load_default=20, validate=v.Range(min=1, max=100))
-    cursor = ma.fields.String(validate=v.Length(max=200))
+    limit = f.QueryInteger(load_default=20, validate=v.Range(min=1, max=100))
+    cursor = ma.fields.String(validate=v.Length(min=1, max=200), metadata={
+        "description": "next_cursor of the previous page, with the same filters"})
     status = ma.fields.String(validate=v.OneOf(QUOTE_STATES))
-    created_from = ma.fields.AwareDateTime(metadata={"description": "ISO 8601 with offset"})
-    created_to = ma.fields.AwareDateTime()
-
-
-class IdempotencyHeaderSchema(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
-
-    idempotency_key = ma.fields.String(
-        data_key="Idempotency-Key", validate=v.Length(min=1, max=200),
-        metadata={"description": "Retry-safe key: a repeat with the same body returns the first "
-                                 "response; with another body it is refused (422)"})
-
-
-class IfMatchHeaderSchema(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
-
-    if_match = ma.fields.String(data_key="If-Match",
-                                metadata={"description": "The quote's ETag (required)"})
+    origin = f.Origin()
+    created_from = f.Timestamp(metadata={"description": "ISO 8601 with offset"})
+    created_to = f.Timestamp(metadata={"description": "ISO 8601 with offset"})
 
 
 class RevisionSummarySchema(ma.Schema):
     revision = ma.fields.Integer(required=True)
     catalog_version = ma.fields.Integer(required=True)
-    reason = ma.fields.String(required=True)
+    reason = ma.fields.String(required=True, metadata={
+        "description": "created, repriced or customer_country_changed"})
     created_at = ma.fields.DateTime(required=True)
     grand_total = Money(required=True)
 
@@ -108,6 +97,8 @@ class QuoteSchema(schema_for(QuoteDocument)):
     """A quote: its record, its current revision in full, earlier ones in summary."""
 
     id = ma.fields.String(required=True)
+    origin = f.OriginField()
+    client_secret = f.ClientSecretField()
     number = ma.fields.String(required=True, metadata={"example": "Q-2026-000042"})
     status = ma.fields.String(required=True, validate=v.OneOf(QUOTE_STATES))
     revision = ma.fields.Integer(required=True)

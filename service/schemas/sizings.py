@@ -2,44 +2,23 @@
 
 from __future__ import annotations
 
-import re
-
 import marshmallow as ma
 from marshmallow import validate as v
 
 from catalog.pricing import TERMS
 from service.records import SIZING_STATES
+from service.schemas import fields as f
+from service.schemas.fields import Amount
 from service.schemas.results import SizingErrorSchema, SizingResultSchema
 from service.schemas.workload import Strict, WorkloadSchema
 from sizing.presets import PRESETS
 from sizing.ranking import OBJECTIVES
-from sizing.workload import OFFERED_PRECISIONS, RECOMPUTE, ZERO_STAGES
-
-# Money travels as a decimal string, never a JSON number (which a client may have rounded
-# through a float); at least one non-zero digit, so the amount is above 0.
-AMOUNT = r"^(?=[0-9.]*[1-9])[0-9]{1,15}(\.[0-9]{1,6})?$"
-
-
-class Amount(ma.fields.Decimal):
-    """A positive decimal string in, the same string out."""
-
-    def __init__(self, **kwargs):
-        super().__init__(
-            as_string=True,
-            metadata={"description": "An amount in the request's currency, as a decimal string",
-                      "type": "string", "pattern": AMOUNT, "example": "250000.00"},
-            **kwargs)
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        # The text as given is checked, before it becomes a Decimal.
-        if not isinstance(value, str) or not re.match(AMOUNT, value):
-            raise ma.ValidationError('must be a decimal string greater than 0, like "250000.00"')
-        return super()._deserialize(value, attr, data, **kwargs)
+from sizing.workload import OFFERED_PRECISIONS, RECOMPUTE, ZERO_STAGES, Transformer
 
 
 class NodeRangeSchema(Strict):
-    min = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=512))
-    max = ma.fields.Integer(load_default=16, validate=v.Range(min=1, max=512))
+    min = f.Integer(load_default=1, validate=v.Range(min=1, max=512))
+    max = f.Integer(load_default=16, validate=v.Range(min=1, max=512))
 
     @ma.validates_schema
     def _ordered(self, data, **_):
@@ -50,91 +29,112 @@ class NodeRangeSchema(Strict):
 class FixedLayoutSchema(Strict):
     """Pin the parallel degrees; dp follows from the GPU count unless given."""
 
-    dp = ma.fields.Integer(validate=v.Range(min=1, max=1_000_000))
-    tp = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=512))
-    pp = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=512))
-    ep = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=1024))
-    virtual_stages = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=64))
-    zero_stage = ma.fields.Integer(load_default=1, validate=v.OneOf(ZERO_STAGES))
-    sequence_parallel = ma.fields.Boolean(load_default=False)
+    dp = f.Integer(validate=v.Range(min=1, max=1_000_000))
+    tp = f.Integer(load_default=1, validate=v.Range(min=1, max=512))
+    pp = f.Integer(load_default=1, validate=v.Range(min=1, max=512))
+    ep = f.Integer(load_default=1, validate=v.Range(min=1, max=1024))
+    virtual_stages = f.Integer(load_default=1, validate=v.Range(min=1, max=64))
+    zero_stage = f.Integer(load_default=1, validate=v.OneOf(ZERO_STAGES))
+    sequence_parallel = f.Boolean(load_default=False)
     recompute = ma.fields.String(load_default="selective",
                                  validate=v.OneOf(RECOMPUTE))
-    micro_batch = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=4096))
+    micro_batch = f.Integer(load_default=1, validate=v.Range(min=1, max=4096))
 
 
 class SizingRequestSchema(Strict):
     workload = ma.fields.Nested(WorkloadSchema, required=True)
-    tokens = ma.fields.Float(validate=v.Range(min=1e3, max=1e16),
-                             metadata={"description": "Tokens to train (transformers)",
-                                       "example": 1e12})
-    samples = ma.fields.Float(validate=v.Range(min=1, max=1e15),
-                              metadata={"description": "Samples per epoch (generic models)"})
-    epochs = ma.fields.Float(
-        validate=v.Range(min=0.01, max=10_000),
-        metadata={"description": "Passes over the samples (default 1), or alone over a CNN "
-                                 "preset's dataset (GET /v1/presets: samples_per_epoch)"})
-    duration_days = ma.fields.Float(
+    tokens = f.Number(validate=v.Range(min=1e3, max=1e16),
+                      metadata={"description": "Tokens to train (transformers only)",
+                                "example": 1e12})
+    samples = f.Number(validate=v.Range(min=1, max=1e15), metadata={
+        "description": "Samples per epoch (sample-based models only: generic models and CNN "
+                       "presets); a CNN preset given only epochs trains on its dataset "
+                       "(GET /v1/presets: samples_per_epoch)"})
+    epochs = f.Number(validate=v.Range(min=0.01, max=10_000), metadata={
+        "description": "Passes over the samples (sample-based models only); default 1"})
+    duration_days = f.Number(
         validate=v.Range(min=0.01, max=3650),
         metadata={"description": "Deadline; alone, size for the most work done in this time"})
     precision = ma.fields.String(load_default="bf16", validate=v.OneOf(OFFERED_PRECISIONS))
-    global_batch = ma.fields.Integer(
+    global_batch = f.Integer(
         validate=v.Range(min=1, max=10_000_000),
         metadata={"description": "Samples per optimizer step; default about 4M tokens "
                                  "(transformers) or 1024 samples, rounded per layout up "
                                  "to 4x that (catalog policy max_batch_growth); a given batch "
                                  "is kept exactly"})
     nodes = ma.fields.Nested(NodeRangeSchema, load_default=lambda: {"min": 1, "max": 16})
-    gpus_per_node = ma.fields.Integer(validate=v.Range(min=1, max=72))
-    gpu_models = ma.fields.List(ma.fields.String(), validate=v.Length(min=1, max=20),
-                                metadata={"description": "GPU ids to consider; default any"})
+    gpus_per_node = f.Integer(validate=v.Range(min=1, max=72))
+    gpu_models = f.List(f.Identifier(), min_items=1, max_items=20,
+                        metadata={"description": "GPU ids to consider; default any"})
     layout = ma.fields.Nested(FixedLayoutSchema, allow_none=True, load_default=None,
                               metadata={"description": "Fixed parallel degrees; null searches"})
-    region = ma.fields.String(load_default="us-east")
+    region = f.Identifier(load_default="us-east")
     budget_per_month = Amount()
     budget_total = Amount()
     term = ma.fields.String(load_default="monthly", validate=v.OneOf(TERMS))
-    currency = ma.fields.String(load_default="USD", validate=v.Regexp(r"^[A-Z]{3}$"))
-    rdma_required = ma.fields.Boolean(load_default=False)
-    fabrics_include = ma.fields.List(ma.fields.String(), validate=v.Length(min=1, max=50))
-    fabrics_exclude = ma.fields.List(ma.fields.String(), validate=v.Length(max=50))
+    currency = f.Code("[A-Z]{3}", "ISO 4217, e.g. EUR", load_default="USD")
+    rdma_required = f.Boolean(load_default=False)
+    fabrics_include = f.List(f.Identifier(), min_items=1, max_items=50)
+    fabrics_exclude = f.List(f.Identifier(), max_items=50)
     objective = ma.fields.String(load_default="balanced", validate=v.OneOf(OBJECTIVES))
-    max_lead_time_days = ma.fields.Integer(
+    max_lead_time_days = f.Integer(
         load_default=30, validate=v.Range(min=0, max=365),
         metadata={"description": "Rule out servers the region cannot deliver within this"})
-    max_results = ma.fields.Integer(load_default=10, validate=v.Range(min=1, max=50))
+    max_results = f.Integer(load_default=10, validate=v.Range(min=1, max=50))
 
     @ma.validates_schema
     def _work(self, data, **_):
-        preset = PRESETS.get(data.get("workload", {}).get("preset"))
-        epochs_of_dataset = "epochs" in data and preset is not None and preset.samples_per_epoch
-        if not any(k in data for k in ("tokens", "samples", "duration_days")) and not epochs_of_dataset:
-            raise ma.ValidationError("give tokens, samples (with epochs), epochs of a CNN "
-                                     "preset's dataset, or duration_days", "tokens")
-        if "tokens" in data and "samples" in data:
-            raise ma.ValidationError("give tokens or samples, not both", "samples")
-        if "tokens" in data and "generic" in data.get("workload", {}):
-            raise ma.ValidationError("a generic model trains on samples; give samples", "tokens")
+        """The amount of work in the unit of the model: tokens, or samples and epochs."""
+        if work_unit(data["workload"]) == "tokens":
+            for name in ("samples", "epochs"):
+                if name in data:
+                    raise ma.ValidationError(f"a transformer's work is tokens, not {name}; "
+                                             "give tokens or duration_days", name)
+            if "tokens" not in data and "duration_days" not in data:
+                raise ma.ValidationError("give tokens or duration_days", "tokens")
+            return
+        if "tokens" in data:
+            raise ma.ValidationError("this model trains on samples, not tokens; give samples "
+                                     "(with epochs), epochs of a CNN preset, or duration_days",
+                                     "tokens")
+        if "samples" not in data and "duration_days" not in data and not (
+                "epochs" in data and dataset_size(data["workload"])):
+            raise ma.ValidationError("give samples (with epochs), or duration_days; only a CNN "
+                                     "preset knows its dataset from epochs alone", "samples")
+
+    @ma.post_load
+    def _samples_from_the_dataset(self, data, **_):
+        if work_unit(data["workload"]) == "samples":
+            data.setdefault("epochs", 1.0)
+            if "samples" not in data and "duration_days" not in data:
+                data["samples"] = float(dataset_size(data["workload"]))
+        return data
+
+
+def work_unit(workload: dict) -> str:
+    """`tokens` for transformers, `samples` for generic models and CNN presets."""
+    if "preset" in workload:
+        return "tokens" if isinstance(PRESETS[workload["preset"]].model, Transformer) else "samples"
+    return "tokens" if "transformer" in workload else "samples"
+
+
+def dataset_size(workload: dict) -> int | None:
+    return PRESETS[workload["preset"]].samples_per_epoch if "preset" in workload else None
 
 
 class SizingQuerySchema(Strict):
-    limit = ma.fields.Integer(load_default=20, validate=v.Range(min=1, max=100))
-    cursor = ma.fields.String(validate=v.Length(max=200))
+    limit = f.QueryInteger(load_default=20, validate=v.Range(min=1, max=100))
+    cursor = ma.fields.String(validate=v.Length(min=1, max=200), metadata={
+        "description": "next_cursor of the previous page, with the same filters"})
     status = ma.fields.String(validate=v.OneOf(SIZING_STATES))
-
-
-class PreferHeaderSchema(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
-
-    prefer = ma.fields.String(
-        data_key="Prefer",
-        metadata={"description": "RFC 7240 `wait=N`: wait up to N seconds (max 60) for the result"})
+    origin = f.Origin()
 
 
 class SizingSummarySchema(ma.Schema):
     """A sizing without its result, as listed."""
 
     id = ma.fields.String(required=True)
+    origin = f.OriginField()
     status = ma.fields.String(required=True, validate=v.OneOf(SIZING_STATES))
     progress = ma.fields.Float(required=True, metadata={"description": "0 to 1"})
     created_at = ma.fields.DateTime(required=True)
@@ -148,6 +148,7 @@ class SizingSummarySchema(ma.Schema):
 
 
 class SizingSchema(SizingSummarySchema):
+    client_secret = f.ClientSecretField()
     result = ma.fields.Nested(SizingResultSchema, allow_none=True,
                               metadata={"description": "Ranked configurations, network advice, "
                                                        "efficiency series (when succeeded)"})

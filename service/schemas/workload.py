@@ -5,31 +5,31 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate as v
 
+from service.schemas import fields as f
+from service.schemas.fields import Strict
 from sizing.presets import PRESETS
 from sizing.workload import OFFERED_PRECISIONS, RECOMPUTE, ZERO_STAGES
 
-Positive = v.Range(min=1)
+__all__ = ["GenericModelSchema", "LayoutSchema", "Strict", "TrainingSchema", "TransformerSchema",
+           "WorkloadSchema"]
 
-
-class Strict(ma.Schema):
-    class Meta:
-        unknown = ma.RAISE
+Positive = v.Range(min=1, max=1_000_000)
 
 
 class TransformerSchema(Strict):
-    name = ma.fields.String(load_default="custom transformer", validate=v.Length(max=100))
-    layers = ma.fields.Integer(required=True, validate=v.Range(min=1, max=1000))
-    hidden = ma.fields.Integer(required=True, validate=v.Range(min=64, max=131072))
-    heads = ma.fields.Integer(required=True, validate=v.Range(min=1, max=1024))
-    kv_heads = ma.fields.Integer(validate=v.Range(min=1, max=1024),
+    name = f.Text(load_default="custom transformer", max_length=100)
+    layers = f.Integer(required=True, validate=v.Range(min=1, max=1000))
+    hidden = f.Integer(required=True, validate=v.Range(min=64, max=131072))
+    heads = f.Integer(required=True, validate=v.Range(min=1, max=1024))
+    kv_heads = f.Integer(validate=v.Range(min=1, max=1024),
                                  metadata={"description": "Key/value heads (GQA); default: heads"})
-    ffn_hidden = ma.fields.Integer(validate=v.Range(min=64, max=1_048_576),
+    ffn_hidden = f.Integer(validate=v.Range(min=64, max=1_048_576),
                                    metadata={"description": "MLP inner size; default 4 x hidden"})
-    vocab = ma.fields.Integer(required=True, validate=v.Range(min=2, max=4_000_000))
-    seq_len = ma.fields.Integer(required=True, validate=v.Range(min=16, max=1_048_576))
-    experts = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=1024))
-    top_k = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=64))
-    gated_mlp = ma.fields.Boolean(load_default=False,
+    vocab = f.Integer(required=True, validate=v.Range(min=2, max=4_000_000))
+    seq_len = f.Integer(required=True, validate=v.Range(min=16, max=1_048_576))
+    experts = f.Integer(load_default=1, validate=v.Range(min=1, max=1024))
+    top_k = f.Integer(load_default=1, validate=v.Range(min=1, max=64))
+    gated_mlp = f.Boolean(load_default=False,
                                   metadata={"description": "SwiGLU-style MLP (three matrices)"})
 
     @ma.validates_schema
@@ -43,12 +43,12 @@ class TransformerSchema(Strict):
 
 
 class GenericModelSchema(Strict):
-    name = ma.fields.String(load_default="custom model", validate=v.Length(max=100))
-    params = ma.fields.Float(required=True, validate=v.Range(min=1e3, max=1e14),
+    name = f.Text(load_default="custom model", max_length=100)
+    params = f.Number(required=True, validate=v.Range(min=1e3, max=1e14),
                              metadata={"description": "Parameters"})
-    flops_per_sample = ma.fields.Float(required=True, validate=v.Range(min=1e3, max=1e20),
+    flops_per_sample = f.Number(required=True, validate=v.Range(min=1e3, max=1e20),
                                        metadata={"description": "Forward FLOPs per sample"})
-    activation_bytes_per_sample = ma.fields.Float(
+    activation_bytes_per_sample = f.Number(
         load_default=0.0, validate=v.Range(min=0, max=1e12),
         metadata={"description": "Activation memory per sample in bytes"})
 
@@ -61,7 +61,7 @@ class WorkloadSchema(Strict):
                                         "example": "llama-3-70b"})
     transformer = ma.fields.Nested(TransformerSchema)
     generic = ma.fields.Nested(GenericModelSchema)
-    seq_len = ma.fields.Integer(validate=v.Range(min=16, max=1_048_576),
+    seq_len = f.Integer(validate=v.Range(min=16, max=1_048_576),
                                 metadata={"description": "Override the preset's sequence length"})
 
     @ma.validates_schema
@@ -74,21 +74,21 @@ class WorkloadSchema(Strict):
 
 
 class TrainingSchema(Strict):
-    global_batch = ma.fields.Integer(required=True, validate=v.Range(min=1, max=10_000_000),
+    global_batch = f.Integer(required=True, validate=v.Range(min=1, max=10_000_000),
                                      metadata={"description": "Samples (sequences) per optimizer step"})
-    micro_batch = ma.fields.Integer(load_default=1, validate=v.Range(min=1, max=4096))
+    micro_batch = f.Integer(load_default=1, validate=v.Range(min=1, max=4096))
     precision = ma.fields.String(load_default="bf16", validate=v.OneOf(OFFERED_PRECISIONS))
 
 
 class LayoutSchema(Strict):
-    dp = ma.fields.Integer(required=True, validate=Positive, metadata={"description": "Data parallel"})
-    tp = ma.fields.Integer(load_default=1, validate=Positive, metadata={"description": "Tensor parallel"})
-    pp = ma.fields.Integer(load_default=1, validate=Positive, metadata={"description": "Pipeline stages"})
-    ep = ma.fields.Integer(load_default=1, validate=Positive, metadata={"description": "Expert parallel"})
-    virtual_stages = ma.fields.Integer(load_default=1, validate=Positive,
+    dp = f.Integer(required=True, validate=Positive, metadata={"description": "Data parallel"})
+    tp = f.Integer(load_default=1, validate=Positive, metadata={"description": "Tensor parallel"})
+    pp = f.Integer(load_default=1, validate=Positive, metadata={"description": "Pipeline stages"})
+    ep = f.Integer(load_default=1, validate=Positive, metadata={"description": "Expert parallel"})
+    virtual_stages = f.Integer(load_default=1, validate=Positive,
                                        metadata={"description": "Interleaved 1F1B chunks per stage"})
-    zero_stage = ma.fields.Integer(load_default=1, validate=v.OneOf(ZERO_STAGES),
+    zero_stage = f.Integer(load_default=1, validate=v.OneOf(ZERO_STAGES),
                                    metadata={"description": "ZeRO stage; FSDP full shard is 3"})
-    sequence_parallel = ma.fields.Boolean(load_default=False)
+    sequence_parallel = f.Boolean(load_default=False)
     recompute = ma.fields.String(load_default="selective",
                                  validate=v.OneOf(RECOMPUTE))

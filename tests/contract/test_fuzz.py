@@ -12,7 +12,7 @@ from schemathesis.config import SchemathesisConfig
 
 from service import accounts, db
 from service.config import REPO_ROOT
-from tests.conftest import build_app, new_key
+from tests.conftest import NO_RATE_LIMITS, build_app, new_key
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 # Requests sent per operation, so the run can show that none was left out.
@@ -24,7 +24,7 @@ STARTED: list[float] = []
 def fuzz_app(tmp_path_factory):
     url = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.sqlite3'}"
     # The limiter is tested elsewhere; here it would only turn generated requests into 429s.
-    app = build_app(url, rate_limit_per_minute=1_000_000)
+    app = build_app(url, **NO_RATE_LIMITS)
     yield app
     with app.app_context():
         db.engine().dispose()

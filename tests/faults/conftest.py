@@ -20,6 +20,7 @@ from sqlalchemy import create_engine, text
 from service import db
 from tests.conftest import build_app
 from tests.faults.servers import (
+    LOAD_TEST_ENV,
     ApiServer,
     PostgresCluster,
     RedisServer,
@@ -107,7 +108,7 @@ class Stack:
         self._celery: Celery | None = None
 
     def env(self, **extra: str) -> dict[str, str]:
-        settings = {"RATE_LIMIT_PER_MINUTE": "1000000", "DISPATCH_INTERVAL_S": "1", **extra}
+        settings = {**LOAD_TEST_ENV, "DISPATCH_INTERVAL_S": "1", **extra}
         return service_env(self.database_url, self.redis.url, **settings)
 
     def api(self, **extra: str) -> ApiServer:

@@ -10,6 +10,7 @@ import glob
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -223,6 +224,16 @@ class PostgresCluster:
         return self.url(name)
 
 
+# Rate limits and the active-sizing caps out of the way, for servers that take many requests
+# on purpose (load, faults); the tests of those limits set their own.
+LOAD_TEST_ENV = {"RATE_LIMIT_PER_MINUTE": "1000000000",
+                 "ACCOUNT_RATE_LIMIT_PER_MINUTE": "1000000000",
+                 "PUBLISHABLE_RATE_LIMIT_PER_ADDRESS": "1000000000",
+                 "AUTH_FAILURES_PER_ADDRESS": "1000000000",
+                 "ACTIVE_SIZINGS_PER_ACCOUNT": "1000000000",
+                 "ACTIVE_SIZINGS_FROM_PUBLISHABLE_KEYS": "1000000000"}
+
+
 def service_env(database_url: str, redis_url: str | None, **extra: str) -> dict[str, str]:
     env = {"DATABASE_URL": database_url, "PYTHONUNBUFFERED": "1",
            "PYTHONPATH": str(REPO_ROOT)}
@@ -264,6 +275,78 @@ class ApiServer:
 
     def worker_pids(self) -> list[int]:
         return [pid for pid in self.process.group_pids() if pid != self.process.pid]
+
+
+NGINX = Path("/usr/sbin/nginx")
+NGINX_TEMPLATE = REPO_ROOT / "deploy" / "nginx" / "sizing.conf.template"
+# What the official image's entrypoint does to a template: ${NAME} from the environment, with
+# nginx's own $variables left alone.
+TEMPLATE_VARIABLE = re.compile(r"\$\{([A-Z_]+)\}")
+
+
+def render_template(text: str, values: dict[str, str]) -> str:
+    return TEMPLATE_VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+
+class NginxServer:
+    """Debian's nginx with the deployment's config, in front of an API server, as an
+    unprivileged process (as `nobody` when the tests run as root) on a spare port."""
+
+    def __init__(self, workdir: Path, upstream_port: int, port: int | None = None):
+        self.port = port or free_port()
+        # Its own folder outside the test's (which only root may enter), like the PostgreSQL
+        # cluster's; the log of the process stays with the test's.
+        self.workdir = Path(tempfile.mkdtemp(prefix="sizing-nginx-"))
+        site = render_template(NGINX_TEMPLATE.read_text(), {
+            "SIZING_LISTEN": f"127.0.0.1:{self.port}", "SIZING_UPSTREAM": f"127.0.0.1:{upstream_port}"})
+        (self.workdir / "sizing.conf").write_text(site)
+        (self.workdir / "nginx.conf").write_text(f"""
+worker_processes 1;
+pid {self.workdir}/nginx.pid;
+error_log {self.workdir}/error.log warn;
+events {{ worker_connections 512; }}
+http {{
+    access_log {self.workdir}/access.log;
+    client_body_temp_path {self.workdir}/body;
+    proxy_temp_path {self.workdir}/proxy;
+    fastcgi_temp_path {self.workdir}/fastcgi;
+    uwsgi_temp_path {self.workdir}/uwsgi;
+    scgi_temp_path {self.workdir}/scgi;
+    include {self.workdir}/sizing.conf;
+}}
+""")
+        run_as: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.workdir, "nobody", "nogroup")
+            for path in self.workdir.iterdir():
+                shutil.chown(path, "nobody", "nogroup")
+            run_as = ["runuser", "-u", "nobody", "--"]
+        self.process = Process("nginx", [
+            *run_as, str(NGINX), "-p", str(self.workdir), "-c", str(self.workdir / "nginx.conf"),
+            "-e", str(self.workdir / "error.log"), "-g", "daemon off;",
+        ], log_path=workdir / f"nginx-{self.port}.log", cwd=Path("/"))
+
+    def start(self) -> NginxServer:
+        if not NGINX.exists():
+            raise RuntimeError("nginx is not installed: `bash scripts/install-nginx.sh`")
+        self.process.start()
+
+        def up() -> bool:
+            if not self.process.alive():
+                raise RuntimeError(f"nginx exited:\n{self.process.log_text()[-3000:]}\n"
+                                   f"{self.error_log()[-3000:]}")
+            return port_open(self.port)
+
+        wait_until(up, 20, "nginx to listen")
+        return self
+
+    def error_log(self) -> str:
+        path = self.workdir / "error.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def stop(self) -> None:
+        self.process.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 class Worker:

@@ -70,9 +70,12 @@ def test_publishable_key_sees_only_what_it_created(catalog_app):
     public = authorised(catalog_app, new_key(catalog_app, kind="publishable", account_id=account_id))
     other_visitor = authorised(catalog_app, new_key(catalog_app, kind="publishable",
                                                     account_id=account_id))
-    location = public.post("/v1/sizings", json=SIZING).headers["Location"]
-    assert public.get(location).status_code == 200
-    assert other_visitor.get(location).status_code == 404
+    created = public.post("/v1/sizings", json=SIZING)
+    location, secret_header = created.headers["Location"], {
+        "Client-Secret": created.get_json()["client_secret"]}
+    assert public.get(location, headers=secret_header).status_code == 200
+    # Even with the secret, another key of the account did not create it.
+    assert other_visitor.get(location, headers=secret_header).status_code == 404
     assert authorised(catalog_app, secret).get(location).status_code == 200
 
 
@@ -107,3 +110,97 @@ def test_rate_limit_is_shared_through_the_real_redis(tmp_path):
     assert statuses[-1] == 429
     other = authorised(second, new_key(second)).get("/v1/catalog/fabrics")
     assert other.status_code == 200
+
+
+def keys_of_one_account(app, count: int, kind: str = "secret") -> list[str]:
+    with app.app_context():
+        session = db.session()
+        account_id = accounts.create_account(session, "many keys").id
+        return [accounts.create_key(session, account_id, kind=kind)[1] for _ in range(count)]
+
+
+def test_more_keys_of_one_account_do_not_buy_more_requests(tmp_path):
+    app = build_app(f"sqlite:///{tmp_path / 'acct.sqlite3'}", rate_limit_per_minute=5,
+                    account_rate_limit_per_minute=6)
+    first, second = (authorised(app, k) for k in keys_of_one_account(app, 2))
+    statuses = [c.get("/v1/catalog/fabrics").status_code for c in (first, second) * 4]
+    assert statuses.count(200) == 6 and statuses.count(429) == 2
+    refused = second.get("/v1/catalog/fabrics")
+    assert refused.status_code == 429 and "account" in refused.get_json()["detail"]
+    assert '"account";q=6' in refused.headers["RateLimit-Policy"]
+    # Another account is untouched.
+    assert authorised(app, new_key(app)).get("/v1/catalog/fabrics").status_code == 200
+
+
+def test_one_visitor_cannot_spend_the_page_s_allowance(tmp_path):
+    app = build_app(f"sqlite:///{tmp_path / 'visitor.sqlite3'}",
+                    publishable_rate_limit_per_address=3)
+    (page_key,) = keys_of_one_account(app, 1, kind="publishable")
+    greedy, polite = authorised(app, page_key), authorised(app, page_key)
+    greedy.environ_base["REMOTE_ADDR"] = "203.0.113.7"
+    polite.environ_base["REMOTE_ADDR"] = "198.51.100.9"
+    assert [greedy.get("/v1/presets").status_code for _ in range(4)] == [200, 200, 200, 429]
+    assert polite.get("/v1/presets").status_code == 200
+
+
+def test_guessing_keys_is_limited_per_address_before_any_lookup(tmp_path):
+    from sqlalchemy import event
+
+    app = build_app(f"sqlite:///{tmp_path / 'guess.sqlite3'}", auth_failures_per_address=3)
+    good = app.config["TEST_KEY"]
+    lookups = []
+    with app.app_context():
+        event.listen(db.engine(), "before_cursor_execute",
+                     lambda conn, cursor, statement, *a: lookups.append(statement)
+                     if "api_keys" in statement else None)
+    guesser = authorised(app, "sk_live_0123abcd" + "x" * 32)
+    guesser.environ_base["REMOTE_ADDR"] = "203.0.113.50"
+    assert [guesser.get("/v1/presets").status_code for _ in range(3)] == [401] * 3
+    assert len(lookups) == 3
+    blocked = guesser.get("/v1/presets")
+    assert blocked.status_code == 429 and blocked.get_json()["code"] == "too_many_failed_authentications"
+    assert int(blocked.headers["Retry-After"]) >= 1
+    assert len(lookups) == 3, "a blocked address still cost a lookup"
+    # The address waits out the window even with a good key; other addresses are served.
+    same_address = authorised(app, good)
+    same_address.environ_base["REMOTE_ADDR"] = "203.0.113.50"
+    assert same_address.get("/v1/presets").status_code == 429
+    assert authorised(app, good).get("/v1/presets").status_code == 200
+
+
+def test_a_malformed_key_is_refused_without_a_lookup(catalog_app):
+    from sqlalchemy import event
+
+    lookups = []
+
+    def count(conn, cursor, statement, *args):
+        if "api_keys" in statement:
+            lookups.append(statement)
+
+    with catalog_app.app_context():
+        engine = db.engine()
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        for bad in ("nope", "sk_live_" + "z" * 40, "pk_live_abc' OR 1=1 --", "sk_live_" + "a" * 500):
+            response = authorised(catalog_app, bad).get("/v1/presets")
+            assert response.status_code == 401 and response.get_json()["code"] == "invalid_key"
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert lookups == []
+
+
+def test_the_client_address_comes_from_the_proxy_only_when_one_is_trusted(tmp_path):
+    def limited_after_three(trusted: int) -> list[int]:
+        app = build_app(f"sqlite:///{tmp_path / f'proxy{trusted}.sqlite3'}",
+                        auth_failures_per_address=3, trusted_proxies=trusted)
+        statuses = []
+        for i in range(5):
+            client = authorised(app, "sk_live_0123abcd" + "x" * 32)
+            client.environ_base["HTTP_X_FORWARDED_FOR"] = f"192.0.2.{i}"
+            statuses.append(client.get("/v1/presets").status_code)
+        return statuses
+
+    # Behind a trusted proxy each forwarded client has its own count; without one, a forged
+    # X-Forwarded-For changes nothing.
+    assert limited_after_three(1) == [401] * 5
+    assert limited_after_three(0) == [401, 401, 401, 429, 429]

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import socket
+
 import pytest
 
+from service import db
+from tests.conftest import build_app
 from tests.faults.servers import ApiServer, request, service_env
 
 PROBLEM_JSON = "application/problem+json"
@@ -12,8 +17,12 @@ PROBLEM_JSON = "application/problem+json"
 @pytest.fixture(scope="module")
 def api(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("http-server")
-    server = ApiServer(workdir, service_env(f"sqlite:///{workdir / 'api.sqlite3'}", None),
-                       workers=1, threads=2).start()
+    database_url = f"sqlite:///{workdir / 'api.sqlite3'}"
+    app = build_app(database_url)
+    with app.app_context():
+        db.engine().dispose()
+    server = ApiServer(workdir, service_env(database_url, None), workers=1, threads=2).start()
+    server.key = app.config["TEST_KEY"]
     yield server
     server.stop()
 
@@ -30,6 +39,59 @@ def test_a_request_gunicorn_refuses_gets_a_problem_not_html(api, path, headers, 
     assert answer_headers["Content-Type"] == PROBLEM_JSON
     assert body["status"] == status and body["code"] == code
     assert body["type"].endswith(code.replace("_", "-")) and body["title"] and body["detail"]
+
+
+@pytest.mark.parametrize("target, status", [
+    ("//v1//sizings", 404), ("//", 404), ("//v1", 404), ("/v1//catalog/gpus", 404),
+    ("//healthz?x=//", 404), ("", 400), ("*", 400)])
+def test_a_doubled_or_missing_slash_is_a_problem_not_a_redirect(api, target, status):
+    answer_status, headers, body = raw_get(api.port, target)
+    assert answer_status == status, (answer_status, headers)
+    assert headers["Content-Type"] == PROBLEM_JSON and body["status"] == status
+
+
+def raw_get(port: int, target: str):
+    """A GET with the request target exactly as given (http.client would normalise it)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers, json.loads(body) if body else None
+
+
+def chunked_post(port: int, key: str, body: bytes) -> bytes:
+    """POST a body in 64 KiB chunks without a Content-Length; the raw answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(f"POST /v1/estimates HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer {key}"
+                     "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                     "Connection: close\r\n\r\n".encode())
+        try:
+            for start in range(0, len(body), 65536):
+                part = body[start:start + 65536]
+                sock.sendall(b"%x\r\n%s\r\n" % (len(part), part))
+            sock.sendall(b"0\r\n\r\n")
+        except OSError:
+            pass  # the server may answer and close before it has read everything
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+        return answer
+
+
+def test_a_chunked_body_over_the_limit_is_413_not_a_parse_error(api):
+    answer = chunked_post(api.port, api.key, b'{"cluster": "' + b"x" * 2_000_000 + b'"}')
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:300]
+    assert b"application/problem+json" in answer and b'"code": "body_too_large"' in answer
+
+
+def test_a_chunked_body_under_the_limit_is_read_whole(api):
+    answer = chunked_post(api.port, api.key, b'{"cluster": "' + b"x" * 100_000 + b'"}')
+    assert answer.startswith(b"HTTP/1.1 422"), answer[:300]
+    assert b'"pointer": "/cluster"' in answer
 
 
 def test_the_server_still_answers_after_refusing(api):

@@ -246,3 +246,42 @@ def test_a_result_of_an_older_shape_is_refused_not_a_500(catalog_app, client):
         session.commit()
     response = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": {"name": "A"}})
     assert response.status_code == 422 and response.get_json()["code"] == "sizing_outdated"
+
+
+def test_changing_the_country_reprices_the_tax_into_a_new_revision(client):
+    created = client.post("/v1/quotes", json=EXPLICIT)
+    before = created.get_json()
+    assert before["totals"]["tax_rate"] == "0.19"
+    url = f"/v1/quotes/{before['id']}"
+    changed = client.patch(url, json={"customer": {"name": "Ada", "country": "SG"}},
+                           headers={"If-Match": created.headers["ETag"]})
+    assert changed.status_code == 200, changed.get_json()
+    after = changed.get_json()
+    assert after["revision"] == 2 and [r["reason"] for r in after["revisions"]] == [
+        "created", "customer_country_changed"]
+    assert after["totals"]["tax_rate"] == "0.09"
+    term_net = Decimal(after["totals"]["term_net"])
+    assert term_net == Decimal(before["totals"]["term_net"])  # same prices, same catalog version
+    assert Decimal(after["totals"]["tax"]) == (term_net * Decimal("0.09")).quantize(Decimal("0.01"))
+    assert after["catalog_version"] == before["catalog_version"]
+    assert after["valid_until"] == before["valid_until"]
+    assert_adds_up(after)
+    assert client.get(url).get_json()["totals"]["tax_rate"] == "0.09"
+
+
+def test_changing_only_the_name_keeps_the_revision(client):
+    created = client.post("/v1/quotes", json=EXPLICIT)
+    changed = client.patch(f"/v1/quotes/{created.get_json()['id']}",
+                           json={"customer": {"name": "Ada L.", "country": "DE"}},
+                           headers={"If-Match": created.headers["ETag"]})
+    assert changed.get_json()["revision"] == 1
+    assert changed.get_json()["customer"]["name"] == "Ada L."
+
+
+def test_removing_the_country_leaves_no_stale_tax_rate(client):
+    created = client.post("/v1/quotes", json=EXPLICIT)
+    changed = client.patch(f"/v1/quotes/{created.get_json()['id']}",
+                           json={"customer": {"name": "Ada"}},
+                           headers={"If-Match": created.headers["ETag"]}).get_json()
+    assert changed["revision"] == 2 and changed["totals"]["tax_rate"] is None
+    assert Decimal(changed["totals"]["tax"]) == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.schemas.sizings import SizingRequestSchema
 from service.sizing_request import SizingRequest
-from sizing.presets import IMAGENET_TRAIN_IMAGES
+from sizing.presets import IMAGENET_1K_IMAGES
 
 
 def request(**body) -> SizingRequest:
@@ -14,7 +14,7 @@ def request(**body) -> SizingRequest:
 
 def test_a_cnn_preset_sized_by_epochs_trains_its_dataset():
     r = request(workload={"preset": "resnet-50"}, epochs=90)
-    assert r.work.units == 90 * IMAGENET_TRAIN_IMAGES
+    assert r.work.units == 90 * IMAGENET_1K_IMAGES
 
 
 def test_the_stored_document_rebuilds_the_same_request():

@@ -208,3 +208,54 @@ def test_the_documented_result_schema_carries_every_key_the_worker_writes(app, s
         stored = db.session().get(Sizing, seventy_b["id"]).result
     assert SizingResultSchema().dump(stored) == stored
     assert seventy_b["result"] == stored
+
+
+CNN = {"workload": {"preset": "resnet-50"}, "nodes": {"min": 1, "max": 2},
+       "gpu_models": ["h100-sxm"]}
+
+
+@pytest.mark.parametrize("body, pointer", [
+    ({**CNN, "tokens": 1e10}, "/tokens"),
+    ({**SMALL, "samples": 1e6}, "/samples"),
+    ({**SMALL, "epochs": 3}, "/epochs"),
+    ({**SMALL, "tokens": None}, "/tokens"),
+    ({"workload": {"transformer": {"layers": 2, "hidden": 256, "heads": 4, "vocab": 1000,
+                                   "seq_len": 128}}, "samples": 1e6}, "/samples"),
+    ({"workload": {"generic": {"params": 1e6, "flops_per_sample": 1e9}}, "epochs": 3}, "/samples"),
+    (CNN, "/samples"),
+])
+def test_work_is_measured_in_the_workload_s_own_unit(app, body, pointer):
+    body = {k: v for k, v in body.items() if v is not None}
+    response = authorised(app).post("/v1/sizings", json=body)
+    assert response.status_code == 422, response.get_json()
+    assert pointer in [e["pointer"] for e in response.get_json()["errors"]]
+
+
+def test_a_cnn_preset_sized_by_epochs_trains_on_its_dataset(app):
+    response = authorised(app).post("/v1/sizings", json={**CNN, "epochs": 90},
+                                    headers={"Prefer": "wait=30"})
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    assert body["status"] == "succeeded", body["error"]
+    assert body["request"]["samples"] == 1_281_167 and body["request"]["epochs"] == 90
+    top = body["result"]["configurations"][0]
+    hours = 1_281_167 * 90 / top["samples_per_s"] / 3600
+    # Both figures are rounded to four significant digits.
+    assert top["time_to_train_hours"] == pytest.approx(hours, rel=2e-3)
+
+
+@pytest.mark.parametrize("work", [{"samples": 5e5, "epochs": 3}, {"samples": 5e5},
+                                  {"duration_days": 2}])
+def test_a_cnn_preset_takes_samples_or_a_duration(app, work):
+    response = authorised(app).post("/v1/sizings", json={**CNN, **work},
+                                    headers={"Prefer": "wait=30"})
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["status"] == "succeeded", response.get_json()["error"]
+
+
+def test_presets_say_which_unit_of_work_they_take(app):
+    presets = {p["id"]: p for p in authorised(app).get("/v1/presets").get_json()}
+    assert presets["resnet-50"]["kind"] == "generic"
+    assert presets["resnet-50"]["samples_per_epoch"] == 1_281_167
+    assert "ImageNet" in presets["resnet-50"]["dataset"]
+    assert presets["llama-3-8b"]["samples_per_epoch"] is None

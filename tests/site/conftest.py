@@ -16,6 +16,7 @@ import pytest
 from catalog.loader import load_files
 from service import accounts, create_app, db, migrate
 from service.config import REPO_ROOT, Config
+from tests.faults.servers import LOAD_TEST_ENV
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_BINARY", "/usr/bin/chromium"))
 CHROMEDRIVER = Path(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
@@ -24,8 +25,8 @@ INSTALL_HINT = ("install Debian's chromium and chromium-driver: `bash scripts/in
                 "(which `make install` runs), or `apt-get update && apt-get install -y chromium "
                 "chromium-driver`")
 # Environment that would turn the server into something other than the embedded app under test.
-SERVER_ENV_DROP = ("REDIS_URL", "TASKS_EAGER", "CORS_ORIGINS", "CATALOG_DIR", "RATE_LIMIT_PER_MINUTE",
-                   "MAX_BODY_BYTES")
+SERVER_ENV_DROP = ("REDIS_URL", "TASKS_EAGER", "CORS_ORIGINS", "CATALOG_DIR", "MAX_BODY_BYTES",
+                   *LOAD_TEST_ENV)
 
 
 def free_port() -> int:
@@ -68,6 +69,8 @@ def live_server(tmp_path_factory):
         load_files(session, REPO_ROOT / "catalog" / "data")
         account = accounts.create_account(session, "website (browser test)")
         _, key = accounts.create_key(session, account.id, kind="publishable", name="sizing page")
+        # The provider's sales engineers: a secret key of the page's account sees what it made.
+        _, sales_key = accounts.create_key(session, account.id, kind="secret", name="sales")
         db.engine().dispose()
 
     port = free_port()
@@ -84,7 +87,7 @@ def live_server(tmp_path_factory):
     base_url = f"http://127.0.0.1:{port}"
     try:
         wait_for_http(base_url + "/site-config.json", server, log_path)
-        yield {"url": base_url, "key": key, "log": log_path}
+        yield {"url": base_url, "key": key, "sales_key": sales_key, "log": log_path}
     finally:
         server.terminate()
         try:

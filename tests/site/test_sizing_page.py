@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
 import urllib.request
 from decimal import Decimal
 
@@ -76,9 +77,10 @@ def focused_id(driver) -> str:
     return driver.execute_script("return document.activeElement && document.activeElement.id")
 
 
-def api_get(server, path):
+def api_get(server, path, key=None):
+    """A GET as the sales team makes it, with the secret key of the page's account."""
     request = urllib.request.Request(server["url"] + path,
-                                     headers={"Authorization": f"Bearer {server['key']}"})
+                                     headers={"Authorization": f"Bearer {key or server['sales_key']}"})
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
 
@@ -190,6 +192,15 @@ def test_size_a_cluster_and_request_a_quote(live_server, browser, artifacts):
     quotes = api_get(live_server, "/v1/quotes")["items"]
     assert len(quotes) == 1, "a double click made more than one quote"
     quote = quotes[0]
+    assert quote["origin"] == "page"
+    # The page's own key lists nothing; the secrets that read its objects stay in this tab.
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        api_get(live_server, "/v1/quotes", key=live_server["key"])
+    assert refused.value.code == 403
+    kept = json.loads(driver.execute_script(
+        "return sessionStorage.getItem('gpu-sizing.client-secrets')"))
+    assert kept[f"quote:{quote['id']}"].startswith("cs_")
+    assert kept[f"sizing:{quote['sizing_id']}"].startswith("cs_")
     assert re.fullmatch(r"Q-\d{4}-\d{6}", quote["number"])
     result_text = by_id(driver, "quote-result").text
     assert quote["number"] in by_id(driver, "quote-number").text
@@ -255,6 +266,31 @@ def test_bad_input_is_shown_next_to_its_field(live_server, browser, artifacts):
     screenshot(driver, artifacts / "08-api-error-desktop.png", DESKTOP)
 
 
+def test_a_cnn_is_sized_by_epochs_over_its_dataset(live_server, browser, artifacts):
+    driver = browser
+    open_page(driver, live_server)
+    assert by_id(driver, "work-tokens").is_displayed() and not by_id(driver, "work-epochs").is_displayed()
+    select(driver, "preset", "resnet-50")
+    # A CNN trains on samples: tokens are no longer offered, epochs over ImageNet are.
+    assert not by_id(driver, "work-tokens").is_displayed()
+    assert by_id(driver, "work-epochs").is_displayed()
+    assert by_id(driver, "epochs").is_displayed()
+    assert "1,281,167" in by_id(driver, "samples-hint").text
+    fill(driver, "epochs", "90")
+    fill(driver, "nodes_min", "1")
+    fill(driver, "nodes_max", "4")
+    css(driver, 'input[name="gpu_models"][value="h100-sxm"]')[0].click()
+    submit_and_wait_for_results(driver)
+    assert css(driver, "#config-rows tr.config-row"), rendered_problem(driver)
+    assert "samples/s" in by_id(driver, "config-rows").text
+    screenshot(driver, artifacts / "14-cnn-epochs-desktop.png", DESKTOP)
+
+    # Back to a transformer: tokens again.
+    select(driver, "preset", "llama-3-8b")
+    assert by_id(driver, "work-tokens").is_displayed() and not by_id(driver, "work-epochs").is_displayed()
+    assert by_id(driver, "tokens").is_displayed()
+
+
 def test_phone_width(live_server, browser, artifacts):
     driver = browser
     open_page(driver, live_server, PHONE)
@@ -287,12 +323,14 @@ def test_phone_width(live_server, browser, artifacts):
 # then shows a running record with progress before the real one comes back.
 FLAKY_NETWORK = """
 window.__calls = [];
+window.__keys = [];
 var realFetch = window.fetch.bind(window);
 var posts = 0;
 window.fetch = function (url, init) {
   var method = (init && init.method) || 'GET';
   window.__calls.push(method + ' ' + url);
   if (method === 'POST' && /\\/v1\\/sizings$/.test(url)) {
+    window.__keys.push(init.headers['Idempotency-Key']);
     posts += 1;
     if (posts === 1) return Promise.reject(new TypeError('Failed to fetch'));
     if (posts === 2) return Promise.resolve(new Response(JSON.stringify({status: 429, code:
@@ -338,5 +376,7 @@ def test_network_errors_and_rate_limits_offer_a_retry(live_server, browser, arti
 
     wait(driver, lambda d: by_id(d, "results").is_displayed(), timeout=60, message="no results")
     calls = driver.execute_script("return window.__calls")
+    keys = driver.execute_script("return window.__keys")
+    assert len(keys) == 3 and len(set(keys)) == 1, "each retry must resend the same Idempotency-Key"
     assert [c.split(" ")[0] for c in calls if "/v1/sizings" in c][:4] == ["POST", "POST", "POST", "GET"]
     assert not by_id(driver, "run-error").is_displayed()

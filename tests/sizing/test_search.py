@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from sizing.presets import PRESETS
-from sizing.search import LayoutSpace, enumerate_candidates, evaluate
+from sizing.search import LayoutSpace, enumerate_candidates, evaluate, search_size
 from sizing.workload import Training
 
 
@@ -49,3 +49,16 @@ def test_data_parallelism_may_not_grow_the_default_batch_past_the_limit(cluster_
     fixed = enumerate_candidates([cluster], [64], model, training, LayoutSpace(), True,
                                  max_global_batch=1)
     assert len(fixed) > 0 and np.all(fixed.global_batch == 512)
+
+
+def test_the_search_size_is_known_before_the_search_runs(cluster_on):
+    """search_size counts exactly the candidates enumerate_candidates builds and filters."""
+    clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
+    for preset, space in (("llama-3-70b", LayoutSpace()), ("mixtral-8x7b", LayoutSpace()),
+                          ("resnet-50", LayoutSpace()),
+                          ("llama-3-8b", LayoutSpace(micro_batch=(1,), fixed=None))):
+        model = PRESETS[preset].model
+        nodes = list(range(1, 13))
+        cands = enumerate_candidates(clusters, nodes, model, Training(512, 1), space, False, 2048)
+        built = len(cands) + sum(cands.skipped.values())
+        assert search_size(len(clusters), len(nodes), model, space) == built, preset

@@ -6,7 +6,7 @@
   var config = { key: null, base: "" };
   var state = {
     presets: [], gpus: [], regions: [],
-    sizing: null, request: null, location: null,
+    sizing: null, sizingId: null, request: null, location: null,
     busy: false, retry: null,
     quoteRank: null, quoteBusy: false, quoteKey: null, quoteBody: null, documentUrl: null
   };
@@ -19,6 +19,24 @@
     if (className) node.className = className;
     return node;
   }
+
+  /* The client secret each sizing and quote's creation returned: the page's public key reads an
+     object back only with it, so it stays in this browser tab's session and nowhere else. */
+  var SECRETS_KEY = "gpu-sizing.client-secrets";
+
+  function rememberSecret(kind, id, secret) {
+    if (!secret) return;
+    var all = storedSecrets();
+    all[kind + ":" + id] = secret;
+    try { sessionStorage.setItem(SECRETS_KEY, JSON.stringify(all)); } catch (e) { memorySecrets = all; }
+  }
+
+  var memorySecrets = {};
+  function storedSecrets() {
+    try { return JSON.parse(sessionStorage.getItem(SECRETS_KEY) || "{}") || {}; } catch (e) { return memorySecrets; }
+  }
+
+  function secretFor(kind, id) { return storedSecrets()[kind + ":" + id] || ""; }
 
   function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
@@ -194,7 +212,7 @@
     "/workload/transformer/layers": "layers", "/workload/transformer/hidden": "hidden",
     "/workload/transformer/heads": "heads", "/workload/transformer/vocab": "vocab",
     "/workload/transformer/seq_len": "seq_len", "/workload/transformer": "layers",
-    "/tokens": "tokens", "/samples": "tokens", "/duration_days": "duration_days",
+    "/tokens": "tokens", "/samples": "samples", "/epochs": "epochs", "/duration_days": "duration_days",
     "/nodes/min": "nodes_min", "/nodes/max": "nodes_max", "/nodes": "nodes_min",
     "/gpu_models": "gpu_models", "/gpus_per_node": "gpu_models",
     "/layout/tp": "layout_tp", "/layout/pp": "layout_pp", "/layout/zero_stage": "layout_zero_stage",
@@ -209,6 +227,7 @@
   var FIELD_NAMES = {
     preset: "Model preset", layers: "Layers", hidden: "Hidden size", heads: "Attention heads",
     vocab: "Vocabulary", seq_len: "Sequence length", tokens: "Tokens to train",
+    epochs: "Epochs", samples: "Samples per epoch",
     duration_days: "Target duration", nodes_min: "Nodes: at least", nodes_max: "Nodes: at most",
     nodes_exact: "Nodes", gpu_models: "GPU preference", layout_tp: "Tensor parallel",
     layout_pp: "Pipeline stages", layout_zero_stage: "ZeRO stage", region: "Region",
@@ -370,6 +389,9 @@
     }
     if (radio("work_kind") === "duration") {
       body.duration_days = numberIn(errors, "duration_days", 0.01, 3650, "a number of days");
+    } else if (radio("work_kind") === "epochs") {
+      body.epochs = numberIn(errors, "epochs", 0.01, 10000, "the number of epochs");
+      if (val("samples") !== "") body.samples = numberIn(errors, "samples", 1, 1e15, "the samples per epoch");
     } else {
       body.tokens = numberIn(errors, "tokens", 1e3, 1e16, "the tokens to train");
     }
@@ -465,10 +487,29 @@
     describePreset();
   }
 
+  /* Work is counted in the model's own unit: tokens for a transformer, epochs over samples for
+     a CNN, so only the choices that fit the chosen model are offered. */
+  function syncWorkKinds() {
+    var p = radio("model_kind") === "preset" ? presetById($("preset").value) : null;
+    var bySamples = !!(p && p.kind === "generic");
+    $("work-tokens").hidden = bySamples;
+    $("work-epochs").hidden = !bySamples;
+    var chosen = radio("work_kind");
+    if (bySamples && chosen === "tokens") document.querySelector('input[name="work_kind"][value="epochs"]').checked = true;
+    if (!bySamples && chosen === "epochs") document.querySelector('input[name="work_kind"][value="tokens"]').checked = true;
+    $("samples-hint").textContent = p && p.samples_per_epoch ? "Leave empty for " + p.dataset + ": " +
+      p.samples_per_epoch.toLocaleString("en-US") + " per epoch" : "Leave empty for the model's dataset";
+    syncVisibility();
+  }
+
   function describePreset() {
+    syncWorkKinds();
     var p = presetById($("preset").value);
-    $("preset-hint").textContent = p ? p.dimensions.layers + " layers, hidden " + p.dimensions.hidden + ", " +
-      p.dimensions.heads + " heads, sequence " + p.dimensions.seq_len + " tokens. Source: " + p.source : "";
+    if (!p) { $("preset-hint").textContent = ""; return; }
+    $("preset-hint").textContent = (p.kind === "generic" ?
+      (p.params / 1e6).toFixed(1) + " M parameters, trained on " + (p.dataset || "samples") :
+      p.dimensions.layers + " layers, hidden " + p.dimensions.hidden + ", " + p.dimensions.heads +
+      " heads, sequence " + p.dimensions.seq_len + " tokens") + ". Source: " + p.source;
   }
 
   function fillGpus() {
@@ -548,6 +589,8 @@
       return;
     }
     state.request = built.body;
+    // One key per submitted questionnaire: a retry after a lost answer finds the same sizing.
+    state.sizingKey = uuid();
     $("results").hidden = true;
     $("quote-panel").hidden = true;
     await startSizing();
@@ -559,8 +602,11 @@
     showProgress(null);
     state.location = null;
     try {
-      var response = await api("POST", "/v1/sizings", { body: state.request, onWait: rateNotice });
+      var response = await api("POST", "/v1/sizings", { body: state.request, onWait: rateNotice,
+        headers: { "Idempotency-Key": state.sizingKey } });
       state.location = response.headers.get("Location") || ("/v1/sizings/" + response.body.id);
+      state.sizingId = response.body.id;
+      rememberSecret("sizing", response.body.id, response.body.client_secret);
       await follow(response.body);
     } catch (err) {
       // Once the sizing exists, a retry goes on polling it rather than submitting another.
@@ -570,11 +616,15 @@
     }
   }
 
+  function pollHeaders() {
+    return { "Prefer": "wait=10", "Client-Secret": secretFor("sizing", state.sizingId) };
+  }
+
   async function resumePolling() {
     setBusy(true);
     hideRunError();
     try {
-      var response = await api("GET", state.location, { headers: { "Prefer": "wait=10" }, onWait: rateNotice });
+      var response = await api("GET", state.location, { headers: pollHeaders(), onWait: rateNotice });
       await follow(response.body);
     } catch (err) {
       failed(err, resumePolling);
@@ -587,7 +637,7 @@
     while (record.status === "queued" || record.status === "running") {
       showProgress(record);
       var started = Date.now();
-      var response = await api("GET", state.location, { headers: { "Prefer": "wait=10" }, onWait: rateNotice });
+      var response = await api("GET", state.location, { headers: pollHeaders(), onWait: rateNotice });
       record = response.body;
       if (response.status === 202 && Date.now() - started < 1000) {
         // The server did not hold the request: honour its Retry-After before asking again.
@@ -924,6 +974,7 @@
     if (company) customer.company = company;
     var body = {
       sizing_id: state.sizing.id, rank: state.quoteRank, customer: customer,
+      sizing_client_secret: secretFor("sizing", state.sizing.id),
       term: state.request.term, currency: state.request.currency
     };
     return { body: body, errors: errors };
@@ -959,6 +1010,7 @@
         onWait: function (s) { $("quote-status").textContent = "The service is busy; retrying in " + s + " s…"; }
       });
       $("quote-status").textContent = "";
+      rememberSecret("quote", response.body.id, response.body.client_secret);
       renderQuote(response.body);
     } catch (err) {
       $("quote-status").textContent = "";
@@ -1076,11 +1128,13 @@
     heading.focus();
   }
 
-  /* The printable document needs the key too: fetch it with the header, link to it as a Blob. */
+  /* The printable document needs the key and the quote's secret: fetch it with both headers,
+     link to it as a Blob. */
   async function loadDocument(q, holder) {
     holder.textContent = "Preparing the printable version…";
     try {
-      var response = await api("GET", "/v1/quotes/" + q.id + "/document", { raw: true, headers: { "Accept": "text/html" } });
+      var response = await api("GET", "/v1/quotes/" + q.id + "/document", { raw: true, headers: {
+        "Accept": "text/html", "Client-Secret": secretFor("quote", q.id) } });
       if (state.documentUrl) URL.revokeObjectURL(state.documentUrl);
       var blob = new Blob([response.blob], { type: "text/html" });
       state.documentUrl = URL.createObjectURL(blob);
@@ -1105,6 +1159,7 @@
 
   function init() {
     document.querySelectorAll('input[type="radio"]').forEach(function (r) { r.addEventListener("change", syncVisibility); });
+    document.querySelectorAll('input[name="model_kind"]').forEach(function (r) { r.addEventListener("change", syncWorkKinds); });
     syncVisibility();
     $("preset").addEventListener("change", describePreset);
     $("sizing-form").addEventListener("submit", onSubmit);

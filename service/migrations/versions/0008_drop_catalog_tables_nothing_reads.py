@@ -3,15 +3,15 @@
 Prices, stock and tax rates are read from the catalog version's document; the per-row copies in
 catalog_server_prices, catalog_stock and catalog_regions.tax_rate were kept in step and never read.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-01 09:00:00
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0005'
-down_revision = '0004'
+revision = '0008'
+down_revision = '0007'
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,63 @@
+"""What one sizing may cost, checked before it is queued: its search size, and how many of an
+account's sizings may be queued or running at once."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from catalog.snapshot import Snapshot
+from service.accounts import Principal
+from service.config import Config
+from service.errors import Problem
+from service.records import Account, Sizing
+from service.sizing_request import SizingRequest
+from sizing.search import search_size
+
+ACTIVE = ("queued", "running")
+# A sizing of the allowed size finishes in seconds; a client past the cap retries after this.
+ACTIVE_RETRY_AFTER_S = 5
+
+
+def search_allowance(principal: Principal, config: Config) -> int:
+    return (config.search_candidates_publishable_key if principal.publishable
+            else config.search_candidates_secret_key)
+
+
+def check_search_size(snap: Snapshot, request: SizingRequest, principal: Principal,
+                      config: Config) -> int:
+    """The candidates the request would enumerate; a 422 past the key's allowance."""
+    size = request.search_size(snap)
+    hardware, node_counts = request.hardware_pairs(snap), len(request.node_counts)
+    model, space = request.model, request.layout
+    allowance = search_allowance(principal, config)
+    if size > allowance:
+        kind = "publishable" if principal.publishable else "secret"
+        detail = (f"this questionnaire searches {size:,} candidates ({hardware} server and "
+                  f"fabric pairs x {node_counts} node counts x {search_size(1, 1, model, space)} "
+                  f"layouts), more than the {allowance:,} a {kind} key may: narrow the node "
+                  "range, or choose gpu_models or fabrics_include")
+        raise Problem(422, "search_too_large", f"The search is too large: {detail}",
+                      errors=[{"pointer": "/nodes", "detail": detail}])
+    return size
+
+
+def hold_active_slot(session: Session, principal: Principal, config: Config) -> None:
+    """Refuse (429) a sizing past the account's caps; else hold its place until the caller's
+    commit, so concurrent requests of one account are counted one after another."""
+    # Locks the account's row (the whole file under SQLite) until the creating commit.
+    session.execute(update(Account).where(Account.id == principal.account_id)
+                    .values(name=Account.name))
+    active = select(func.count()).select_from(Sizing).where(
+        Sizing.account_id == principal.account_id, Sizing.status.in_(ACTIVE))
+    caps = [(active, config.active_sizings_per_account, "the account")]
+    if principal.publishable:
+        caps.append((active.where(Sizing.origin == "page"),
+                     config.active_sizings_from_publishable_keys, "the account's publishable keys"))
+    for query, cap, whose in caps:
+        if session.scalar(query) >= cap:
+            session.rollback()
+            raise Problem(429, "too_many_active_sizings",
+                          f"{cap} sizings of {whose} are queued or running, the most at once; "
+                          "retry when one has finished",
+                          headers={"Retry-After": str(ACTIVE_RETRY_AFTER_S)})

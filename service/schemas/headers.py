@@ -1,0 +1,43 @@
+"""Schemas of the request headers operations read: Prefer, Idempotency-Key, If-Match, Client-Secret."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate as v
+
+from service import client_secrets
+from service.schemas.fields import FullMatch
+
+
+class Headers(ma.Schema):
+    # Every request carries other headers; only the ones named are read.
+    class Meta:
+        unknown = ma.EXCLUDE
+
+
+class PreferHeaderSchema(Headers):
+    prefer = ma.fields.String(
+        data_key="Prefer", validate=v.Length(max=200),
+        metadata={"description": "RFC 7240 `wait=N`: wait up to N seconds (at most "
+                                 "PREFER_WAIT_MAX_S, default 20) for the result, while the "
+                                 "server has a wait slot free; Preference-Applied says so"})
+
+
+class IdempotencyHeaderSchema(Headers):
+    idempotency_key = ma.fields.String(
+        data_key="Idempotency-Key", validate=v.Length(min=1, max=200),
+        metadata={"description": "Retry-safe key: a repeat with the same body returns the first "
+                                 "response; with another body it is refused (422)"})
+
+
+class IfMatchHeaderSchema(Headers):
+    if_match = ma.fields.String(data_key="If-Match",
+                                metadata={"description": "The quote's ETag (required)"})
+
+
+class ClientSecretHeaderSchema(Headers):
+    client_secret = ma.fields.String(
+        data_key="Client-Secret",
+        validate=FullMatch(client_secrets.PATTERN, error="Not a client secret."),
+        metadata={"description": "Publishable keys: the client_secret the object's creation "
+                                 "returned (required); secret keys need none"})

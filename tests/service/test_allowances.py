@@ -1,0 +1,96 @@
+"""A sizing's cost is bounded before it is queued: search size per key kind, caps per account."""
+
+from __future__ import annotations
+
+import pytest
+
+from service import accounts, db
+from service.records import Sizing
+from tests.conftest import authorised, build_app
+from tests.service.test_errors import assert_problem
+
+PAGE_DEFAULT = {"workload": {"preset": "llama-3-8b"}, "tokens": 1e12,
+                "nodes": {"min": 1, "max": 16}}
+SMALL = {"workload": {"preset": "llama-3-8b"}, "tokens": 1e10, "nodes": {"min": 1, "max": 2},
+         "gpu_models": ["h100-sxm"]}
+# The issue's worst case: 70B on every server and fabric at 1-512 nodes.
+HUGE = {"workload": {"preset": "llama-3-70b"}, "tokens": 1e16, "nodes": {"min": 1, "max": 512},
+        "max_results": 50, "max_lead_time_days": 365}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    return build_app(f"sqlite:///{tmp_path_factory.mktemp('allow') / 'allow.sqlite3'}")
+
+
+@pytest.fixture()
+def keys(app):
+    with app.app_context():
+        session = db.session()
+        account_id = accounts.create_account(session, "allowances").id
+        made = {kind: accounts.create_key(session, account_id, kind=kind)[1]
+                for kind in ("secret", "publishable")}
+    return {"account_id": account_id, **{k: authorised(app, v) for k, v in made.items()}}
+
+
+def test_the_worst_case_is_refused_before_it_is_queued_naming_the_limit(app, keys):
+    for kind, limit in (("publishable", "400,000"), ("secret", "2,500,000")):
+        response = keys[kind].post("/v1/sizings", json=HUGE)
+        body = assert_problem(response, 422, "search_too_large")
+        assert body["errors"][0]["pointer"] == "/nodes"
+        assert limit in body["detail"] and "9,830,400 candidates" in body["detail"]
+    with app.app_context():
+        assert db.session().query(Sizing).filter_by(account_id=keys["account_id"]).count() == 0
+
+
+def test_the_page_s_default_questionnaire_fits_its_allowance(keys):
+    response = keys["publishable"].post("/v1/sizings", json=PAGE_DEFAULT)
+    assert response.status_code == 202, response.get_json()
+
+
+def test_a_secret_key_may_search_more_than_the_page(keys):
+    wider = {**PAGE_DEFAULT, "nodes": {"min": 1, "max": 32}}
+    assert_problem(keys["publishable"].post("/v1/sizings", json=wider), 422, "search_too_large")
+    assert keys["secret"].post("/v1/sizings", json=wider).status_code == 202
+
+
+def queue(app, account_id: str, count: int, origin: str) -> None:
+    """Sizings queued and never sent, as a backlog behind busy workers leaves them."""
+    with app.app_context():
+        session = db.session()
+        session.add_all(Sizing(request=SMALL, account_id=account_id, origin=origin)
+                        for _ in range(count))
+        session.commit()
+
+
+def test_an_account_past_its_active_cap_gets_429_with_retry_after(app, keys):
+    queue(app, keys["account_id"], 10, "api")
+    refused = keys["secret"].post("/v1/sizings", json=SMALL)
+    assert_problem(refused, 429, "too_many_active_sizings")
+    assert refused.headers["Retry-After"] == "5"
+    # Another account is not held up.
+    assert authorised(app).post("/v1/sizings", json=SMALL).status_code == 202
+
+
+def test_the_page_fills_only_its_share_of_the_account_cap(app, keys):
+    queue(app, keys["account_id"], 4, "page")
+    assert_problem(keys["publishable"].post("/v1/sizings", json=SMALL), 429,
+                   "too_many_active_sizings")
+    # The sales team's own sizings still go through.
+    assert keys["secret"].post("/v1/sizings", json=SMALL).status_code == 202
+
+
+def test_prefer_wait_is_capped_and_needs_a_free_slot(tmp_path):
+    app = build_app(f"sqlite:///{tmp_path / 'wait.sqlite3'}", max_wait_s=7, wait_slots=1)
+    client = authorised(app)
+    waited = client.post("/v1/sizings", json=SMALL, headers={"Prefer": "wait=3600"})
+    assert waited.status_code == 201 and waited.headers["Preference-Applied"] == "wait=7"
+    slots = app.extensions["wait_slots"]
+    assert slots.acquire(blocking=False)  # another request is waiting in the only slot
+    try:
+        busy = client.post("/v1/sizings", json=SMALL, headers={"Prefer": "wait=5"})
+        assert busy.status_code == 202 and "Preference-Applied" not in busy.headers
+        polled = client.get(busy.headers["Location"], headers={"Prefer": "wait=5"})
+        assert polled.status_code == 200 and "Preference-Applied" not in polled.headers
+    finally:
+        slots.release()

@@ -1,0 +1,84 @@
+"""Request bodies are read exactly: JSON only, bounded depth, one value per name, finite numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.service.test_errors import assert_problem
+
+# Every operation that reads a JSON body, with the method that sends it.
+JSON_OPERATIONS = [
+    ("POST", "/v1/sizings"),
+    ("POST", "/v1/estimates"),
+    ("POST", "/v1/estimates/collectives"),
+    ("POST", "/v1/quotes"),
+    ("POST", "/v1/catalog/changes"),
+    ("PATCH", "/v1/quotes/00000000-0000-4000-8000-000000000000"),
+]
+
+
+@pytest.mark.parametrize("method, path", JSON_OPERATIONS)
+def test_json_nested_ten_thousand_deep_is_a_400_problem(client, method, path):
+    body = "[" * 10_000 + "]" * 10_000
+    response = client.open(path, method=method, data=body, content_type="application/json")
+    problem = assert_problem(response, 400, "invalid_json")
+    assert "deep" in problem["detail"]
+
+
+@pytest.mark.parametrize("method, path", JSON_OPERATIONS)
+def test_objects_nested_past_the_limit_are_refused_before_parsing(client, method, path):
+    body = '{"a":' * 40 + "1" + "}" * 40
+    response = client.open(path, method=method, data=body, content_type="application/json")
+    assert_problem(response, 400, "invalid_json")
+
+
+def test_brackets_inside_strings_do_not_count_as_depth(client):
+    body = '{"workload": {"preset": "' + "[" * 5000 + '"}, "tokens": 1e10}'
+    response = client.post("/v1/sizings", data=body, content_type="application/json")
+    body = assert_problem(response, 422, "validation_failed")
+    assert [e["pointer"] for e in body["errors"]] == ["/workload/preset"]
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e400", "-1e999"])
+def test_non_finite_numbers_are_not_json(client, literal):
+    body = '{"workload": {"preset": "llama-3-8b"}, "tokens": ' + literal + '}'
+    response = client.post("/v1/sizings", data=body, content_type="application/json")
+    assert_problem(response, 400, "invalid_json")
+
+
+def test_a_name_given_twice_is_refused_not_half_read(client):
+    body = '{"workload": {"preset": "llama-3-8b"}, "tokens": 1e10, "tokens": 1e20}'
+    response = client.post("/v1/sizings", data=body, content_type="application/json")
+    problem = assert_problem(response, 400, "invalid_json")
+    assert problem["errors"] == [{"pointer": "/tokens", "detail": "given more than once"}]
+
+
+def test_a_nested_name_given_twice_names_its_pointer(client):
+    body = '{"workload": {"preset": "llama-3-8b", "preset": "llama-3-70b"}, "tokens": 1e10}'
+    response = client.post("/v1/sizings", data=body, content_type="application/json")
+    problem = assert_problem(response, 400, "invalid_json")
+    assert problem["errors"] == [{"pointer": "/workload/preset", "detail": "given more than once"}]
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded",
+                                          "application/xml", "multipart/form-data; boundary=x",
+                                          "application/json; charset=latin-1"])
+def test_a_body_that_is_not_json_is_a_415_problem(client, content_type):
+    response = client.post("/v1/sizings", data=b'{"workload": {"preset": "llama-3-8b"}}',
+                           content_type=content_type)
+    assert_problem(response, 415, "unsupported_media_type")
+
+
+def test_json_with_a_utf8_charset_is_json(client):
+    response = client.post("/v1/estimates/collectives", content_type="application/json; charset=utf-8",
+                           data=b'{"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", '
+                                b'"nodes": 2}, "operation": "all_reduce", "size_bytes": 1048576}')
+    assert response.status_code == 200, response.get_json()
+
+
+@pytest.mark.parametrize("raw", [b'{"a": "\xff"}', b"\xef\xbb\xbf{}", b'"just a string"', b"[]",
+                                 b"", b"   "])
+def test_bytes_that_are_not_a_json_object_are_refused(client, raw):
+    response = client.post("/v1/sizings", data=raw, content_type="application/json")
+    assert response.status_code in (400, 422), response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
