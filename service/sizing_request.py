@@ -8,7 +8,7 @@ from typing import Any
 
 from catalog.offer import HardwareFilter, sellable_pairs
 from catalog.snapshot import Snapshot
-from service.workloads import model_from, preset_of
+from service.workloads import model_from
 from sizing.policy import SizingPolicy
 from sizing.search import LayoutSpace, search_size
 from sizing.workload import GenericModel, Layout, Training, Transformer
@@ -64,11 +64,6 @@ class SizingRequest:
         same function and without checking it again.
         """
         model = model_from(doc["workload"])
-        preset = preset_of(doc["workload"])
-        samples = doc.get("samples")
-        epochs = doc.get("epochs")
-        if samples is None and epochs is not None and preset and preset.samples_per_epoch:
-            samples = float(preset.samples_per_epoch)
         fixed = doc.get("layout")
         if fixed:
             layout = Layout.from_mapping({**fixed, "dp": fixed.get("dp") or 0})
@@ -79,8 +74,9 @@ class SizingRequest:
         budget = lambda key: Decimal(doc[key]) if doc.get(key) is not None else None
         return cls(
             model=model,
-            work=Work(tokens=doc.get("tokens"), samples_per_epoch=samples, epochs=epochs,
-                      duration_days=doc.get("duration_days")),
+            # The schema filled in a CNN preset's dataset when only epochs were given.
+            work=Work(tokens=doc.get("tokens"), samples_per_epoch=doc.get("samples"),
+                      epochs=doc.get("epochs"), duration_days=doc.get("duration_days")),
             precision=doc["precision"],
             global_batch=doc.get("global_batch"),
             node_counts=tuple(range(nodes["min"], nodes["max"] + 1)),

@@ -5,12 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from sizing.presets import PRESETS, Preset
+from sizing.presets import PRESETS
 from sizing.workload import GenericModel, Layout, Training, Transformer
-
-
-def preset_of(workload: dict[str, Any]) -> Preset | None:
-    return PRESETS[workload["preset"]] if "preset" in workload else None
 
 
 def model_from(workload: dict[str, Any]) -> Transformer | GenericModel:

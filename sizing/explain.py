@@ -140,6 +140,15 @@ def why_rank(rank: int, objective: str, by_work: bool, time: float, cost: float,
             f"against rank 1 (scaling efficiency {scaling_efficiency:.0%}).")
 
 
+def duration(hours: float) -> str:
+    """A time to train as a person says it."""
+    if hours < 1:
+        return f"{max(hours * 60, 1):,.0f} minutes"
+    if hours < 48:
+        return f"{hours:,.0f} hours"
+    return f"{hours / 24:,.0f} days"
+
+
 def term_warning(term: str, months_billed: int, training_hours: float, hours_per_month: int,
                  idle_share_limit: float, monthly_term_total: str | None) -> str | None:
     """A committed term that bills well beyond the work, said with the alternative's price."""
@@ -151,7 +160,7 @@ def term_warning(term: str, months_billed: int, training_hours: float, hours_per
         return None
     alternative = (f"; on the monthly term the same run costs {monthly_term_total}"
                    if monthly_term_total else "")
-    return (f"The training takes {training_hours / 24:,.0f} days but the {term} term bills "
+    return (f"The training takes {duration(training_hours)} but the {term} term bills "
             f"{months_billed} months: {idle:.0%} of the billed time comes after the training "
             f"ends{alternative}.")
 

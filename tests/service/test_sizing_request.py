@@ -17,6 +17,11 @@ def test_a_cnn_preset_sized_by_epochs_trains_its_dataset():
     assert r.work.units == 90 * IMAGENET_1K_IMAGES
 
 
+def test_a_duration_alone_is_a_duration_not_an_epoch():
+    r = request(workload={"preset": "resnet-50"}, duration_days=3)
+    assert r.work.units is None and r.work.duration_days == 3
+
+
 def test_the_stored_document_rebuilds_the_same_request():
     schema = SizingRequestSchema()
     doc = schema.dump(schema.load({"workload": {"preset": "llama-3-70b"}, "tokens": 1e12,
