@@ -19,6 +19,8 @@ TERMS = tuple(TERM_MONTHS)
 SUPPORT_TIERS = ("none", "business", "enterprise")
 # On-demand rates per hour carry sub-cent digits, as hourly price lists do.
 HOURLY_PLACES = 4
+# 10^-n for the decimal places money is rounded to (minor units are 0 to 4; hourly rates 4).
+QUANTUM = {n: Decimal(1).scaleb(-n) for n in range(7)}
 
 
 class PricingError(LookupError):
@@ -101,7 +103,7 @@ class PriceBook:
 
     def round(self, amount: Decimal, currency: str, places: int | None = None) -> Decimal:
         digits = self.minor_units.get(currency, 2) if places is None else places
-        return amount.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+        return amount.quantize(QUANTUM[digits], rounding=ROUND_HALF_UP)
 
     def fx(self, currency: str) -> Decimal:
         """Units of `currency` per unit of the base currency."""
