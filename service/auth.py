@@ -32,10 +32,16 @@ def limiter():
 
 
 def presented_key() -> str | None:
-    header = request.headers.get("Authorization", "")
-    if header[:7].lower() == "bearer ":
-        return header[7:].strip() or None
-    return request.headers.get("X-API-Key") or None
+    header = request.headers.get("Authorization")
+    bearer = (header[7:].strip() or None) if header and header[:7].lower() == "bearer " else None
+    other = request.headers.get("X-API-Key")
+    if header is not None and other is not None and bearer != other:
+        # Two different credentials: which one counts is a guess a client or a proxy could make
+        # differently, so neither does.
+        raise Problem(401, "ambiguous_credentials",
+                      "Authorization and X-API-Key name different keys; send one key",
+                      headers={"WWW-Authenticate": 'Bearer realm="gpu-sizing"'})
+    return bearer if header is not None else (other or None)
 
 
 def client_address() -> str:

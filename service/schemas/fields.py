@@ -18,19 +18,47 @@ from marshmallow import validate as v
 class Strict(ma.Schema):
     """A schema that refuses fields it does not define, so a typo is never silently ignored."""
 
+    # Rules across fields that JSON Schema can state, added to the schema in the spec
+    # (service.api.SchemaRules); the schema's own validators enforce them.
+    spec_rules: ClassVar[dict[str, Any]] = {}
+
     class Meta:
         unknown = ma.RAISE
+
+
+def present(*names: str) -> dict[str, Any]:
+    return {"required": list(names)}
+
+
+def exactly_one(*names: str) -> list[dict[str, Any]]:
+    """The ways to break "exactly one of these": two of them, or none."""
+    pairs = [present(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    return [*pairs, {"not": {"anyOf": [present(name) for name in names]}}]
+
+
+def valid_unless(*violations: dict[str, Any]) -> dict[str, Any]:
+    # One `not` around every way to break the rules: validators and fuzzers read it, while
+    # client generators (which make a union type of a top-level oneOf or anyOf) leave the
+    # model a plain object.
+    return {"not": {"anyOf": list(violations)}}
 
 
 # Integers past 2**53 are not exact in the IEEE doubles most JSON parsers read them into.
 SAFE_INTEGER = 2**53
 
 
+def anchored(pattern: str) -> str:
+    """The pattern as the spec shows it, read the same by ECMA-262 (JSON Schema) and Python (the
+    fuzzer's generator): Python's `$` also matches before a final newline, which `(?!\n)` rules
+    out."""
+    return f"^(?:{pattern})$(?!\\n)"
+
+
 class FullMatch(v.Regexp):
-    """A pattern the whole string must match; the spec shows it anchored, as ECMA-262 reads it."""
+    """A pattern the whole string must match; the spec shows it anchored (see `anchored`)."""
 
     def __init__(self, pattern: str, *, error: str | None = None):
-        super().__init__(f"^(?:{pattern})$", error=error)
+        super().__init__(anchored(pattern), error=error)
         self.whole = re.compile(pattern)
 
     def __call__(self, value: str) -> str:
@@ -186,7 +214,7 @@ class UUID(ma.fields.String):
     default_error_messages: ClassVar[dict[str, str]] = {"invalid_uuid": "Not a UUID in 8-4-4-4-12 form."}
 
     def __init__(self, **kwargs):
-        metadata = {"format": "uuid", "pattern": f"^{CANONICAL_UUID.pattern}$",
+        metadata = {"format": "uuid", "pattern": anchored(CANONICAL_UUID.pattern),
                     **kwargs.pop("metadata", {})}
         super().__init__(metadata=metadata, **kwargs)
 
