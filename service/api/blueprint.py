@@ -7,19 +7,32 @@ import flask_smorest
 import marshmallow as ma
 from webargs import core
 from webargs.flaskparser import FlaskParser
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from service import json_body
+from service.config import settings
 from service.errors import Problem
 
 
 def body_bytes(req) -> bytes:
-    """The body, refusing one past the size limit even when it came chunked.
+    """The body, refusing one past the size limit even when it came chunked, and one that stops
+    arriving.
 
     Without a Content-Length the server stops reading at the limit and hands over what it has,
-    which would be parsed as if it were the whole body.
+    which would be parsed as if it were the whole body. A client that announces more than it
+    sends would hold this thread for good: under gunicorn the read gets a timeout.
     """
-    raw = req.get_data(cache=True)
+    timeout_s = settings().body_read_timeout_s
+    sock = req.environ.get("gunicorn.socket")
+    if sock is not None:
+        sock.settimeout(timeout_s)
+    try:
+        raw = req.get_data(cache=True)
+    except ClientDisconnected as exc:
+        if isinstance(exc.__context__, TimeoutError):
+            raise Problem(408, "request_timeout", f"The body stopped arriving for {timeout_s} s",
+                          headers={"Connection": "close"}) from None
+        raise
     limit = req.max_content_length
     if req.content_length is None and limit is not None and len(raw) >= limit \
             and req.environ["wsgi.input"].read(1):

@@ -43,4 +43,4 @@ def test_the_defaults_are_the_documented_ones():
             config.publishable_rate_limit_per_address, config.auth_failures_per_address) == \
         (600, 1200, 120, 20)
     assert (config.max_wait_s, config.wait_slots, config.idempotency_key_ttl_s) == (20, 2, 86_400)
-    assert config.trusted_proxies == 0
+    assert config.trusted_proxies == 0 and config.body_read_timeout_s == 10
