@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import flask_smorest
 import marshmallow as ma
+from gunicorn.http.errors import NoMoreData, ParseException
 from webargs import core
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
@@ -28,6 +29,11 @@ def body_bytes(req) -> bytes:
         sock.settimeout(timeout_s)
     try:
         raw = req.get_data(cache=True)
+    except (ParseException, NoMoreData) as exc:
+        # gunicorn reads the body as the app asks for it: a broken chunked encoding surfaces
+        # here, and is the client's malformed request.
+        raise Problem(400, "bad_request", f"The body could not be read: {exc}",
+                      headers={"Connection": "close"}) from None
     except ClientDisconnected as exc:
         if isinstance(exc.__context__, TimeoutError):
             raise Problem(408, "request_timeout", f"The body stopped arriving for {timeout_s} s",

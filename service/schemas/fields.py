@@ -183,8 +183,9 @@ class Timestamp(ma.fields.AwareDateTime):
 
 # Catalog ids are kebab-case (catalog.files), so anything else cannot name an entry.
 IDENTIFIER = r"[a-z0-9]+(-[a-z0-9]+)*"
-# Free text a person typed: any character but controls (C0, DEL, C1).
-TEXT = r"[^\x00-\x1f\x7f-\x9f]*"
+# Free text a person typed: any character but controls (C0, DEL, C1) and the bidirectional
+# embeddings, overrides and isolates, which make a name on a printed quote read as other text.
+TEXT = r"[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*"
 
 
 def Identifier(**kwargs) -> ma.fields.String:
@@ -196,7 +197,7 @@ def Identifier(**kwargs) -> ma.fields.String:
 def Text(*, max_length: int, min_length: int = 0, **kwargs) -> ma.fields.String:
     """Free text of bounded length without control characters."""
     return ma.fields.String(validate=[v.Length(min=min_length, max=max_length), FullMatch(
-        TEXT, error="Must not contain control characters.")], **kwargs)
+        TEXT, error="Must not contain control or bidirectional-override characters.")], **kwargs)
 
 
 def Code(pattern: str, error: str, **kwargs) -> ma.fields.String:
