@@ -20,8 +20,8 @@ class PreferHeaderSchema(Headers):
     prefer = ma.fields.String(
         data_key="Prefer", validate=v.Length(max=200),
         metadata={"description": "RFC 7240 `wait=N`: wait up to N seconds (at most "
-                                 "PREFER_WAIT_MAX_S, default 20) for the result, while the "
-                                 "server has a wait slot free; Preference-Applied says so"})
+                                 "PREFER_WAIT_MAX_S) for the result, while the server has a "
+                                 "wait slot free; Preference-Applied says so"})
 
 
 class IdempotencyHeaderSchema(Headers):
@@ -29,8 +29,10 @@ class IdempotencyHeaderSchema(Headers):
         data_key="Idempotency-Key",
         # Empty is as if not sent.
         validate=FullMatch("[!-~]{0,200}", error="up to 200 visible ASCII characters"),
-        metadata={"description": "Retry-safe key: a repeat with the same body returns the first "
-                                 "response; with another body it is refused (422)"})
+        metadata={"description": "Retry-safe key, kept per API key for IDEMPOTENCY_KEY_TTL_S: a "
+                                 "repeat of the same request returns the object the first one "
+                                 "made (Idempotent-Replayed: true); while the first still runs "
+                                 "it waits, then 409; with another method, path or body, 422"})
 
 
 class IfMatchHeaderSchema(Headers):
