@@ -99,10 +99,11 @@ def enforce_rate_limit(principal: Principal) -> None:
         return response
 
 
-def requires(blp: Blueprint, *any_of: str) -> Callable:
-    """Authenticate the caller, rate-limit its key, and demand one of these scopes.
+def requires(blp: Blueprint, *any_of: str, too_many: str = "") -> Callable:
+    """Authenticate the caller, rate-limit it (key, account, address), demand one of these scopes.
 
     Applied outermost, so a request without a valid key is refused before its body is read.
+    `too_many` opens the 429 description with what else the operation answers 429 for.
     """
 
     def decorator(view: Callable) -> Callable:
@@ -119,8 +120,9 @@ def requires(blp: Blueprint, *any_of: str) -> Callable:
         wrapper = blp.alt_response(401, description="No key, or an unknown or revoked key")(wrapper)
         wrapper = blp.alt_response(403, description=f"The key lacks a scope: {' or '.join(any_of)}")(wrapper)
         wrapper = blp.alt_response(429, description=(
-            "A rate limit is exceeded (per key, per account, per client address on a "
-            "publishable key, or failed authentications per address); see Retry-After"))(wrapper)
+            f"{too_many + ' a' if too_many else 'A'} rate limit is exceeded (per key, per "
+            "account, per client address on a publishable key, or failed authentications per "
+            "address); see Retry-After"))(wrapper)
         return blp.doc(security=[{"bearerAuth": []}, {"apiKeyHeader": []}])(wrapper)
 
     return decorator

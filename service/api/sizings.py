@@ -86,7 +86,9 @@ def owned(sizing_id: str) -> Sizing:
 
 @blp.route("")
 class Sizings(MethodView):
-    @requires(blp, "sizings:write")
+    @requires(blp, "sizings:write", too_many=(
+        "The account (or its publishable keys) has as many sizings queued or running as its "
+        "cap (code too_many_active_sizings), or"))
     @blp.arguments(s.SizingRequestSchema, example={
         "workload": {"preset": "llama-3-70b"}, "tokens": 1e12, "precision": "bf16",
         "nodes": {"min": 2, "max": 16}, "region": "us-east", "term": "1y", "currency": "USD",
@@ -125,7 +127,8 @@ class Sizings(MethodView):
                 sizing, secret = sizings.create(session, s.SizingRequestSchema().dump(body),
                                                 principal, held)
         sizing = wait_for(sizing, requested_wait())
-        sizing.client_secret = secret  # shown in this answer only, never stored in plain text
+        # Shown in this answer (and its Idempotency-Key's replays) only; the record keeps a digest.
+        sizing.client_secret = secret
         return respond(sizing, created=True, replay=bool(held and held.replay))
 
     @requires(blp, "sizings:read")
