@@ -26,7 +26,7 @@ class SizingFlask(Flask):
 
 def create_app(config: Config | None = None) -> Flask:
     """Wire config, database, Celery, API blueprints and error handlers; nothing else."""
-    from service import auth, cli, cors, db, docs, errors, observability, security, site
+    from service import auth, cli, cors, db, docs, errors, limits_doc, observability, security, site
     from service.api import SizingApi, register_blueprints
     from service.api.sizings import init_waiting
     from service.celery_app import celery_init_app
@@ -54,7 +54,13 @@ def create_app(config: Config | None = None) -> Flask:
                 "description": (
                     "Sizes GPU clusters for distributed training and prices them. "
                     "Every error is an RFC 9457 `application/problem+json` body "
-                    "(schema `Problem`)."
+                    "(schema `Problem`).\n\n"
+                    "A secret key (`sk_`) is for servers: it reads and lists everything of its "
+                    "account. A publishable key (`pk_`) is for a public page: it reads the "
+                    "catalog, estimates, creates sizings and requests quotes, and reads back "
+                    "only what it created, with the `client_secret` the creation returned (in "
+                    "the `Client-Secret` header); it lists nothing.\n\n"
+                    "## Limits\n\n" + limits_doc.markdown(config)
                 ),
             },
         },

@@ -32,10 +32,16 @@ def limiter():
 
 
 def presented_key() -> str | None:
-    header = request.headers.get("Authorization", "")
-    if header[:7].lower() == "bearer ":
-        return header[7:].strip() or None
-    return request.headers.get("X-API-Key") or None
+    header = request.headers.get("Authorization")
+    bearer = (header[7:].strip() or None) if header and header[:7].lower() == "bearer " else None
+    other = request.headers.get("X-API-Key")
+    if header is not None and other is not None and bearer != other:
+        # Two different credentials: which one counts is a guess a client or a proxy could make
+        # differently, so neither does.
+        raise Problem(401, "ambiguous_credentials",
+                      "Authorization and X-API-Key name different keys; send one key",
+                      headers={"WWW-Authenticate": 'Bearer realm="gpu-sizing"'})
+    return bearer if header is not None else (other or None)
 
 
 def client_address() -> str:
@@ -93,10 +99,11 @@ def enforce_rate_limit(principal: Principal) -> None:
         return response
 
 
-def requires(blp: Blueprint, *any_of: str) -> Callable:
-    """Authenticate the caller, rate-limit its key, and demand one of these scopes.
+def requires(blp: Blueprint, *any_of: str, too_many: str = "") -> Callable:
+    """Authenticate the caller, rate-limit it (key, account, address), demand one of these scopes.
 
     Applied outermost, so a request without a valid key is refused before its body is read.
+    `too_many` opens the 429 description with what else the operation answers 429 for.
     """
 
     def decorator(view: Callable) -> Callable:
@@ -113,8 +120,9 @@ def requires(blp: Blueprint, *any_of: str) -> Callable:
         wrapper = blp.alt_response(401, description="No key, or an unknown or revoked key")(wrapper)
         wrapper = blp.alt_response(403, description=f"The key lacks a scope: {' or '.join(any_of)}")(wrapper)
         wrapper = blp.alt_response(429, description=(
-            "A rate limit is exceeded (per key, per account, per client address on a "
-            "publishable key, or failed authentications per address); see Retry-After"))(wrapper)
+            f"{too_many + ' a' if too_many else 'A'} rate limit is exceeded (per key, per "
+            "account, per client address on a publishable key, or failed authentications per "
+            "address); see Retry-After"))(wrapper)
         return blp.doc(security=[{"bearerAuth": []}, {"apiKeyHeader": []}])(wrapper)
 
     return decorator

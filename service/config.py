@@ -71,6 +71,7 @@ WHOLE_NUMBERS: dict[str, tuple[str, int]] = {
     "active_sizings_from_publishable_keys": ("ACTIVE_SIZINGS_FROM_PUBLISHABLE_KEYS", 1),
     "max_wait_s": ("PREFER_WAIT_MAX_S", 0),
     "wait_slots": ("PREFER_WAIT_SLOTS", 0),
+    "body_read_timeout_s": ("BODY_READ_TIMEOUT_S", 1),
     "idempotency_key_ttl_s": ("IDEMPOTENCY_KEY_TTL_S", 60),
 }
 
@@ -112,6 +113,9 @@ class Config:
     cors_origins: tuple[str, ...] = ()
     # The publishable key the page at / uses; default: the one `flask site ensure-key` made.
     site_publishable_key: str | None = None
+    # A request body that stops arriving this long (a client announcing more than it sends) is
+    # refused with 408 instead of holding a thread; nginx's client_body_timeout is the same.
+    body_read_timeout_s: int = 10
     # How long an Idempotency-Key is remembered after its first use.
     idempotency_key_ttl_s: int = 86_400
     # A running sizing whose worker has not beaten for this long belongs to a dead worker.

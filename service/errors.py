@@ -24,6 +24,7 @@ HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
+    408: "request_timeout",
     409: "conflict",
     412: "precondition_failed",
     413: "body_too_large",

@@ -24,6 +24,10 @@ def problem_bytes(status: int, reason: str, detail: str) -> bytes:
 
 def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
     # gunicorn's workers call util.write_error for these answers and offer no hook of their own.
+    if status_int == 501:
+        # A transfer coding gunicorn does not read (gzip, identity, ...): the client's request
+        # is what is wrong, and it says so as a 4xx like every other malformed request.
+        status_int, reason = 400, "Bad Request"
     util.write_nonblock(sock, problem_bytes(status_int, reason, mesg))
 
 

@@ -49,7 +49,7 @@ def to_document(value: Any, digits: int = SIGNIFICANT_DIGITS) -> Any:
             out[f.name] = to_document(getattr(value, f.name), f.metadata.get("digits", digits))
         return out
     if isinstance(value, Decimal):
-        return str(value)
+        return format(value, "f")  # 32760, never 3.276E+4
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):

@@ -74,6 +74,18 @@ class ProblemResponses(BasePlugin):
             operation["responses"] = dict(sorted(responses.items()))
 
 
+class SchemaRules(BasePlugin):
+    """Adds to a schema's JSON Schema the rules across its fields that JSON Schema can state
+    (exactly one of two fields, one field only with another, a value that fixes another's), as
+    the schema class declares them in `spec_rules`, so a client generator or a fuzzer knows
+    them."""
+
+    def schema_helper(self, name, definition, **kwargs):
+        schema = kwargs.get("schema")
+        schema_class = schema if isinstance(schema, type) else type(schema)
+        return dict(getattr(schema_class, "spec_rules", {}))
+
+
 class SizingApi(Api):
     """flask-smorest's Api, documenting errors as RFC 9457 problems."""
 
@@ -82,7 +94,8 @@ class SizingApi(Api):
     DEFAULT_ERROR_RESPONSE_NAME = None
 
     def _init_spec(self, *, extra_plugins=None, **kwargs):
-        super()._init_spec(extra_plugins=[*(extra_plugins or ()), ProblemResponses()], **kwargs)
+        super()._init_spec(extra_plugins=[*(extra_plugins or ()), ProblemResponses(), SchemaRules()],
+                           **kwargs)
 
     def _register_error_handlers(self):
         # service.errors registers the one error path for the whole app.

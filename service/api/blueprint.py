@@ -6,22 +6,41 @@ from __future__ import annotations
 
 import flask_smorest
 import marshmallow as ma
+from gunicorn.http.errors import NoMoreData, ParseException
 from webargs import core
 from webargs.flaskparser import FlaskParser
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from service import json_body
+from service.config import settings
 from service.errors import Problem, handle_problem
 from service.failures import DomainError
 
 
 def body_bytes(req) -> bytes:
-    """The body, refusing one past the size limit even when it came chunked.
+    """The body, refusing one past the size limit even when it came chunked, and one that stops
+    arriving.
 
     Without a Content-Length the server stops reading at the limit and hands over what it has,
-    which would be parsed as if it were the whole body.
+    which would be parsed as if it were the whole body. A client that announces more than it
+    sends would hold this thread for good: under gunicorn the read gets a timeout.
     """
-    raw = req.get_data(cache=True)
+    timeout_s = settings().body_read_timeout_s
+    sock = req.environ.get("gunicorn.socket")
+    if sock is not None:
+        sock.settimeout(timeout_s)
+    try:
+        raw = req.get_data(cache=True)
+    except (ParseException, NoMoreData) as exc:
+        # gunicorn reads the body as the app asks for it: a broken chunked encoding surfaces
+        # here, and is the client's malformed request.
+        raise Problem(400, "bad_request", f"The body could not be read: {exc}",
+                      headers={"Connection": "close"}) from None
+    except ClientDisconnected as exc:
+        if isinstance(exc.__context__, TimeoutError):
+            raise Problem(408, "request_timeout", f"The body stopped arriving for {timeout_s} s",
+                          headers={"Connection": "close"}) from None
+        raise
     limit = req.max_content_length
     if req.content_length is None and limit is not None and len(raw) >= limit \
             and req.environ["wsgi.input"].read(1):

@@ -86,7 +86,9 @@ def owned(sizing_id: str) -> Sizing:
 
 @blp.route("")
 class Sizings(MethodView):
-    @requires(blp, "sizings:write")
+    @requires(blp, "sizings:write", too_many=(
+        "The account (or its publishable keys) has as many sizings queued or running as its "
+        "cap (code too_many_active_sizings), or"))
     @blp.arguments(s.SizingRequestSchema, example={
         "workload": {"preset": "llama-3-70b"}, "tokens": 1e12, "precision": "bf16",
         "nodes": {"min": 2, "max": 16}, "region": "us-east", "term": "1y", "currency": "USD",
@@ -100,19 +102,16 @@ class Sizings(MethodView):
     @blp.alt_response(409, description="A request with this Idempotency-Key is still being "
                                        "processed; retry after Retry-After")
     @blp.alt_response(422, description=(
-        "Invalid or impossible questionnaire; a search larger than the key's allowance "
-        "(code search_too_large: SEARCH_CANDIDATES_SECRET_KEY, default 2,500,000 candidates, or "
-        "SEARCH_CANDIDATES_PUBLISHABLE_KEY, default 400,000); or a reused Idempotency-Key with "
-        "another request. Names the field."))
+        "Invalid or impossible questionnaire; a search larger than the key's allowance (code "
+        "search_too_large, naming the allowance); or a reused Idempotency-Key with another "
+        "request. Names the field."))
     @blp.doc(operationId="createSizing", summary="Submit a workload questionnaire", description=(
         "Before it is queued, a sizing's search size (server and fabric pairs x node counts x "
-        "parallel layouts) is checked against the key's allowance. An account has at most "
-        "ACTIVE_SIZINGS_PER_ACCOUNT (default 10) sizings queued or running at once, of which at "
-        "most ACTIVE_SIZINGS_FROM_PUBLISHABLE_KEYS (default 4) from its publishable keys; past "
-        "that the answer is 429 (code too_many_active_sizings) with Retry-After. `Prefer: "
-        "wait=N` waits at most PREFER_WAIT_MAX_S (default 20) seconds, and only while the "
-        "server has a wait slot free (PREFER_WAIT_SLOTS per process, default 2); "
-        "Preference-Applied says when it waited."))
+        "parallel layouts) is checked against the key's allowance, and the account's sizings "
+        "queued or running at once against its caps (429 too_many_active_sizings with "
+        "Retry-After past them). `Prefer: wait=N` waits at most PREFER_WAIT_MAX_S, and only "
+        "while the server has a wait slot free; Preference-Applied says when it waited. The "
+        "values are in the Limits table of the API's description."))
     def post(self, body, _prefer, headers):
         session = db.session()
         principal = current_principal()
@@ -134,7 +133,8 @@ class Sizings(MethodView):
                 sizing, secret = sizings.create(session, document, principal, held,
                                                 snap.version_id)
         sizing = wait_for(sizing, requested_wait())
-        sizing.client_secret = secret  # shown in this answer only, never stored in plain text
+        # Shown in this answer (and its Idempotency-Key's replays) only; the record keeps a digest.
+        sizing.client_secret = secret
         return respond(sizing, created=True, replay=bool(held and held.replay))
 
     @requires(blp, "sizings:read")

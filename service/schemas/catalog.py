@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import marshmallow as ma
 
 from service.schemas import fields as f
@@ -159,6 +161,11 @@ class StockChangeSchema(Strict):
 
 
 class CatalogChangeSchema(Strict):
+    # At least one price or stock entry to change.
+    spec_rules: ClassVar[dict] = f.valid_unless({"allOf": [
+        {"not": {"required": [name], "properties": {name: {"minItems": 1}}}}
+        for name in ("server_prices", "stock")]})
+
     note = f.Text(required=True, min_length=1, max_length=500,
                   metadata={"description": "Why the catalog changes"})
     server_prices = f.List(ma.fields.Nested(PriceChangeSchema), max_items=500, load_default=list)

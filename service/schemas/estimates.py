@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import marshmallow as ma
 from marshmallow import validate as v
 
@@ -43,6 +45,13 @@ class CustomServerSchema(Strict):
 class CustomFabricSchema(Strict):
     """Figures left out are taken from the catalog fabric of the same kind nearest in rate."""
 
+    # InfiniBand and RoCE are RDMA fabrics; plain Ethernet carries TCP.
+    spec_rules: ClassVar[dict] = {
+        "if": {"properties": {"kind": {"enum": ["infiniband", "roce"]}}},
+        "then": {"properties": {"rdma": {"const": True}}},
+        "else": {"properties": {"rdma": {"const": False}}},
+    }
+
     name = f.Text(load_default="custom fabric", max_length=100)
     kind = ma.fields.String(required=True, validate=v.OneOf(FABRIC_KINDS))
     line_rate_gbps = f.Number(required=True, validate=v.Range(min=1, max=3200),
@@ -64,6 +73,9 @@ class CustomFabricSchema(Strict):
 
 
 class ClusterSchema(Strict):
+    spec_rules: ClassVar[dict] = f.valid_unless(*f.exactly_one("server", "custom_server"),
+                                                *f.exactly_one("fabric", "custom_fabric"))
+
     server = f.Identifier(metadata={"description": "Catalog server id", "example": "hgx-h100-8"})
     fabric = f.Identifier(metadata={"description": "Catalog fabric id", "example": "ib-ndr-400"})
     custom_server = ma.fields.Nested(CustomServerSchema,

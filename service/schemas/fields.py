@@ -18,19 +18,47 @@ from marshmallow import validate as v
 class Strict(ma.Schema):
     """A schema that refuses fields it does not define, so a typo is never silently ignored."""
 
+    # Rules across fields that JSON Schema can state, added to the schema in the spec
+    # (service.api.SchemaRules); the schema's own validators enforce them.
+    spec_rules: ClassVar[dict[str, Any]] = {}
+
     class Meta:
         unknown = ma.RAISE
+
+
+def present(*names: str) -> dict[str, Any]:
+    return {"required": list(names)}
+
+
+def exactly_one(*names: str) -> list[dict[str, Any]]:
+    """The ways to break "exactly one of these": two of them, or none."""
+    pairs = [present(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    return [*pairs, {"not": {"anyOf": [present(name) for name in names]}}]
+
+
+def valid_unless(*violations: dict[str, Any]) -> dict[str, Any]:
+    # One `not` around every way to break the rules: validators and fuzzers read it, while
+    # client generators (which make a union type of a top-level oneOf or anyOf) leave the
+    # model a plain object.
+    return {"not": {"anyOf": list(violations)}}
 
 
 # Integers past 2**53 are not exact in the IEEE doubles most JSON parsers read them into.
 SAFE_INTEGER = 2**53
 
 
+def anchored(pattern: str) -> str:
+    """The pattern as the spec shows it, read the same by ECMA-262 (JSON Schema) and Python (the
+    fuzzer's generator): Python's `$` also matches before a final newline, which `(?!\n)` rules
+    out."""
+    return f"^(?:{pattern})$(?!\\n)"
+
+
 class FullMatch(v.Regexp):
-    """A pattern the whole string must match; the spec shows it anchored, as ECMA-262 reads it."""
+    """A pattern the whole string must match; the spec shows it anchored (see `anchored`)."""
 
     def __init__(self, pattern: str, *, error: str | None = None):
-        super().__init__(f"^(?:{pattern})$", error=error)
+        super().__init__(anchored(pattern), error=error)
         self.whole = re.compile(pattern)
 
     def __call__(self, value: str) -> str:
@@ -155,8 +183,9 @@ class Timestamp(ma.fields.AwareDateTime):
 
 # Catalog ids are kebab-case (catalog.files), so anything else cannot name an entry.
 IDENTIFIER = r"[a-z0-9]+(-[a-z0-9]+)*"
-# Free text a person typed: any character but controls (C0, DEL, C1).
-TEXT = r"[^\x00-\x1f\x7f-\x9f]*"
+# Free text a person typed: any character but controls (C0, DEL, C1) and the bidirectional
+# embeddings, overrides and isolates, which make a name on a printed quote read as other text.
+TEXT = r"[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*"
 
 
 def Identifier(**kwargs) -> ma.fields.String:
@@ -168,7 +197,7 @@ def Identifier(**kwargs) -> ma.fields.String:
 def Text(*, max_length: int, min_length: int = 0, **kwargs) -> ma.fields.String:
     """Free text of bounded length without control characters."""
     return ma.fields.String(validate=[v.Length(min=min_length, max=max_length), FullMatch(
-        TEXT, error="Must not contain control characters.")], **kwargs)
+        TEXT, error="Must not contain control or bidirectional-override characters.")], **kwargs)
 
 
 def Code(pattern: str, error: str, **kwargs) -> ma.fields.String:
@@ -186,7 +215,7 @@ class UUID(ma.fields.String):
     default_error_messages: ClassVar[dict[str, str]] = {"invalid_uuid": "Not a UUID in 8-4-4-4-12 form."}
 
     def __init__(self, **kwargs):
-        metadata = {"format": "uuid", "pattern": f"^{CANONICAL_UUID.pattern}$",
+        metadata = {"format": "uuid", "pattern": anchored(CANONICAL_UUID.pattern),
                     **kwargs.pop("metadata", {})}
         super().__init__(metadata=metadata, **kwargs)
 

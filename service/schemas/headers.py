@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import validate as v
 
 from service import client_secrets
+from service.errors import Problem
 from service.schemas.fields import FullMatch
 
 
@@ -19,25 +20,39 @@ class PreferHeaderSchema(Headers):
     prefer = ma.fields.String(
         data_key="Prefer", validate=v.Length(max=200),
         metadata={"description": "RFC 7240 `wait=N`: wait up to N seconds (at most "
-                                 "PREFER_WAIT_MAX_S, default 20) for the result, while the "
-                                 "server has a wait slot free; Preference-Applied says so"})
+                                 "PREFER_WAIT_MAX_S) for the result, while the server has a "
+                                 "wait slot free; Preference-Applied says so"})
 
 
 class IdempotencyHeaderSchema(Headers):
     idempotency_key = ma.fields.String(
-        data_key="Idempotency-Key", validate=v.Length(min=1, max=200),
-        metadata={"description": "Retry-safe key: a repeat with the same body returns the first "
-                                 "response; with another body it is refused (422)"})
+        data_key="Idempotency-Key",
+        # Empty is as if not sent.
+        validate=FullMatch("[!-~]{0,200}", error="up to 200 visible ASCII characters"),
+        metadata={"description": "Retry-safe key, kept per API key for IDEMPOTENCY_KEY_TTL_S: a "
+                                 "repeat of the same request returns the object the first one "
+                                 "made (Idempotent-Replayed: true); while the first still runs "
+                                 "it waits, then 409; with another method, path or body, 422"})
 
 
 class IfMatchHeaderSchema(Headers):
-    if_match = ma.fields.String(data_key="If-Match",
-                                metadata={"description": "The quote's ETag (required)"})
+    if_match = ma.fields.String(data_key="If-Match", required=True, validate=v.Length(max=200),
+                                metadata={"description": "The quote's ETag; without it, 428"})
+
+    @ma.pre_load
+    def _present(self, data, **_):
+        # A change without a precondition is 428 (RFC 6585), not a 422 like other missing input.
+        if "If-Match" not in data:
+            raise Problem(428, "precondition_required",
+                          "Send If-Match with the quote's ETag to change it",
+                          errors=[{"pointer": "/headers/If-Match", "detail": "required"}])
+        return data
 
 
 class ClientSecretHeaderSchema(Headers):
     client_secret = ma.fields.String(
         data_key="Client-Secret",
-        validate=FullMatch(client_secrets.PATTERN, error="Not a client secret."),
+        # Empty is as if not sent.
+        validate=FullMatch(f"(?:{client_secrets.PATTERN})?", error="Not a client secret."),
         metadata={"description": "Publishable keys: the client_secret the object's creation "
                                  "returned (required); secret keys need none"})

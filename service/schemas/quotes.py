@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import marshmallow as ma
 from marshmallow import validate as v
 
@@ -37,6 +39,10 @@ class ExplicitConfigurationSchema(Strict):
 
 class QuoteRequestSchema(Strict):
     """Either a sizing's ranked configuration, or an explicit configuration."""
+
+    spec_rules: ClassVar[dict] = {**f.valid_unless(*f.exactly_one("sizing_id", "configuration")),
+                                  "dependentRequired": {"rank": ["sizing_id"],
+                                                        "sizing_client_secret": ["sizing_id"]}}
 
     sizing_id = f.UUID(metadata={"description": "A succeeded sizing of yours"})
     rank = f.Integer(validate=v.Range(min=1, max=50),

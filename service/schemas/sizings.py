@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import marshmallow as ma
 from marshmallow import validate as v
 
@@ -41,7 +43,28 @@ class FixedLayoutSchema(Strict):
     micro_batch = f.Integer(load_default=1, validate=v.Range(min=1, max=4096))
 
 
+TRANSFORMER_PRESETS = sorted(p for p, preset in PRESETS.items()
+                             if isinstance(preset.model, Transformer))
+DATASET_PRESETS = sorted(p for p, preset in PRESETS.items() if preset.samples_per_epoch)
+
+
+def has(name: str) -> dict:
+    return {"required": [name]}
+
+
 class SizingRequestSchema(Strict):
+    # The work in the model's own unit (see _work), as JSON Schema states it.
+    spec_rules: ClassVar[dict] = {
+        "if": {"properties": {"workload": {"anyOf": [
+            has("transformer"),
+            {**has("preset"), "properties": {"preset": {"enum": TRANSFORMER_PRESETS}}}]}}},
+        "then": {"not": {"anyOf": [has("samples"), has("epochs")]},
+                 "anyOf": [has("tokens"), has("duration_days")]},
+        "else": {"not": has("tokens"), "anyOf": [
+            has("samples"), has("duration_days"),
+            {**has("epochs"), "properties": {"workload": {
+                **has("preset"), "properties": {"preset": {"enum": DATASET_PRESETS}}}}}]},
+    }
     workload = ma.fields.Nested(WorkloadSchema, required=True)
     tokens = f.Number(validate=v.Range(min=1e3, max=1e16),
                       metadata={"description": "Tokens to train (transformers only)",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import marshmallow as ma
 from marshmallow import validate as v
 
@@ -55,6 +57,9 @@ class GenericModelSchema(Strict):
 
 class WorkloadSchema(Strict):
     """Exactly one of preset, transformer or generic."""
+
+    spec_rules: ClassVar[dict] = {**f.valid_unless(*f.exactly_one("preset", "transformer", "generic")),
+                                  "dependentRequired": {"seq_len": ["preset"]}}
 
     preset = ma.fields.String(validate=v.OneOf(sorted(PRESETS)),
                               metadata={"description": "A model preset id (GET /v1/presets)",

@@ -75,3 +75,60 @@ def test_request_example_is_accepted_as_shown(example_client, method, path, oper
         headers["If-Match"] = quote.headers["ETag"]
     response = example_client.open(path, method=method.upper(), json=example, headers=headers)
     assert 200 <= response.status_code < 300, response.get_json()
+
+
+def component(name: str):
+    """A validator of one component schema, with its references resolved inside the spec."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
+    registry = Registry().with_resource("urn:spec", Resource.from_contents(
+        {"$schema": "https://json-schema.org/draft/2020-12/schema", **SPEC}))
+    return Draft202012Validator({"$ref": f"urn:spec#/components/schemas/{name}"},
+                                registry=registry)
+
+
+LLAMA = {"preset": "llama-3-8b"}
+CUSTOM = {"layers": 2, "hidden": 256, "heads": 4, "vocab": 1000, "seq_len": 128}
+FABRIC = {"kind": "roce", "line_rate_gbps": 400, "rdma": True, "lossless": True}
+
+
+@pytest.mark.parametrize("name, document, valid", [
+    ("Workload", LLAMA, True),
+    ("Workload", {"transformer": CUSTOM}, True),
+    ("Workload", {**LLAMA, "transformer": CUSTOM}, False),
+    ("Workload", {}, False),
+    ("Workload", {"transformer": CUSTOM, "seq_len": 1024}, False),
+    ("QuoteRequest", {"sizing_id": "8e0c3f0a-6a2e-4c7e-9b1a-2f4e6a8c0d1e",
+                      "customer": {"name": "Ada"}}, True),
+    ("QuoteRequest", {"customer": {"name": "Ada"}}, False),
+    ("QuoteRequest", {"sizing_id": "8e0c3f0a-6a2e-4c7e-9b1a-2f4e6a8c0d1e", "customer": {
+        "name": "Ada"}, "configuration": {"server": "a", "fabric": "b", "nodes": 1,
+                                          "region": "c"}}, False),
+    ("QuoteRequest", {"configuration": {"server": "a", "fabric": "b", "nodes": 1, "region": "c"},
+                      "rank": 1, "customer": {"name": "Ada"}}, False),
+    ("CustomFabric", FABRIC, True),
+    ("CustomFabric", {**FABRIC, "rdma": False}, False),
+    ("CustomFabric", {**FABRIC, "kind": "ethernet"}, False),
+    ("CustomFabric", {**FABRIC, "kind": "ethernet", "rdma": False}, True),
+    ("Cluster", {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 1}, True),
+    ("Cluster", {"fabric": "ib-ndr-400", "nodes": 1}, False),
+    ("SizingRequest", {"workload": LLAMA, "tokens": 1e12}, True),
+    ("SizingRequest", {"workload": LLAMA, "samples": 1e6}, False),
+    ("SizingRequest", {"workload": LLAMA}, False),
+    ("SizingRequest", {"workload": {"preset": "resnet-50"}, "epochs": 90}, True),
+    ("SizingRequest", {"workload": {"preset": "resnet-50"}, "tokens": 1e12}, False),
+    ("SizingRequest", {"workload": {"generic": {"params": 1e6, "flops_per_sample": 1e9}},
+                       "epochs": 3}, False),
+    ("CatalogChange", {"note": "x", "stock": []}, False),
+    ("CatalogChange", {"note": "x", "stock": [{"region": "us-east", "server": "a"}]}, True),
+])
+def test_the_spec_states_the_rules_across_fields(name, document, valid):
+    assert component(name).is_valid(document) is valid
+
+
+def test_if_match_is_required_where_its_absence_is_428():
+    for method, path, operation in OPERATIONS:
+        if "428" in operation["responses"]:
+            (header,) = [p for p in operation["parameters"] if p["name"] == "If-Match"]
+            assert header["required"] is True, f"{method.upper()} {path}"

@@ -210,3 +210,34 @@ def test_compose_runs_nginx_with_the_config_tested_here():
     assert proxy["environment"]["SIZING_UPSTREAM"].startswith("api:")
     # The API is reached only through nginx, and believes the one proxy in front of it.
     assert "ports" not in api and api["environment"]["TRUSTED_PROXIES"] == "1"
+
+
+def test_waiting_clients_leave_threads_for_health_checks(stack):
+    """Eight `Prefer: wait=60` calls on sizings no worker runs, against 2 gunicorn processes of
+    4 threads: at most 2 wait per process, and not past the cap; health checks still answer."""
+    api = stack.api(PREFER_WAIT_MAX_S="4")
+    status, _, sizing = stack.post_sizing()
+    assert status == 202
+    answers: list = []
+
+    def wait():
+        started = time.monotonic()
+        status, headers, _ = request(api.port, "GET", f"/v1/sizings/{sizing['id']}",
+                                     key=stack.key, headers={"Prefer": "wait=60"}, timeout_s=30)
+        answers.append((status, headers.get("Preference-Applied"), time.monotonic() - started))
+
+    waiters = [threading.Thread(target=wait) for _ in range(8)]
+    for thread in waiters:
+        thread.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    assert request(api.port, "GET", "/healthz", timeout_s=5)[0] == 200
+    assert request(api.port, "GET", "/v1/presets", key=stack.key, timeout_s=5)[0] == 200
+    healthy_in = time.monotonic() - started
+    for thread in waiters:
+        thread.join(30)
+    assert len(answers) == 8 and {status for status, _, _ in answers} == {202}
+    waited = [a for a in answers if a[1]]
+    assert waited and len(waited) <= 4 and {a[1] for a in waited} == {"wait=4"}
+    assert max(seconds for _, _, seconds in answers) < 10
+    print(f"health answered in {healthy_in:.2f} s; {len(waited)} of 8 waited (cap 4 s)")

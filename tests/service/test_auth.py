@@ -204,3 +204,19 @@ def test_the_client_address_comes_from_the_proxy_only_when_one_is_trusted(tmp_pa
     # X-Forwarded-For changes nothing.
     assert limited_after_three(1) == [401] * 5
     assert limited_after_three(0) == [401, 401, 401, 429, 429]
+
+
+def test_two_different_keys_are_refused(catalog_app):
+    key = catalog_app.config["TEST_KEY"]
+    for other in ("sk_live_0123abcd" + "x" * 32, new_key(catalog_app), ""):
+        response = authorised(catalog_app, key).get("/v1/presets", headers={"X-API-Key": other})
+        assert response.status_code == 401
+        assert response.get_json()["code"] == "ambiguous_credentials"
+    same = authorised(catalog_app, key).get("/v1/presets", headers={"X-API-Key": key})
+    assert same.status_code == 200
+
+
+def test_an_authorization_header_of_another_scheme_is_no_key(catalog_app):
+    response = catalog_app.test_client().get("/v1/presets", headers={
+        "Authorization": "Basic " + catalog_app.config["TEST_KEY"]})
+    assert response.status_code == 401 and response.get_json()["code"] == "unauthenticated"

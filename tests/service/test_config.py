@@ -43,4 +43,11 @@ def test_the_defaults_are_the_documented_ones():
             config.publishable_rate_limit_per_address, config.auth_failures_per_address) == \
         (600, 1200, 120, 20)
     assert (config.max_wait_s, config.wait_slots, config.idempotency_key_ttl_s) == (20, 2, 86_400)
-    assert config.trusted_proxies == 0
+    assert config.trusted_proxies == 0 and config.body_read_timeout_s == 10
+
+
+def test_the_readme_states_the_limits_as_they_are():
+    from service.config import REPO_ROOT
+    from service.limits_doc import markdown
+
+    assert markdown(Config()) in (REPO_ROOT / "README.md").read_text()

@@ -21,7 +21,8 @@ def api(tmp_path_factory):
     app = build_app(database_url)
     with app.app_context():
         db.engine().dispose()
-    server = ApiServer(workdir, service_env(database_url, None), workers=1, threads=2).start()
+    server = ApiServer(workdir, service_env(database_url, None, BODY_READ_TIMEOUT_S="2"),
+                       workers=1, threads=2).start()
     server.key = app.config["TEST_KEY"]
     yield server
     server.stop()
@@ -96,3 +97,30 @@ def test_a_chunked_body_under_the_limit_is_read_whole(api):
 
 def test_the_server_still_answers_after_refusing(api):
     assert request(api.port, "GET", "/healthz")[0] == 200
+
+
+def raw_exchange(port: int, data: bytes, timeout_s: float = 30) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout_s) as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_a_body_shorter_than_its_content_length_is_408_not_a_held_thread(api):
+    answer = raw_exchange(api.port, (
+        f"POST /v1/estimates HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer {api.key}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"cluster\":").encode())
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert b"application/problem+json" in answer and b'"code": "request_timeout"' in answer
+
+
+@pytest.mark.parametrize("coding", ["gzip", "identity", "chunked, gzip", "x-made-up"])
+def test_an_unknown_transfer_coding_is_a_4xx_problem(api, coding):
+    answer = raw_exchange(api.port, (
+        f"POST /v1/estimates HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: {coding}\r\n"
+        "Content-Type: application/json\r\nConnection: close\r\n\r\n0\r\n\r\n").encode())
+    status = int(answer.split(b" ", 2)[1])
+    assert 400 <= status < 500, answer[:200]
+    assert b"application/problem+json" in answer
