@@ -79,5 +79,5 @@ def test_figures_are_rounded_to_what_the_model_justifies(stored):
 def test_decimals_are_stored_as_plain_decimal_strings():
     from decimal import Decimal
 
-    assert to_document(Decimal("32760").normalize()) == "32760"  # not 3.276E+4
+    assert to_document(Decimal(32760).normalize()) == "32760"  # not 3.276E+4
     assert to_document(Decimal("0.10")) == "0.10"
