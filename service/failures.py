@@ -35,33 +35,28 @@ class Invalid(DomainError):
         return cls("; ".join(f"{p}: {d}" for p, d in problems), code=code, errors=problems)
 
 
+# The kinds of failure, each with the HTTP status and stable code the API answers it with.
 class NotFound(DomainError):
-    status = 404
-    code = "not_found"
+    status, code = 404, "not_found"
 
 
 class Forbidden(DomainError):
-    status = 403
-    code = "insufficient_scope"
+    status, code = 403, "insufficient_scope"
 
 
 class Conflict(DomainError):
-    status = 409
-    code = "conflict"
+    status, code = 409, "conflict"
 
 
 class PreconditionFailed(DomainError):
     """The record changed since the caller read it (If-Match)."""
 
-    status = 412
-    code = "precondition_failed"
+    status, code = 412, "precondition_failed"
 
 
 class PreconditionRequired(DomainError):
-    status = 428
-    code = "precondition_required"
+    status, code = 428, "precondition_required"
 
 
 class Unavailable(DomainError):
-    status = 503
-    code = "unavailable"
+    status, code = 503, "unavailable"
