@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from bench.accuracy.evaluate import evaluate
-from bench.accuracy.report import print_fits, print_report
+from bench.accuracy.report import print_fits, print_report, print_row
 
 
 def main(argv=None) -> int:
@@ -13,8 +13,14 @@ def main(argv=None) -> int:
     parser.add_argument("--fit", action="store_true",
                         help="refit each fitted figure on its rows and print it next to the "
                              "catalog value")
+    parser.add_argument("--row", type=int, action="append", default=[],
+                        help="print this row in full: every value of its run with its citation")
     args = parser.parse_args(argv)
     ev = evaluate()
+    if args.row:
+        for row in args.row:
+            print_row(ev, row)
+        return 0
     if args.fit:
         print_fits(ev)
         print()

@@ -83,14 +83,17 @@ def print_report(ev: Evaluation, out=print) -> None:
         "it, check = no constant depends on it. LOSO = predicted with every constant refitted "
         "without the row's source.")
     out("")
-    out(f"{'row':>4} {'set':<5} {'measured':>9} {'predicted':>9} {'error':>7} {'LOSO':>7}  "
-        "run (as its source states)")
+    out(f"{'row':>4} {'set':<5} {'measured':>9} {'predicted':>9} {'error':>7} "
+        f"{'LOSO':>9} {'error':>7}  run (as its source states)")
     for r in ev.results.values():
         if r.skipped:
             continue
-        loso = "n/a" if r.loso is None else f"{r.loso_error_pct:+.0f}%"
+        loso = (f"{'n/a':>9} {'':>7}" if r.loso is None
+                else f"{_num(r.loso, 9)} {r.loso_error_pct:>+6.0f}%")
+        spec = ev.specs.specs[r.row]
+        metric = spec.metric if spec.kind != "ratio" else f"{spec.metric} of {spec.of}"
         out(f"{r.row:>4} {r.split:<5} {_num(r.measured, 9)} {_num(r.predicted, 9)} "
-            f"{r.error_pct:>+6.0f}% {loso:>7}  {r.what}")
+            f"{r.error_pct:>+6.0f}% {loso}  [{metric}] {r.what}")
         for note in r.notes:
             out(f"{'':>11}note: {note}")
         if r.loso is None and r.loso_note:
@@ -125,3 +128,22 @@ def print_fits(ev: Evaluation, out=print) -> None:
         for param in group.params:
             out(f"{param!s:<40} {ev.world.get(param):>10.4g} {fitted[param]:>10.4g}  "
                 f"{', '.join(map(str, group.rows))}")
+
+
+def print_row(ev: Evaluation, row: int, out=print) -> None:
+    """One row in full: the measurement, every value of its run with its citation, the result."""
+    m, spec, r = ev.measurements[row], ev.specs.specs[row], ev.results[row]
+    out(f"row {row} ({m.file}): {m.metric} = {m.raw['value']} {m.unit}")
+    out(f"  source: {m.source} [{m.raw['url_or_path']}]")
+    out(f"  evidence: {m.raw['evidence']}")
+    if spec.skip:
+        out(f"  skipped: {spec.skip}")
+        return
+    for group, name, value in spec.values():
+        swept = f" (swept: {', '.join(map(repr, value.sweep))})" if value.sweep else ""
+        out(f"  {group}.{name} = {value.value!r}: {value.citation}{swept}")
+    if r.skipped:
+        out(f"  skipped: {r.skipped}")
+    else:
+        out(f"  predicted {r.predicted:.4g} ({r.error_pct:+.1f}%), set {r.split}, largest move "
+            f"of an assumed value {100 * r.spread:.1f}%")

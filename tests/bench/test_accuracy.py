@@ -181,3 +181,17 @@ def test_the_summary_names_every_category_that_ran(ev) -> None:
 def test_check_rows_do_not_get_much_worse_than_recorded(ev) -> None:
     median = by_category(ev)["overall"]["check"].median
     assert median < 1.5 * RECORDED_CHECK_MEDIAN_PCT, median
+
+
+def test_fit_and_row_options_print_what_they_promise(capsys) -> None:
+    from bench.accuracy.__main__ import main
+
+    assert main(["--row", "43"]) == 0
+    out = capsys.readouterr().out
+    assert "row 43 (measurements.csv)" in out
+    assert "run.micro_batch = 4: Table 3: micro batch size 4" in out
+
+    assert main(["--fit"]) == 0
+    out = capsys.readouterr().out
+    assert "matmul_knee_us" in out and "ib-hdr-200.achievable_fraction" in out
+    assert out.strip().splitlines()[-1].startswith("SUMMARY")
