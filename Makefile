@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint bench openapi worker clean
+.PHONY: install run test lint bench accuracy openapi worker clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,10 @@ openapi: install
 
 bench: install
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# The model against published measurements, each run as its source ran it (bench/accuracy).
+accuracy: install
+	$(BIN)/python -m bench.accuracy $(ACCURACY_ARGS)
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache

@@ -9,7 +9,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from catalog.validation import A100_SXM, B200, H100_SXM, load_constants, load_fabrics
+from catalog.shipped import shipped
 from sizing.hardware import Cluster, Server
 from sizing.presets import preset_model
 from sizing.step import estimate, estimate_batch, layout_arrays, validate_layout
@@ -21,8 +21,10 @@ GLOBAL_BATCH = 1024
 
 
 def random_candidates(n, rng, model, fabrics):
+    gpus = shipped().gpus
     servers = [Server(f"s-{g.id}-{k}", g.name, g, 8, k, r, 5, True)
-               for g in (A100_SXM, H100_SXM, B200) for k, r in ((8, 400.0), (8, 200.0), (2, 100.0))]
+               for g in (gpus["a100-80gb-sxm"], gpus["h100-sxm"], gpus["b200"])
+               for k, r in ((8, 400.0), (8, 200.0), (2, 100.0))]
     fabric_list = list(fabrics.values())
     out = []
     while len(out) < n:
@@ -51,7 +53,7 @@ def random_candidates(n, rng, model, fabrics):
 def measure(n: int = N, loop_sample: int = LOOP_SAMPLE) -> dict:
     """Configurations per second of estimate_batch and of a loop of estimate, same candidates."""
     rng = np.random.default_rng(7)
-    constants, fabrics = load_constants(), load_fabrics()
+    constants, fabrics = shipped().constants, shipped().fabrics
     model = preset_model("llama-3-70b")
     candidates = random_candidates(n, rng, model, fabrics)
     rows = []

@@ -15,7 +15,8 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from catalog.pricing import SUPPORT_TIERS, TERMS
 from sizing.hardware import FABRIC_KINDS, INTRA_LINKS
 
-__all__ = ["FILES", "CatalogFileError", "read_catalog"]
+__all__ = ["FILES", "REFERENCE_FILE", "CatalogFileError", "read_catalog",
+           "read_reference_systems"]
 
 # Every file the catalog is made of; all must be present for a catalog version to be complete.
 FILES = (
@@ -31,6 +32,10 @@ FILES = (
     "taxes.yaml",
     "provider.yaml",
 )
+
+# Hardware of published measurements the provider does not sell. It is not part of a catalog
+# version (nothing in it can be quoted); the accuracy harness (bench/accuracy) reads it.
+REFERENCE_FILE = "reference_systems.yaml"
 
 
 class CatalogFileError(ValueError):
@@ -216,6 +221,15 @@ class GpuSchema(SourcedSchema):
     tdp_w = Figure(required=True, validate=POSITIVE)
 
 
+class ReferenceGpuSchema(GpuSchema):
+    """A GPU of a published measurement that the provider does not sell (reference_systems.yaml).
+
+    Older GPUs trained in FP32 too, so their FP32 rate may be given.
+    """
+
+    fp32_tflops = Figure(allow_none=True, validate=POSITIVE)
+
+
 class NicSchema(StrictSchema):
     model = fields.String(required=True, validate=TEXT)
     count = Count(required=True, validate=POSITIVE)
@@ -254,9 +268,33 @@ class ServerSchema(SourcedSchema):
             seen.add(nic["model"])
 
 
-class FabricSchema(SourcedSchema):
-    sourced = ("latency_us", "achievable_fraction", "jitter_cv", "loss_rate",
-               "switch_port_price_usd_month")
+class MeasurementRows(fields.Field):
+    """Ids of published measurements (bench/accuracy) a figure was fitted on: whole numbers."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list) or not value:
+            raise ValidationError(f"must be a non-empty list of measurement row ids, got {value!r}")
+        for row in value:
+            if isinstance(row, bool) or not isinstance(row, int) or row < 1:
+                raise ValidationError(f"a measurement row id is a whole number, got {row!r}")
+        if len(set(value)) != len(value):
+            raise ValidationError("a measurement row is listed twice")
+        return value
+
+
+def _check_fitted_sources(data: dict) -> None:
+    """A figure fitted on measurements must not also call itself an estimate."""
+    for name in data.get("fitted_on", {}):
+        text = data.get("sources", {}).get(name, "")
+        if text.lower().startswith("estimate"):
+            raise ValidationError("a fitted figure's source must say what it was fitted on, "
+                                  "not 'estimate'", field_name=f"sources.{name}")
+
+
+class FabricPhysicsSchema(SourcedSchema):
+    """The figures of a fabric the performance model uses (sold or not)."""
+
+    sourced = ("latency_us", "achievable_fraction", "jitter_cv", "loss_rate")
 
     id = fields.String(required=True, validate=KEBAB)
     name = fields.String(required=True, validate=TEXT)
@@ -274,9 +312,25 @@ class FabricSchema(SourcedSchema):
         validate=validate.Length(min=1, error="must offer at least one option"),
     )
     nodes_per_leaf = Count(required=True, validate=POSITIVE)
+    description = fields.String(required=True, validate=TEXT)
+    # Figure name -> the measurement rows it was fitted on (bench/accuracy checks the fit).
+    fitted_on = fields.Dict(keys=fields.String(), values=MeasurementRows())
+
+    @validates_schema
+    def _fitted_figures(self, data: dict, **kwargs: Any) -> None:
+        for name in data.get("fitted_on", {}):
+            if name not in self.fields or isinstance(self.fields[name], (fields.String,
+                                                                         fields.Dict)):
+                raise ValidationError(f"'{name}' is not a figure of this entry",
+                                      field_name=f"fitted_on.{name}")
+        _check_fitted_sources(data)
+
+
+class FabricSchema(FabricPhysicsSchema):
+    sourced = FabricPhysicsSchema.sourced + ("switch_port_price_usd_month",)
+
     switch_port_price_usd_month = DecimalString(required=True, allow_int=True, allow_float=True,
                                                 places=2, validate=NON_NEGATIVE)
-    description = fields.String(required=True, validate=TEXT)
 
 
 class RdmaSupportSchema(SourcedSchema):
@@ -450,6 +504,11 @@ class ConstantSchema(StrictSchema):
     value = fields.Raw(required=True)
     unit = fields.String(required=True)
     source = fields.String(required=True, validate=TEXT)
+    # Measurement rows (bench/accuracy) the value was fitted on, as a list, or per key of a
+    # keyed value; `informed_by` names rows looked at when an estimate was chosen. The accuracy
+    # harness counts both as rows the model was fitted on, never as check rows.
+    fitted_on = fields.Raw()
+    informed_by = fields.Raw()
 
     @validates_schema
     def _value_is_numeric(self, data: dict, **kwargs: Any) -> None:
@@ -468,6 +527,38 @@ class ConstantSchema(StrictSchema):
             return
         raise ValidationError(f"must be a number or a mapping of names to numbers, got {value!r}",
                               field_name="value")
+
+    @validates_schema
+    def _rows_named_per_value(self, data: dict, **kwargs: Any) -> None:
+        value = data.get("value")
+        if not isinstance(value, (int, float, dict)) or isinstance(value, bool):
+            return  # _value_is_numeric says what is wrong with the value
+        for name in ("fitted_on", "informed_by"):
+            rows = data.get(name)
+            if rows is None:
+                continue
+            if isinstance(value, dict):
+                if not isinstance(rows, dict) or not rows:
+                    raise ValidationError("a keyed value names its rows per key",
+                                          field_name=name)
+                for key, listed in rows.items():
+                    if key not in value:
+                        raise ValidationError(f"'{key}' is not a key of the value",
+                                              field_name=f"{name}.{key}")
+                    self._rows(listed, f"{name}.{key}")
+            else:
+                self._rows(rows, name)
+        if data.get("fitted_on") is not None and not isinstance(value, dict) \
+                and data.get("source", "").lower().startswith("estimate"):
+            raise ValidationError("a fitted value's source must say what it was fitted on",
+                                  field_name="source")
+
+    @staticmethod
+    def _rows(listed: Any, where: str) -> None:
+        try:
+            MeasurementRows().deserialize(listed)
+        except ValidationError as error:
+            raise ValidationError(error.messages[0], field_name=where) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -780,3 +871,63 @@ def _check_prices(prices: dict, entries: list[tuple[str, dict]],
         if fabric_id not in priced:
             raise CatalogFileError(file, None, "fabric_per_node",
                                    f"no price for fabric '{fabric_id}'")
+
+
+# ---------------------------------------------------------------------------------------------
+# Reference systems: the machines of published measurements, for the accuracy harness.
+
+
+class ReferenceSystemSchema(SourcedSchema):
+    """A measured machine: GPUs per node, its compute NICs and the fabric joining the nodes."""
+
+    sourced = ("gpu", "gpus_per_node", "nics_per_node", "nic_rate_gbps", "gpudirect_rdma",
+               "fabric")
+
+    id = fields.String(required=True, validate=KEBAB)
+    name = fields.String(required=True, validate=TEXT)
+    gpu = fields.String(required=True, validate=TEXT)
+    gpus_per_node = Count(required=True, validate=POSITIVE)
+    nics_per_node = Count(required=True, validate=POSITIVE)
+    nic_rate_gbps = Figure(required=True, validate=POSITIVE)
+    pcie_gen = Count(required=True, validate=validate.Range(min=3, max=6, error="must be 3 to 6"))
+    gpudirect_rdma = Flag(required=True)
+    fabric = fields.String(required=True, validate=TEXT)
+
+
+def read_reference_systems(data_dir: Path, catalog: dict | None = None) -> dict:
+    """Read and validate reference_systems.yaml against the catalog in `data_dir`.
+
+    Returns ``gpus``, ``fabrics`` and ``systems`` (lists of entries). A reference GPU or fabric
+    may not reuse a catalog id; a system must name a GPU and a fabric of the catalog or of this
+    file. Raises ``CatalogFileError`` naming the file, entry and field of the first problem.
+    """
+    data_dir = Path(data_dir)
+    catalog = catalog if catalog is not None else read_catalog(data_dir)
+    file = REFERENCE_FILE
+    raw = _load_yaml(data_dir / file)
+    _only_keys(raw, file, {"gpus", "fabrics", "systems"})
+    gpu_entries = _load_list(raw, file, "gpus", ReferenceGpuSchema())
+    fabric_entries = _load_list(raw, file, "fabrics", FabricPhysicsSchema())
+    system_entries = _load_list(raw, file, "systems", ReferenceSystemSchema())
+    gpus = _unique_ids(gpu_entries, file)
+    fabrics = _unique_ids(fabric_entries, file)
+    _unique_ids(system_entries, file)
+    for entries, sold, what in ((gpu_entries, catalog["gpus"], "GPU"),
+                                (fabric_entries, catalog["fabrics"], "fabric")):
+        sold_ids = {entry["id"] for entry in sold}
+        for label, entry in entries:
+            if entry["id"] in sold_ids:
+                raise CatalogFileError(file, label, "id",
+                                       f"'{entry['id']}' is a catalog {what}: use that entry")
+    known_gpus = gpus.keys() | {entry["id"] for entry in catalog["gpus"]}
+    known_fabrics = fabrics.keys() | {entry["id"] for entry in catalog["fabrics"]}
+    for label, system in system_entries:
+        if system["gpu"] not in known_gpus:
+            raise CatalogFileError(file, label, "gpu", f"unknown GPU '{system['gpu']}'")
+        if system["fabric"] not in known_fabrics:
+            raise CatalogFileError(file, label, "fabric", f"unknown fabric '{system['fabric']}'")
+    return {
+        "gpus": [entry for _, entry in gpu_entries],
+        "fabrics": [entry for _, entry in fabric_entries],
+        "systems": [entry for _, entry in system_entries],
+    }

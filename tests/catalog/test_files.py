@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from catalog.files import FILES, CatalogFileError, read_catalog
+from catalog.files import (
+    FILES,
+    REFERENCE_FILE,
+    CatalogFileError,
+    read_catalog,
+    read_reference_systems,
+)
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "catalog" / "data"
 
@@ -347,3 +353,93 @@ def test_model_constant_that_is_not_a_number_is_refused(catalog_dir: Path) -> No
 
     error = _refused(catalog_dir)
     assert (error.file, error.entry, error.field) == ("model.yaml", f"constants.{name}", "value")
+
+
+# --- fitted figures and the reference systems of published measurements ------------------------
+
+
+def test_a_fitted_fabric_figure_must_be_a_figure_of_the_entry(catalog_dir: Path) -> None:
+    fabrics = _read(catalog_dir, "fabrics.yaml")
+    fabrics["fabrics"][1]["fitted_on"] = {"description": [2, 4]}
+    _write(catalog_dir, "fabrics.yaml", fabrics)
+
+    error = _refused(catalog_dir)
+    assert (error.file, error.field) == ("fabrics.yaml", "fitted_on.description")
+
+
+def test_a_fitted_figure_cannot_call_itself_an_estimate(catalog_dir: Path) -> None:
+    fabrics = _read(catalog_dir, "fabrics.yaml")
+    entry = fabrics["fabrics"][1]
+    entry["fitted_on"] = {"latency_us": [2]}
+    entry["sources"]["latency_us"] = "estimate: a guess"
+    _write(catalog_dir, "fabrics.yaml", fabrics)
+
+    error = _refused(catalog_dir)
+    assert (error.file, error.field) == ("fabrics.yaml", "sources.latency_us")
+
+
+def test_constant_rows_are_named_per_key_of_a_keyed_value(catalog_dir: Path) -> None:
+    model = _read(catalog_dir, "model.yaml")
+    model["constants"]["matmul_efficiency"]["fitted_on"] = {"no-such-gpu": [43]}
+    _write(catalog_dir, "model.yaml", model)
+
+    error = _refused(catalog_dir)
+    assert (error.file, error.entry, error.field) == (
+        "model.yaml", "constants.matmul_efficiency", "fitted_on.no-such-gpu")
+
+
+def test_measurement_rows_are_whole_numbers(catalog_dir: Path) -> None:
+    model = _read(catalog_dir, "model.yaml")
+    model["constants"]["matmul_knee_us"]["fitted_on"] = [43, "44"]
+    _write(catalog_dir, "model.yaml", model)
+
+    error = _refused(catalog_dir)
+    assert (error.entry, error.field) == ("constants.matmul_knee_us", "fitted_on")
+
+
+@pytest.fixture
+def reference_dir(catalog_dir: Path) -> Path:
+    shutil.copy(DATA_DIR / REFERENCE_FILE, catalog_dir / REFERENCE_FILE)
+    return catalog_dir
+
+
+def _reference_refused(directory: Path) -> CatalogFileError:
+    with pytest.raises(CatalogFileError) as caught:
+        read_reference_systems(directory)
+    return caught.value
+
+
+def test_shipped_reference_systems_load(reference_dir: Path) -> None:
+    reference = read_reference_systems(reference_dir)
+    systems = {s["id"]: s for s in reference["systems"]}
+    assert systems["dgx-a100"]["nics_per_node"] == 8 and systems["dgx-a100"]["gpu"] == "a100-80gb-sxm"
+    assert {g["id"] for g in reference["gpus"]} >= {"a100-40gb-sxm", "v100-sxm3-32gb"}
+    assert "efa-v4-400" in {f["id"] for f in reference["fabrics"]}
+
+
+def test_a_reference_gpu_may_not_shadow_a_catalog_gpu(reference_dir: Path) -> None:
+    reference = _read(reference_dir, REFERENCE_FILE)
+    reference["gpus"][0]["id"] = "h100-sxm"
+    _write(reference_dir, REFERENCE_FILE, reference)
+
+    error = _reference_refused(reference_dir)
+    assert (error.file, error.field) == (REFERENCE_FILE, "id")
+    assert error.entry.startswith("gpus[0]")
+
+
+def test_a_reference_system_must_name_a_known_fabric(reference_dir: Path) -> None:
+    reference = _read(reference_dir, REFERENCE_FILE)
+    reference["systems"][0]["fabric"] = "ib-xdr-800"
+    _write(reference_dir, REFERENCE_FILE, reference)
+
+    error = _reference_refused(reference_dir)
+    assert (error.file, error.field) == (REFERENCE_FILE, "fabric") and "ib-xdr-800" in error.reason
+
+
+def test_a_reference_system_figure_needs_a_source(reference_dir: Path) -> None:
+    reference = _read(reference_dir, REFERENCE_FILE)
+    del reference["systems"][0]["sources"]["nics_per_node"]
+    _write(reference_dir, REFERENCE_FILE, reference)
+
+    error = _reference_refused(reference_dir)
+    assert (error.file, error.field) == (REFERENCE_FILE, "nics_per_node")

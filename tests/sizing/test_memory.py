@@ -1,11 +1,13 @@
 import pytest
 
-from catalog.validation import A100_SXM
+from catalog.shipped import shipped
 from sizing.hardware import Cluster, Server
 from sizing.memory import activation_bytes_per_layer
 from sizing.presets import preset_model
 from sizing.step import estimate
 from sizing.workload import Layout, Training
+
+A100_SXM = shipped().gpus["a100-80gb-sxm"]
 
 
 def test_llama_70b_zero3_on_64_gpus_shards_16_bytes_per_param(cluster_on, constants):

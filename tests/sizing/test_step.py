@@ -3,11 +3,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from catalog.validation import A100_SXM, H100_SXM
+from catalog.shipped import shipped
 from sizing.hardware import Cluster, Server
 from sizing.presets import preset_model
 from sizing.step import BREAKDOWN_KEYS, estimate, estimate_batch, layout_arrays, validate_layout
 from sizing.workload import Layout, Training, Transformer
+
+A100_SXM = shipped().gpus["a100-80gb-sxm"]
+H100_SXM = shipped().gpus["h100-sxm"]
 
 SMALL = Transformer("small", layers=8, hidden=1024, heads=16, kv_heads=16, ffn_hidden=4096,
                     vocab=32000, seq_len=1024)
@@ -251,7 +254,7 @@ def test_each_gradient_bucket_pays_its_own_latency(hgx_h100, fabrics, constants)
                                                 (2, 100.0, "eth-tcp-100")])
 def test_doubling_gpus_on_tcp_buys_little(fabrics, constants, nics, rate, fabric):
     """Data parallel 8B-class job, 8-GPU servers with one or two TCP NICs: going from one to two
-    servers buys at most 40% more throughput and communication takes ~half the step or more."""
+    servers buys at most 40% more throughput and communication takes over a third of the step."""
     m = preset_model("llama-3-8b")
     srv = Server("h100-tcp", "8x H100", H100_SXM, 8, nics, rate, 5, True)
     tput = {}
@@ -261,7 +264,7 @@ def test_doubling_gpus_on_tcp_buys_little(fabrics, constants, nics, rate, fabric
                      Layout(dp=g, tp=1, pp=1, zero_stage=1), constants)
         tput[nodes] = e.tokens_per_s
         if nodes == 2:
-            assert e.communication_share >= 0.4
+            assert e.communication_share >= 0.35
     assert tput[2] / tput[1] <= 1.4
 
 

@@ -1,0 +1,6 @@
+"""Accuracy harness: published measurements run through the performance model, each as its source ran it."""
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MEASUREMENT_FILES = (HERE / "measurements.csv", HERE / "holdout_measurements.csv")
+SPECS_FILE = HERE / "specs.yaml"

@@ -1,0 +1,174 @@
+"""Run one row spec through the performance model: the cluster, model and layout its source states."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field, fields
+
+from bench.accuracy.specs import Spec
+from bench.accuracy.world import World
+from sizing.collectives import ALGORITHMS, collective_time
+from sizing.hardware import Cluster, Server
+from sizing.presets import PRESETS
+from sizing.step import estimate, validate_layout
+from sizing.workload import GenericModel, Layout, Training, Transformer
+
+# The source's precision -> the model's: FP16 and BF16 mixed precision run at one 16-bit
+# tensor-core rate on every GPU in the catalog (V100 and P100 have FP16 only).
+PRECISIONS = {"fp16": "bf16", "bf16": "bf16", "fp8": "fp8", "fp32": "fp32"}
+LAYOUT_FIELDS = {f.name for f in fields(Layout)}
+
+
+class Inexpressible(ValueError):
+    """The model cannot run the row as its source states it; the message says why."""
+
+
+@dataclass
+class Outcome:
+    value: float
+    notes: list[str] = field(default_factory=list)
+    what: str = ""
+
+
+def sides(spec: Spec, override: tuple[str, str, object] | None = None) -> dict[str, dict]:
+    """The plain values of each run of the spec, with one value replaced by `override`."""
+    plain = {g: {n: v.value for n, v in values.items()} for g, values in spec.groups.items()}
+    if override is not None:
+        group, name, value = override
+        plain[group][name] = value
+    if spec.kind != "ratio":
+        return {"run": plain["run"]}
+    return {side: {**plain["run"], **plain[side]} for side in ("numerator", "denominator")}
+
+
+def _cluster(world: World, f: dict) -> Cluster:
+    system = world.systems[f["system"]] if "system" in f else {}
+
+    def pick(name: str, system_name: str):
+        if name in f:
+            return f[name]
+        if system_name not in system:
+            raise Inexpressible(f"no {name} stated and no system named")
+        return system[system_name]
+
+    gpu = world.gpus[pick("gpu", "gpu")]
+    gpus_per_node = int(pick("gpus_per_node", "gpus_per_node"))
+    nics = int(pick("nics_per_node", "nics_per_node"))
+    if "nic_rate_gbps" in f:
+        rate = float(f["nic_rate_gbps"])
+    elif "node_gbps" in f:
+        rate = float(f["node_gbps"]) / nics
+    else:
+        rate = float(pick("nic_rate_gbps", "nic_rate_gbps"))
+    gpudirect = bool(pick("gpudirect", "gpudirect_rdma"))
+    fabric = world.fabrics[pick("fabric", "fabric")]
+    if "nodes" in f:
+        nodes = int(f["nodes"])
+    else:
+        if "gpus" not in f or f["gpus"] % gpus_per_node:
+            raise Inexpressible(f"{f.get('gpus')} GPUs are not whole nodes of {gpus_per_node}")
+        nodes = f["gpus"] // gpus_per_node
+    server = Server(f.get("system", "row-system"), f"{gpus_per_node}x {gpu.name}", gpu,
+                    gpus_per_node, nics, rate, int(pick("pcie_gen", "pcie_gen")), gpudirect)
+    return Cluster(server, fabric, nodes, gpudirect)
+
+
+def _hardware_words(c: Cluster) -> str:
+    return (f"{c.nodes}x{c.gpus_per_node} {c.gpu.id}, {c.server.nics_per_node}x"
+            f"{c.server.nic_rate_gbps:g}G {c.fabric.id}")
+
+
+def _model(name: str, seq_len, models: dict):
+    if name in models:
+        m = models[name]
+        if "preset" in m:
+            base = PRESETS[m["preset"]].model
+        else:
+            heads = m["heads"]
+            base = Transformer(name, m["layers"], m["hidden"], heads, m.get("kv_heads", heads),
+                               m.get("ffn_hidden", 4 * m["hidden"]), m["vocab"], seq_len or 0,
+                               experts=m.get("experts", 1), top_k=m.get("top_k", 1),
+                               gated_mlp=m.get("gated_mlp", False),
+                               tied_embeddings=m.get("tied_embeddings", True))
+    elif name in PRESETS:
+        base = PRESETS[name].model
+    else:
+        raise Inexpressible(f"unknown model {name!r}")
+    if isinstance(base, Transformer):
+        if seq_len is None:
+            raise Inexpressible("a transformer row needs its sequence length")
+        return dataclasses.replace(base, seq_len=int(seq_len))
+    return base
+
+
+def _collective(world: World, f: dict) -> Outcome:
+    if f["algorithm"] not in ALGORITHMS:
+        raise Inexpressible(f"the model has no {f['algorithm']!r} algorithm "
+                            f"(sizing.collectives.ALGORITHMS: {', '.join(ALGORITHMS)})")
+    cluster = _cluster(world, f)
+    busbw = collective_time(f["op"], f["message_bytes"], cluster, world.constants,
+                            f["algorithm"])[2]
+    size = f["message_bytes"]
+    words = f"{size / 2**30:g} GiB" if size >= 2**30 else f"{size / 2**20:g} MiB"
+    return Outcome(busbw, what=f"{f['op']} {f['algorithm']} {words}, {_hardware_words(cluster)}")
+
+
+def _training(world: World, f: dict, models: dict):
+    cluster = _cluster(world, f)
+    model = _model(f["model"], f.get("seq_len"), models)
+    if f.get("context_parallel", 1) > 1 and "cp" not in LAYOUT_FIELDS:
+        raise Inexpressible(f"context parallelism {f['context_parallel']} is not modelled "
+                            "(sizing.workload.Layout has no context-parallel size)")
+    if f["precision"] not in PRECISIONS:
+        raise Inexpressible(f"precision {f['precision']!r} is not modelled")
+    ep = f.get("ep", 1)
+    if isinstance(model, Transformer) and model.experts > 1 and "ep" not in f:
+        raise Inexpressible("an MoE row must state its expert parallelism")
+    mb = int(f["micro_batch"])
+    if "gradient_accumulation" in f:
+        gb = mb * f["dp"] * f["gradient_accumulation"]
+        if "global_batch" in f and f["global_batch"] != gb:
+            raise Inexpressible(f"the source's global batch {f['global_batch']} is not micro "
+                                f"{mb} x dp {f['dp']} x accumulation "
+                                f"{f['gradient_accumulation']} = {gb}")
+    else:
+        gb = int(f["global_batch"])
+    layout = Layout(dp=f["dp"], tp=f["tp"], pp=f["pp"], ep=ep,
+                    virtual_stages=f["virtual_stages"], zero_stage=f["zero_stage"],
+                    sequence_parallel=bool(f["sequence_parallel"]), recompute=f["recompute"])
+    training = Training(gb, mb, PRECISIONS[f["precision"]])
+    problems = validate_layout(cluster, model, training, layout)
+    if problems:
+        raise Inexpressible("; ".join(f"{name}: {reason}" for name, reason in problems))
+    e = estimate(cluster, model, training, layout, world.constants)
+    notes = []
+    if not e.memory["fits"]:
+        notes.append(f"model: does not fit ({e.memory['total_gb']:.0f} GB > "
+                     f"{e.memory['capacity_gb']:.0f} GB per GPU)")
+    peak = cluster.gpu.peak_tflops(training.precision)
+    metrics = {"tflops_per_gpu": e.achieved_tflops_per_gpu, "model_tflops_per_gpu": e.mfu * peak,
+               "mfu_pct": 100 * e.mfu, "samples_per_s": e.samples_per_s}
+    name = model.name if isinstance(model, GenericModel) else f["model"]
+    what = (f"{name} tp{layout.tp} pp{layout.pp} v{layout.virtual_stages} dp{layout.dp} "
+            f"z{layout.zero_stage} mb{mb} gb{gb} {layout.recompute[:3]} {f['precision']}, "
+            f"{_hardware_words(cluster)}")
+    return metrics, cluster.gpus, Outcome(0.0, notes, what)
+
+
+def predict(spec: Spec, world: World, models: dict,
+            override: tuple[str, str, object] | None = None) -> Outcome:
+    """The model's value for the row, in the row's unit; Inexpressible when it cannot run it."""
+    runs = sides(spec, override)
+    if spec.kind == "collective":
+        return _collective(world, runs["run"])
+    if spec.kind == "training":
+        metrics, _, out = _training(world, runs["run"], models)
+        out.value = metrics[spec.metric]
+        return out
+    num, gpus_num, out_num = _training(world, runs["numerator"], models)
+    den, gpus_den, out_den = _training(world, runs["denominator"], models)
+    a, b = num[spec.of], den[spec.of]
+    value = {"ratio": a / b, "ratio_pct": 100 * a / b,
+             "scaling_efficiency_pct": 100 * (a / gpus_num) / (b / gpus_den)}[spec.metric]
+    notes = list(dict.fromkeys(out_num.notes + out_den.notes))
+    return Outcome(value, notes,
+                   f"{out_num.what} / {out_den.what.split(',')[0]}")

@@ -1,0 +1,149 @@
+"""The accuracy report: every row, which rows set which constant, error by category, one summary line."""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from bench.accuracy.evaluate import Evaluation, RowResult
+
+CATEGORY_NAMES = {
+    "a_nccl_busbw": "NCCL busbw",
+    "b_cnn_dp_scaling": "CNN scaling",
+    "c_llm_throughput": "LLM throughput/MFU",
+    "e_dle_throughput": "CNN/BERT throughput",
+    "f_mlperf": "MLPerf time to train",
+    "g_reliability": "reliability",
+}
+
+
+@dataclass(frozen=True)
+class Stats:
+    rows: int
+    median: float | None
+    worst: float | None
+    worst_row: int | None
+
+    def words(self) -> str:
+        if not self.rows:
+            return "-"
+        return f"{self.median:.1f}%/{self.worst:.0f}% (n={self.rows}, worst row {self.worst_row})"
+
+
+def stats(pairs: list[tuple[int, float]]) -> Stats:
+    """Median and worst |error| of (row, error %) pairs."""
+    if not pairs:
+        return Stats(0, None, None, None)
+    worst_row, worst = max(((r, abs(e)) for r, e in pairs), key=lambda p: p[1])
+    return Stats(len(pairs), statistics.median(abs(e) for _, e in pairs), worst, worst_row)
+
+
+def groups(results: list[RowResult]) -> dict[str, Stats]:
+    """Fitted (fit or seen), check and leave-one-source-out errors of the rows that ran."""
+    ran = [r for r in results if r.skipped is None]
+    return {
+        "fitted": stats([(r.row, r.error_pct) for r in ran if r.split != "check"]),
+        "check": stats([(r.row, r.error_pct) for r in ran if r.split == "check"]),
+        "loso": stats([(r.row, r.loso_error_pct) for r in ran if r.loso is not None]),
+    }
+
+
+def by_category(ev: Evaluation) -> dict[str, dict[str, Stats]]:
+    out = {}
+    for category in CATEGORY_NAMES:
+        rows = [r for r in ev.results.values() if r.category == category]
+        if rows:
+            out[category] = groups(rows)
+    out["overall"] = groups(list(ev.results.values()))
+    return out
+
+
+def summary_line(ev: Evaluation) -> str:
+    """One line: rows, and median/worst |error| per category and overall (check rows, then
+    leave-one-source-out over all rows that ran)."""
+    results = list(ev.results.values())
+    ran = [r for r in results if r.skipped is None]
+    fitted = sum(1 for r in ran if r.split != "check")
+    parts = [(f"SUMMARY rows {len(results)}: {len(ran)} run ({fitted} fitted, "
+              f"{len(ran) - fitted} check), {len(results) - len(ran)} skipped")]
+    for category, g in by_category(ev).items():
+        if g["check"].rows or g["loso"].rows:
+            name = CATEGORY_NAMES.get(category, category)
+            parts.append(f"{name} check {g['check'].words()} LOSO {g['loso'].words()}")
+    return " | ".join(parts)
+
+
+def _num(x: float | None, width: int, digits: int = 1) -> str:
+    return " " * (width - 1) + "-" if x is None else f"{x:>{width}.{digits}f}"
+
+
+def print_report(ev: Evaluation, out=print) -> None:
+    out("Published measurements run through the model (bench/accuracy/measurements.csv and "
+        "holdout_measurements.csv).")
+    out("set: fit = a constant was fitted on the row, seen = an estimate was chosen looking at "
+        "it, check = no constant depends on it. LOSO = predicted with every constant refitted "
+        "without the row's source.")
+    out("")
+    out(f"{'row':>4} {'set':<5} {'measured':>9} {'predicted':>9} {'error':>7} "
+        f"{'LOSO':>9} {'error':>7}  run (as its source states)")
+    for r in ev.results.values():
+        if r.skipped:
+            continue
+        loso = (f"{'n/a':>9} {'':>7}" if r.loso is None
+                else f"{_num(r.loso, 9)} {r.loso_error_pct:>+6.0f}%")
+        spec = ev.specs.specs[r.row]
+        metric = spec.metric if spec.kind != "ratio" else f"{spec.metric} of {spec.of}"
+        out(f"{r.row:>4} {r.split:<5} {_num(r.measured, 9)} {_num(r.predicted, 9)} "
+            f"{r.error_pct:>+6.0f}% {loso}  [{metric}] {r.what}")
+        for note in r.notes:
+            out(f"{'':>11}note: {note}")
+        if r.loso is None and r.loso_note:
+            out(f"{'':>11}LOSO n/a: {r.loso_note}")
+    out("")
+    out("Skipped rows and why:")
+    for r in ev.results.values():
+        if r.skipped:
+            out(f"{r.row:>4} [{CATEGORY_NAMES.get(r.category, r.category)}] {r.skipped}")
+    out("")
+    out("Rows that set each constant (fitted_on in catalog/data; `--fit` refits them):")
+    for group in ev.book.groups:
+        out(f"  rows {', '.join(map(str, group.rows))}: "
+            + ", ".join(f"{p} = {ev.world.get(p):g}" for p in group.params))
+    for row, params in sorted(ev.book.informed.items()):
+        out(f"  row {row} was looked at when choosing: {', '.join(map(str, params))}")
+    out("")
+    out(f"{'category':<22} {'fitted rows |error| median/worst':<36} {'check rows':<36} "
+        "leave-one-source-out")
+    for category, g in by_category(ev).items():
+        out(f"{CATEGORY_NAMES.get(category, category):<22} {g['fitted'].words():<36} "
+            f"{g['check'].words():<36} {g['loso'].words()}")
+    out("")
+    out(summary_line(ev))
+
+
+def print_fits(ev: Evaluation, out=print) -> None:
+    """Each fitted figure: the catalog's value next to what its fit gives on its named rows."""
+    out(f"{'figure':<40} {'catalog':>10} {'fit':>10}  rows")
+    for group in ev.book.groups:
+        fitted = ev.fit_group(group)
+        for param in group.params:
+            out(f"{param!s:<40} {ev.world.get(param):>10.4g} {fitted[param]:>10.4g}  "
+                f"{', '.join(map(str, group.rows))}")
+
+
+def print_row(ev: Evaluation, row: int, out=print) -> None:
+    """One row in full: the measurement, every value of its run with its citation, the result."""
+    m, spec, r = ev.measurements[row], ev.specs.specs[row], ev.results[row]
+    out(f"row {row} ({m.file}): {m.metric} = {m.raw['value']} {m.unit}")
+    out(f"  source: {m.source} [{m.raw['url_or_path']}]")
+    out(f"  evidence: {m.raw['evidence']}")
+    if spec.skip:
+        out(f"  skipped: {spec.skip}")
+        return
+    for group, name, value in spec.values():
+        swept = f" (swept: {', '.join(map(repr, value.sweep))})" if value.sweep else ""
+        out(f"  {group}.{name} = {value.value!r}: {value.citation}{swept}")
+    if r.skipped:
+        out(f"  skipped: {r.skipped}")
+    else:
+        out(f"  predicted {r.predicted:.4g} ({r.error_pct:+.1f}%), set {r.split}, largest move "
+            f"of an assumed value {100 * r.spread:.1f}%")
