@@ -36,7 +36,7 @@ class IdempotencyHeaderSchema(Headers):
 
 
 class IfMatchHeaderSchema(Headers):
-    if_match = ma.fields.String(data_key="If-Match", required=True, validate=v.Length(max=200),
+    if_match = ma.fields.String(data_key="If-Match", required=True, validate=v.Length(min=1, max=200),
                                 metadata={"description": "The quote's ETag; without it, 428"})
 
     @ma.pre_load
