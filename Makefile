@@ -6,12 +6,14 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint bench accuracy openapi worker clean
+.PHONY: install run test lint bench accuracy openapi client worker clean
 
-$(STAMP): pyproject.toml
+# The project and its partner client (clients/python, which the gpu-sizing command uses), both
+# editable, in one step.
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e ./clients/python -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -33,10 +35,15 @@ test: install
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: install
-	$(BIN)/ruff check service catalog sizing tasks tests bench
+	$(BIN)/ruff check service catalog sizing tasks gpu_sizing_cli clients/generate.py tests bench
 
 openapi: install
 	$(BIN)/flask --app service openapi write --format=yaml openapi.yaml
+
+# The partner client, regenerated from openapi.yaml (after `make openapi`); a test fails when
+# the committed one differs.
+client: install
+	$(BIN)/python clients/generate.py
 
 bench: install
 	$(BIN)/python bench/run.py $(BENCH_ARGS)

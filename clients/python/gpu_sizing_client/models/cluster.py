@@ -1,0 +1,132 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.custom_fabric import CustomFabric
+  from ..models.custom_server import CustomServer
+
+
+
+
+
+T = TypeVar("T", bound="Cluster")
+
+
+
+@_attrs_define
+class Cluster:
+    """ 
+        Attributes:
+            nodes (int):
+            custom_fabric (CustomFabric | Unset):
+            custom_server (CustomServer | Unset):
+            fabric (str | Unset): Catalog fabric id Example: ib-ndr-400.
+            oversubscription (float | Unset): Fabric tier ratio, default 1:1
+            server (str | Unset): Catalog server id Example: hgx-h100-8.
+     """
+
+    nodes: int
+    custom_fabric: CustomFabric | Unset = UNSET
+    custom_server: CustomServer | Unset = UNSET
+    fabric: str | Unset = UNSET
+    oversubscription: float | Unset = UNSET
+    server: str | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.custom_fabric import CustomFabric # noqa: PLC0415
+        from ..models.custom_server import CustomServer # noqa: PLC0415
+        nodes = self.nodes
+
+        custom_fabric: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.custom_fabric, Unset):
+            custom_fabric = self.custom_fabric.to_dict()
+
+        custom_server: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.custom_server, Unset):
+            custom_server = self.custom_server.to_dict()
+
+        fabric = self.fabric
+
+        oversubscription = self.oversubscription
+
+        server = self.server
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "nodes": nodes,
+        })
+        if custom_fabric is not UNSET:
+            field_dict["custom_fabric"] = custom_fabric
+        if custom_server is not UNSET:
+            field_dict["custom_server"] = custom_server
+        if fabric is not UNSET:
+            field_dict["fabric"] = fabric
+        if oversubscription is not UNSET:
+            field_dict["oversubscription"] = oversubscription
+        if server is not UNSET:
+            field_dict["server"] = server
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.custom_fabric import CustomFabric # noqa: PLC0415
+        from ..models.custom_server import CustomServer # noqa: PLC0415
+        d = dict(src_dict)
+        nodes = d.pop("nodes")
+
+        _custom_fabric = d.pop("custom_fabric", UNSET)
+        custom_fabric: CustomFabric | Unset
+        if isinstance(_custom_fabric,  Unset):
+            custom_fabric = UNSET
+        else:
+            custom_fabric = CustomFabric.from_dict(_custom_fabric)
+
+
+
+
+        _custom_server = d.pop("custom_server", UNSET)
+        custom_server: CustomServer | Unset
+        if isinstance(_custom_server,  Unset):
+            custom_server = UNSET
+        else:
+            custom_server = CustomServer.from_dict(_custom_server)
+
+
+
+
+        fabric = d.pop("fabric", UNSET)
+
+        oversubscription = d.pop("oversubscription", UNSET)
+
+        server = d.pop("server", UNSET)
+
+        cluster = cls(
+            nodes=nodes,
+            custom_fabric=custom_fabric,
+            custom_server=custom_server,
+            fabric=fabric,
+            oversubscription=oversubscription,
+            server=server,
+        )
+
+        return cluster
+

@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="Collective")
+
+
+
+@_attrs_define
+class Collective:
+    """ 
+        Attributes:
+            algbw_gbs (float): S / time, GB/s (bytes)
+            busbw_gbs (float): nccl-tests bus bandwidth, GB/s (bytes)
+            operation (str):
+            ranks (int):
+            size_bytes (float):
+            time_s (float):
+     """
+
+    algbw_gbs: float
+    busbw_gbs: float
+    operation: str
+    ranks: int
+    size_bytes: float
+    time_s: float
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        algbw_gbs = self.algbw_gbs
+
+        busbw_gbs = self.busbw_gbs
+
+        operation = self.operation
+
+        ranks = self.ranks
+
+        size_bytes = self.size_bytes
+
+        time_s = self.time_s
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "algbw_gbs": algbw_gbs,
+            "busbw_gbs": busbw_gbs,
+            "operation": operation,
+            "ranks": ranks,
+            "size_bytes": size_bytes,
+            "time_s": time_s,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        algbw_gbs = d.pop("algbw_gbs")
+
+        busbw_gbs = d.pop("busbw_gbs")
+
+        operation = d.pop("operation")
+
+        ranks = d.pop("ranks")
+
+        size_bytes = d.pop("size_bytes")
+
+        time_s = d.pop("time_s")
+
+        collective = cls(
+            algbw_gbs=algbw_gbs,
+            busbw_gbs=busbw_gbs,
+            operation=operation,
+            ranks=ranks,
+            size_bytes=size_bytes,
+            time_s=time_s,
+        )
+
+        return collective
+

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+class CollectiveRequestAlgorithm(StrEnum):
+    AUTO = "auto"
+    RING = "ring"
+    TREE = "tree"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,109 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.custom_gpu import CustomGpu
+
+
+
+
+
+T = TypeVar("T", bound="CustomServer")
+
+
+
+@_attrs_define
+class CustomServer:
+    """ 
+        Attributes:
+            gpu (CustomGpu):
+            gpus_per_node (int):
+            nic_rate_gbps (float): Per NIC, Gb/s (bits)
+            nics_per_node (int):
+            gpudirect_rdma (bool | Unset): NICs under the GPUs' PCIe switch Default: True.
+            name (str | Unset):  Default: 'custom server'.
+     """
+
+    gpu: CustomGpu
+    gpus_per_node: int
+    nic_rate_gbps: float
+    nics_per_node: int
+    gpudirect_rdma: bool | Unset = True
+    name: str | Unset = 'custom server'
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.custom_gpu import CustomGpu # noqa: PLC0415
+        gpu = self.gpu.to_dict()
+
+        gpus_per_node = self.gpus_per_node
+
+        nic_rate_gbps = self.nic_rate_gbps
+
+        nics_per_node = self.nics_per_node
+
+        gpudirect_rdma = self.gpudirect_rdma
+
+        name = self.name
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "gpu": gpu,
+            "gpus_per_node": gpus_per_node,
+            "nic_rate_gbps": nic_rate_gbps,
+            "nics_per_node": nics_per_node,
+        })
+        if gpudirect_rdma is not UNSET:
+            field_dict["gpudirect_rdma"] = gpudirect_rdma
+        if name is not UNSET:
+            field_dict["name"] = name
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.custom_gpu import CustomGpu # noqa: PLC0415
+        d = dict(src_dict)
+        gpu = CustomGpu.from_dict(d.pop("gpu"))
+
+
+
+
+        gpus_per_node = d.pop("gpus_per_node")
+
+        nic_rate_gbps = d.pop("nic_rate_gbps")
+
+        nics_per_node = d.pop("nics_per_node")
+
+        gpudirect_rdma = d.pop("gpudirect_rdma", UNSET)
+
+        name = d.pop("name", UNSET)
+
+        custom_server = cls(
+            gpu=gpu,
+            gpus_per_node=gpus_per_node,
+            nic_rate_gbps=nic_rate_gbps,
+            nics_per_node=nics_per_node,
+            gpudirect_rdma=gpudirect_rdma,
+            name=name,
+        )
+
+        return custom_server
+

@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="Customer")
+
+
+
+@_attrs_define
+class Customer:
+    """ 
+        Attributes:
+            name (str):
+            company (str | Unset):
+            country (str | Unset): Decides the tax line
+            email (str | Unset):
+            vat_id (str | Unset): A business customer's VAT id: reverse charge for an EU business outside the provider's
+                country
+     """
+
+    name: str
+    company: str | Unset = UNSET
+    country: str | Unset = UNSET
+    email: str | Unset = UNSET
+    vat_id: str | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        company = self.company
+
+        country = self.country
+
+        email = self.email
+
+        vat_id = self.vat_id
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "name": name,
+        })
+        if company is not UNSET:
+            field_dict["company"] = company
+        if country is not UNSET:
+            field_dict["country"] = country
+        if email is not UNSET:
+            field_dict["email"] = email
+        if vat_id is not UNSET:
+            field_dict["vat_id"] = vat_id
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        company = d.pop("company", UNSET)
+
+        country = d.pop("country", UNSET)
+
+        email = d.pop("email", UNSET)
+
+        vat_id = d.pop("vat_id", UNSET)
+
+        customer = cls(
+            name=name,
+            company=company,
+            country=country,
+            email=email,
+            vat_id=vat_id,
+        )
+
+        return customer
+

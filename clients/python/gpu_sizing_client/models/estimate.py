@@ -1,0 +1,202 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.breakdown import Breakdown
+  from ..models.memory import Memory
+
+
+
+
+
+T = TypeVar("T", bound="Estimate")
+
+
+
+@_attrs_define
+class Estimate:
+    """ 
+        Attributes:
+            achieved_tflops_per_gpu (float):
+            assumptions (list[str]):
+            bottleneck (str):
+            breakdown (Breakdown):
+            catalog_version (int | None):
+            communication_share (float): Share of the step spent on exposed communication
+            gpus (int):
+            inter_node_bandwidth_gbs (float): Achievable per node, one direction, GB/s (bytes)
+            memory (Memory):
+            mfu (float): Model FLOPs utilisation, 0-1
+            nodes (int):
+            samples_per_s (float):
+            scaling_efficiency (float): Ideal step time of the same per-GPU work with free communication and no pipeline
+                bubble, divided by the predicted step time; 1.0 is perfectly linear scaling
+            step_time_s (float):
+            tokens_per_s (float | None):
+     """
+
+    achieved_tflops_per_gpu: float
+    assumptions: list[str]
+    bottleneck: str
+    breakdown: Breakdown
+    catalog_version: int | None
+    communication_share: float
+    gpus: int
+    inter_node_bandwidth_gbs: float
+    memory: Memory
+    mfu: float
+    nodes: int
+    samples_per_s: float
+    scaling_efficiency: float
+    step_time_s: float
+    tokens_per_s: float | None
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.breakdown import Breakdown # noqa: PLC0415
+        from ..models.memory import Memory # noqa: PLC0415
+        achieved_tflops_per_gpu = self.achieved_tflops_per_gpu
+
+        assumptions = self.assumptions
+
+
+
+        bottleneck = self.bottleneck
+
+        breakdown = self.breakdown.to_dict()
+
+        catalog_version: int | None
+        catalog_version = self.catalog_version
+
+        communication_share = self.communication_share
+
+        gpus = self.gpus
+
+        inter_node_bandwidth_gbs = self.inter_node_bandwidth_gbs
+
+        memory = self.memory.to_dict()
+
+        mfu = self.mfu
+
+        nodes = self.nodes
+
+        samples_per_s = self.samples_per_s
+
+        scaling_efficiency = self.scaling_efficiency
+
+        step_time_s = self.step_time_s
+
+        tokens_per_s: float | None
+        tokens_per_s = self.tokens_per_s
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "achieved_tflops_per_gpu": achieved_tflops_per_gpu,
+            "assumptions": assumptions,
+            "bottleneck": bottleneck,
+            "breakdown": breakdown,
+            "catalog_version": catalog_version,
+            "communication_share": communication_share,
+            "gpus": gpus,
+            "inter_node_bandwidth_gbs": inter_node_bandwidth_gbs,
+            "memory": memory,
+            "mfu": mfu,
+            "nodes": nodes,
+            "samples_per_s": samples_per_s,
+            "scaling_efficiency": scaling_efficiency,
+            "step_time_s": step_time_s,
+            "tokens_per_s": tokens_per_s,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.breakdown import Breakdown # noqa: PLC0415
+        from ..models.memory import Memory # noqa: PLC0415
+        d = dict(src_dict)
+        achieved_tflops_per_gpu = d.pop("achieved_tflops_per_gpu")
+
+        assumptions = cast(list[str], d.pop("assumptions"))
+
+
+        bottleneck = d.pop("bottleneck")
+
+        breakdown = Breakdown.from_dict(d.pop("breakdown"))
+
+
+
+
+        def _parse_catalog_version(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        catalog_version = _parse_catalog_version(d.pop("catalog_version"))
+
+
+        communication_share = d.pop("communication_share")
+
+        gpus = d.pop("gpus")
+
+        inter_node_bandwidth_gbs = d.pop("inter_node_bandwidth_gbs")
+
+        memory = Memory.from_dict(d.pop("memory"))
+
+
+
+
+        mfu = d.pop("mfu")
+
+        nodes = d.pop("nodes")
+
+        samples_per_s = d.pop("samples_per_s")
+
+        scaling_efficiency = d.pop("scaling_efficiency")
+
+        step_time_s = d.pop("step_time_s")
+
+        def _parse_tokens_per_s(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        tokens_per_s = _parse_tokens_per_s(d.pop("tokens_per_s"))
+
+
+        estimate = cls(
+            achieved_tflops_per_gpu=achieved_tflops_per_gpu,
+            assumptions=assumptions,
+            bottleneck=bottleneck,
+            breakdown=breakdown,
+            catalog_version=catalog_version,
+            communication_share=communication_share,
+            gpus=gpus,
+            inter_node_bandwidth_gbs=inter_node_bandwidth_gbs,
+            memory=memory,
+            mfu=mfu,
+            nodes=nodes,
+            samples_per_s=samples_per_s,
+            scaling_efficiency=scaling_efficiency,
+            step_time_s=step_time_s,
+            tokens_per_s=tokens_per_s,
+        )
+
+        return estimate
+

@@ -1,0 +1,130 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+
+
+
+
+
+T = TypeVar("T", bound="FabricComparison")
+
+
+
+@_attrs_define
+class FabricComparison:
+    """ 
+        Attributes:
+            communication_share (float):
+            efficiency_vs_one_node (float | None):
+            fabric (str):
+            fabric_name (str):
+            monthly (str):
+            recommended (bool):
+            scaling_efficiency (float):
+            throughput (float):
+            throughput_unit (str):
+     """
+
+    communication_share: float
+    efficiency_vs_one_node: float | None
+    fabric: str
+    fabric_name: str
+    monthly: str
+    recommended: bool
+    scaling_efficiency: float
+    throughput: float
+    throughput_unit: str
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        communication_share = self.communication_share
+
+        efficiency_vs_one_node: float | None
+        efficiency_vs_one_node = self.efficiency_vs_one_node
+
+        fabric = self.fabric
+
+        fabric_name = self.fabric_name
+
+        monthly = self.monthly
+
+        recommended = self.recommended
+
+        scaling_efficiency = self.scaling_efficiency
+
+        throughput = self.throughput
+
+        throughput_unit = self.throughput_unit
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "communication_share": communication_share,
+            "efficiency_vs_one_node": efficiency_vs_one_node,
+            "fabric": fabric,
+            "fabric_name": fabric_name,
+            "monthly": monthly,
+            "recommended": recommended,
+            "scaling_efficiency": scaling_efficiency,
+            "throughput": throughput,
+            "throughput_unit": throughput_unit,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        communication_share = d.pop("communication_share")
+
+        def _parse_efficiency_vs_one_node(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        efficiency_vs_one_node = _parse_efficiency_vs_one_node(d.pop("efficiency_vs_one_node"))
+
+
+        fabric = d.pop("fabric")
+
+        fabric_name = d.pop("fabric_name")
+
+        monthly = d.pop("monthly")
+
+        recommended = d.pop("recommended")
+
+        scaling_efficiency = d.pop("scaling_efficiency")
+
+        throughput = d.pop("throughput")
+
+        throughput_unit = d.pop("throughput_unit")
+
+        fabric_comparison = cls(
+            communication_share=communication_share,
+            efficiency_vs_one_node=efficiency_vs_one_node,
+            fabric=fabric,
+            fabric_name=fabric_name,
+            monthly=monthly,
+            recommended=recommended,
+            scaling_efficiency=scaling_efficiency,
+            throughput=throughput,
+            throughput_unit=throughput_unit,
+        )
+
+        return fabric_comparison
+

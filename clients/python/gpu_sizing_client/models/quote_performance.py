@@ -1,0 +1,160 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.result_layout import ResultLayout
+
+
+
+
+
+T = TypeVar("T", bound="QuotePerformance")
+
+
+
+@_attrs_define
+class QuotePerformance:
+    """ 
+        Attributes:
+            bottleneck (str):
+            communication_share (float):
+            efficiency_vs_one_node (float | None):
+            layout (ResultLayout):
+            mfu (float):
+            samples_per_s (float):
+            scaling_efficiency (float):
+            sizing_catalog_version (int):
+            step_time_s (float):
+            time_to_train_hours (float):
+            tokens_per_s (float | None):
+     """
+
+    bottleneck: str
+    communication_share: float
+    efficiency_vs_one_node: float | None
+    layout: ResultLayout
+    mfu: float
+    samples_per_s: float
+    scaling_efficiency: float
+    sizing_catalog_version: int
+    step_time_s: float
+    time_to_train_hours: float
+    tokens_per_s: float | None
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.result_layout import ResultLayout # noqa: PLC0415
+        bottleneck = self.bottleneck
+
+        communication_share = self.communication_share
+
+        efficiency_vs_one_node: float | None
+        efficiency_vs_one_node = self.efficiency_vs_one_node
+
+        layout = self.layout.to_dict()
+
+        mfu = self.mfu
+
+        samples_per_s = self.samples_per_s
+
+        scaling_efficiency = self.scaling_efficiency
+
+        sizing_catalog_version = self.sizing_catalog_version
+
+        step_time_s = self.step_time_s
+
+        time_to_train_hours = self.time_to_train_hours
+
+        tokens_per_s: float | None
+        tokens_per_s = self.tokens_per_s
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "bottleneck": bottleneck,
+            "communication_share": communication_share,
+            "efficiency_vs_one_node": efficiency_vs_one_node,
+            "layout": layout,
+            "mfu": mfu,
+            "samples_per_s": samples_per_s,
+            "scaling_efficiency": scaling_efficiency,
+            "sizing_catalog_version": sizing_catalog_version,
+            "step_time_s": step_time_s,
+            "time_to_train_hours": time_to_train_hours,
+            "tokens_per_s": tokens_per_s,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.result_layout import ResultLayout # noqa: PLC0415
+        d = dict(src_dict)
+        bottleneck = d.pop("bottleneck")
+
+        communication_share = d.pop("communication_share")
+
+        def _parse_efficiency_vs_one_node(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        efficiency_vs_one_node = _parse_efficiency_vs_one_node(d.pop("efficiency_vs_one_node"))
+
+
+        layout = ResultLayout.from_dict(d.pop("layout"))
+
+
+
+
+        mfu = d.pop("mfu")
+
+        samples_per_s = d.pop("samples_per_s")
+
+        scaling_efficiency = d.pop("scaling_efficiency")
+
+        sizing_catalog_version = d.pop("sizing_catalog_version")
+
+        step_time_s = d.pop("step_time_s")
+
+        time_to_train_hours = d.pop("time_to_train_hours")
+
+        def _parse_tokens_per_s(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        tokens_per_s = _parse_tokens_per_s(d.pop("tokens_per_s"))
+
+
+        quote_performance = cls(
+            bottleneck=bottleneck,
+            communication_share=communication_share,
+            efficiency_vs_one_node=efficiency_vs_one_node,
+            layout=layout,
+            mfu=mfu,
+            samples_per_s=samples_per_s,
+            scaling_efficiency=scaling_efficiency,
+            sizing_catalog_version=sizing_catalog_version,
+            step_time_s=step_time_s,
+            time_to_train_hours=time_to_train_hours,
+            tokens_per_s=tokens_per_s,
+        )
+
+        return quote_performance
+

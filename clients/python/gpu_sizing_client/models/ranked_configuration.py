@@ -1,0 +1,329 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.breakdown import Breakdown
+  from ..models.fabric_ref import FabricRef
+  from ..models.memory import Memory
+  from ..models.result_layout import ResultLayout
+  from ..models.server_ref import ServerRef
+  from ..models.sizing_price import SizingPrice
+  from ..models.stock_view import StockView
+
+
+
+
+
+T = TypeVar("T", bound="RankedConfiguration")
+
+
+
+@_attrs_define
+class RankedConfiguration:
+    """ 
+        Attributes:
+            assumptions (list[str]):
+            bottleneck (str):
+            breakdown (Breakdown):
+            communication_share (float):
+            efficiency_vs_one_node (float | None): Throughput per GPU over that of the best one-node layout of the same
+                server: one scale for every fabric and node count
+            fabric (FabricRef):
+            global_batch (int):
+            gpu (str):
+            gpus (int):
+            layout (ResultLayout):
+            memory (Memory):
+            mfu (float):
+            network_note (str): How this configuration's fabric stands against the network advice
+            nics_per_node (int):
+            nodes (int):
+            oversubscription (float):
+            price (SizingPrice):
+            rank (int):
+            region (str):
+            samples_per_s (float):
+            scaling_efficiency (float): Ideal step time of the same per-GPU work with free communication and no pipeline
+                bubble, over the predicted step time; 1.0 is perfectly linear scaling
+            server (ServerRef):
+            step_time_s (float):
+            stock (StockView):
+            time_to_train_hours (float):
+            tokens_per_s (float | None):
+            why (str): Why it ranks where it does
+     """
+
+    assumptions: list[str]
+    bottleneck: str
+    breakdown: Breakdown
+    communication_share: float
+    efficiency_vs_one_node: float | None
+    fabric: FabricRef
+    global_batch: int
+    gpu: str
+    gpus: int
+    layout: ResultLayout
+    memory: Memory
+    mfu: float
+    network_note: str
+    nics_per_node: int
+    nodes: int
+    oversubscription: float
+    price: SizingPrice
+    rank: int
+    region: str
+    samples_per_s: float
+    scaling_efficiency: float
+    server: ServerRef
+    step_time_s: float
+    stock: StockView
+    time_to_train_hours: float
+    tokens_per_s: float | None
+    why: str
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.breakdown import Breakdown # noqa: PLC0415
+        from ..models.fabric_ref import FabricRef # noqa: PLC0415
+        from ..models.memory import Memory # noqa: PLC0415
+        from ..models.result_layout import ResultLayout # noqa: PLC0415
+        from ..models.server_ref import ServerRef # noqa: PLC0415
+        from ..models.sizing_price import SizingPrice # noqa: PLC0415
+        from ..models.stock_view import StockView # noqa: PLC0415
+        assumptions = self.assumptions
+
+
+
+        bottleneck = self.bottleneck
+
+        breakdown = self.breakdown.to_dict()
+
+        communication_share = self.communication_share
+
+        efficiency_vs_one_node: float | None
+        efficiency_vs_one_node = self.efficiency_vs_one_node
+
+        fabric = self.fabric.to_dict()
+
+        global_batch = self.global_batch
+
+        gpu = self.gpu
+
+        gpus = self.gpus
+
+        layout = self.layout.to_dict()
+
+        memory = self.memory.to_dict()
+
+        mfu = self.mfu
+
+        network_note = self.network_note
+
+        nics_per_node = self.nics_per_node
+
+        nodes = self.nodes
+
+        oversubscription = self.oversubscription
+
+        price = self.price.to_dict()
+
+        rank = self.rank
+
+        region = self.region
+
+        samples_per_s = self.samples_per_s
+
+        scaling_efficiency = self.scaling_efficiency
+
+        server = self.server.to_dict()
+
+        step_time_s = self.step_time_s
+
+        stock = self.stock.to_dict()
+
+        time_to_train_hours = self.time_to_train_hours
+
+        tokens_per_s: float | None
+        tokens_per_s = self.tokens_per_s
+
+        why = self.why
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "assumptions": assumptions,
+            "bottleneck": bottleneck,
+            "breakdown": breakdown,
+            "communication_share": communication_share,
+            "efficiency_vs_one_node": efficiency_vs_one_node,
+            "fabric": fabric,
+            "global_batch": global_batch,
+            "gpu": gpu,
+            "gpus": gpus,
+            "layout": layout,
+            "memory": memory,
+            "mfu": mfu,
+            "network_note": network_note,
+            "nics_per_node": nics_per_node,
+            "nodes": nodes,
+            "oversubscription": oversubscription,
+            "price": price,
+            "rank": rank,
+            "region": region,
+            "samples_per_s": samples_per_s,
+            "scaling_efficiency": scaling_efficiency,
+            "server": server,
+            "step_time_s": step_time_s,
+            "stock": stock,
+            "time_to_train_hours": time_to_train_hours,
+            "tokens_per_s": tokens_per_s,
+            "why": why,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.breakdown import Breakdown # noqa: PLC0415
+        from ..models.fabric_ref import FabricRef # noqa: PLC0415
+        from ..models.memory import Memory # noqa: PLC0415
+        from ..models.result_layout import ResultLayout # noqa: PLC0415
+        from ..models.server_ref import ServerRef # noqa: PLC0415
+        from ..models.sizing_price import SizingPrice # noqa: PLC0415
+        from ..models.stock_view import StockView # noqa: PLC0415
+        d = dict(src_dict)
+        assumptions = cast(list[str], d.pop("assumptions"))
+
+
+        bottleneck = d.pop("bottleneck")
+
+        breakdown = Breakdown.from_dict(d.pop("breakdown"))
+
+
+
+
+        communication_share = d.pop("communication_share")
+
+        def _parse_efficiency_vs_one_node(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        efficiency_vs_one_node = _parse_efficiency_vs_one_node(d.pop("efficiency_vs_one_node"))
+
+
+        fabric = FabricRef.from_dict(d.pop("fabric"))
+
+
+
+
+        global_batch = d.pop("global_batch")
+
+        gpu = d.pop("gpu")
+
+        gpus = d.pop("gpus")
+
+        layout = ResultLayout.from_dict(d.pop("layout"))
+
+
+
+
+        memory = Memory.from_dict(d.pop("memory"))
+
+
+
+
+        mfu = d.pop("mfu")
+
+        network_note = d.pop("network_note")
+
+        nics_per_node = d.pop("nics_per_node")
+
+        nodes = d.pop("nodes")
+
+        oversubscription = d.pop("oversubscription")
+
+        price = SizingPrice.from_dict(d.pop("price"))
+
+
+
+
+        rank = d.pop("rank")
+
+        region = d.pop("region")
+
+        samples_per_s = d.pop("samples_per_s")
+
+        scaling_efficiency = d.pop("scaling_efficiency")
+
+        server = ServerRef.from_dict(d.pop("server"))
+
+
+
+
+        step_time_s = d.pop("step_time_s")
+
+        stock = StockView.from_dict(d.pop("stock"))
+
+
+
+
+        time_to_train_hours = d.pop("time_to_train_hours")
+
+        def _parse_tokens_per_s(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        tokens_per_s = _parse_tokens_per_s(d.pop("tokens_per_s"))
+
+
+        why = d.pop("why")
+
+        ranked_configuration = cls(
+            assumptions=assumptions,
+            bottleneck=bottleneck,
+            breakdown=breakdown,
+            communication_share=communication_share,
+            efficiency_vs_one_node=efficiency_vs_one_node,
+            fabric=fabric,
+            global_batch=global_batch,
+            gpu=gpu,
+            gpus=gpus,
+            layout=layout,
+            memory=memory,
+            mfu=mfu,
+            network_note=network_note,
+            nics_per_node=nics_per_node,
+            nodes=nodes,
+            oversubscription=oversubscription,
+            price=price,
+            rank=rank,
+            region=region,
+            samples_per_s=samples_per_s,
+            scaling_efficiency=scaling_efficiency,
+            server=server,
+            step_time_s=step_time_s,
+            stock=stock,
+            time_to_train_hours=time_to_train_hours,
+            tokens_per_s=tokens_per_s,
+            why=why,
+        )
+
+        return ranked_configuration
+

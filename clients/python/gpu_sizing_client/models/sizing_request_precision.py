@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class SizingRequestPrecision(StrEnum):
+    BF16 = "bf16"
+    FP8 = "fp8"
+
+    def __str__(self) -> str:
+        return str(self.value)
