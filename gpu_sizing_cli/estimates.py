@@ -1,0 +1,247 @@
+"""`gpu-sizing estimate` and `collective`: one configuration, or one collective, through the model."""
+
+from __future__ import annotations
+
+import click
+from gpu_sizing_client.api.catalog import get_server
+from gpu_sizing_client.api.estimates import create_collective_estimate, create_estimate
+from gpu_sizing_client.models import (
+    Collective,
+    CollectiveRequest,
+    CollectiveRequestAlgorithm,
+    CollectiveRequestOperation,
+    Estimate,
+    EstimateRequest,
+    LayoutRecompute,
+    LayoutZeroStage,
+    TrainingPrecision,
+    WorkloadPreset,
+)
+from rich.markup import escape
+
+from gpu_sizing_cli.api import Api
+from gpu_sizing_cli.listing import choices
+from gpu_sizing_cli.numbers import bytes_size, figure, microseconds, percent
+from gpu_sizing_cli.output import Column, formats, stdout, table, write_csv, write_json
+
+CLUSTER_FLAGS = {"cluster.server": "--server", "cluster.fabric": "--fabric",
+                 "cluster.nodes": "--nodes", "cluster.oversubscription": "--oversubscription"}
+ESTIMATE_FLAGS = {**CLUSTER_FLAGS, "workload.preset": "--preset", "workload.seq_len": "--seq-len",
+                  "training.global_batch": "--global-batch", "training.micro_batch": "--micro-batch",
+                  "training.precision": "--precision", "layout.dp": "--dp", "layout.tp": "--tp",
+                  "layout.pp": "--pp", "layout.ep": "--ep", "layout.zero_stage": "--zero",
+                  "layout.virtual_stages": "--virtual-stages", "layout.recompute": "--recompute",
+                  "layout.sequence_parallel": "--sequence-parallel"}
+
+
+def cluster_options(command):
+    for option in reversed((
+        click.option("--server", required=True, help="Catalog server id, e.g. hgx-h100-8."),
+        click.option("--fabric", required=True, help="Catalog fabric id, e.g. ib-ndr-400."),
+        click.option("--nodes", type=int, required=True),
+        click.option("--oversubscription", type=float, help="Fabric tier ratio (default 1:1)."),
+    )):
+        command = option(command)
+    return command
+
+
+def cluster(server: str, fabric: str, nodes: int, oversubscription: float | None) -> dict:
+    given = {"server": server, "fabric": fabric, "nodes": nodes}
+    return given if oversubscription is None else {**given, "oversubscription": oversubscription}
+
+
+@click.command()
+@cluster_options
+@click.option("--preset", type=choices(WorkloadPreset), required=True)
+@click.option("--seq-len", type=int, help="Override the preset's sequence length.")
+@click.option("--global-batch", type=int, required=True, help="Samples per optimizer step.")
+@click.option("--micro-batch", type=int)
+@click.option("--precision", type=choices(TrainingPrecision))
+@click.option("--tp", type=int, default=1, show_default=True, help="Tensor parallel.")
+@click.option("--pp", type=int, default=1, show_default=True, help="Pipeline stages.")
+@click.option("--dp", type=int, help="Data parallel (default: every GPU, nodes x GPUs per node "
+              "/ (tp x pp)).")
+@click.option("--ep", type=int, help="Expert parallel.")
+@click.option("--zero", "zero_stage", type=click.Choice([str(z.value) for z in LayoutZeroStage]),
+              help="ZeRO stage (FSDP full shard is 3).")
+@click.option("--virtual-stages", type=int, help="Interleaved 1F1B chunks per stage.")
+@click.option("--recompute", type=choices(LayoutRecompute))
+@click.option("--sequence-parallel", is_flag=True, default=None)
+@formats
+@click.pass_obj
+def estimate(api: Api, output: str, server: str, fabric: str, nodes: int,
+             oversubscription: float | None, preset: str, seq_len: int | None, global_batch: int,
+             micro_batch: int | None, precision: str | None, dp: int | None, **layout) -> None:
+    """One configuration through the model: step time, throughput, efficiency, memory."""
+    if dp is None:
+        gpus_per_node = api.call(get_server, server_id=server).parsed.gpus_per_node
+        dp = max(1, nodes * gpus_per_node // (layout["tp"] * layout["pp"]))
+    if layout.get("zero_stage") is not None:
+        layout["zero_stage"] = int(layout["zero_stage"])
+    body = {
+        "cluster": cluster(server, fabric, nodes, oversubscription),
+        "workload": {"preset": preset, **({"seq_len": seq_len} if seq_len else {})},
+        "training": {"global_batch": global_batch,
+                     **{k: v for k, v in (("micro_batch", micro_batch), ("precision", precision))
+                        if v is not None}},
+        "layout": {"dp": dp, **{k: v for k, v in layout.items() if v is not None}},
+    }
+    response = api.call(create_estimate, ESTIMATE_FLAGS, body=EstimateRequest.from_dict(body))
+    result: Estimate = response.parsed
+    if output == "json":
+        write_json(response.content)
+    elif output == "csv":
+        write_csv(ESTIMATE_COLUMNS, [result])
+    else:
+        show_estimate(body, result)
+
+
+ESTIMATE_COLUMNS = [
+    Column("", None, name, lambda e, name=name: getattr(e, name))
+    for name in ("nodes", "gpus", "step_time_s", "tokens_per_s", "samples_per_s", "mfu",
+                 "achieved_tflops_per_gpu", "scaling_efficiency", "communication_share",
+                 "inter_node_bandwidth_gbs", "catalog_version")
+] + [Column("", None, "memory_total_gb", lambda e: e.memory.total_gb),
+     Column("", None, "memory_fits", lambda e: e.memory.fits)]
+
+
+def show_estimate(body: dict, e: Estimate) -> None:
+    c, layout = body["cluster"], body["layout"]
+    degrees = ", ".join(f"{name} {value}" for name, value in layout.items())
+    stdout.print(f"[bold]{body['workload']['preset']}[/] on {c['nodes']} nodes of {c['server']} "
+                 f"over {c['fabric']}: {e.gpus:,} GPUs, {degrees}")
+    throughput = (f"{figure(e.tokens_per_s)} tokens/s ({figure(e.samples_per_s)} samples/s)"
+                  if e.tokens_per_s is not None else f"{figure(e.samples_per_s)} samples/s")
+    memory = e.memory
+    rows = [
+        ("step time", f"{figure(e.step_time_s)} s"),
+        ("throughput", throughput),
+        ("MFU", f"{percent(e.mfu)} ({figure(e.achieved_tflops_per_gpu)} TFLOPS per GPU)"),
+        ("scaling efficiency", percent(e.scaling_efficiency)),
+        ("communication", f"{percent(e.communication_share)} of each step, exposed"),
+        ("inter-node bandwidth", f"{figure(e.inter_node_bandwidth_gbs)} GB/s per node"),
+        ("memory per GPU", f"{figure(memory.total_gb)} GB of {figure(memory.capacity_gb)} GB: "
+                           + ("fits" if memory.fits else "[red]does not fit[/]")
+                           + f" (margin {figure(memory.margin_gb)} GB)"),
+    ]
+    stdout.print(table(None, [Column("", lambda r: r[0], "", None),
+                              Column("", lambda r: r[1], "", None)], rows, header=False))
+    # The exposed parts, compute, bubble and straggler add up to the step; hidden parts overlap
+    # compute, so they are no share of it.
+    parts = sorted(((name.removesuffix("_s").removesuffix("_exposed"), seconds)
+                    for name, seconds in e.breakdown.to_dict().items()
+                    if seconds and not name.endswith("_hidden_s")), key=lambda p: -p[1])
+    stdout.print(table(f"Step time {figure(e.step_time_s)} s", [
+        Column("part", lambda p: p[0].replace("_", " "), "", None),
+        Column("s", lambda p: figure(p[1]), "", None, right=True),
+        Column("of the step", lambda p: percent(p[1] / e.step_time_s), "", None, right=True),
+    ], parts))
+    hidden = [f"{name.removesuffix('_hidden_s')} {figure(seconds)} s"
+              for name, seconds in e.breakdown.to_dict().items()
+              if seconds and name.endswith("_hidden_s")]
+    if hidden:
+        stdout.print(f"Hidden under compute: {', '.join(hidden)}.")
+    stdout.print(escape(e.bottleneck))
+    for assumption in e.assumptions:
+        stdout.print(f"[dim]- {escape(assumption)}[/]")
+
+
+# What nccl-tests prints for each operation (their *_perf binaries, default float data).
+NCCL_REDUCTION = {"all_reduce": "sum", "reduce_scatter": "sum"}
+FLOAT_BYTES = 4
+
+
+def sizes(size: str | None, begin: str | None, end: str | None, factor: int) -> list[int]:
+    if size is not None:
+        return [bytes_size(size)]
+    if begin is None or end is None:
+        raise click.UsageError("give --size, or --begin and --end (as nccl-tests' -b and -e)")
+    low, high = bytes_size(begin), bytes_size(end)
+    if low > high or factor < 2:
+        raise click.UsageError("--begin must not exceed --end, and --factor must be 2 or more")
+    out = [low]
+    while out[-1] * factor <= high:
+        out.append(out[-1] * factor)
+    return out
+
+
+NCCL_COLUMNS = [
+    Column("size (B)", lambda r: str(int(r.size_bytes)), "size_bytes", lambda r: int(r.size_bytes),
+           right=True),
+    Column("count (elements)", lambda r: str(int(r.size_bytes) // FLOAT_BYTES), "count",
+           lambda r: int(r.size_bytes) // FLOAT_BYTES, right=True),
+    Column("type", lambda r: "float", "type", lambda r: "float", right=True),
+    Column("redop", lambda r: NCCL_REDUCTION.get(r.operation, "none"), "redop",
+           lambda r: NCCL_REDUCTION.get(r.operation, "none"), right=True),
+    Column("root", lambda r: "-1", "root", lambda r: -1, right=True),
+    Column("time (us)", lambda r: microseconds(r.time_s), "time_us", lambda r: r.time_s * 1e6,
+           right=True),
+    Column("algbw (GB/s)", lambda r: f"{r.algbw_gbs:.2f}", "algbw_gbs", lambda r: r.algbw_gbs,
+           right=True),
+    Column("busbw (GB/s)", lambda r: f"{r.busbw_gbs:.2f}", "busbw_gbs", lambda r: r.busbw_gbs,
+           right=True),
+    Column("", None, "ranks", lambda r: r.ranks),
+    Column("", None, "operation", lambda r: r.operation),
+    Column("", None, "algorithm", lambda r: getattr(r, "algorithm", None)),
+]
+
+
+def nccl_line(r: Collective) -> str:
+    """A line as all_reduce_perf prints one (its out-of-place half)."""
+    return (f"{int(r.size_bytes):12d}  {int(r.size_bytes) // FLOAT_BYTES:12d}  {'float':>8}  "
+            f"{NCCL_REDUCTION.get(r.operation, 'none'):>6}  {-1:6d}  {microseconds(r.time_s):>7}  "
+            f"{r.algbw_gbs:6.2f}  {r.busbw_gbs:6.2f}")
+
+
+@click.command()
+@cluster_options
+@click.option("--op", "operation", type=choices(CollectiveRequestOperation), default="all_reduce",
+              show_default=True)
+@click.option("--algorithm", type=choices(CollectiveRequestAlgorithm))
+@click.option("--size", help="Message size S as nccl-tests counts it, e.g. 8M, 1G (1024-based).")
+@click.option("-b", "--begin", help="Smallest size of a sweep, like nccl-tests' -b.")
+@click.option("-e", "--end", help="Largest size of a sweep, like nccl-tests' -e.")
+@click.option("-f", "--factor", type=int, default=2, show_default=True,
+              help="Step factor of a sweep, like nccl-tests' -f.")
+@formats
+@click.pass_obj
+def collective(api: Api, output: str, server: str, fabric: str, nodes: int,
+               oversubscription: float | None, operation: str, algorithm: str | None,
+               size: str | None, begin: str | None, end: str | None, factor: int) -> None:
+    """One collective through the model, printed as nccl-tests prints a measurement.
+
+    The columns are all_reduce_perf's (size, count, type, redop, root, time, algbw, busbw, with
+    nccl-tests' definitions of algbw and busbw), so the model's line sits beside a measured one.
+    """
+    asked = sizes(size, begin, end, factor)
+    flags = {**CLUSTER_FLAGS, "operation": "--op", "size_bytes": "--size",
+             "algorithm": "--algorithm"}
+    answers = []
+    for size_bytes in asked:
+        body = {"cluster": cluster(server, fabric, nodes, oversubscription),
+                "operation": operation, "size_bytes": size_bytes,
+                **({"algorithm": algorithm} if algorithm else {})}
+        answers.append(api.call(create_collective_estimate, flags,
+                                body=CollectiveRequest.from_dict(body)))
+    results: list[Collective] = [a.parsed for a in answers]
+    if output == "json":
+        write_json(answers[0].content if size is not None else [a.content for a in answers])
+        return
+    if output == "csv":
+        write_csv(NCCL_COLUMNS, results)
+        return
+    first = results[0]
+    chosen = getattr(first, "algorithm", None) or algorithm or "auto"
+    click.echo(f"# {operation} on {nodes} nodes of {server} over {fabric}: {first.ranks} ranks, "
+               f"algorithm {chosen}; the model's prediction, in nccl-tests' columns")
+    click.echo("#" + " " * 62 + "out-of-place")
+    click.echo(f"# {'size':>10}  {'count':>12}  {'type':>8}  {'redop':>6}  {'root':>6}  "
+               f"{'time':>7}  {'algbw':>6}  {'busbw':>6}")
+    click.echo(f"# {'(B)':>10}  {'(elements)':>12}  {'':>8}  {'':>6}  {'':>6}  "
+               f"{'(us)':>7}  {'(GB/s)':>6}  {'(GB/s)':>6}")
+    for r in results:
+        click.echo(nccl_line(r))
+    click.echo(f"# Avg bus bandwidth    : {sum(r.busbw_gbs for r in results) / len(results):g}")
+
+
+COMMANDS = (estimate, collective)

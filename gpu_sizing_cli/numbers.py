@@ -1,0 +1,69 @@
+"""Numbers as a person reads them: significant digits, thousands separators, units, money."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+import click
+
+# nccl-tests reads sizes in powers of 1024 (-b 8M is 8,388,608 bytes); so does --size.
+SIZE_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?(?:[eE][0-9]+)?)\s*([KMGT]?)(?:i?B)?\s*", re.IGNORECASE)
+
+
+def figure(value: float | None, digits: int = 4) -> str:
+    """67090.0 -> 67,090; 8.189 -> 8.189; 0.003082 -> 0.003082."""
+    if value is None:
+        return "-"
+    if abs(value) >= 10 ** (digits - 1):
+        return f"{round(value):,}"
+    return f"{value:.{digits}g}"
+
+
+def percent(share: float | None, decimals: int = 1) -> str:
+    return "-" if share is None else f"{share * 100:.{decimals}f}%"
+
+
+def signed_percent(share: float) -> str:
+    return f"{share * 100:+.1f}%"
+
+
+def money(amount: str | None, currency: str | None = None) -> str:
+    """A decimal string as the API gives it, grouped: "939620.16" -> "939,620.16 EUR"."""
+    if amount is None:
+        return "-"
+    try:
+        grouped = f"{Decimal(amount):,}"
+    except InvalidOperation:
+        grouped = amount
+    return f"{grouped} {currency}" if currency else grouped
+
+
+def duration(hours: float | None) -> str:
+    if hours is None:
+        return "-"
+    if hours < 48:
+        return f"{hours:.1f} h"
+    days = hours / 24
+    return f"{days:.1f} days" if days < 10 else f"{round(days):,} days"
+
+
+def microseconds(seconds: float) -> str:
+    """As nccl-tests prints a time: fewer decimals as it grows."""
+    us = seconds * 1e6
+    return f"{us:.0f}" if us >= 10_000 else f"{us:.1f}" if us >= 100 else f"{us:.2f}"
+
+
+def bytes_size(text: str) -> int:
+    match = SIZE.fullmatch(text)
+    if not match:
+        raise click.BadParameter(f"{text!r} is not a size; e.g. 8388608, 8M, 1G")
+    return int(float(match.group(1)) * SIZE_UNITS[match.group(2).upper()])
+
+
+def scientific(value: float | None) -> str:
+    """Amounts of work: 2e12 tokens reads as 2.0e12."""
+    if value is None:
+        return "-"
+    return f"{value:.3g}" if value < 1e6 else f"{value:.2e}".replace("e+", "e")

@@ -1,0 +1,216 @@
+"""`gpu-sizing size`, `sizing` and `sizings`: submit a questionnaire, follow it, read the result."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from pathlib import Path
+
+import click
+from gpu_sizing_client.api.sizings import create_sizing, get_sizing, list_sizings
+from gpu_sizing_client.models import (
+    ListSizingsOrigin,
+    ListSizingsStatus,
+    Sizing,
+    SizingRequest,
+    SizingRequestObjective,
+    SizingRequestPrecision,
+    SizingRequestTerm,
+    SizingStatus,
+    WorkloadPreset,
+)
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+from gpu_sizing_cli import sizing_view
+from gpu_sizing_cli.api import Api, ApiError
+from gpu_sizing_cli.listing import choices, list_command
+from gpu_sizing_cli.numbers import scientific
+from gpu_sizing_cli.output import Column, formats, stderr, write_csv, write_json
+from gpu_sizing_cli.problems import one_line
+
+UNDER_WAY = (SizingStatus.QUEUED, SizingStatus.RUNNING)
+POLL_S = 0.5
+# Body fields set by a flag of another name; every other field `a_b` is set by `--a-b`.
+FLAG_OF_FIELD = {"workload.preset": "--preset", "workload.seq_len": "--seq-len",
+                 "workload": "--preset", "gpu_models": "--gpu", "fabrics_include": "--fabric",
+                 "fabrics_exclude": "--exclude-fabric"}
+
+
+class NodeRange(click.ParamType):
+    name = "N or MIN-MAX"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, dict):
+            return value
+        low, _, high = str(value).partition("-")
+        try:
+            return {"min": int(low), "max": int(high or low)}
+        except ValueError:
+            self.fail(f"{value!r} is not a node count or range, e.g. 8 or 8-32", param, ctx)
+
+
+def body_flags(body: dict) -> dict[str, str]:
+    flags = {name: "--" + name.replace("_", "-") for name in body}
+    return {**flags, **FLAG_OF_FIELD}
+
+
+@click.command()
+@click.option("--preset", type=choices(WorkloadPreset), help="A model preset (see `gpu-sizing "
+              "catalog presets`).")
+@click.option("--workload-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help='A JSON workload instead of a preset: {"transformer": {...}} or '
+                   '{"generic": {...}} (see /docs).')
+@click.option("--seq-len", type=int, help="Override the preset's sequence length.")
+@click.option("--tokens", type=float, help="Tokens to train (transformers), e.g. 2e12.")
+@click.option("--samples", type=float, help="Samples per epoch (sample-based models).")
+@click.option("--epochs", type=float, help="Passes over the samples.")
+@click.option("--duration-days", type=float, help="Deadline; alone, the most work in that time.")
+@click.option("--nodes", type=NodeRange(), help="Node count or range, e.g. 8-32 (default 1-16).")
+@click.option("--gpus-per-node", type=int)
+@click.option("--gpu", "gpu_models", multiple=True, help="A GPU id to consider (repeat).")
+@click.option("--fabric", "fabrics_include", multiple=True, help="Only this fabric (repeat).")
+@click.option("--exclude-fabric", "fabrics_exclude", multiple=True, help="Not this fabric (repeat).")
+@click.option("--precision", type=choices(SizingRequestPrecision))
+@click.option("--global-batch", type=int, help="Samples per optimizer step, kept exactly.")
+@click.option("--region", help="e.g. us-east, eu-central (see `gpu-sizing catalog regions`).")
+@click.option("--term", type=choices(SizingRequestTerm))
+@click.option("--currency", help="ISO 4217, e.g. EUR.")
+@click.option("--objective", type=choices(SizingRequestObjective))
+@click.option("--budget-per-month", metavar="AMOUNT", help="In the currency, e.g. 250000.00.")
+@click.option("--budget-total", metavar="AMOUNT")
+@click.option("--max-lead-time-days", type=int)
+@click.option("--rdma-required", is_flag=True, default=None)
+@click.option("--max-results", type=int)
+@formats
+@click.pass_obj
+def size(api: Api, output: str, preset: str | None, workload_file: Path | None,
+         seq_len: int | None, **fields) -> None:
+    """Submit a sizing, follow its progress, print the ranked configurations and the advice.
+
+    Only the flags given are sent: the API's defaults apply to the rest (see /docs).
+    """
+    if (preset is None) == (workload_file is None):
+        raise click.UsageError("give --preset or --workload-file")
+    if workload_file is not None:
+        try:
+            workload = json.loads(workload_file.read_text())
+        except (OSError, ValueError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--workload-file") from None
+        flags = {**FLAG_OF_FIELD, "workload": "--workload-file"}
+    else:
+        workload = {"preset": preset}
+        flags = FLAG_OF_FIELD
+    if seq_len is not None:
+        workload["seq_len"] = seq_len
+    body = {"workload": workload, **{name: list(value) if isinstance(value, tuple) else value
+                                    for name, value in fields.items()
+                                    if value is not None and value != ()}}
+    flags = {**body_flags(body), **flags}
+    try:
+        request = SizingRequest.from_dict(body)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise click.BadParameter(f"not a workload the API takes ({exc})",
+                                 param_hint="--workload-file") from None
+    with progress_bar() as bar:
+        task = bar.add_task("submitting", total=1.0)
+        try:
+            # One key for every retry of this submission: a retry gets the same sizing back.
+            response = api.call(create_sizing, flags, body=request,
+                                idempotency_key=str(uuid.uuid4()))
+        except click.ClickException:
+            bar.update(task, visible=False)
+            raise
+        response = follow(api, response, lambda s: bar.update(
+            task, completed=s.progress, description=str(s.status)))
+    finish(response, output)
+
+
+def progress_bar() -> Progress:
+    return Progress(TextColumn("{task.description:>10}"), BarColumn(), TaskProgressColumn(),
+                    TimeElapsedColumn(), console=stderr)
+
+
+def follow(api: Api, response, update):
+    """Polls the sizing until it is final, reporting its progress."""
+    sizing: Sizing = response.parsed
+    update(sizing)
+    try:
+        while sizing.status in UNDER_WAY:
+            time.sleep(POLL_S)
+            response = api.call(get_sizing, sizing_id=sizing.id)
+            sizing = response.parsed
+            update(sizing)
+    except KeyboardInterrupt:
+        raise click.ClickException(f"stopped waiting; the sizing goes on: gpu-sizing sizing "
+                                   f"{sizing.id}") from None
+    return response
+
+
+def finish(response, output: str) -> None:
+    sizing: Sizing = response.parsed
+    if output == "json":
+        write_json(response.content)
+    if sizing.status in UNDER_WAY:
+        stderr.print(f"sizing {sizing.id} is {sizing.status} ({sizing.progress:.0%}); "
+                     f"follow it with: gpu-sizing sizing {sizing.id} --wait")
+        return
+    if sizing.status != SizingStatus.SUCCEEDED:
+        error = sizing.error
+        detail = one_line("sizing", error.code, error.detail,
+                          [(e.pointer, e.detail) for e in error.errors], FLAG_OF_FIELD) \
+            if error else "no reason given"
+        raise ApiError(f"sizing {sizing.id} {sizing.status}: {detail}")
+    if output == "csv":
+        write_csv(sizing_view.columns(sizing.result.currency), sizing.result.configurations)
+    elif output == "table":
+        sizing_view.show(sizing.id, sizing.result)
+
+
+@click.command("sizing")
+@click.argument("sizing_id", type=click.UUID)
+@click.option("--wait", is_flag=True, help="Follow it with a progress bar until it is final.")
+@formats
+@click.pass_obj
+def show_sizing(api: Api, output: str, sizing_id, wait: bool) -> None:
+    """Print a sizing: its status, or its ranked configurations once it succeeded."""
+    response = api.call(get_sizing, sizing_id=sizing_id)
+    if wait and response.parsed.status in UNDER_WAY:
+        with progress_bar() as bar:
+            task = bar.add_task("", total=1.0)
+            response = follow(api, response, lambda s: bar.update(
+                task, completed=s.progress, description=str(s.status)))
+    finish(response, output)
+
+
+def workload_name(summary) -> str:
+    w = summary.request.workload
+    preset = getattr(w, "preset", None)
+    return str(preset) if isinstance(preset, WorkloadPreset) else "custom"
+
+
+def work_asked(summary) -> str:
+    r = summary.request
+    for name, unit in (("tokens", "tokens"), ("samples", "samples"), ("duration_days", "days")):
+        value = getattr(r, name, None)
+        if isinstance(value, float | int):
+            return f"{scientific(value)} {unit}"
+    return "-"
+
+
+LIST_COLUMNS = [
+    Column("id", lambda s: s.id, "id", lambda s: s.id),
+    Column("created", lambda s: s.created_at.strftime("%Y-%m-%d %H:%M"), "created_at",
+           lambda s: s.created_at.isoformat()),
+    Column("status", lambda s: str(s.status), "status", lambda s: str(s.status)),
+    Column("workload", workload_name, "workload", workload_name),
+    Column("work", work_asked, "work", work_asked),
+    Column("origin", lambda s: str(s.origin), "origin", lambda s: str(s.origin)),
+]
+
+
+list_all = list_command("sizings", list_sizings, ListSizingsStatus, ListSizingsOrigin,
+                        LIST_COLUMNS, "The account's sizings")
+
+
+COMMANDS = (size, show_sizing, list_all)
