@@ -72,7 +72,8 @@ def replace(target: Path) -> None:
         for folder in sorted((p for p in target.rglob("*") if p.is_dir()), reverse=True):
             if not any(folder.iterdir()):
                 folder.rmdir()
-    print(f"{target.relative_to(REPO_ROOT)}: {len(new)} files from {SPEC.name}")
+    shown = target.relative_to(REPO_ROOT) if target.is_relative_to(REPO_ROOT) else target
+    print(f"{shown}: {len(new)} files from {SPEC.name}")
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,32 @@ def fresh_app(tmp_path: Path):
     yield app
     with app.app_context():
         db.engine().dispose()
+
+
+@dataclass(frozen=True)
+class LiveApi:
+    url: str
+    key: str
+    database_url: str
+    env: dict
+
+
+@pytest.fixture(scope="session")
+def live_api(tmp_path_factory):
+    """gunicorn as `make run` serves it (SQLite, tasks in the API process), with a secret key of
+    the usual scopes; for the clients of the API (the command line, the partner client)."""
+    from tests.faults.servers import LOAD_TEST_ENV, ApiServer, service_env
+
+    workdir = tmp_path_factory.mktemp("live-api")
+    database_url = f"sqlite:///{workdir / 'live.sqlite3'}"
+    app = build_app(database_url)
+    key = new_key(app)
+    with app.app_context():
+        db.engine().dispose()
+    env = service_env(database_url, None, **LOAD_TEST_ENV)
+    server = ApiServer(workdir, env, workers=1, threads=4).start()
+    try:
+        yield LiveApi(url=f"http://127.0.0.1:{server.port}", key=key,
+                      database_url=database_url, env=env)
+    finally:
+        server.stop()

@@ -68,3 +68,30 @@ def test_no_module_imports_itself_through_others():
     for name in sorted(graph):
         if not state.get(name):
             visit(name, [name])
+
+
+# The clients of the API: the partner client (generated) and the command line built on it. They
+# speak HTTP only, so they import nothing of the service's packages, and the command line
+# reaches the API through the generated client alone.
+CLIENT_PACKAGES = {"gpu_sizing_cli": REPO_ROOT / "gpu_sizing_cli",
+                   "gpu_sizing_client": REPO_ROOT / "clients" / "python" / "gpu_sizing_client"}
+HTTP_LIBRARIES = {"httpx", "requests", "urllib3", "http", "aiohttp"}
+
+
+def test_the_clients_import_nothing_of_the_service():
+    for package, folder in CLIENT_PACKAGES.items():
+        paths = list(folder.rglob("*.py"))
+        assert paths, f"no modules under {folder}"
+        for path in paths:
+            for target in imports(path):
+                top = target.split(".")[0]
+                assert top not in LAYERS, f"{path.relative_to(REPO_ROOT)} imports {target}"
+                assert top != "gpu_sizing_cli" or package == "gpu_sizing_cli", (
+                    f"{path.relative_to(REPO_ROOT)} imports the command line")
+
+
+def test_the_command_line_talks_http_only_through_its_transport_and_the_client():
+    for path in CLIENT_PACKAGES["gpu_sizing_cli"].rglob("*.py"):
+        direct = {t for t in imports(path) if t.split(".")[0] in HTTP_LIBRARIES}
+        if path.name not in ("transport.py", "api.py"):
+            assert not direct, f"{path.name} makes its own HTTP calls: {direct}"

@@ -1,0 +1,51 @@
+"""Numbers as a person reads them, and a problem document as one line naming the flag."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import pytest
+
+from gpu_sizing_cli.numbers import bytes_size, duration, figure, microseconds, money, percent
+from gpu_sizing_cli.problems import field_name, from_body
+
+
+def test_figures_keep_four_significant_digits_with_separators():
+    assert [figure(v) for v in (67090.0, 1_346_432.0, 8.189, 0.003082, None)] == [
+        "67,090", "1,346,432", "8.189", "0.003082", "-"]
+    assert percent(0.9625) == "96.2%" and percent(1.0) == "100.0%"
+
+
+def test_money_is_grouped_as_given_never_through_a_float():
+    assert money("939620.16", "EUR") == "939,620.16 EUR"
+    assert money("133.8840") == "133.8840"
+    assert money("12345678901234567.89") == "12,345,678,901,234,567.89"
+
+
+def test_durations_and_nccl_times():
+    assert [duration(h) for h in (31.5, 77.0, 8281.0)] == ["31.5 h", "3.2 days", "345 days"]
+    assert [microseconds(s) for s in (5.627e-3, 3.39e-4, 2.599e-5, 0.012)] == [
+        "5627.0", "339.0", "25.99", "12000"]
+
+
+def test_sizes_count_in_powers_of_1024_as_nccl_tests_does():
+    assert [bytes_size(s) for s in ("8388608", "8M", "1G", "1.5K", "256MiB")] == [
+        8388608, 8 * 2**20, 2**30, 1536, 256 * 2**20]
+    with pytest.raises(click.BadParameter):
+        bytes_size("a lot")
+
+
+def test_a_field_is_named_by_its_flag():
+    flags = {"tokens": "--tokens", "nodes": "--nodes", "workload.preset": "--preset"}
+    assert field_name("/tokens", flags) == "--tokens"
+    assert field_name("/nodes/min", flags) == "--nodes (nodes.min)"
+    assert field_name("/workload/preset", flags) == "--preset (workload.preset)"
+    assert field_name("/layout/dp", flags) == "layout.dp"
+    assert field_name("", flags) == "request"
+
+
+def test_an_answer_that_is_no_problem_document_is_still_one_line():
+    problem = json.dumps({"status": 404, "code": "not_found", "detail": "No quote q1"}).encode()
+    assert from_body(404, problem, {}) == "No quote q1 (404 not_found)"
+    assert from_body(502, b"<html>\nBad Gateway</html>", {}) == "HTTP 502: <html>"
