@@ -9,7 +9,11 @@ COPY service ./service
 COPY catalog ./catalog
 COPY sizing ./sizing
 COPY tasks ./tasks
-RUN pip install . && useradd --create-home --uid 10001 sizing
+COPY gpu_sizing_cli ./gpu_sizing_cli
+COPY clients/python ./clients/python
+# The project depends on the partner client (its gpu-sizing command uses it), which is not on an
+# index: both are installed from here in one step.
+RUN pip install ./clients/python . && useradd --create-home --uid 10001 sizing
 COPY docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh
 
 USER sizing
