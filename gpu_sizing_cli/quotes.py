@@ -66,9 +66,8 @@ def quote(api: Api, sizing_id, rank: int, customer_name: str, company, email, co
     if as_json:
         write_json(response.content)
     t = created.totals
-    c = created.configuration
     stderr.print(f"quote {created.number} ({created.status}, valid until {created.valid_until}): "
-                 f"{c.nodes} x {c.server.id} on {c.fabric.id}, {created.term} term")
+                 f"{configuration(created)}, {created.term} term")
     stderr.print(f"  {money(t.term_net, created.currency)} net + {t.tax_label} "
                  f"{money(t.tax, created.currency)} = {money(t.grand_total, created.currency)}")
     for path in saved:
