@@ -43,7 +43,8 @@ QUOTE_FLAGS = {"sizing_id": "SIZING_ID", "rank": "--rank", "term": "--term",
 @click.option("--valid-days", type=int)
 @click.option("--output-dir", "-o", type=click.Path(file_okay=False, path_type=Path), default=".",
               show_default=True, help="Where to save <number>.pdf and <number>.csv.")
-@click.option("--json", "as_json", is_flag=True, help="Also print the quote's JSON document.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the quote's JSON document (the saved files' paths go to stderr).")
 @click.pass_obj
 def quote(api: Api, sizing_id, rank: int, customer_name: str, company, email, country, vat_id,
           term, currency, support, valid_days, output_dir: Path, as_json: bool) -> None:
@@ -71,7 +72,8 @@ def quote(api: Api, sizing_id, rank: int, customer_name: str, company, email, co
     stderr.print(f"  {money(t.term_net, created.currency)} net + {t.tax_label} "
                  f"{money(t.tax, created.currency)} = {money(t.grand_total, created.currency)}")
     for path in saved:
-        click.echo(str(path))
+        # Paths on stdout for a script to take, unless stdout carries the JSON document.
+        click.echo(str(path), err=as_json)
 
 
 def configuration(q: Quote) -> str:
