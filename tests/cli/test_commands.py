@@ -75,6 +75,12 @@ def test_quote_saves_its_pdf_and_csv_and_says_where(gpu_sizing, tmp_path):
     assert pdf.stem == table.stem and table.read_text().startswith("quote_number,")
     assert "VAT 19% (DE)" in ran.err
 
+    as_json = gpu_sizing("quote", sizing["id"], "--customer-name", "Ada Lovelace", "--json",
+                         "--output-dir", str(tmp_path / "again"))
+    document = json.loads(as_json.out)
+    assert (tmp_path / "again" / f"{document['number']}.pdf").exists()
+    assert f"{document['number']}.pdf" in as_json.err
+
     listed = json.loads(gpu_sizing("quotes", "--json").out)
     assert pdf.stem in [q["number"] for q in listed["items"]]
     assert pdf.stem in gpu_sizing("quotes").out
