@@ -115,7 +115,8 @@ def transformer_work(model: Transformer, c: dict, fp8: bool) -> dict:
         bytes_layer = bytes_layer + quant * (1.0 + np.where(full, rfrac / 2, 0.0))
         fwd_bytes_layer = fwd_bytes_layer + quant / 2
     layers_here = L / pp
-    ce = _CROSS_ENTROPY_BYTES * model.vocab / tp / pp  # on the last stage, averaged
+    ce = np.where(np.asarray(c.get("fused_cross_entropy", False), bool), 0.0,
+                  _CROSS_ENTROPY_BYTES * model.vocab / tp / pp)  # last stage, averaged
     nongemm_bytes = tokens * (layers_here * bytes_layer + ce)
     nongemm_fwd_bytes = tokens * (layers_here * fwd_bytes_layer + ce * 26 / 40)
 

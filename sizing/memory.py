@@ -3,7 +3,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from sizing.workload import Transformer
+from sizing.workload import FRAMEWORK_FP32_GRADIENTS, FRAMEWORKS, Transformer
+
+_FP32_GRADIENTS = np.array([FRAMEWORK_FP32_GRADIENTS[f] for f in FRAMEWORKS])
+
+
+def gradient_bytes_per_param(c: dict, constants, precision: str) -> np.ndarray:
+    """Bytes of each gradient held and reduced: FP32 main gradients under Megatron's code."""
+    if precision == "fp32":
+        return np.full(np.shape(c["dp"]), constants.bytes_per_param_gradients_fp32)
+    fp32 = _FP32_GRADIENTS[np.asarray(c.get("framework", 0), int)]
+    return np.where(fp32, 4.0, constants.bytes_per_param_gradients)
 
 GB = 1e9
 
@@ -87,6 +97,7 @@ def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
         return (np.where(on, dense_local / shard, dense_local)
                 + np.where(on, expert_local / expert_dp, expert_local)) * nbytes / GB
 
+    gb = gradient_bytes_per_param(c, constants, precision)
     weights = sharded(wb, 3)
     grads = sharded(gb, 2)
     # ZeRO-Offload keeps the FP32 master weights and Adam moments in host memory.
@@ -111,11 +122,14 @@ def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
         first = np.where(offload == 2, 2.0 * stage * pp / model.layers, first) + working
         # The last stage holds the logits twice: the 16-bit output of the final GEMM and the
         # FP32 copy cross entropy works on (Megatron's `vocab_parallel_logits.float()`).
-        logits_b = 6.0 * model.seq_len / cp * b * model.vocab / tp
+        logits_b = np.where(np.asarray(c.get("fused_cross_entropy", False), bool), 0.0,
+                            6.0 * model.seq_len / cp * b * model.vocab / tp)
         last = np.where(offload == 2, 2.0 * stage * pp / model.layers, stage) + working
-        acts_b = np.where(pp > 1, np.maximum(first, last + logits_b), first)
-        logits = np.where((pp == 1) | (last + logits_b >= first), logits_b, 0.0) / GB
-        acts = acts_b / GB - logits
+        last_total = last + logits_b
+        peak = np.where(pp > 1, np.maximum(first, last_total), first + logits_b)
+        logits_peak = np.where((pp == 1) | (last_total >= first), logits_b, 0.0)
+        logits = logits_peak / GB
+        acts = (peak - logits_peak) / GB
         # ZeRO-3/FSDP gather one unit (a layer) to compute and prefetch the next, and hold the
         # unit's unsharded gradients for its reduce-scatter (PyTorch FSDP notes, 'two
         # all-gather output tensors alive at once'; DeepSpeed prefetch buckets).

@@ -23,7 +23,11 @@ from sizing.compute import (
     transformer_work,
 )
 from sizing.hardware import Cluster
-from sizing.memory import activation_bytes_per_microbatch, memory_per_gpu
+from sizing.memory import (
+    activation_bytes_per_microbatch,
+    gradient_bytes_per_param,
+    memory_per_gpu,
+)
 from sizing.workload import (
     FRAMEWORK_OVERLAPS_GRADIENTS,
     FRAMEWORKS,
@@ -38,7 +42,8 @@ from sizing.workload import (
 
 LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_parallel": False,
                    "recompute": 1, "cp": 1, "recompute_layers": 0, "shard_group": 0,
-                   "offload": 0, "framework": 0, "flash_attention": True}
+                   "offload": 0, "framework": 0, "flash_attention": True,
+                   "fused_cross_entropy": False}
 _OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
 
 
@@ -300,8 +305,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # ---- data parallelism / ZeRO (per step)
     expert = model.expert_params if is_tf else 0.0
     local_params = (model.params - expert) / (tp * pp) + expert / (tp * pp * ep)
-    gbytes = (constants.bytes_per_param_gradients_fp32 if fp32
-              else constants.bytes_per_param_gradients)
+    gbytes = gradient_bytes_per_param(c, constants, training.precision)
     wbytes = constants.bytes_per_param_weights_fp32 if fp32 else constants.bytes_per_param_weights
     grad_bytes = local_params * gbytes
     # Context-parallel ranks hold the same weights: gradients are reduced over dp x cp.
@@ -431,7 +435,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         "mfu_causal": m * comp["model_flops_causal"] / (step * peak),
         "model_tflops_per_gpu": m * comp["model_flops"] / step / 1e12,
         "model_tflops_per_gpu_causal": m * comp["model_flops_causal"] / step / 1e12,
-        "scaling_efficiency": base["compute"] / step,
+        "scaling_efficiency": (base["compute"] + base["optimizer"]) / step,
         "communication_share": comm_exposed / step,
         "compute_efficiency": comp["gemm_efficiency"],
         "micro_batches": m,
@@ -474,6 +478,7 @@ def layout_arrays(layout: Layout, training: Training) -> dict:
         "framework": np.array([FRAMEWORKS.index(layout.framework)]),
         "flash_attention": np.array([layout.flash_attention]),
         "overlap_grad_reduce": np.array([layout.overlaps_gradients]),
+        "fused_cross_entropy": np.array([layout.fused_cross_entropy]),
     }
 
 

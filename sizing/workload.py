@@ -25,6 +25,11 @@ OFFLOAD = ("none", "optimizer", "optimizer+activations")
 # Megatron-Core recipes (NeMo, Megatron-Bridge) set --overlap-grad-reduce; DDP, FSDP and
 # Horovod overlap by design (buckets, units, tensor fusion); DeepSpeed's pipeline engine and
 # ZeRO-1/2 without overlap_comm reduce after the backward (DeepSpeed config default false).
+# Megatron's model code keeps FP32 main gradients beside 16-bit parameters and reduces them in
+# FP32 ("bf16 parameters, fp32 gradients: 18 [bytes]", Megatron-LM docs/user-guide/features/
+# dist_optimizer.md; --accumulate-allreduce-grads-in-fp32 with bf16): 4 gradient bytes.
+FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deepspeed": False,
+                            "fsdp": False, "ddp": False, "horovod": False}
 FRAMEWORK_OVERLAPS_GRADIENTS = {"megatron": True, "megatron-deepspeed": False,
                                 "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True}
 
@@ -201,6 +206,9 @@ class Layout:
     framework: str = "megatron"
     flash_attention: bool = True  # fused attention kernels (FlashAttention, cuDNN fused attn)
     overlap_grad_reduce: bool | None = None  # None: the framework's usual setting
+    # The output layer and the loss computed together in chunks (Liger-Kernel's fused linear
+    # cross entropy): no full logits tensor, neither 16-bit nor FP32.
+    fused_cross_entropy: bool = False
 
     @property
     def overlaps_gradients(self) -> bool:
@@ -229,7 +237,8 @@ class Layout:
                      "recompute_layers", "shard_group"):
             if name in values:
                 values[name] = int(values[name])
-        for name in ("sequence_parallel", "flash_attention", "overlap_grad_reduce"):
+        for name in ("sequence_parallel", "flash_attention", "overlap_grad_reduce",
+                     "fused_cross_entropy"):
             if name in values and values[name] is not None:
                 values[name] = bool(values[name])
         for name, names in (("recompute", RECOMPUTE), ("offload", OFFLOAD),

@@ -165,7 +165,8 @@ def _training(world: World, f: dict, models: dict):
                     shard_group=int(f.get("shard_group", 0)),
                     offload=f.get("offload", "none"), framework=framework,
                     flash_attention=bool(f.get("flash_attention", flash)),
-                    overlap_grad_reduce=f.get("overlap_grad_reduce"))
+                    overlap_grad_reduce=f.get("overlap_grad_reduce"),
+                    fused_cross_entropy=bool(f.get("fused_cross_entropy", False)))
     training = Training(gb, mb, PRECISIONS[f["precision"]])
     problems = validate_layout(cluster, model, training, layout)
     if problems:
