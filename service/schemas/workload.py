@@ -33,6 +33,11 @@ class TransformerSchema(Strict):
     top_k = f.Integer(load_default=1, validate=v.Range(min=1, max=64))
     gated_mlp = f.Boolean(load_default=False,
                                   metadata={"description": "SwiGLU-style MLP (three matrices)"})
+    tied_embeddings = f.Boolean(load_default=True,
+                                metadata={"description": "Input and output embeddings shared"})
+    causal = f.Boolean(load_default=True,
+                       metadata={"description": "Causal (decoder) attention; false for an "
+                                                "encoder such as BERT"})
 
     @ma.validates_schema
     def _consistent(self, data, **_):
