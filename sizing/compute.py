@@ -32,10 +32,6 @@ _UNFUSED_SCORES_FWD, _UNFUSED_SCORES_BWD = 13.0, 26.0
 # Cross entropy in FP32 (Megatron's VocabParallelCrossEntropy casts the logits with .float()):
 # cast, exp, sum and normalise read and write about 26 v bytes forward and 14 v backward.
 _CROSS_ENTROPY_BYTES = 40.0
-# FP8 linears quantise each GEMM input: read for amax, read and cast, write row- and
-# column-wise copies (Transformer Engine fp8_current_scaling.rst), about 6 bytes per element,
-# for the inputs forward and the output gradients backward.
-_FP8_QUANT_BYTES = 12.0
 # Batch norm (or bias) and ReLU after each conv, fused, 16-bit: forward read and write (4 B),
 # backward read input, output gradient and statistics passes, write input gradient (10 B).
 CONV_ELEMENTWISE_BYTES = 14.0
@@ -106,19 +102,19 @@ def transformer_work(model: Transformer, c: dict, fp8: bool) -> dict:
                      + (table["bwd_head"] * (h + h_kv) + table["bwd_f"] * f) / tp)
     scores_fwd = np.where(flash, 0.0, _UNFUSED_SCORES_FWD * model.heads * s / tp)
     scores_bwd = np.where(flash, 0.0, _UNFUSED_SCORES_BWD * model.heads * s / tp)
-    fwd_bytes_layer = per_layer_fwd + scores_fwd
-    re_bytes_layer = (np.where(full, rfrac * fwd_bytes_layer, 0.0)
-                      + np.where(selective, scores_fwd, 0.0))
-    bytes_layer = fwd_bytes_layer + per_layer_bwd + scores_bwd + re_bytes_layer
-    if fp8:
-        quant = _FP8_QUANT_BYTES * (3 * h + f) / tp
-        bytes_layer = bytes_layer + quant * (1.0 + np.where(full, rfrac / 2, 0.0))
-        fwd_bytes_layer = fwd_bytes_layer + quant / 2
+    # Element-wise work (what a framework fuses or not) apart from the score tensors and the
+    # cross entropy, whose bytes are counted kernel by kernel already. FP8 casts are not
+    # added: the FP8 GEMM speedup of model.yaml is measured with quantisation included.
+    elementwise = per_layer_fwd * (1.0 + np.where(full, rfrac, 0.0)) + per_layer_bwd
+    scores = (scores_fwd * (1.0 + np.where(full, rfrac, 0.0) + np.where(selective, 1.0, 0.0))
+              + scores_bwd)
     layers_here = L / pp
     ce = np.where(np.asarray(c.get("fused_cross_entropy", False), bool), 0.0,
                   _CROSS_ENTROPY_BYTES * model.vocab / tp / pp)  # last stage, averaged
-    nongemm_bytes = tokens * (layers_here * bytes_layer + ce)
-    nongemm_fwd_bytes = tokens * (layers_here * fwd_bytes_layer + ce * 26 / 40)
+    nongemm_bytes = tokens * layers_here * elementwise
+    fixed_bytes = tokens * (layers_here * scores + ce)
+    nongemm_fwd_bytes = tokens * layers_here * per_layer_fwd
+    fixed_fwd_bytes = tokens * (layers_here * scores_fwd + ce * 26 / 40)
 
     unfused_scores = ~flash
     return {
@@ -128,12 +124,12 @@ def transformer_work(model: Transformer, c: dict, fp8: bool) -> dict:
         + np.where(unfused_scores, attn_total, 0.0),
         "gemm8_flops": linear_total if fp8 else np.zeros_like(linear_total),
         "attention_flops": np.where(unfused_scores, 0.0, attn_total),
-        "bytes": nongemm_bytes,
+        "bytes": nongemm_bytes, "fixed_bytes": fixed_bytes,
         "gemm16_fwd_flops": logits_fwd + (0.0 if fp8 else linear_fwd)
         + np.where(unfused_scores, attn_fwd, 0.0),
         "gemm8_fwd_flops": linear_fwd if fp8 else np.zeros_like(linear_fwd),
         "attention_fwd_flops": np.where(unfused_scores, 0.0, attn_fwd),
-        "fwd_bytes": nongemm_fwd_bytes,
+        "fwd_bytes": nongemm_fwd_bytes, "fixed_fwd_bytes": fixed_fwd_bytes,
         "gemm_size": per_gpu_gemm_flops(model, b, tp, cp),
         "model_flops": model.model_flops_per_token("full") * tokens / mp,
         "model_flops_causal": model.model_flops_per_token("causal") * tokens / mp,
@@ -161,9 +157,9 @@ def generic_work(model: GenericModel, c: dict, fp32: bool) -> dict:
     return {
         "conv_layers": layers, "conv_passes": passes, "micro_batch": b,
         "gemm16_flops": passes * fwd, "gemm8_flops": zeros, "attention_flops": zeros,
-        "bytes": bytes_,
+        "bytes": bytes_, "fixed_bytes": zeros,
         "gemm16_fwd_flops": fwd, "gemm8_fwd_flops": zeros, "attention_fwd_flops": zeros,
-        "fwd_bytes": bytes_ * (4.0 / 14.0),
+        "fwd_bytes": bytes_ * (4.0 / 14.0), "fixed_fwd_bytes": zeros,
         "model_flops": 3.0 * fwd, "model_flops_causal": 3.0 * fwd, "counted_flops": passes * fwd,
     }
 
@@ -172,7 +168,8 @@ def compute_time(work: dict, rates: dict) -> tuple[np.ndarray, np.ndarray]:
     """(time of the micro-batch, time of its forward) from the work and the achievable rates.
 
     `rates`: gemm16 and gemm8 (FLOP/s at the typical GEMM's efficiency), attention (FLOP/s of
-    fused attention) and hbm (bytes/s of streaming kernels, the framework's fusion included).
+    fused attention), hbm (bytes/s of element-wise work, the framework's fusion included) and
+    hbm_raw (bytes/s of streaming kernels, for bytes already counted kernel by kernel).
     Sample-based models with layers get each conv at the efficiency of its own GEMM size.
     """
     layers = work.get("conv_layers")
@@ -190,6 +187,6 @@ def compute_time(work: dict, rates: dict) -> tuple[np.ndarray, np.ndarray]:
                       + work["gemm8_fwd_flops"] / rates["gemm8"])
     t_attn = work["attention_flops"] / rates["attention"]
     t_attn_fwd = work["attention_fwd_flops"] / rates["attention"]
-    t_mem = work["bytes"] / rates["hbm"]
-    t_mem_fwd = work["fwd_bytes"] / rates["hbm"]
+    t_mem = work["bytes"] / rates["hbm"] + work["fixed_bytes"] / rates["hbm_raw"]
+    t_mem_fwd = work["fwd_bytes"] / rates["hbm"] + work["fixed_fwd_bytes"] / rates["hbm_raw"]
     return t_gemm + t_attn + t_mem, t_fwd_gemm + t_attn_fwd + t_mem_fwd

@@ -31,6 +31,7 @@ class ModelConstants:
     fp8_gemm_speedup: Mapping[str, float]
     conv_efficiency: Mapping[str, float]
     framework_nongemm_bytes_factor: Mapping[str, float]
+    framework_gemm_efficiency: Mapping[str, float]
     host_link_gbs: Mapping[str, float]
     cpu_adam_params_per_s: float
     intra_link_efficiency: Mapping[str, float]

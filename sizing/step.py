@@ -171,11 +171,13 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
     fusion = _lookup_per_key(constants, "framework_nongemm_bytes_factor", c["framework"],
                              FRAMEWORKS)
     knee_s = constants.matmul_knee_us * 1e-6
-    rates = {"peak16": peak16, "knee_s": knee_s, "hbm": hbm_raw / fusion}
+    rates = {"peak16": peak16, "knee_s": knee_s, "hbm": hbm_raw / fusion, "hbm_raw": hbm_raw}
     if isinstance(model, Transformer):
         work = transformer_work(model, c, training.precision == "fp8")
         emax = (_lookup_per_gpu(constants, "matmul_efficiency", gpu_ids, n)
-                * constants.gemm_shape_efficiency)
+                * constants.gemm_shape_efficiency
+                * _lookup_per_key(constants, "framework_gemm_efficiency", c["framework"],
+                                  FRAMEWORKS))
         eff = gemm_efficiency(work["gemm_size"], peak16, emax, knee_s)
         rates["gemm16"] = peak16 * eff
         rates["gemm8"] = rates["gemm16"] * _lookup_per_gpu(constants, "fp8_gemm_speedup",
