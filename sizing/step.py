@@ -81,26 +81,26 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
     if problems:
         return problems
     if layout.gpus != cluster.gpus:
-        problems.append(("dp", f"dp*tp*pp*cp = {layout.gpus} but the cluster has "
-                               f"{cluster.gpus} GPUs"))
+        problems.append(("dp", (f"dp*tp*pp*cp = {layout.gpus} but the cluster has "
+                               f"{cluster.gpus} GPUs")))
     if layout.framework not in FRAMEWORKS:
         problems.append(("framework", f"must be one of {', '.join(FRAMEWORKS)}"))
     if layout.offload not in OFFLOAD:
         problems.append(("offload", f"must be one of {', '.join(OFFLOAD)}"))
     if layout.offload != "none" and layout.zero_stage < 1:
-        problems.append(("offload", "offloading optimizer state needs ZeRO stage 1 or more "
-                                    "(ZeRO-Offload shards it before moving it to the host)"))
+        problems.append(("offload", ("offloading optimizer state needs ZeRO stage 1 or more "
+                                    "(ZeRO-Offload shards it before moving it to the host)")))
     if layout.shard_group:
         if layout.zero_stage < 1:
             problems.append(("shard_group", "hybrid sharding needs a ZeRO stage (3 for HSDP)"))
         elif layout.dp % layout.shard_group:
-            problems.append(("shard_group", f"{layout.shard_group} does not divide "
-                                            f"dp={layout.dp}"))
+            problems.append(("shard_group", (f"{layout.shard_group} does not divide "
+                                            f"dp={layout.dp}")))
     if layout.recompute_layers < 0:
         problems.append(("recompute_layers", "must be 0 (every layer) or more"))
     elif layout.recompute_layers and layout.recompute != "full":
-        problems.append(("recompute_layers", "counts layers of full recompute; set recompute "
-                                             "to full"))
+        problems.append(("recompute_layers", ("counts layers of full recompute; set recompute "
+                                             "to full")))
     if layout.zero_stage not in ZERO_STAGES:
         problems.append(("zero_stage", "must be 0, 1, 2 or 3"))
     if layout.recompute not in RECOMPUTE:
@@ -127,8 +127,8 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
         if layout.cp > 1 and model.seq_len % (2 * layout.cp):
             # Load-balanced causal CP splits the sequence into 2 x cp chunks (Transformer
             # Engine's DualChunkSwap: sequence lengths divisible by cp_size * 2).
-            problems.append(("cp", f"2 x cp = {2 * layout.cp} does not divide the sequence "
-                                   f"length {model.seq_len}"))
+            problems.append(("cp", (f"2 x cp = {2 * layout.cp} does not divide the sequence "
+                                   f"length {model.seq_len}")))
     elif isinstance(model, GenericModel) and (layout.tp != 1 or layout.pp != 1 or layout.ep != 1
                                               or layout.cp != 1):
         problems.append(("tp", "a generic model supports data parallelism only"))

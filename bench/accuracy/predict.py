@@ -176,7 +176,7 @@ def _training(world: World, f: dict, models: dict):
     if not e.memory["fits"]:
         notes.append(f"model: does not fit ({e.memory['total_gb']:.0f} GB > "
                      f"{e.memory['capacity_gb']:.0f} GB per GPU)")
-    peak = cluster.gpu.peak_tflops(training.precision)
+    cluster.gpu.peak_tflops(training.precision)
     metrics = {"tflops_per_gpu": e.achieved_tflops_per_gpu,
                "model_tflops_per_gpu": e.model_tflops_per_gpu,
                "model_tflops_per_gpu_causal": e.model_tflops_per_gpu_causal,

@@ -71,9 +71,14 @@ def test_the_split_comes_from_the_catalog_fields_alone(ev) -> None:
 
 
 def test_no_constant_is_fitted_on_a_hold_out_or_check_row(ev) -> None:
-    for name in ("holdout_measurements.csv", "check_measurements.csv"):
-        rows = {row for row, m in ev.measurements.items() if m.file == name}
-        assert rows and not rows & (ev.book.fitted_rows | set(ev.book.informed)), name
+    holdout = {row for row, m in ev.measurements.items() if m.file == "holdout_measurements.csv"}
+    assert holdout and not holdout & (ev.book.fitted_rows | set(ev.book.informed))
+    check = {row for row, m in ev.measurements.items() if m.file == "check_measurements.csv"}
+    assert check and not check & ev.book.fitted_rows
+    # A check row looked at when a figure was chosen is declared (informed_by) and reported as
+    # seen, never as a check row.
+    for row in check & set(ev.book.informed):
+        assert ev.results[row].split == "seen", row
 
 
 def test_every_row_of_the_measurement_files_has_exactly_one_spec() -> None:

@@ -1,8 +1,7 @@
-import pytest
-
 import dataclasses
 
 import numpy as np
+import pytest
 
 from sizing.cnn import inception_v3, resnet, vgg16
 from sizing.compute import FLASH_BACKWARD_RATIO, gemm_efficiency, transformer_work

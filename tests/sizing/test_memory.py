@@ -82,7 +82,7 @@ def test_published_out_of_memory_case_does_not_fit_and_offload_fixes_it(constant
     """OpenRLHF issue 698: Llama-3-8B on one A100 80GB with DeepSpeed ZeRO-2, checkpointing,
     sequence 128, batch 1 runs out of memory in the optimizer step; --adam_offload fits."""
     m = dataclasses.replace(preset_model("llama-3-8b"), seq_len=128)
-    base = dict(dp=1, tp=1, pp=1, zero_stage=2, recompute="full", framework="deepspeed")
+    base = {"dp": 1, "tp": 1, "pp": 1, "zero_stage": 2, "recompute": "full", "framework": "deepspeed"}
     oom = estimate(_one_gpu("a100-80gb-sxm"), m, Training(1, 1), Layout(**base), constants)
     assert not oom.memory["fits"]
     offloaded = estimate(_one_gpu("a100-80gb-sxm"), m, Training(1, 1),
@@ -129,7 +129,7 @@ def test_a_published_configuration_beyond_80_gb_does_not_fit_on_80_gb(constants)
 
 def test_fused_cross_entropy_drops_the_logits(cluster_on, constants):
     m = preset_model("llama-3-8b")
-    lay = dict(dp=8, tp=1, pp=1, zero_stage=3, recompute="full", framework="deepspeed")
+    lay = {"dp": 8, "tp": 1, "pp": 1, "zero_stage": 3, "recompute": "full", "framework": "deepspeed"}
     plain, fused = (estimate(cluster_on("ib-ndr-400", 1), m, Training(8, 1),
                              Layout(**lay, fused_cross_entropy=f), constants).memory
                     for f in (False, True))
