@@ -121,7 +121,8 @@ def test_unfused_attention_materialises_scores_and_pays_their_bytes():
     flash, unfused = _work(m, tp=8.0), _work(m, tp=8.0, flash_attention=False)
     assert float(unfused["attention_flops"][0]) == 0.0
     assert float(unfused["gemm16_flops"][0]) > float(flash["gemm16_flops"][0])
-    assert float(unfused["bytes"][0]) > 2 * float(flash["bytes"][0])
+    assert float(flash["fixed_bytes"][0]) < float(unfused["fixed_bytes"][0])
+    assert float(unfused["fixed_bytes"][0]) > float(unfused["bytes"][0])
 
 
 def test_fp8_moves_only_the_linear_layers():
@@ -133,18 +134,19 @@ def test_fp8_moves_only_the_linear_layers():
     bf16, fp8 = transformer_work(m, c, False), transformer_work(m, c, True)
     assert float(fp8["gemm8_flops"][0]) == pytest.approx(3 * m.linear_forward_flops_per_token
                                                          * m.seq_len)
-    # Logits stay 16-bit; attention is unchanged; quantisation adds memory-bound bytes.
+    # Logits stay 16-bit; attention is unchanged; the casts are inside the measured speedup.
     assert float(fp8["gemm16_flops"][0]) == pytest.approx(3 * m.logits_forward_flops_per_token
                                                           * m.seq_len)
     assert float(fp8["attention_flops"][0]) == float(bf16["attention_flops"][0])
-    assert float(fp8["bytes"][0]) > float(bf16["bytes"][0])
+    assert float(fp8["bytes"][0]) == float(bf16["bytes"][0])
 
 
 def test_non_gemm_bytes_shrink_relative_to_flops_as_models_grow():
     """Bytes per token grow with h, FLOPs with h^2: small models are memory-bound for longer."""
     small = Transformer("s", 12, 768, 12, 12, 3072, 50368, 2048)
     big = Transformer("b", 32, 4096, 32, 32, 16384, 50368, 2048)
-    ratio = [float(_work(m)["bytes"][0] / _work(m)["gemm16_flops"][0]) for m in (small, big)]
+    ratio = [float((_work(m)["bytes"][0] + _work(m)["fixed_bytes"][0])
+                   / _work(m)["gemm16_flops"][0]) for m in (small, big)]
     assert ratio[0] > 3 * ratio[1]
 
 
