@@ -48,21 +48,23 @@ def _per_layer(model: Transformer, c: dict, code) -> np.ndarray:
                                       code, c.get("cp", 1), c.get("flash_attention", True))
 
 
-def activation_bytes_per_microbatch(model, c: dict, precision: str) -> np.ndarray:
-    """Bytes one micro-batch saves for its backward on this GPU (what activation offload moves)."""
+def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.ndarray]:
+    """(bytes one micro-batch saves for its backward on this GPU, which is what activation
+    offload moves; bytes of one layer's whole activation set, the working set of a recomputed
+    layer). Computed once per evaluation and shared by the time and memory models."""
     b = np.asarray(c["micro_batch"], float)
     if not isinstance(model, Transformer):
         acts = model.activation_bytes_per_sample * b
-        return acts if precision == "fp32" else acts / 2
+        return (acts if precision == "fp32" else acts / 2), np.zeros_like(b)
     code = np.asarray(c["recompute"], int)
-    per_layer = _per_layer(model, c, code)
+    kept = _per_layer(model, c, np.zeros_like(code))
+    per_layer = np.where(code == 0, kept, _per_layer(model, c, code))
     rfrac = np.asarray(c.get("recompute_fraction", 1.0), float)
-    per_layer = np.where(code == 2, rfrac * per_layer + (1 - rfrac) * _per_layer(model, c, 0),
-                         per_layer)
-    return per_layer * model.layers / np.asarray(c["pp"], float)
+    per_layer = np.where(code == 2, rfrac * per_layer + (1 - rfrac) * kept, per_layer)
+    return per_layer * model.layers / np.asarray(c["pp"], float), kept
 
 
-def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
+def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dict:
     """Per-GPU memory in GB by part, for arrays of layouts in `c`.
 
     margin_gb is what is left beyond the headroom the policy keeps free; negative: no fit.
@@ -105,9 +107,9 @@ def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
     b = np.asarray(c["micro_batch"], float)
     zeros = np.zeros_like(weights)
     logits = buffers = zeros
+    stage, kept = parts if parts is not None else activation_parts(model, c, precision)
     if is_tf:
         code = np.asarray(c["recompute"], int)
-        stage = activation_bytes_per_microbatch(model, c, precision)
         v = np.asarray(c["virtual_stages"], float)
         m = np.asarray(c["micro_batches"], float)
         # 1F1B: the first stage keeps min(p, m) micro-batches of its L/p layers in flight;
@@ -117,7 +119,7 @@ def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
         first = stage * in_flight * interleave
         # Full recompute re-runs one layer's forward inside its backward: that layer's whole
         # activation set is alive at once (Korthikanti section 4.3).
-        working = np.where(code == 2, _per_layer(model, c, 0), 0.0)
+        working = np.where(code == 2, kept, 0.0)
         # Activation offload keeps about the layer computing and the one being fetched.
         first = np.where(offload == 2, 2.0 * stage * pp / model.layers, first) + working
         # The last stage holds the logits twice: the 16-bit output of the final GEMM and the
@@ -136,7 +138,7 @@ def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
         unit = (dense - model.embedding_params) / model.layers / tp
         buffers = np.where(zero == 3, (2.0 * wb + gb) * unit, 0.0) / GB
     else:
-        acts = activation_bytes_per_microbatch(model, c, precision) / GB
+        acts = stage / GB
     reserved = np.full_like(weights, constants.runtime_reserved_gb)
     total = weights + grads + optim + acts + logits + buffers + reserved
     capacity = np.asarray(c["gpu_memory_gb"], float)

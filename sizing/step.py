@@ -24,7 +24,7 @@ from sizing.compute import (
 )
 from sizing.hardware import Cluster
 from sizing.memory import (
-    activation_bytes_per_microbatch,
+    activation_parts,
     gradient_bytes_per_param,
     memory_per_gpu,
 )
@@ -137,11 +137,13 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
 
 # --------------------------------------------------------------------------- physics
 
-def _lookup_per_gpu(constants, name, gpu_ids, n):
+def _per_gpu_lookup(constants, gpu_ids, n):
+    """A lookup of per-GPU constants for each candidate (the GPU ids are factored once)."""
     if gpu_ids is None:
-        return np.full(n, constants.per_gpu(name, "default"))
+        return lambda name: np.full(n, constants.per_gpu(name, "default"))
     uniq, inv = np.unique(np.asarray(gpu_ids).astype(str), return_inverse=True)
-    return np.array([constants.per_gpu(name, u) for u in uniq])[inv.reshape(-1)]
+    inv = inv.reshape(-1)
+    return lambda name: np.array([constants.per_gpu(name, u) for u in uniq])[inv]
 
 
 def _lookup_per_key(constants, name, codes, names):
@@ -161,29 +163,27 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
     """
     f = np.float64
     n = np.asarray(c["gpus_per_node"]).shape[0]
-    gpu_ids = c.get("gpu_id")
+    per_gpu = _per_gpu_lookup(constants, c.get("gpu_id"), n)
     fp32 = training.precision == "fp32"
     peak_key = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops"}
     peak = c[peak_key[training.precision]].astype(f) * 1e12
     peak16 = (c["gpu_fp32_tflops"] if fp32 else c["gpu_bf16_tflops"]).astype(f) * 1e12
     hbm_raw = (c["gpu_memory_bandwidth_gbs"].astype(f) * 1e9
-               * _lookup_per_gpu(constants, "hbm_efficiency", gpu_ids, n))
+               * per_gpu("hbm_efficiency"))
     fusion = _lookup_per_key(constants, "framework_nongemm_bytes_factor", c["framework"],
                              FRAMEWORKS)
     knee_s = constants.matmul_knee_us * 1e-6
     rates = {"peak16": peak16, "knee_s": knee_s, "hbm": hbm_raw / fusion, "hbm_raw": hbm_raw}
     if isinstance(model, Transformer):
         work = transformer_work(model, c, training.precision == "fp8")
-        emax = (_lookup_per_gpu(constants, "matmul_efficiency", gpu_ids, n)
+        emax = (per_gpu("matmul_efficiency")
                 * constants.gemm_shape_efficiency
                 * _lookup_per_key(constants, "framework_gemm_efficiency", c["framework"],
                                   FRAMEWORKS))
         eff = gemm_efficiency(work["gemm_size"], peak16, emax, knee_s)
         rates["gemm16"] = peak16 * eff
-        rates["gemm8"] = rates["gemm16"] * _lookup_per_gpu(constants, "fp8_gemm_speedup",
-                                                           gpu_ids, n)
-        rates["attention"] = peak16 * _lookup_per_gpu(constants, "attention_efficiency",
-                                                      gpu_ids, n)
+        rates["gemm8"] = rates["gemm16"] * per_gpu("fp8_gemm_speedup")
+        rates["attention"] = peak16 * per_gpu("attention_efficiency")
     elif isinstance(model, GenericModel):
         work = generic_work(model, c, fp32)
         conv = constants.per_gpu("conv_efficiency", "fp32" if fp32 else "default")
@@ -201,8 +201,7 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
         "hbm_raw_Bps": hbm_raw, "host_link_Bps": host_gbs * 1e9,
         "model_flops": work["model_flops"], "model_flops_causal": work["model_flops_causal"],
         "counted_flops": work["counted_flops"],
-        "saved_activation_bytes_mb": activation_bytes_per_microbatch(model, c,
-                                                                      training.precision),
+        "activation_parts": activation_parts(model, c, training.precision),
     }
 
 
@@ -346,7 +345,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     t_opt = np.where(offload >= 1, t_opt_host, t_opt_gpu)
     # Activation offload sends each micro-batch's saved activations down in the forward and
     # back up in the backward; only what the compute cannot cover is exposed.
-    act_mb_bytes = comp["saved_activation_bytes_mb"]
+    act_mb_bytes = comp["activation_parts"][0]
     offload_mb = np.where(offload == 2,
                           np.maximum(2.0 * act_mb_bytes / host_Bps - t_comp_mb, 0.0), 0.0)
 
@@ -412,7 +411,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     straggler = step - base["step"]
     comm_exposed = (base["tp_exp"] + base["ep_exp"] + base["pp_exp"] + base["dp_exp"]
                     + base["zero_exp"] + base["cp_exp"] + base["offload_exp"] + straggler)
-    mem = memory_per_gpu(model, c, constants, training.precision)
+    mem = memory_per_gpu(model, c, constants, training.precision, comp["activation_parts"])
 
     gb = global_batch
     valid = (
