@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from catalog import queries
+from catalog.shipped import shipped
 from catalog.snapshot import Snapshot, snapshot
 from service.failures import Invalid, Unavailable
 from service.typed import to_document
@@ -61,8 +62,37 @@ def custom_server(doc: dict[str, Any]) -> Server:
                   pcie_gen=5, gpudirect_rdma=doc["gpudirect_rdma"])
 
 
+def reference_cluster(snap: Snapshot, doc: dict[str, Any], assumptions: list[str]) -> Cluster:
+    """A reference system of published measurements (not sold), on its own or a named fabric."""
+    reference = shipped()
+    system = reference.systems.get(doc["system"])
+    if system is None:
+        known = ", ".join(sorted(reference.systems))
+        raise Invalid.at("/cluster/system", f"no reference system {doc['system']!r} (known: {known})")
+    fabrics = {**reference.all_fabrics, **snap.fabrics}
+    fabric_id = doc.get("fabric", system["fabric"])
+    if fabric_id not in fabrics:
+        raise Invalid.at("/cluster/fabric", f"no fabric {fabric_id!r}")
+    fabric = fabrics[fabric_id] if "custom_fabric" not in doc else \
+        custom_fabric(snap, doc["custom_fabric"], assumptions)
+    if "oversubscription" in doc:
+        fabric = dataclasses.replace(fabric, oversubscription=doc["oversubscription"])
+    gpu = reference.all_gpus[system["gpu"]]
+    server = Server(id=system["id"], name=system["name"], gpu=gpu,
+                    gpus_per_node=int(system["gpus_per_node"]),
+                    nics_per_node=int(system["nics_per_node"]),
+                    nic_rate_gbps=float(system["nic_rate_gbps"]), pcie_gen=int(system["pcie_gen"]),
+                    gpudirect_rdma=bool(system["gpudirect_rdma"]))
+    assumptions.append(f"Reference system {system['name']}: hardware of published measurements, "
+                       "not sold by the provider; this estimate cannot be quoted.")
+    return Cluster(server=server, fabric=fabric, nodes=doc["nodes"],
+                   gpudirect=server.gpudirect_rdma and fabric.rdma)
+
+
 def resolve_cluster(snap: Snapshot, doc: dict[str, Any], assumptions: list[str]) -> Cluster:
-    """The cluster a request describes, by catalog ids or inline hardware."""
+    """The cluster a request describes, by catalog ids, a reference system or inline hardware."""
+    if "system" in doc:
+        return reference_cluster(snap, doc, assumptions)
     server_id, fabric_id = doc.get("server"), doc.get("fabric")
     if server_id is not None and server_id not in snap.servers:
         raise Invalid.at("/cluster/server", f"no server {server_id!r} in catalog version {snap.version_id}")
@@ -92,22 +122,29 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
     cluster = resolve_cluster(snap, doc["cluster"], assumptions)
     model = model_from(doc["workload"])
     training = training_from(doc["training"])
-    layout = layout_from(doc["layout"])
+    layout = layout_from(doc["layout"], model)
     problems = validate_layout(cluster, model, training, layout)
     if problems:
         raise Invalid.of([(LAYOUT_POINTERS.get(f, f"/layout/{f}"), reason) for f, reason in problems],
                          code="invalid_layout")
     result = estimate(cluster, model, training, layout, snap.constants)
-    if not result.memory["fits"]:
-        memory = result.memory
+    memory = result.memory
+    if memory["total_gb"] > memory["capacity_gb"]:
         detail = (f"needs {memory['total_gb']:.1f} GB per GPU (weights {memory['weights_gb']:.1f}, "
                   f"gradients {memory['gradients_gb']:.1f}, optimizer {memory['optimizer_gb']:.1f}, "
-                  f"activations {memory['activations_gb']:.1f}) but the GPU has "
+                  f"activations {memory['activations_gb']:.1f}, logits {memory['logits_gb']:.1f}, "
+                  f"gather buffers {memory['buffers_gb']:.1f}) but the GPU has "
                   f"{memory['capacity_gb']:.0f} GB, {memory['headroom_gb']:.1f} of it kept free "
-                  "(catalog policy memory_headroom_share): raise zero_stage, tp or pp, or "
-                  "recompute")
+                  "(catalog policy memory_headroom_share): raise zero_stage, tp, pp or cp, "
+                  "recompute, or offload")
         raise Invalid(f"The model does not fit in GPU memory: {detail}", code="does_not_fit",
                       errors=[("/layout", detail)])
+    if not memory["fits"]:
+        # Within the GPU but inside the policy's headroom: the estimate stands (published runs
+        # are often tuned to the edge of memory), flagged; a sizing would not offer it.
+        assumptions.append(f"Memory: {memory['total_gb']:.1f} GB of {memory['capacity_gb']:.0f} "
+                           f"GB per GPU, inside the {memory['headroom_gb']:.1f} GB the policy "
+                           "keeps free (memory_headroom_share): not offered by a sizing.")
     body = dataclasses.asdict(result)
     body["assumptions"] = assumptions + body["assumptions"]
     body["nodes"] = cluster.nodes

@@ -67,6 +67,12 @@ class Breakdown:
     zero_hidden_s: float
     bubble_s: float
     straggler_s: float
+    cp_exposed_s: float = field(**described("Context-parallel K/V exchange not hidden behind "
+                                            "attention"))
+    offload_exposed_s: float = field(**described("Activation offload traffic not hidden "
+                                                 "behind compute"))
+    optimizer_s: float = field(**described("Optimizer step (on the GPU, or on the host with "
+                                           "offload), after the backward"))
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,8 @@ class Memory:
     gradients_gb: float
     optimizer_gb: float
     activations_gb: float
+    logits_gb: float = field(**described("16-bit logits and their FP32 copy on the last stage"))
+    buffers_gb: float = field(**described("ZeRO-3/FSDP gather and prefetch buffers"))
     reserved_gb: float
     total_gb: float
     capacity_gb: float

@@ -28,5 +28,19 @@ def training_from(training: dict[str, Any]) -> Training:
                     precision=training["precision"])
 
 
-def layout_from(layout: dict[str, Any]) -> Layout:
-    return Layout.from_mapping(layout)
+# ZeRO stage a framework runs unless told otherwise: FSDP shards fully, DDP and Horovod
+# replicate, Megatron-Core recipes use the distributed optimizer (ZeRO-1 equivalent).
+FRAMEWORK_ZERO_STAGE = {"fsdp": 3, "ddp": 0, "horovod": 0}
+
+
+def layout_from(layout: dict[str, Any], model: Transformer | GenericModel | None = None) -> Layout:
+    """The layout a request states, with the framework's defaults for what it leaves out."""
+    values = dict(layout)
+    framework = values.get("framework") or (
+        "ddp" if isinstance(model, GenericModel) else "megatron")
+    values["framework"] = framework
+    if values.get("zero_stage") is None:
+        values["zero_stage"] = FRAMEWORK_ZERO_STAGE.get(framework, 1)
+    if values.get("sequence_parallel") is None:
+        values["sequence_parallel"] = framework == "megatron" and values.get("tp", 1) > 1
+    return Layout.from_mapping(values)

@@ -19,13 +19,21 @@ POLICY_FIELDS = ("memory_headroom_share",)
 class ModelConstants:
     """Every number of the model that is not arithmetic; each comes with a source in model.yaml.
 
-    Per-GPU figures are mappings keyed by GPU id with a ``default`` entry.
+    Per-GPU figures are mappings keyed by GPU id with a ``default`` entry (likewise per
+    framework, per precision class or per PCIe generation for the constants keyed so).
     """
 
     matmul_efficiency: Mapping[str, float]
+    gemm_shape_efficiency: float
     matmul_knee_us: float
-    fp8_efficiency_factor: float
-    generic_compute_efficiency: float
+    attention_efficiency: Mapping[str, float]
+    hbm_efficiency: Mapping[str, float]
+    fp8_gemm_speedup: Mapping[str, float]
+    conv_efficiency: Mapping[str, float]
+    framework_nongemm_bytes_factor: Mapping[str, float]
+    framework_gemm_efficiency: Mapping[str, float]
+    host_link_gbs: Mapping[str, float]
+    cpu_adam_params_per_s: float
     intra_link_efficiency: Mapping[str, float]
     intra_latency_us: float
     tcp_socket_ceiling_gbs: float

@@ -70,21 +70,30 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
                    + constants.bytes_per_param_optimizer)
     out = []
     add = out.append
-    add(f"Achievable compute: {100 * float(r['compute_efficiency']):.0f}% of the "
-        f"{cluster.gpu.name} dense {training.precision} peak for this per-GPU work size.")
+    add(f"Compute ({layout.framework}): GEMMs at {100 * float(r['compute_efficiency']):.0f}% of "
+        f"the {cluster.gpu.name} dense 16-bit peak for this per-GPU work size"
+        f"{', linear layers in FP8' if training.precision == 'fp8' else ''}; fused attention, "
+        "norms, activations and the optimizer step priced separately (attention FLOPs as "
+        "executed, memory-bound work by its bytes over achievable HBM bandwidth).")
     add(f"Inter-node bandwidth {float(r['inter_node_bandwidth_gbs']):.1f} GB/s per node "
         f"({cluster.server.nics_per_node} x {cluster.nic_rate_effective_gbps:g} Gb/s x "
         f"{f.achievable_fraction:g} achievable fraction{', then reduced' if reduced else ''}).")
     add("Collectives: NCCL-style two-level ring/tree, alpha-beta costs; the slower of the "
         "intra-node and inter-node phases bounds each collective.")
-    add(f"Gradient all-reduce in {constants.dp_bucket_mb:g} MB buckets overlaps the last "
-        f"micro-batch's backward at {100 * constants.overlap_efficiency:.0f}% efficiency; "
-        "the last bucket is always exposed.")
+    if layout.overlaps_gradients:
+        add(f"Gradient all-reduce in {constants.dp_bucket_mb:g} MB buckets overlaps the last "
+            f"micro-batch's backward at {100 * constants.overlap_efficiency:.0f}% efficiency; "
+            "the last bucket is always exposed.")
+    else:
+        add("Gradient all-reduce after the backward pass, not overlapped "
+            f"({layout.framework}'s usual setting or overlap_grad_reduce false).")
     add(f"Stragglers: each inter-node collective waits for the slowest of {cluster.gpus} ranks "
         f"(jitter cv {f.jitter_cv:g}, stretch 1 + cv*sqrt(2 ln N)).")
     add(f"Optimizer: mixed-precision Adam, {state_bytes:g} bytes per parameter before ZeRO "
-        f"sharding; {constants.runtime_reserved_gb:g} GB reserved per GPU for the runtime; "
-        "logit and ZeRO-3 gather buffers not counted.")
+        f"sharding{', optimizer state in host memory' if layout.offload != 'none' else ''}; "
+        f"{constants.runtime_reserved_gb:g} GB reserved per GPU for the runtime (CUDA "
+        "context, NCCL buffers); FP32 logits on the last stage and ZeRO-3/FSDP gather "
+        "buffers counted.")
     if not f.rdma:
         add(f"No RDMA: NCCL socket transport capped at {constants.tcp_socket_ceiling_gbs:g} "
             "GB/s per NIC.")
@@ -104,8 +113,14 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
         add(f"Pipeline: 1F1B with {float(r['micro_batches']):g} micro-batches, bubble "
             "(p-1)/(v m) of the ideal time.")
     if isinstance(model, GenericModel):
-        add("Generic model: FLOPs per sample given, compute at "
-            f"{100 * constants.generic_compute_efficiency:.0f}% of peak.")
+        conv = constants.per_gpu("conv_efficiency",
+                                 "fp32" if training.precision == "fp32" else "default")
+        add(f"Sample-based model: convolutions at up to {100 * conv:.0f}% of peak"
+            + (" layer by layer, batch norm and activations by their bytes."
+               if model.net is not None else " (FLOPs per sample given)."))
+    if layout.cp > 1:
+        add(f"Context parallelism {layout.cp}: K/V passed around the ring, hidden behind the "
+            "attention kernels where they are long enough.")
     return out
 
 

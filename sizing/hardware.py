@@ -97,6 +97,7 @@ class Cluster:
             "gpu_intra_link": np.array([INTRA_LINKS.index(g.intra_link)]),
             "gpu_intra_bandwidth_gbs": np.array([g.intra_bandwidth_gbs], float),
             "gpus_per_node": np.array([s.gpus_per_node]),
+            "pcie_gen": np.array([s.pcie_gen]),
             "nics_per_node": np.array([s.nics_per_node]),
             "nic_rate_gbps": np.array([s.nic_rate_gbps], float),
             "gpudirect": np.array([self.uses_gpudirect]),

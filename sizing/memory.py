@@ -3,18 +3,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from sizing.workload import Transformer
+from sizing.workload import FRAMEWORK_FP32_GRADIENTS, FRAMEWORKS, Transformer
+
+_FP32_GRADIENTS = np.array([FRAMEWORK_FP32_GRADIENTS[f] for f in FRAMEWORKS])
+
+
+def gradient_bytes_per_param(c: dict, constants, precision: str) -> np.ndarray:
+    """Bytes of each gradient held and reduced: FP32 main gradients under Megatron's code."""
+    if precision == "fp32":
+        return np.full(np.shape(c["dp"]), constants.bytes_per_param_gradients_fp32)
+    fp32 = _FP32_GRADIENTS[np.asarray(c.get("framework", 0), int)]
+    return np.where(fp32, 4.0, constants.bytes_per_param_gradients)
 
 GB = 1e9
 
 
 def activation_bytes_per_layer(model: Transformer, micro_batch, tp, sequence_parallel,
-                               recompute_code) -> np.ndarray:
+                               recompute_code, cp=1, flash_attention=True) -> np.ndarray:
     """Korthikanti et al. 2022 eqs. 1-4 (16-bit activations), generalised for GQA and FFN size.
 
     Per layer: sbh x (10/t_sp + (4 + 4 kv/heads + 4 ffn/h x k)/t + 5 a s /(h t)), which is
-    sbh(10 + 24/t + 5as/(ht)) for a plain GPT layer; selective recompute drops the 5as/h
-    term, full recompute keeps only the layer input 2sbh (/t with sequence parallel).
+    sbh(10 + 24/t + 5as/(ht)) for a plain GPT layer; selective recompute and fused (flash)
+    attention drop the 5as/h term, full recompute keeps only the layer input 2sbh (/t with
+    sequence parallel). Context parallelism splits s over cp ranks.
     """
     s, h, a = model.seq_len, model.hidden, model.heads
     b = np.asarray(micro_batch, float)
@@ -23,8 +34,8 @@ def activation_bytes_per_layer(model: Transformer, micro_batch, tp, sequence_par
     k = min(model.top_k, model.experts)
     ffn_units = 4.0 * model.ffn_hidden / h * k * (1.5 if model.gated_mlp else 1.0)
     sharded = 4.0 + 4.0 * model.kv_ratio + ffn_units
-    scores = 5.0 * a * s / h
-    sbh = s * b * h
+    scores = np.where(np.asarray(flash_attention, bool), 0.0, 5.0 * a * s / h)
+    sbh = s * b * h / np.asarray(cp, float)
     code = np.asarray(recompute_code, int)
     none = sbh * (10.0 / t_sp + sharded / t + scores / t)
     selective = sbh * (10.0 / t_sp + sharded / t)
@@ -32,7 +43,28 @@ def activation_bytes_per_layer(model: Transformer, micro_batch, tp, sequence_par
     return np.choose(code, [none, selective, full])
 
 
-def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
+def _per_layer(model: Transformer, c: dict, code) -> np.ndarray:
+    return activation_bytes_per_layer(model, c["micro_batch"], c["tp"], c["sequence_parallel"],
+                                      code, c.get("cp", 1), c.get("flash_attention", True))
+
+
+def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.ndarray]:
+    """(bytes one micro-batch saves for its backward on this GPU, which is what activation
+    offload moves; bytes of one layer's whole activation set, the working set of a recomputed
+    layer). Computed once per evaluation and shared by the time and memory models."""
+    b = np.asarray(c["micro_batch"], float)
+    if not isinstance(model, Transformer):
+        acts = model.activation_bytes_per_sample * b
+        return (acts if precision == "fp32" else acts / 2), np.zeros_like(b)
+    code = np.asarray(c["recompute"], int)
+    kept = _per_layer(model, c, np.zeros_like(code))
+    per_layer = np.where(code == 0, kept, _per_layer(model, c, code))
+    rfrac = np.asarray(c.get("recompute_fraction", 1.0), float)
+    per_layer = np.where(code == 2, rfrac * per_layer + (1 - rfrac) * kept, per_layer)
+    return per_layer * model.layers / np.asarray(c["pp"], float), kept
+
+
+def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dict:
     """Per-GPU memory in GB by part, for arrays of layouts in `c`.
 
     margin_gb is what is left beyond the headroom the policy keeps free; negative: no fit.
@@ -41,7 +73,10 @@ def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
     tp = np.asarray(c["tp"], float)
     pp = np.asarray(c["pp"], float)
     ep = np.asarray(c["ep"], float)
+    cp = np.asarray(c.get("cp", 1), float)
     zero = np.asarray(c["zero_stage"], int)
+    offload = np.asarray(c.get("offload", 0), int)
+    shard_group = np.asarray(c.get("shard_group", 0), float)
     if precision == "fp32":
         wb, gb, ob = (constants.bytes_per_param_weights_fp32,
                       constants.bytes_per_param_gradients_fp32,
@@ -49,37 +84,63 @@ def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
     else:
         wb, gb, ob = (constants.bytes_per_param_weights, constants.bytes_per_param_gradients,
                       constants.bytes_per_param_optimizer)
-    expert = model.expert_params if isinstance(model, Transformer) else 0.0
+    is_tf = isinstance(model, Transformer)
+    expert = model.expert_params if is_tf else 0.0
     dense = model.params - expert
     dense_local = dense / (tp * pp)
     expert_local = expert / (tp * pp * ep)
-    expert_dp = np.maximum(dp / ep, 1.0)
+    # The distributed optimizer / ZeRO shards over data x context parallel ranks, or over the
+    # hybrid-sharding group.
+    shard = np.where(shard_group > 0, shard_group * cp, dp * cp)
+    expert_dp = np.maximum(shard / ep, 1.0)
 
     def sharded(nbytes, from_stage):
         on = zero >= from_stage
-        return (np.where(on, dense_local / dp, dense_local)
+        return (np.where(on, dense_local / shard, dense_local)
                 + np.where(on, expert_local / expert_dp, expert_local)) * nbytes / GB
 
+    gb = gradient_bytes_per_param(c, constants, precision)
     weights = sharded(wb, 3)
     grads = sharded(gb, 2)
-    optim = sharded(ob, 1)
+    # ZeRO-Offload keeps the FP32 master weights and Adam moments in host memory.
+    optim = np.where(offload >= 1, 0.0, sharded(ob, 1))
     b = np.asarray(c["micro_batch"], float)
-    if isinstance(model, Transformer):
-        per_layer = activation_bytes_per_layer(model, b, tp, c["sequence_parallel"],
-                                               c["recompute"])
+    zeros = np.zeros_like(weights)
+    logits = buffers = zeros
+    stage, kept = parts if parts is not None else activation_parts(model, c, precision)
+    if is_tf:
+        code = np.asarray(c["recompute"], int)
         v = np.asarray(c["virtual_stages"], float)
         m = np.asarray(c["micro_batches"], float)
         # 1F1B: the first stage keeps min(p, m) micro-batches of its L/p layers in flight;
         # interleaving adds (1 + (p-1)/(p v)) (Korthikanti section 4.2.3).
         in_flight = np.minimum(pp, m)
         interleave = np.where(v > 1, 1.0 + (pp - 1) / (pp * v), 1.0)
-        acts = per_layer * model.layers / pp * in_flight * interleave / GB
+        first = stage * in_flight * interleave
+        # Full recompute re-runs one layer's forward inside its backward: that layer's whole
+        # activation set is alive at once (Korthikanti section 4.3).
+        working = np.where(code == 2, kept, 0.0)
+        # Activation offload keeps about the layer computing and the one being fetched.
+        first = np.where(offload == 2, 2.0 * stage * pp / model.layers, first) + working
+        # The last stage holds the logits twice: the 16-bit output of the final GEMM and the
+        # FP32 copy cross entropy works on (Megatron's `vocab_parallel_logits.float()`).
+        logits_b = np.where(np.asarray(c.get("fused_cross_entropy", False), bool), 0.0,
+                            6.0 * model.seq_len / cp * b * model.vocab / tp)
+        last = np.where(offload == 2, 2.0 * stage * pp / model.layers, stage) + working
+        last_total = last + logits_b
+        peak = np.where(pp > 1, np.maximum(first, last_total), first + logits_b)
+        logits_peak = np.where((pp == 1) | (last_total >= first), logits_b, 0.0)
+        logits = logits_peak / GB
+        acts = (peak - logits_peak) / GB
+        # ZeRO-3/FSDP gather one unit (a layer) to compute and prefetch the next, and hold the
+        # unit's unsharded gradients for its reduce-scatter (PyTorch FSDP notes, 'two
+        # all-gather output tensors alive at once'; DeepSpeed prefetch buckets).
+        unit = (dense - model.embedding_params) / model.layers / tp
+        buffers = np.where(zero == 3, (2.0 * wb + gb) * unit, 0.0) / GB
     else:
-        acts = model.activation_bytes_per_sample * b / GB
-        if precision != "fp32":
-            acts = acts / 2
+        acts = stage / GB
     reserved = np.full_like(weights, constants.runtime_reserved_gb)
-    total = weights + grads + optim + acts + reserved
+    total = weights + grads + optim + acts + logits + buffers + reserved
     capacity = np.asarray(c["gpu_memory_gb"], float)
     # "Fits" keeps the policy's share of capacity free (allocator fragmentation, buffers the
     # estimate leaves out), so a plan never rests on a few megabytes to spare.
@@ -89,6 +150,8 @@ def memory_per_gpu(model, c: dict, constants, precision: str) -> dict:
         "gradients_gb": grads,
         "optimizer_gb": optim,
         "activations_gb": acts,
+        "logits_gb": logits,
+        "buffers_gb": buffers,
         "reserved_gb": reserved,
         "total_gb": total,
         "capacity_gb": capacity,

@@ -10,7 +10,7 @@ import numpy as np
 
 from sizing.hardware import Cluster
 from sizing.step import estimate_batch
-from sizing.workload import RECOMPUTE, Layout, Training, Transformer
+from sizing.workload import FRAMEWORKS, RECOMPUTE, Layout, Training, Transformer
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,13 @@ class LayoutSpace:
     ep: Sequence[int] = (1, 2, 4, 8)
     zero_stage: Sequence[int] = (1, 3)
     micro_batch: Sequence[int] = (1, 2)
+    # Sample-based models (CNNs) train at tens to hundreds of samples per GPU: 256 per A100 in
+    # DeepLearningExamples' ResNet-50 configs, 400 per H100 in MLPerf.
+    sample_micro_batch: Sequence[int] = (16, 32, 64, 128, 256)
     recompute: Sequence[str] = ("selective", "full")
+    # Context parallelism for long sequences (Megatron-Core and NeMo run 32k-1M with CP 2-32).
+    cp: Sequence[int] = (1, 2, 4, 8)
+    long_sequence: int = 32768  # sequence length from which cp > 1 is tried
     fixed: Layout | None = None
 
 
@@ -48,22 +54,29 @@ class Candidates:
 
 def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
     """Every combination of the free degrees (dp follows from the GPU count)."""
+    is_tf = isinstance(model, Transformer)
     if space.fixed is not None:
         f = space.fixed
         rows = [(f.tp, f.pp, f.ep, f.zero_stage, mb, RECOMPUTE.index(f.recompute), f.virtual_stages,
-                 f.sequence_parallel) for mb in space.micro_batch]
+                 f.sequence_parallel, f.cp, FRAMEWORKS.index(f.framework))
+                for mb in space.micro_batch]
     else:
-        is_tf = isinstance(model, Transformer)
         tps = [t for t in space.tp if model.tp_divides_heads(t)] if is_tf else [1]
         pps = [p for p in space.pp if p <= model.layers] if is_tf else [1]
         eps = [e for e in space.ep if model.ep_divides_experts(e)] if is_tf and model.experts > 1 else [1]
         rcs = [RECOMPUTE.index(r) for r in space.recompute] if is_tf else [1]
-        rows = [(t, p, e, z, mb, rc, 1, t > 1)
-                for t, p, e, z, mb, rc in product(tps, pps, eps, space.zero_stage,
-                                                   space.micro_batch, rcs)]
+        long = is_tf and model.seq_len >= space.long_sequence
+        cps = [c for c in space.cp if model.seq_len % (2 * c) == 0] if long else [1]
+        mbs = space.micro_batch if is_tf else space.sample_micro_batch
+        # The most efficient framework of each kind: Megatron-Core for transformers, PyTorch
+        # DDP for data-parallel sample-based models.
+        framework = FRAMEWORKS.index("megatron" if is_tf else "ddp")
+        rows = [(t, p, e, z, mb, rc, 1, t > 1, c, framework)
+                for t, p, e, z, mb, rc, c in product(tps, pps, eps, space.zero_stage, mbs, rcs,
+                                                      cps)]
     cols = np.array(rows, dtype=float).T
     names = ("tp", "pp", "ep", "zero_stage", "micro_batch", "recompute", "virtual_stages",
-             "sequence_parallel")
+             "sequence_parallel", "cp", "framework")
     return {n: cols[i] for i, n in enumerate(names)}
 
 
@@ -93,7 +106,7 @@ def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int]
     pairs = hw.shape[0]
     gpus = np.repeat(gpn[hw] * nodes, k)
     lay = {n: np.tile(v, pairs) for n, v in grid.items()}
-    model_parallel = lay["tp"] * lay["pp"]
+    model_parallel = lay["tp"] * lay["pp"] * lay["cp"]
     dp = gpus / model_parallel
     ok = (dp == np.floor(dp)) & (dp >= 1)
     if space.fixed is not None and space.fixed.dp:
@@ -135,7 +148,8 @@ def evaluate(clusters: Sequence[Cluster], cands: Candidates, model, training: Tr
     batch["nodes"] = cands.nodes
     batch.update(cands.layout)
     batch["global_batch"] = cands.global_batch
-    for key in ("tp", "pp", "ep", "dp", "zero_stage", "recompute", "virtual_stages", "micro_batch"):
+    for key in ("tp", "pp", "ep", "dp", "zero_stage", "recompute", "virtual_stages", "micro_batch",
+                "cp", "framework"):
         batch[key] = batch[key].astype(int)
     batch["sequence_parallel"] = batch["sequence_parallel"].astype(bool)
     n = len(cands)

@@ -15,16 +15,36 @@ from sizing.collectives import (
     straggler_stretch,
 )
 from sizing.compute import (
-    flops_per_microbatch,
+    OPTIMIZER_BYTES_PER_PARAM,
+    compute_time,
     gemm_efficiency,
-    per_gpu_gemm_flops,
+    generic_work,
+    recompute_fraction,
+    transformer_work,
 )
 from sizing.hardware import Cluster
-from sizing.memory import memory_per_gpu
-from sizing.workload import RECOMPUTE, ZERO_STAGES, GenericModel, Layout, Training, Transformer
+from sizing.memory import (
+    activation_parts,
+    gradient_bytes_per_param,
+    memory_per_gpu,
+)
+from sizing.workload import (
+    FRAMEWORK_OVERLAPS_GRADIENTS,
+    FRAMEWORKS,
+    OFFLOAD,
+    RECOMPUTE,
+    ZERO_STAGES,
+    GenericModel,
+    Layout,
+    Training,
+    Transformer,
+)
 
 LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_parallel": False,
-                   "recompute": 1}
+                   "recompute": 1, "cp": 1, "recompute_layers": 0, "shard_group": 0,
+                   "offload": 0, "framework": 0, "flash_attention": True,
+                   "fused_cross_entropy": False}
+_OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
 
 
 @dataclass
@@ -34,7 +54,7 @@ class Estimate:
     tokens_per_s: float
     samples_per_s: float
     achieved_tflops_per_gpu: float
-    mfu: float
+    mfu: float  # model FLOPs over the full score matrix (Korthikanti 2022 eq. 7, PaLM)
     scaling_efficiency: float
     communication_share: float
     memory: dict  # per-GPU GB by part, total_gb, capacity_gb, fits, margin_gb
@@ -43,6 +63,9 @@ class Estimate:
     gpus: int = 0
     micro_batches: float = 0.0
     inter_node_bandwidth_gbs: float = 0.0
+    mfu_causal: float = 0.0  # model FLOPs with the causal half of the score matrix
+    model_tflops_per_gpu: float = 0.0
+    model_tflops_per_gpu_causal: float = 0.0
 
 
 # --------------------------------------------------------------------------- validation
@@ -52,13 +75,32 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
     problems = []
     if cluster.nodes < 1:
         problems.append(("nodes", "must be at least 1"))
-    for name in ("dp", "tp", "pp", "ep", "virtual_stages"):
+    for name in ("dp", "tp", "pp", "ep", "virtual_stages", "cp"):
         if getattr(layout, name) < 1:
             problems.append((name, "must be at least 1"))
     if problems:
         return problems
     if layout.gpus != cluster.gpus:
-        problems.append(("dp", f"dp*tp*pp = {layout.gpus} but the cluster has {cluster.gpus} GPUs"))
+        problems.append(("dp", (f"dp*tp*pp*cp = {layout.gpus} but the cluster has "
+                               f"{cluster.gpus} GPUs")))
+    if layout.framework not in FRAMEWORKS:
+        problems.append(("framework", f"must be one of {', '.join(FRAMEWORKS)}"))
+    if layout.offload not in OFFLOAD:
+        problems.append(("offload", f"must be one of {', '.join(OFFLOAD)}"))
+    if layout.offload != "none" and layout.zero_stage < 1:
+        problems.append(("offload", ("offloading optimizer state needs ZeRO stage 1 or more "
+                                    "(ZeRO-Offload shards it before moving it to the host)")))
+    if layout.shard_group:
+        if layout.zero_stage < 1:
+            problems.append(("shard_group", "hybrid sharding needs a ZeRO stage (3 for HSDP)"))
+        elif layout.dp % layout.shard_group:
+            problems.append(("shard_group", (f"{layout.shard_group} does not divide "
+                                            f"dp={layout.dp}")))
+    if layout.recompute_layers < 0:
+        problems.append(("recompute_layers", "must be 0 (every layer) or more"))
+    elif layout.recompute_layers and layout.recompute != "full":
+        problems.append(("recompute_layers", ("counts layers of full recompute; set recompute "
+                                             "to full")))
     if layout.zero_stage not in ZERO_STAGES:
         problems.append(("zero_stage", "must be 0, 1, 2 or 3"))
     if layout.recompute not in RECOMPUTE:
@@ -82,18 +124,85 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
             problems.append(("ep", f"ep={layout.ep} does not divide dp={layout.dp}"))
         if layout.virtual_stages > 1 and layout.pp == 1:
             problems.append(("virtual_stages", "interleaving needs pipeline parallelism"))
-    elif isinstance(model, GenericModel) and (layout.tp != 1 or layout.pp != 1 or layout.ep != 1):
+        if layout.cp > 1 and model.seq_len % (2 * layout.cp):
+            # Load-balanced causal CP splits the sequence into 2 x cp chunks (Transformer
+            # Engine's DualChunkSwap: sequence lengths divisible by cp_size * 2).
+            problems.append(("cp", (f"2 x cp = {2 * layout.cp} does not divide the sequence "
+                                   f"length {model.seq_len}")))
+    elif isinstance(model, GenericModel) and (layout.tp != 1 or layout.pp != 1 or layout.ep != 1
+                                              or layout.cp != 1):
         problems.append(("tp", "a generic model supports data parallelism only"))
     return problems
 
 
 # --------------------------------------------------------------------------- physics
 
-def _lookup_per_gpu(constants, name, gpu_ids, n):
+def _per_gpu_lookup(constants, gpu_ids, n):
+    """A lookup of per-GPU constants for each candidate (the GPU ids are factored once)."""
     if gpu_ids is None:
-        return np.full(n, constants.per_gpu(name, "default"))
+        return lambda name: np.full(n, constants.per_gpu(name, "default"))
     uniq, inv = np.unique(np.asarray(gpu_ids).astype(str), return_inverse=True)
-    return np.array([constants.per_gpu(name, u) for u in uniq])[inv.reshape(-1)]
+    inv = inv.reshape(-1)
+    return lambda name: np.array([constants.per_gpu(name, u) for u in uniq])[inv]
+
+
+def _lookup_per_key(constants, name, codes, names):
+    """A per-framework (or other keyed) constant for each candidate's code."""
+    table = np.array([constants.per_gpu(name, k) for k in names])
+    return table[np.asarray(codes, int)]
+
+
+def compute_side(c: dict, model, training: Training, constants) -> dict:
+    """Compute time per micro-batch (and its forward) of each candidate, with the rates behind it.
+
+    GEMMs at the curve of `gemm_efficiency` (the GPU's best-shape matmul rate, the share real
+    layer GEMMs reach, the knee), FP8 only for the linear layers, fused attention at its own
+    measured efficiency, memory-bound work (norms, activations, residuals, cross entropy,
+    unfused softmax, FP8 casts, batch norm) by its bytes over the achievable HBM bandwidth
+    and the framework's kernel fusion. No communication: a compute-only lower bound.
+    """
+    f = np.float64
+    n = np.asarray(c["gpus_per_node"]).shape[0]
+    per_gpu = _per_gpu_lookup(constants, c.get("gpu_id"), n)
+    fp32 = training.precision == "fp32"
+    peak_key = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops"}
+    peak = c[peak_key[training.precision]].astype(f) * 1e12
+    peak16 = (c["gpu_fp32_tflops"] if fp32 else c["gpu_bf16_tflops"]).astype(f) * 1e12
+    hbm_raw = (c["gpu_memory_bandwidth_gbs"].astype(f) * 1e9
+               * per_gpu("hbm_efficiency"))
+    fusion = _lookup_per_key(constants, "framework_nongemm_bytes_factor", c["framework"],
+                             FRAMEWORKS)
+    knee_s = constants.matmul_knee_us * 1e-6
+    rates = {"peak16": peak16, "knee_s": knee_s, "hbm": hbm_raw / fusion, "hbm_raw": hbm_raw}
+    if isinstance(model, Transformer):
+        work = transformer_work(model, c, training.precision == "fp8")
+        emax = (per_gpu("matmul_efficiency")
+                * constants.gemm_shape_efficiency
+                * _lookup_per_key(constants, "framework_gemm_efficiency", c["framework"],
+                                  FRAMEWORKS))
+        eff = gemm_efficiency(work["gemm_size"], peak16, emax, knee_s)
+        rates["gemm16"] = peak16 * eff
+        rates["gemm8"] = rates["gemm16"] * per_gpu("fp8_gemm_speedup")
+        rates["attention"] = peak16 * per_gpu("attention_efficiency")
+    elif isinstance(model, GenericModel):
+        work = generic_work(model, c, fp32)
+        conv = constants.per_gpu("conv_efficiency", "fp32" if fp32 else "default")
+        eff = np.full(n, conv)
+        rates.update(gemm16=peak16 * conv, gemm8=peak16 * conv, attention=peak16 * conv,
+                     conv_max=np.full(n, conv))
+    else:
+        raise TypeError(f"unsupported model type {type(model).__name__}")
+    t_mb, t_fwd_mb = compute_time(work, rates)
+    host_gbs = _lookup_per_key(constants, "host_link_gbs", np.clip(c["pcie_gen"], 3, 5) - 3,
+                               ("3", "4", "5"))
+    return {
+        "t_mb": t_mb, "t_fwd_mb": t_fwd_mb, "peak": peak, "gemm_efficiency": eff,
+        "t_attention_mb": work["attention_flops"] / rates["attention"],
+        "hbm_raw_Bps": hbm_raw, "host_link_Bps": host_gbs * 1e9,
+        "model_flops": work["model_flops"], "model_flops_causal": work["model_flops_causal"],
+        "counted_flops": work["counted_flops"],
+        "activation_parts": activation_parts(model, c, training.precision),
+    }
 
 
 def _normalise(batch: dict, training: Training) -> dict:
@@ -102,6 +211,8 @@ def _normalise(batch: dict, training: Training) -> dict:
         c.setdefault(k, v)
     c.setdefault("micro_batch", training.micro_batch)
     c.setdefault("global_batch", training.global_batch)
+    if "overlap_grad_reduce" not in c:
+        c["overlap_grad_reduce"] = _OVERLAPS[np.asarray(c["framework"], int)]
     keys = [k for k in c if k != "gpu_id"]
     arrays = np.broadcast_arrays(*[np.atleast_1d(np.asarray(c[k])) for k in keys])
     out = dict(zip(keys, arrays))
@@ -126,34 +237,25 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     gpn = c["gpus_per_node"].astype(f)
     nodes = c["nodes"].astype(f)
     gpus = gpn * nodes
-    dp, tp, pp, ep = (c[k].astype(f) for k in ("dp", "tp", "pp", "ep"))
+    dp, tp, pp, ep, cp = (c[k].astype(f) for k in ("dp", "tp", "pp", "ep", "cp"))
     v = c["virtual_stages"].astype(f)
     zero = c["zero_stage"].astype(int)
     rc = c["recompute"].astype(int)
     sp = c["sequence_parallel"].astype(bool)
     b = c["micro_batch"].astype(f)
+    offload = c["offload"].astype(int)
     n = gpus.shape[0]
     global_batch = c["global_batch"].astype(f)
     m = global_batch / (dp * b)
     c["micro_batches"] = m
     is_tf = isinstance(model, Transformer)
     fp32 = training.precision == "fp32"
-
-    # ---- compute
-    peak_key = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops"}
-    peak = c[peak_key[training.precision]].astype(f) * 1e12
     if is_tf:
-        emax = _lookup_per_gpu(constants, "matmul_efficiency", c.get("gpu_id"), n)
-        eff = gemm_efficiency(per_gpu_gemm_flops(model, b, tp), peak, emax,
-                              constants.matmul_knee_us * 1e-6)
-    else:
-        eff = np.full(n, constants.generic_compute_efficiency)
-    if training.precision == "fp8":
-        eff = eff * constants.fp8_efficiency_factor
-    model_f, hw_f, fwd_f = flops_per_microbatch(model, b, rc, tp * pp)
-    rate = peak * eff
-    t_comp_mb = hw_f / rate
-    t_bwd_mb = t_comp_mb - fwd_f / rate
+        c["recompute_fraction"] = recompute_fraction(model, c["recompute_layers"], pp, v)
+    comp = compute_side(c, model, training, constants)
+    t_comp_mb, t_fwd_mb = comp["t_mb"], comp["t_fwd_mb"]
+    t_bwd_mb = t_comp_mb - t_fwd_mb
+    peak = comp["peak"]
 
     # ---- links
     node_bw = node_bandwidth_gbs(c, constants) * 1e9
@@ -172,48 +274,80 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # ---- tensor and expert parallelism (per micro-batch, on the critical path)
     if is_tf:
         s, h, L = model.seq_len, model.hidden, model.layers
-        tp_msg = s * b * h * act_bytes
+        tp_msg = s / cp * b * h * act_bytes
         tp_count = np.where(rc == 2, 6.0, 4.0) * L / pp
         t_tp1, tp_inter = cost("all_reduce", tp_msg, tp, 1)
         tp_mb = np.where(tp > 1, tp_count * t_tp1, 0.0)
         if model.experts > 1:
             k = min(model.top_k, model.experts)
-            ep_msg = s * b * k * h * act_bytes / np.where(sp, tp, 1.0)
+            ep_msg = s / cp * b * k * h * act_bytes / np.where(sp, tp, 1.0)
             t_ep1, ep_inter = cost("all_to_all", ep_msg, ep, tp)
             ep_mb = np.where(ep > 1, 4.0 * L / pp * t_ep1, 0.0)
         else:
             ep_mb, ep_inter = zeros, np.zeros(n, bool)
-        pp_msg = s * b * h * act_bytes / tp
-        _, spans_pp = group_span(pp, tp * dp, gpn)
+        pp_msg = s / cp * b * h * act_bytes / tp
+        _, spans_pp = group_span(pp, tp * dp * cp, gpn)
         pp_cross = spans_pp > 1
         t_p2p = collective_cost("p2p", pp_msg, 2.0, np.where(pp_cross, 1.0, 2.0), b_intra,
                                 node_bw / gpn, a_intra, a_inter)
         pp_total = np.where(pp > 1, 2.0 * v * (m + pp - 1) * t_p2p, 0.0)
+        # Context parallelism passes each rank's K and V around the CP ring (cp - 1 steps per
+        # layer forward; K/V again and their gradients backward: 3x). Megatron's p2p variant is
+        # asynchronous and hides behind the attention kernels it feeds (Megatron-LM
+        # docs/user-guide/features/context_parallel.md).
+        kv_msg = s / cp * b * 2 * h * model.kv_ratio * act_bytes / tp
+        t_kv1, cp_inter = cost("p2p", kv_msg, np.minimum(cp, 2.0), tp)
+        cp_comm = np.where(cp > 1, 3.0 * (cp - 1) * t_kv1 * L / pp, 0.0)
+        cp_mb = np.maximum(cp_comm - comp["t_attention_mb"], 0.0)
     else:
-        tp_mb = ep_mb = pp_total = zeros
-        tp_inter = ep_inter = pp_cross = np.zeros(n, bool)
+        tp_mb = ep_mb = pp_total = cp_mb = zeros
+        tp_inter = ep_inter = pp_cross = cp_inter = np.zeros(n, bool)
 
     # ---- data parallelism / ZeRO (per step)
     expert = model.expert_params if is_tf else 0.0
     local_params = (model.params - expert) / (tp * pp) + expert / (tp * pp * ep)
-    gbytes = (constants.bytes_per_param_gradients_fp32 if fp32
-              else constants.bytes_per_param_gradients)
+    gbytes = gradient_bytes_per_param(c, constants, training.precision)
     wbytes = constants.bytes_per_param_weights_fp32 if fp32 else constants.bytes_per_param_weights
     grad_bytes = local_params * gbytes
+    # Context-parallel ranks hold the same weights: gradients are reduced over dp x cp.
+    dpc = dp * cp
+    # ZeRO/FSDP shards over all of them, or over the HSDP group (replicated across groups).
+    shard = np.where(c["shard_group"] > 0, c["shard_group"] * cp, dpc)
     # Gradients are reduced bucket by bucket (DDP) and ZeRO-3/FSDP gathers and reduces one
     # layer (FSDP unit) at a time: each of those collectives pays its own latency, so the
     # per-step cost is units x cost(one unit), not the cost of one message of the whole size.
     bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
     n_buckets = np.maximum(grad_bytes / bucket, 1.0)
-    t_bucket, dp_inter = cost("all_reduce", bucket, dp, tp)
+    t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp)
     t_ar = n_buckets * t_bucket
     units = float(model.layers) if is_tf else 1.0
-    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, dp, tp)
-    t_ag1, _ = cost("all_gather", local_params * wbytes / units, dp, tp)
+    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp)
+    t_ag1, _ = cost("all_gather", local_params * wbytes / units, shard, tp)
     t_rs, t_ag = units * t_rs1, units * t_ag1
     z3 = zero == 3
-    has_dp = dp > 1
-    t_fwd_mb = t_comp_mb - t_bwd_mb
+    # HSDP: the shards of each group are all-reduced across the replicas, once per step.
+    replicas = dpc / shard
+    t_rep1, rep_inter = cost("all_reduce", np.minimum(bucket, grad_bytes / shard), replicas,
+                             tp * shard)
+    t_replica = np.where(z3 & (replicas > 1),
+                         np.maximum(grad_bytes / shard / bucket, 1.0) * t_rep1, 0.0)
+    has_dp = dpc > 1
+    dp_overlap = np.asarray(c["overlap_grad_reduce"], bool)
+
+    # ---- optimizer step and offload (per step, exposed)
+    opt_params = local_params / np.where(zero >= 1, shard, 1.0)
+    t_opt_gpu = OPTIMIZER_BYTES_PER_PARAM * opt_params / comp["hbm_raw_Bps"]
+    host_Bps = comp["host_link_Bps"]
+    # ZeRO-Offload: 16-bit gradients down and parameters up over the host link, the Adam
+    # step on the CPU cores (DeepSpeed CPU-Adam).
+    t_opt_host = (2.0 * gbytes * opt_params / host_Bps
+                  + opt_params / constants.cpu_adam_params_per_s)
+    t_opt = np.where(offload >= 1, t_opt_host, t_opt_gpu)
+    # Activation offload sends each micro-batch's saved activations down in the forward and
+    # back up in the backward; only what the compute cannot cover is exposed.
+    act_mb_bytes = comp["activation_parts"][0]
+    offload_mb = np.where(offload == 2,
+                          np.maximum(2.0 * act_mb_bytes / host_Bps - t_comp_mb, 0.0), 0.0)
 
     st = straggler_stretch(c["fabric_jitter_cv"], gpus)
 
@@ -225,7 +359,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         ep_t = s_(ep_mb, ep_inter)
         tp_exp = tp_t * (1 - constants.tp_overlap_fraction)
         ep_exp = ep_t * (1 - constants.ep_overlap_fraction)
-        t_mb = t_comp_mb + tp_exp + ep_exp
+        cp_t = s_(cp_mb, cp_inter)
+        t_mb = t_comp_mb + tp_exp + ep_exp + cp_t + offload_mb
         pipeline = m * t_mb
         bubble = (pp - 1) / v * t_mb
         pp_exp = s_(pp_total, pp_cross)
@@ -234,7 +369,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         ov = constants.overlap_efficiency
         ar = s_(t_ar, dp_inter)
         last = s_(t_bucket, dp_inter)
-        exp_ar = np.minimum(ar, np.maximum(last, ar - ov * t_bwd_mb))
+        # A framework that reduces after the backward (no overlap_comm, DeepSpeed's pipeline
+        # engine) exposes the whole all-reduce.
+        exp_ar = np.where(dp_overlap, np.minimum(ar, np.maximum(last, ar - ov * t_bwd_mb)), ar)
         # ZeRO-3/FSDP, per micro-batch and per phase: the forward all-gather can hide only
         # behind forward compute; the backward all-gather and the gradient reduce-scatter share
         # the same NICs (their times add) and hide only behind backward compute (with any
@@ -244,10 +381,12 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         exp_fwd = np.minimum(ag1, np.maximum(ag1 / units, ag1 - ov * t_fwd_mb))
         bwd_comm = ag1 + rs1
         exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - ov * t_bwd_mb))
-        rs = m * rs1
+        rep = s_(t_replica, rep_inter)
+        rs = m * rs1 + rep
         ag = m * 2.0 * ag1
         z_total = rs + ag
-        exp_z = m * (exp_fwd + exp_bwd)
+        exp_z = m * (exp_fwd + exp_bwd) + np.where(dp_overlap, np.maximum(
+            rep - ov * t_bwd_mb, np.minimum(rep, s_(t_rep1, rep_inter))), rep)
         # Tensor parallelism across nodes keeps the NICs busy on the critical path: data-parallel
         # traffic then has no idle NIC time to hide in and is exposed in full.
         exp_ar = np.where(tp_inter, ar, exp_ar)
@@ -257,9 +396,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe, exp_ar), 0.0)
         zero_total = np.where(has_dp & z3, ag, 0.0)
         zero_exp = np.where(has_dp & z3, exp_z * ag / z_safe, 0.0)
-        step = pipeline + bubble + pp_exp + dp_exp + zero_exp
+        step = pipeline + bubble + pp_exp + dp_exp + zero_exp + t_opt
         return {
             "step": step, "compute": m * t_comp_mb, "tp_exp": m * tp_exp,
+            "cp_exp": m * cp_t, "offload_exp": m * offload_mb, "optimizer": t_opt,
             "tp_hid": m * (tp_t - tp_exp), "ep_exp": m * ep_exp, "ep_hid": m * (ep_t - ep_exp),
             "pp_exp": pp_exp, "dp_exp": dp_exp, "dp_hid": dp_total - dp_exp,
             "zero_exp": zero_exp, "zero_hid": zero_total - zero_exp, "bubble": bubble,
@@ -270,29 +410,35 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     step = slow["step"]
     straggler = step - base["step"]
     comm_exposed = (base["tp_exp"] + base["ep_exp"] + base["pp_exp"] + base["dp_exp"]
-                    + base["zero_exp"] + straggler)
-    mem = memory_per_gpu(model, c, constants, training.precision)
+                    + base["zero_exp"] + base["cp_exp"] + base["offload_exp"] + straggler)
+    mem = memory_per_gpu(model, c, constants, training.precision, comp["activation_parts"])
 
     gb = global_batch
     valid = (
-        (nodes >= 1) & (dp * tp * pp == gpus) & (m == np.floor(m)) & (m >= 1)
+        (nodes >= 1) & (dp * tp * pp * cp == gpus) & (m == np.floor(m)) & (m >= 1)
         & np.isfinite(peak) & (ep >= 1) & (v >= 1) & (zero >= 0) & (zero <= 3)
     )
     if is_tf:
         valid &= model.tp_divides_heads(tp) & model.ep_divides_experts(ep) & (dp % ep == 0)
-        valid &= ~((v > 1) & (pp == 1))
+        valid &= ~((v > 1) & (pp == 1)) & (model.seq_len % (2 * cp) == 0)
     else:
-        valid &= (tp == 1) & (pp == 1) & (ep == 1)
+        valid &= (tp == 1) & (pp == 1) & (ep == 1) & (cp == 1)
+    shard_group = c["shard_group"]
+    valid &= (shard_group == 0) | ((zero >= 1) & (np.fmod(dp, np.maximum(shard_group, 1)) == 0))
+    valid &= (offload == 0) | (zero >= 1)
     out = {
         "valid": valid,
         "step_time_s": step,
         "samples_per_s": gb / step,
         "tokens_per_s": gb * model.seq_len / step if is_tf else np.full(n, np.nan),
-        "achieved_tflops_per_gpu": m * hw_f / step / 1e12,
-        "mfu": m * model_f / (step * peak),
-        "scaling_efficiency": base["compute"] / step,
+        "achieved_tflops_per_gpu": m * comp["counted_flops"] / step / 1e12,
+        "mfu": m * comp["model_flops"] / (step * peak),
+        "mfu_causal": m * comp["model_flops_causal"] / (step * peak),
+        "model_tflops_per_gpu": m * comp["model_flops"] / step / 1e12,
+        "model_tflops_per_gpu_causal": m * comp["model_flops_causal"] / step / 1e12,
+        "scaling_efficiency": (base["compute"] + base["optimizer"]) / step,
         "communication_share": comm_exposed / step,
-        "compute_efficiency": eff,
+        "compute_efficiency": comp["gemm_efficiency"],
         "micro_batches": m,
         "gpus": gpus,
         "inter_node_bandwidth_gbs": node_bw / 1e9,
@@ -306,6 +452,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         "dp_exposed_s": base["dp_exp"], "dp_hidden_s": base["dp_hid"],
         "zero_exposed_s": base["zero_exp"], "zero_hidden_s": base["zero_hid"],
         "bubble_s": base["bubble"], "straggler_s": straggler,
+        "cp_exposed_s": base["cp_exp"], "offload_exposed_s": base["offload_exp"],
+        "optimizer_s": base["optimizer"],
     }
     out.update({f"memory_{k}": val for k, val in mem.items()})
     return out
@@ -313,7 +461,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
 
 BREAKDOWN_KEYS = ("compute_s", "tp_exposed_s", "tp_hidden_s", "ep_exposed_s", "ep_hidden_s",
                   "pp_exposed_s", "dp_exposed_s", "dp_hidden_s", "zero_exposed_s",
-                  "zero_hidden_s", "bubble_s", "straggler_s")
+                  "zero_hidden_s", "bubble_s", "straggler_s", "cp_exposed_s",
+                  "offload_exposed_s", "optimizer_s")
 
 
 def layout_arrays(layout: Layout, training: Training) -> dict:
@@ -324,6 +473,13 @@ def layout_arrays(layout: Layout, training: Training) -> dict:
         "sequence_parallel": np.array([layout.sequence_parallel]),
         "recompute": np.array([RECOMPUTE.index(layout.recompute)]),
         "micro_batch": np.array([training.micro_batch]),
+        "cp": np.array([layout.cp]), "recompute_layers": np.array([layout.recompute_layers]),
+        "shard_group": np.array([layout.shard_group]),
+        "offload": np.array([OFFLOAD.index(layout.offload)]),
+        "framework": np.array([FRAMEWORKS.index(layout.framework)]),
+        "flash_attention": np.array([layout.flash_attention]),
+        "overlap_grad_reduce": np.array([layout.overlaps_gradients]),
+        "fused_cross_entropy": np.array([layout.fused_cross_entropy]),
     }
 
 
@@ -353,4 +509,7 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
         gpus=cluster.gpus,
         micro_batches=float(r["micro_batches"]),
         inter_node_bandwidth_gbs=float(r["inter_node_bandwidth_gbs"]),
+        mfu_causal=float(r["mfu_causal"]),
+        model_tflops_per_gpu=float(r["model_tflops_per_gpu"]),
+        model_tflops_per_gpu_causal=float(r["model_tflops_per_gpu_causal"]),
     )

@@ -14,6 +14,24 @@ OFFERED_PRECISIONS = PRECISIONS[:2]
 # Activation recomputation modes; arrays of the vectorised model carry their index.
 RECOMPUTE = ("none", "selective", "full")
 ZERO_STAGES = (0, 1, 2, 3)
+# Training frameworks with their own kernel and overlap profile (model.yaml framework_*):
+# Megatron-LM / NeMo / Megatron-Bridge (Megatron-Core), Megatron-DeepSpeed (Megatron's model
+# code on DeepSpeed's engine), DeepSpeed on Hugging Face Transformers, PyTorch FSDP
+# (llm-foundry, torchtitan), PyTorch DDP and Horovod. Arrays carry the index.
+FRAMEWORKS = ("megatron", "megatron-deepspeed", "deepspeed", "fsdp", "ddp", "horovod")
+# What lives in host memory instead of the GPU's (ZeRO-Offload, Megatron cpu_offloading).
+OFFLOAD = ("none", "optimizer", "optimizer+activations")
+# Whether a framework, as usually run, reduces gradients while the backward pass still runs:
+# Megatron-Core recipes (NeMo, Megatron-Bridge) set --overlap-grad-reduce; DDP, FSDP and
+# Horovod overlap by design (buckets, units, tensor fusion); DeepSpeed's pipeline engine and
+# ZeRO-1/2 without overlap_comm reduce after the backward (DeepSpeed config default false).
+# Megatron's model code keeps FP32 main gradients beside 16-bit parameters and reduces them in
+# FP32 ("bf16 parameters, fp32 gradients: 18 [bytes]", Megatron-LM docs/user-guide/features/
+# dist_optimizer.md; --accumulate-allreduce-grads-in-fp32 with bf16): 4 gradient bytes.
+FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deepspeed": False,
+                            "fsdp": False, "ddp": False, "horovod": False}
+FRAMEWORK_OVERLAPS_GRADIENTS = {"megatron": True, "megatron-deepspeed": False,
+                                "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True}
 
 
 @dataclass(frozen=True)
@@ -32,6 +50,7 @@ class Transformer:
     top_k: int = 1
     gated_mlp: bool = False  # SwiGLU-style MLP: three h x ffn matrices instead of two
     tied_embeddings: bool = True
+    causal: bool = True  # decoder (causal mask); an encoder such as BERT attends both ways
 
     def tp_divides_heads(self, tp):
         """Tensor parallelism splits attention heads evenly or not at all (arrays too)."""
@@ -124,6 +143,27 @@ class Transformer:
         }[recompute]
         return self.training_flops_per_token() + extra
 
+    @property
+    def linear_forward_flops_per_token(self) -> float:
+        """Forward FLOPs per token of the layers' weight matrices (the GEMMs FP8 can run)."""
+        return self.layer_forward_flops_per_token - self.attention_score_flops_per_token
+
+    @property
+    def logits_forward_flops_per_token(self) -> float:
+        return 2.0 * self.hidden * self.vocab
+
+    def model_flops_per_token(self, convention: str = "full") -> float:
+        """Model FLOPs of forward + backward per token in a published convention.
+
+        "full" counts the whole s x s score matrix (Korthikanti et al. 2022 eq. 7, PaLM,
+        NeMo <= 25.04, torchtitan, llm-foundry); "causal" counts half of it for a causal model
+        (Megatron-LM logs since 2025-03, Megatron-Bridge): 3 x 2sh per layer less.
+        """
+        full = self.training_flops_per_token()
+        if convention == "causal" and self.causal:
+            return full - 3 * self.attention_score_flops_per_token / 2
+        return full
+
 
 @dataclass(frozen=True)
 class GenericModel:
@@ -133,6 +173,9 @@ class GenericModel:
     params: float
     flops_per_sample: float
     activation_bytes_per_sample: float
+    # Per-layer convolution shapes (sizing.cnn.ConvNet) when the architecture is known: compute
+    # then runs layer by layer and the memory-bound normalisation work is priced in bytes.
+    net: Any = None
 
     @property
     def active_params(self) -> float:
@@ -152,10 +195,35 @@ class Layout:
     zero_stage: int = 0  # 0, 1, 2, 3 (FSDP full shard counts as 3)
     sequence_parallel: bool = False
     recompute: str = "selective"  # none | selective | full
+    cp: int = 1  # context parallel: the sequence split over cp ranks (ring exchange of K/V)
+    # Megatron's --recompute-num-layers: with full recompute, how many layers of each stage
+    # recompute (the rest keep their activations); 0 means all of them.
+    recompute_layers: int = 0
+    # Hybrid sharding (HSDP, ZeRO++ hpZ): ZeRO-3/FSDP shards inside groups of this many
+    # data-parallel ranks and replicates across groups; 0 shards over all of dp.
+    shard_group: int = 0
+    offload: str = "none"  # none | optimizer | optimizer+activations
+    framework: str = "megatron"
+    flash_attention: bool = True  # fused attention kernels (FlashAttention, cuDNN fused attn)
+    overlap_grad_reduce: bool | None = None  # None: the framework's usual setting
+    # The output layer and the loss computed together in chunks (Liger-Kernel's fused linear
+    # cross entropy): no full logits tensor, neither 16-bit nor FP32.
+    fused_cross_entropy: bool = False
+
+    @property
+    def overlaps_gradients(self) -> bool:
+        if self.overlap_grad_reduce is None:
+            return FRAMEWORK_OVERLAPS_GRADIENTS[self.framework]
+        return self.overlap_grad_reduce
 
     @property
     def gpus(self) -> int:
-        return self.dp * self.tp * self.pp
+        return self.dp * self.tp * self.pp * self.cp
+
+    @property
+    def shard_size(self) -> int:
+        """Ranks one ZeRO/FSDP shard spans: the HSDP group, or all data-parallel ranks."""
+        return self.shard_group or self.dp
 
     @classmethod
     def from_mapping(cls, degrees: Mapping[str, Any]) -> Layout:
@@ -165,14 +233,19 @@ class Layout:
         or its index in RECOMPUTE, as the vectorised model stores it.
         """
         values = {f.name: degrees[f.name] for f in fields(cls) if f.name in degrees}
-        for name in ("dp", "tp", "pp", "ep", "virtual_stages", "zero_stage"):
+        for name in ("dp", "tp", "pp", "ep", "virtual_stages", "zero_stage", "cp",
+                     "recompute_layers", "shard_group"):
             if name in values:
                 values[name] = int(values[name])
-        if "sequence_parallel" in values:
-            values["sequence_parallel"] = bool(values["sequence_parallel"])
-        recompute = values.get("recompute")
-        if recompute is not None and not isinstance(recompute, str):
-            values["recompute"] = RECOMPUTE[int(recompute)]
+        for name in ("sequence_parallel", "flash_attention", "overlap_grad_reduce",
+                     "fused_cross_entropy"):
+            if name in values and values[name] is not None:
+                values[name] = bool(values[name])
+        for name, names in (("recompute", RECOMPUTE), ("offload", OFFLOAD),
+                            ("framework", FRAMEWORKS)):
+            value = values.get(name)
+            if value is not None and not isinstance(value, str):
+                values[name] = names[int(value)]
         return cls(**values)
 
 

@@ -2,5 +2,6 @@
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MEASUREMENT_FILES = (HERE / "measurements.csv", HERE / "holdout_measurements.csv")
+MEASUREMENT_FILES = (HERE / "measurements.csv", HERE / "holdout_measurements.csv",
+                     HERE / "check_measurements.csv")
 SPECS_FILE = HERE / "specs.yaml"

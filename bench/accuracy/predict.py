@@ -16,6 +16,30 @@ from sizing.workload import GenericModel, Layout, Training, Transformer
 # tensor-core rate on every GPU in the catalog (V100 and P100 have FP16 only).
 PRECISIONS = {"fp16": "bf16", "bf16": "bf16", "fp8": "fp8", "fp32": "fp32"}
 LAYOUT_FIELDS = {f.name for f in fields(Layout)}
+# The framework a spec cites -> the model's profile and whether its attention is fused
+# (FlashAttention-class kernels). Megatron-LM of 2020-2022 (Narayanan 2021, Korthikanti 2022,
+# the BLOOM fork) predates FlashAttention (Dao et al., May 2022) and materialises the score
+# matrix behind its fused softmax; Megatron-Bridge and NeMo 2 run Transformer Engine's fused
+# attention; llm-foundry's MPT configs and torchtitan use FlashAttention / SDPA; BERT in
+# DeepLearningExamples (2019-2021) uses unfused attention. A spec may state flash_attention.
+FRAMEWORK_PROFILES = {
+    "megatron-lm": ("megatron", False),
+    "megatron-bridge": ("megatron", True),
+    "nemo": ("megatron", True),
+    "megatron-core": ("megatron", True),
+    "megatron-deepspeed": ("megatron-deepspeed", False),
+    "deepspeed-zero3": ("megatron-deepspeed", False),
+    "deepspeed-hf": ("deepspeed", True),
+    "composer-fsdp": ("fsdp", True),
+    "torchtitan": ("fsdp", True),
+    "pytorch-ddp": ("ddp", False),
+    "pytorch-ddp-lamb": ("ddp", False),
+    "pytorch-lamb": ("ddp", False),
+    "horovod-tensorflow": ("horovod", False),
+    "tensorflow2-horovod-lamb": ("horovod", False),
+    "mxnet-horovod": ("horovod", False),
+    "tensorflow": ("horovod", False),
+}
 
 
 class Inexpressible(ValueError):
@@ -115,9 +139,6 @@ def _collective(world: World, f: dict) -> Outcome:
 def _training(world: World, f: dict, models: dict):
     cluster = _cluster(world, f)
     model = _model(f["model"], f.get("seq_len"), models)
-    if f.get("context_parallel", 1) > 1 and "cp" not in LAYOUT_FIELDS:
-        raise Inexpressible(f"context parallelism {f['context_parallel']} is not modelled "
-                            "(sizing.workload.Layout has no context-parallel size)")
     if f["precision"] not in PRECISIONS:
         raise Inexpressible(f"precision {f['precision']!r} is not modelled")
     ep = f.get("ep", 1)
@@ -132,9 +153,20 @@ def _training(world: World, f: dict, models: dict):
                                 f"{f['gradient_accumulation']} = {gb}")
     else:
         gb = int(f["global_batch"])
+    if f.get("framework") not in FRAMEWORK_PROFILES:
+        raise Inexpressible(f"framework {f.get('framework')!r} has no profile "
+                            f"(bench/accuracy/predict.py FRAMEWORK_PROFILES)")
+    framework, flash = FRAMEWORK_PROFILES[f["framework"]]
     layout = Layout(dp=f["dp"], tp=f["tp"], pp=f["pp"], ep=ep,
                     virtual_stages=f["virtual_stages"], zero_stage=f["zero_stage"],
-                    sequence_parallel=bool(f["sequence_parallel"]), recompute=f["recompute"])
+                    sequence_parallel=bool(f["sequence_parallel"]), recompute=f["recompute"],
+                    cp=int(f.get("context_parallel", 1)),
+                    recompute_layers=int(f.get("recompute_layers", 0)),
+                    shard_group=int(f.get("shard_group", 0)),
+                    offload=f.get("offload", "none"), framework=framework,
+                    flash_attention=bool(f.get("flash_attention", flash)),
+                    overlap_grad_reduce=f.get("overlap_grad_reduce"),
+                    fused_cross_entropy=bool(f.get("fused_cross_entropy", False)))
     training = Training(gb, mb, PRECISIONS[f["precision"]])
     problems = validate_layout(cluster, model, training, layout)
     if problems:
@@ -144,12 +176,21 @@ def _training(world: World, f: dict, models: dict):
     if not e.memory["fits"]:
         notes.append(f"model: does not fit ({e.memory['total_gb']:.0f} GB > "
                      f"{e.memory['capacity_gb']:.0f} GB per GPU)")
-    peak = cluster.gpu.peak_tflops(training.precision)
-    metrics = {"tflops_per_gpu": e.achieved_tflops_per_gpu, "model_tflops_per_gpu": e.mfu * peak,
-               "mfu_pct": 100 * e.mfu, "samples_per_s": e.samples_per_s}
+    cluster.gpu.peak_tflops(training.precision)
+    metrics = {"tflops_per_gpu": e.achieved_tflops_per_gpu,
+               "model_tflops_per_gpu": e.model_tflops_per_gpu,
+               "model_tflops_per_gpu_causal": e.model_tflops_per_gpu_causal,
+               "mfu_pct": 100 * e.mfu, "mfu_causal_pct": 100 * e.mfu_causal,
+               "samples_per_s": e.samples_per_s, "step_time_s": e.step_time_s,
+               "tokens_per_s_per_gpu": e.tokens_per_s / cluster.gpus,
+               "samples_per_s_per_gpu": e.samples_per_s / cluster.gpus}
     name = model.name if isinstance(model, GenericModel) else f["model"]
-    what = (f"{name} tp{layout.tp} pp{layout.pp} v{layout.virtual_stages} dp{layout.dp} "
-            f"z{layout.zero_stage} mb{mb} gb{gb} {layout.recompute[:3]} {f['precision']}, "
+    extra = "".join(f" {k}{getattr(layout, k)}" for k in ("cp", "shard_group")
+                    if getattr(layout, k) not in (0, 1))
+    extra += f" off-{layout.offload}" if layout.offload != "none" else ""
+    what = (f"{name} tp{layout.tp} pp{layout.pp} v{layout.virtual_stages} dp{layout.dp}{extra} "
+            f"z{layout.zero_stage} mb{mb} gb{gb} {layout.recompute[:3]} {f['precision']} "
+            f"{layout.framework}{'' if layout.flash_attention else ' unfused-attn'}, "
             f"{_hardware_words(cluster)}")
     return metrics, cluster.gpus, Outcome(0.0, notes, what)
 

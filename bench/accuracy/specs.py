@@ -14,7 +14,9 @@ from bench.accuracy import MEASUREMENT_FILES, SPECS_FILE
 KINDS = ("collective", "training", "ratio")
 METRICS = {
     "collective": ("busbw_gbs",),
-    "training": ("tflops_per_gpu", "model_tflops_per_gpu", "mfu_pct", "samples_per_s"),
+    "training": ("tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal",
+                 "mfu_pct", "mfu_causal_pct", "samples_per_s", "samples_per_s_per_gpu",
+                 "step_time_s", "tokens_per_s_per_gpu"),
     "ratio": ("ratio", "ratio_pct", "scaling_efficiency_pct"),
 }
 SYSTEM_FIELDS = ("system", "gpu", "gpus_per_node", "nics_per_node", "nic_rate_gbps", "node_gbps",
@@ -23,7 +25,8 @@ COLLECTIVE_FIELDS = SYSTEM_FIELDS + ("op", "algorithm", "message_bytes")
 TRAINING_FIELDS = SYSTEM_FIELDS + (
     "model", "seq_len", "dp", "tp", "pp", "ep", "context_parallel", "virtual_stages",
     "zero_stage", "sequence_parallel", "recompute", "global_batch", "micro_batch",
-    "gradient_accumulation", "precision", "framework")
+    "gradient_accumulation", "precision", "framework", "recompute_layers", "shard_group",
+    "offload", "flash_attention", "overlap_grad_reduce", "fused_cross_entropy")
 RATIO_GROUPS = ("run", "numerator", "denominator")
 MODEL_KEYS = {"preset", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
               "experts", "top_k", "gated_mlp", "tied_embeddings", "source"}

@@ -73,10 +73,16 @@ class CustomFabricSchema(Strict):
 
 
 class ClusterSchema(Strict):
-    spec_rules: ClassVar[dict] = f.valid_unless(*f.exactly_one("server", "custom_server"),
-                                                *f.exactly_one("fabric", "custom_fabric"))
+    spec_rules: ClassVar[dict] = f.valid_unless(
+        *f.exactly_one("server", "custom_server", "system"))
 
     server = f.Identifier(metadata={"description": "Catalog server id", "example": "hgx-h100-8"})
+    system = f.Identifier(metadata={
+        "description": "A reference system of published measurements (GET /v1/presets lists "
+                       "none; see catalog/data/reference_systems.yaml): DGX A100 as Selene, "
+                       "DGX H100, DGX B200, DGX-2, Jean Zay... Not sold: an estimate on it "
+                       "cannot be quoted. Its fabric is the default",
+        "example": "dgx-a100"})
     fabric = f.Identifier(metadata={"description": "Catalog fabric id", "example": "ib-ndr-400"})
     custom_server = ma.fields.Nested(CustomServerSchema,
                                      metadata={"description": "Hardware outside the catalog"})
@@ -88,9 +94,12 @@ class ClusterSchema(Strict):
 
     @ma.validates_schema
     def _one_of_each(self, data, **_):
-        if ("server" in data) == ("custom_server" in data):
-            raise ma.ValidationError("give exactly one of server or custom_server", "server")
-        if ("fabric" in data) == ("custom_fabric" in data):
+        if sum(k in data for k in ("server", "custom_server", "system")) != 1:
+            raise ma.ValidationError("give exactly one of server, custom_server or system",
+                                     "server")
+        if "fabric" in data and "custom_fabric" in data:
+            raise ma.ValidationError("give at most one of fabric or custom_fabric", "fabric")
+        if "system" not in data and ("fabric" in data) == ("custom_fabric" in data):
             raise ma.ValidationError("give exactly one of fabric or custom_fabric", "fabric")
 
 
@@ -116,8 +125,20 @@ class EstimateSchema(ma.Schema):
                                  "straggler add up to step_time_s; *_hidden_s overlap compute"})
     tokens_per_s = ma.fields.Float(allow_none=True, required=True)
     samples_per_s = ma.fields.Float(required=True)
-    achieved_tflops_per_gpu = ma.fields.Float(required=True)
-    mfu = ma.fields.Float(required=True, metadata={"description": "Model FLOPs utilisation, 0-1"})
+    achieved_tflops_per_gpu = ma.fields.Float(required=True, metadata={
+        "description": "TFLOP/s per GPU counted as Megatron-DeepSpeed and Narayanan et al. 2021 "
+                       "do: model FLOPs (full score matrix) plus recomputation"})
+    mfu = ma.fields.Float(required=True, metadata={
+        "description": "Model FLOPs utilisation, 0-1, counting the whole s x s attention score "
+                       "matrix (Korthikanti et al. 2022 eq. 7, PaLM, NeMo <= 25.04, "
+                       "llm-foundry, torchtitan); recomputation not counted"})
+    mfu_causal = ma.fields.Float(required=True, metadata={
+        "description": "Model FLOPs utilisation counting half the score matrix of a causal "
+                       "model (Megatron-LM logs since 2025-03, Megatron-Bridge)"})
+    model_tflops_per_gpu = ma.fields.Float(required=True, metadata={
+        "description": "Model TFLOP/s per GPU in the convention of mfu"})
+    model_tflops_per_gpu_causal = ma.fields.Float(required=True, metadata={
+        "description": "Model TFLOP/s per GPU in the convention of mfu_causal"})
     scaling_efficiency = ma.fields.Float(
         required=True,
         metadata={"description": "Ideal step time of the same per-GPU work with free "

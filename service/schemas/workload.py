@@ -10,7 +10,7 @@ from marshmallow import validate as v
 from service.schemas import fields as f
 from service.schemas.fields import Strict
 from sizing.presets import PRESETS
-from sizing.workload import OFFERED_PRECISIONS, RECOMPUTE, ZERO_STAGES
+from sizing.workload import FRAMEWORKS, OFFERED_PRECISIONS, OFFLOAD, RECOMPUTE, ZERO_STAGES
 
 __all__ = ["GenericModelSchema", "LayoutSchema", "Strict", "TrainingSchema", "TransformerSchema",
            "WorkloadSchema"]
@@ -33,6 +33,11 @@ class TransformerSchema(Strict):
     top_k = f.Integer(load_default=1, validate=v.Range(min=1, max=64))
     gated_mlp = f.Boolean(load_default=False,
                                   metadata={"description": "SwiGLU-style MLP (three matrices)"})
+    tied_embeddings = f.Boolean(load_default=True,
+                                metadata={"description": "Input and output embeddings shared"})
+    causal = f.Boolean(load_default=True,
+                       metadata={"description": "Causal (decoder) attention; false for an "
+                                                "encoder such as BERT"})
 
     @ma.validates_schema
     def _consistent(self, data, **_):
@@ -86,14 +91,54 @@ class TrainingSchema(Strict):
 
 
 class LayoutSchema(Strict):
+    """The parallel layout as the training framework's own flags state it.
+
+    Fields left out take the framework's usual setting (see each description).
+    """
+
+    framework = ma.fields.String(
+        validate=v.OneOf(FRAMEWORKS),
+        metadata={"description": "Training framework: megatron (Megatron-LM, NeMo, "
+                                 "Megatron-Bridge), megatron-deepspeed, deepspeed (Hugging Face "
+                                 "model code), fsdp (PyTorch FSDP/FSDP2), ddp, horovod. Default: "
+                                 "megatron for transformers, ddp for other models"})
     dp = f.Integer(required=True, validate=Positive, metadata={"description": "Data parallel"})
     tp = f.Integer(load_default=1, validate=Positive, metadata={"description": "Tensor parallel"})
     pp = f.Integer(load_default=1, validate=Positive, metadata={"description": "Pipeline stages"})
+    cp = f.Integer(load_default=1, validate=Positive,
+                   metadata={"description": "Context parallel (sequence split over cp ranks); "
+                                            "dp x tp x pp x cp is the GPU count"})
     ep = f.Integer(load_default=1, validate=Positive, metadata={"description": "Expert parallel"})
     virtual_stages = f.Integer(load_default=1, validate=Positive,
                                        metadata={"description": "Interleaved 1F1B chunks per stage"})
-    zero_stage = f.Integer(load_default=1, validate=v.OneOf(ZERO_STAGES),
-                                   metadata={"description": "ZeRO stage; FSDP full shard is 3"})
-    sequence_parallel = f.Boolean(load_default=False)
-    recompute = ma.fields.String(load_default="selective",
-                                 validate=v.OneOf(RECOMPUTE))
+    zero_stage = f.Integer(validate=v.OneOf(ZERO_STAGES),
+                           metadata={"description": "ZeRO stage; FSDP full shard is 3, Megatron's "
+                                                    "distributed optimizer 1. Default: 3 for fsdp, "
+                                                    "0 for ddp and horovod, 1 otherwise"})
+    shard_group = f.Integer(load_default=0, validate=v.Range(min=0, max=1_000_000),
+                            metadata={"description": "Hybrid sharding (HSDP, ZeRO++ hpZ): shard "
+                                                     "inside groups of this many data-parallel "
+                                                     "ranks, replicate across; 0 shards over all"})
+    sequence_parallel = f.Boolean(
+        metadata={"description": "Megatron sequence parallelism; default: on for megatron with "
+                                 "tp > 1 (NeMo and Megatron-Bridge recipes), off otherwise"})
+    recompute = ma.fields.String(load_default="none", validate=v.OneOf(RECOMPUTE),
+                                 metadata={"description": "Activation recomputation; selective "
+                                                          "re-runs attention, full every layer"})
+    recompute_layers = f.Integer(load_default=0, validate=v.Range(min=0, max=1000),
+                                 metadata={"description": "With full recompute, layers of each "
+                                                          "model chunk that recompute "
+                                                          "(--recompute-num-layers); 0: all"})
+    offload = ma.fields.String(load_default="none", validate=v.OneOf(OFFLOAD),
+                               metadata={"description": "State kept in host memory (ZeRO-Offload, "
+                                                        "Megatron cpu_offloading)"})
+    flash_attention = f.Boolean(load_default=True,
+                                metadata={"description": "Fused attention kernels "
+                                                         "(FlashAttention, cuDNN fused attention)"})
+    fused_cross_entropy = f.Boolean(
+        load_default=False,
+        metadata={"description": "Output layer and loss fused in chunks (Liger-Kernel): no "
+                                 "logits tensor in memory"})
+    overlap_grad_reduce = f.Boolean(
+        metadata={"description": "Reduce gradients during the backward pass; default: the "
+                                 "framework's usual setting"})

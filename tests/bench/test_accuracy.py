@@ -45,7 +45,7 @@ def test_the_command_runs_on_a_fresh_copy_of_the_repository(tmp_path: Path) -> N
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
-    assert lines[-1].startswith("SUMMARY rows 104: ")
+    assert lines[-1].startswith("SUMMARY rows 218: ")
     assert "overall check" in lines[-1] and "LOSO" in lines[-1]
 
 
@@ -70,14 +70,24 @@ def test_the_split_comes_from_the_catalog_fields_alone(ev) -> None:
         assert result.split == expected, row
 
 
-def test_no_constant_is_fitted_on_a_hold_out_row(ev) -> None:
+def test_no_constant_is_fitted_on_a_hold_out_or_check_row(ev) -> None:
     holdout = {row for row, m in ev.measurements.items() if m.file == "holdout_measurements.csv"}
     assert holdout and not holdout & (ev.book.fitted_rows | set(ev.book.informed))
+    check = {row for row, m in ev.measurements.items() if m.file == "check_measurements.csv"}
+    assert check and not check & ev.book.fitted_rows
+    # A check row looked at when a figure was chosen is declared (informed_by) and reported as
+    # seen, never as a check row.
+    for row in check & set(ev.book.informed):
+        assert ev.results[row].split == "seen", row
 
 
 def test_every_row_of_the_measurement_files_has_exactly_one_spec() -> None:
     measurements = load_measurements()
-    assert len(measurements) == 104
+    assert len(measurements) == 218
+    assert {m.file for m in measurements.values()} == {
+        "measurements.csv", "holdout_measurements.csv", "check_measurements.csv"}
+    assert all(400 <= r <= 599 for r, m in measurements.items()
+               if m.file == "check_measurements.csv")
     assert set(load_specs().specs) == set(measurements)
 
 
@@ -172,7 +182,7 @@ def test_leave_one_source_out_is_defined_only_where_another_source_fits_the_figu
 
 def test_the_summary_names_every_category_that_ran(ev) -> None:
     line = summary_line(ev)
-    assert line.startswith("SUMMARY rows 104: ")
+    assert line.startswith("SUMMARY rows 218: ")
     for name in ("NCCL busbw", "CNN scaling", "LLM throughput/MFU", "CNN/BERT throughput",
                  "overall"):
         assert f"{name} check" in line

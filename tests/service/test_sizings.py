@@ -93,8 +93,8 @@ def test_the_advice_keeps_lossy_roce_out_while_a_lossless_fabric_keeps_up(app):
     # Without PFC/ECN the 100 GbE RoCE fabric is a little cheaper for about the same speed, so
     # the objective alone would put it first; the policy's preference puts the lossless one
     # first while it is within 5%, in the ranking and in the advice alike.
-    body = {**LLAMA_70B, "gpu_models": ["h100-sxm"], "region": "eu-central",
-            "fabrics_include": ["roce-100-lossy", "roce-100-lossless"]}
+    body = {**LLAMA_70B, "nodes": {"min": 8, "max": 32}, "gpu_models": ["h100-sxm"],
+            "region": "eu-central", "fabrics_include": ["roce-100-lossy", "roce-100-lossless"]}
     result = authorised(app).post("/v1/sizings", json=body,
                                   headers={"Prefer": "wait=60"}).get_json()["result"]
     top, advice = result["configurations"][0], result["network_advice"]

@@ -1,6 +1,10 @@
+import dataclasses
+
+import numpy as np
 import pytest
 
-from sizing.compute import gemm_efficiency
+from sizing.cnn import inception_v3, resnet, vgg16
+from sizing.compute import FLASH_BACKWARD_RATIO, gemm_efficiency, transformer_work
 from sizing.presets import PRESETS, preset_model
 from sizing.workload import GenericModel, Transformer
 
@@ -58,7 +62,10 @@ def test_every_preset_has_a_source():
     for p in PRESETS.values():
         assert p.source
     assert isinstance(preset_model("resnet-50"), GenericModel)
-    assert preset_model("resnet-50").training_flops_per_sample() == pytest.approx(3 * 8.18e9)
+    # From its layers: 4.09 GMACs at 224x224 (torchvision), 25.6M parameters.
+    assert preset_model("resnet-50").training_flops_per_sample() == pytest.approx(3 * 8.18e9,
+                                                                                  rel=0.001)
+    assert preset_model("resnet-50").params == pytest.approx(25.6e6, rel=0.002)
 
 
 def test_gemm_efficiency_saturates_with_work_size():
@@ -67,3 +74,85 @@ def test_gemm_efficiency_saturates_with_work_size():
     assert small < mid < big < 0.6
     assert big == pytest.approx(0.6, rel=0.01)
     assert float(gemm_efficiency(0.6 * 25e-6 * peak, peak, 0.6, 25e-6)) == pytest.approx(0.3)
+
+
+def _work(model, **kw):
+    c = {"micro_batch": np.array([1.0]), "tp": np.array([1.0]), "pp": np.array([1.0]),
+         "cp": np.array([1.0]), "sequence_parallel": np.array([False]),
+         "recompute": np.array([0]), "recompute_fraction": np.array([1.0]),
+         "flash_attention": np.array([True])}
+    c.update({k: np.array([v]) for k, v in kw.items()})
+    return {k: v for k, v in transformer_work(model, c, False).items()}
+
+
+def test_causal_flash_attention_executes_half_the_score_matrix_at_2_5x_backward():
+    m = preset_model("llama-3-8b")
+    w = _work(m)
+    s, h, L = m.seq_len, m.hidden, m.layers
+    # Forward 2sh (half of 4sh) per layer per token, backward 2.5x: 7sh (research section 2.1).
+    assert float(w["attention_flops"][0]) == pytest.approx(L * s * s * h * 2 * (1 + 2.5))
+    assert FLASH_BACKWARD_RATIO == 2.5
+    # The model FLOPs keep the published conventions: full 12sh, causal 6sh per layer.
+    full = m.model_flops_per_token("full") * s
+    causal = m.model_flops_per_token("causal") * s
+    assert full - causal == pytest.approx(6 * s * h * L * s)
+    assert float(w["model_flops"][0]) == pytest.approx(full)
+
+
+def test_an_encoder_executes_the_whole_score_matrix():
+    m = preset_model("bert-large")
+    assert not m.causal
+    assert m.model_flops_per_token("causal") == m.model_flops_per_token("full")
+    w = _work(m)
+    assert float(w["attention_flops"][0]) == pytest.approx(
+        m.layers * 4 * m.seq_len * m.hidden * m.seq_len * 3.5)
+
+
+def test_selective_recompute_reruns_the_attention_forward_once():
+    m = preset_model("llama-3-70b")
+    none, sel = _work(m), _work(m, recompute=1)
+    fwd = float(none["attention_fwd_flops"][0])
+    assert float(sel["attention_flops"][0]) - float(none["attention_flops"][0]) == \
+        pytest.approx(fwd)
+
+
+def test_unfused_attention_materialises_scores_and_pays_their_bytes():
+    m = dataclasses.replace(preset_model("gpt-3-175b"))
+    flash, unfused = _work(m, tp=8.0), _work(m, tp=8.0, flash_attention=False)
+    assert float(unfused["attention_flops"][0]) == 0.0
+    assert float(unfused["gemm16_flops"][0]) > float(flash["gemm16_flops"][0])
+    assert float(flash["fixed_bytes"][0]) < float(unfused["fixed_bytes"][0])
+    assert float(unfused["fixed_bytes"][0]) > float(unfused["bytes"][0])
+
+
+def test_fp8_moves_only_the_linear_layers():
+    m = preset_model("llama-3-8b")
+    c = {"micro_batch": np.array([1.0]), "tp": np.array([1.0]), "pp": np.array([1.0]),
+         "cp": np.array([1.0]), "sequence_parallel": np.array([False]),
+         "recompute": np.array([0]), "recompute_fraction": np.array([1.0]),
+         "flash_attention": np.array([True])}
+    bf16, fp8 = transformer_work(m, c, False), transformer_work(m, c, True)
+    assert float(fp8["gemm8_flops"][0]) == pytest.approx(3 * m.linear_forward_flops_per_token
+                                                         * m.seq_len)
+    # Logits stay 16-bit; attention is unchanged; the casts are inside the measured speedup.
+    assert float(fp8["gemm16_flops"][0]) == pytest.approx(3 * m.logits_forward_flops_per_token
+                                                          * m.seq_len)
+    assert float(fp8["attention_flops"][0]) == float(bf16["attention_flops"][0])
+    assert float(fp8["bytes"][0]) == float(bf16["bytes"][0])
+
+
+def test_non_gemm_bytes_shrink_relative_to_flops_as_models_grow():
+    """Bytes per token grow with h, FLOPs with h^2: small models are memory-bound for longer."""
+    small = Transformer("s", 12, 768, 12, 12, 3072, 50368, 2048)
+    big = Transformer("b", 32, 4096, 32, 32, 16384, 50368, 2048)
+    ratio = [float((_work(m)["bytes"][0] + _work(m)["fixed_bytes"][0])
+                   / _work(m)["gemm16_flops"][0]) for m in (small, big)]
+    assert ratio[0] > 3 * ratio[1]
+
+
+def test_cnn_layers_reproduce_the_published_sizes():
+    for net, params, gmacs in ((resnet(50), 25.56e6, 4.09), (resnet(101), 44.55e6, 7.80),
+                               (resnet(152), 60.19e6, 11.51), (vgg16(), 138.36e6, 15.47),
+                               (inception_v3(), 27.16e6, 5.72)):
+        assert net.params == pytest.approx(params, rel=0.002), net.name
+        assert sum(net.macs) / 1e9 == pytest.approx(gmacs, rel=0.002), net.name

@@ -1,3 +1,5 @@
+import dataclasses
+
 import pytest
 
 from catalog.shipped import shipped
@@ -5,7 +7,7 @@ from sizing.hardware import Cluster, Server
 from sizing.memory import activation_bytes_per_layer
 from sizing.presets import preset_model
 from sizing.step import estimate
-from sizing.workload import Layout, Training
+from sizing.workload import Layout, Training, Transformer
 
 A100_SXM = shipped().gpus["a100-80gb-sxm"]
 
@@ -13,12 +15,24 @@ A100_SXM = shipped().gpus["a100-80gb-sxm"]
 def test_llama_70b_zero3_on_64_gpus_shards_16_bytes_per_param(cluster_on, constants):
     m = preset_model("llama-3-70b")
     e = estimate(cluster_on("ib-ndr-400", 8), m, Training(64, 1),
-                 Layout(dp=64, tp=1, pp=1, zero_stage=3, recompute="full"), constants)
+                 Layout(dp=64, tp=1, pp=1, zero_stage=3, recompute="full", framework="fsdp"),
+                 constants)
     states = e.memory["weights_gb"] + e.memory["gradients_gb"] + e.memory["optimizer_gb"]
     assert states == pytest.approx(m.params * 16 / 64 / 1e9, rel=1e-9)  # ~17.6 GB
     assert e.memory["total_gb"] == pytest.approx(sum(
         e.memory[k] for k in ("weights_gb", "gradients_gb", "optimizer_gb", "activations_gb",
-                              "reserved_gb")))
+                              "logits_gb", "buffers_gb", "reserved_gb")))
+    # FSDP gathers one layer and prefetches the next, and reduces the layer's gradients.
+    layer = (m.params - m.embedding_params) / m.layers
+    assert e.memory["buffers_gb"] == pytest.approx(layer * 6 / 1e9)
+
+
+def test_megatron_keeps_fp32_main_gradients(cluster_on, constants):
+    m = preset_model("llama-3-8b")
+    layouts = [Layout(dp=16, tp=1, pp=1, zero_stage=1, framework=f) for f in ("megatron", "fsdp")]
+    megatron, fsdp = (estimate(cluster_on("ib-ndr-400", 2), m, Training(16, 1), lay,
+                               constants).memory for lay in layouts)
+    assert megatron["gradients_gb"] == pytest.approx(2 * fsdp["gradients_gb"])
 
 
 def test_zero_stages_shard_optimizer_then_gradients_then_weights(cluster_on, constants):
@@ -36,7 +50,14 @@ def test_activation_memory_follows_korthikanti():
     s, b, h, a, t = m.seq_len, 1, m.hidden, m.heads, 8
     sbh = s * b * h
     none_tp = sbh * (10 + 24 / t + 5 * a * s / (h * t))
-    assert float(activation_bytes_per_layer(m, b, t, False, 0)) == pytest.approx(none_tp)
+    assert float(activation_bytes_per_layer(m, b, t, False, 0, flash_attention=False)) == \
+        pytest.approx(none_tp)
+    # Fused attention keeps no s x s scores; context parallelism splits the sequence.
+    assert float(activation_bytes_per_layer(m, b, t, False, 0)) == \
+        pytest.approx(sbh * (10 + 24 / t))
+    assert float(activation_bytes_per_layer(m, b, t, True, 1, cp=4)) == \
+        pytest.approx(sp_selective_cp := sbh / t * 34 / 4)
+    assert sp_selective_cp > 0
     sp_selective = sbh / t * 34
     assert float(activation_bytes_per_layer(m, b, t, True, 1)) == pytest.approx(sp_selective)
     assert float(activation_bytes_per_layer(m, b, t, True, 2)) == pytest.approx(2 * sbh / t)
@@ -49,3 +70,67 @@ def test_model_that_does_not_fit_says_so(constants, fabrics):
     assert not e.memory["fits"]
     assert e.memory["margin_gb"] < 0
     assert e.bottleneck.startswith("Does not fit")
+
+
+def _one_gpu(gpu_id: str, pcie_gen: int = 4) -> Cluster:
+    data = shipped()
+    server = Server("one", "one GPU", data.all_gpus[gpu_id], 1, 1, 200, pcie_gen, True)
+    return Cluster(server, data.all_fabrics["ib-hdr-200"], 1, True)
+
+
+def test_published_out_of_memory_case_does_not_fit_and_offload_fixes_it(constants):
+    """OpenRLHF issue 698: Llama-3-8B on one A100 80GB with DeepSpeed ZeRO-2, checkpointing,
+    sequence 128, batch 1 runs out of memory in the optimizer step; --adam_offload fits."""
+    m = dataclasses.replace(preset_model("llama-3-8b"), seq_len=128)
+    base = {"dp": 1, "tp": 1, "pp": 1, "zero_stage": 2, "recompute": "full", "framework": "deepspeed"}
+    oom = estimate(_one_gpu("a100-80gb-sxm"), m, Training(1, 1), Layout(**base), constants)
+    assert not oom.memory["fits"]
+    offloaded = estimate(_one_gpu("a100-80gb-sxm"), m, Training(1, 1),
+                         Layout(**base, offload="optimizer"), constants)
+    assert offloaded.memory["fits"]
+    assert offloaded.memory["optimizer_gb"] == 0.0
+    # The weights and gradients the issue reports (about 46 GB then 61 GB with 16-bit
+    # gradients, before the optimizer state) are what stays on the GPU.
+    assert 30 < offloaded.memory["total_gb"] < 61
+
+
+def test_published_configurations_that_ran_fit_with_the_policy_margin(constants, fabrics):
+    """BLOOM-176B ran on 384 A100 80GB with TP 4, PP 12, DP 8, micro-batch 2, ZeRO-1 and
+    full checkpointing (measurements.csv row 228); MPT-70B ran FULL_SHARD on 64 A100 80GB
+    with micro-batch 8 and checkpointing (holdout row 114)."""
+    data = shipped()
+    bloom = Transformer("BLOOM", 70, 14336, 112, 112, 4 * 14336, 250880, 2048)
+    jean_zay = Server("jz", "Jean Zay", A100_SXM, 8, 4, 100, 4, True)
+    e = estimate(Cluster(jean_zay, data.all_fabrics["omni-path-100"], 48, True), bloom,
+                 Training(2048, 2), Layout(dp=8, tp=4, pp=12, zero_stage=1, recompute="full",
+                                           framework="megatron-deepspeed"), constants)
+    assert e.memory["fits"] and e.memory["margin_gb"] >= 0
+    assert e.memory["total_gb"] + e.memory["headroom_gb"] <= e.memory["capacity_gb"]
+    mpt = Transformer("MPT-70B", 80, 8192, 64, 64, 4 * 8192, 50368, 2048)
+    server = Server("mosaic", "8x A100", A100_SXM, 8, 8, 200, 4, True)
+    e = estimate(Cluster(server, fabrics["ib-hdr-200"], 8, True), mpt, Training(2048, 8),
+                 Layout(dp=64, tp=1, pp=1, zero_stage=3, recompute="full", framework="fsdp"),
+                 constants)
+    assert e.memory["fits"]
+
+
+def test_a_published_configuration_beyond_80_gb_does_not_fit_on_80_gb(constants):
+    """torchtitan Llama 3.1 8B, FSDP over 8 GPUs, local batch 2, sequence 8192, selective
+    checkpointing took 82.4 GiB on 96 GB H100s: on an 80 GB H100 it does not fit."""
+    data = shipped()
+    server = Server("h", "8x H100", data.all_gpus["h100-sxm"], 8, 8, 400, 5, True)
+    e = estimate(Cluster(server, data.all_fabrics["ib-ndr-400"], 1, True),
+                 preset_model("llama-3-8b"), Training(16, 2),
+                 Layout(dp=8, tp=1, pp=1, zero_stage=3, recompute="selective", framework="fsdp"),
+                 constants)
+    assert not e.memory["fits"]
+    assert e.memory["logits_gb"] == pytest.approx(6 * 8192 * 2 * 128256 / 1e9)
+
+
+def test_fused_cross_entropy_drops_the_logits(cluster_on, constants):
+    m = preset_model("llama-3-8b")
+    lay = {"dp": 8, "tp": 1, "pp": 1, "zero_stage": 3, "recompute": "full", "framework": "deepspeed"}
+    plain, fused = (estimate(cluster_on("ib-ndr-400", 1), m, Training(8, 1),
+                             Layout(**lay, fused_cross_entropy=f), constants).memory
+                    for f in (False, True))
+    assert plain["logits_gb"] > 6 and fused["logits_gb"] == 0.0

@@ -53,8 +53,9 @@ def test_zero3_moves_one_and_a_half_times_the_data_parallel_volume(cluster_on, c
     one_bucket = replace(constants, dp_bucket_mb=1e5)
 
     def comm(zero):
-        e = estimate(cl, m, Training(32, 1), Layout(dp=32, tp=1, pp=1, zero_stage=zero),
-                     one_bucket)
+        # PyTorch DDP and FSDP reduce 16-bit gradients (Megatron would reduce FP32 ones).
+        e = estimate(cl, m, Training(32, 1), Layout(dp=32, tp=1, pp=1, zero_stage=zero,
+                                                    framework="fsdp"), one_bucket)
         b = e.breakdown
         return b["dp_exposed_s"] + b["dp_hidden_s"] + b["zero_exposed_s"] + b["zero_hidden_s"]
 
@@ -192,7 +193,7 @@ def test_fsdp_forward_gathers_hide_only_behind_forward_compute(fabrics, constant
     srv = Server("h100-5x100", "8x H100, 5x 100GbE RoCE", H100_SXM, 8, 5, 100.0, 5, True)
     cl = Cluster(srv, fabrics["roce-100-lossless"], 4, True)
     e = estimate(cl, m, Training(32, 1), Layout(dp=32, tp=1, pp=1, zero_stage=3,
-                                                recompute="full"), constants)
+                                                recompute="full", framework="fsdp"), constants)
     b = e.breakdown
     ov = constants.overlap_efficiency
     hidden = b["zero_hidden_s"] + b["dp_hidden_s"]

@@ -35,6 +35,8 @@ from .gpu_sources import GpuSources
 from .health import Health
 from .health_checks import HealthChecks
 from .layout import Layout
+from .layout_framework import LayoutFramework
+from .layout_offload import LayoutOffload
 from .layout_recompute import LayoutRecompute
 from .layout_zero_stage import LayoutZeroStage
 from .list_fabrics_kind import ListFabricsKind
@@ -144,6 +146,8 @@ __all__ = (
     "Health",
     "HealthChecks",
     "Layout",
+    "LayoutFramework",
+    "LayoutOffload",
     "LayoutRecompute",
     "LayoutZeroStage",
     "ListFabricsKind",

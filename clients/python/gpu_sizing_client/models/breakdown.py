@@ -24,10 +24,13 @@ class Breakdown:
         Attributes:
             bubble_s (float):
             compute_s (float):
+            cp_exposed_s (float): Context-parallel K/V exchange not hidden behind attention
             dp_exposed_s (float):
             dp_hidden_s (float):
             ep_exposed_s (float):
             ep_hidden_s (float):
+            offload_exposed_s (float): Activation offload traffic not hidden behind compute
+            optimizer_s (float): Optimizer step (on the GPU, or on the host with offload), after the backward
             pp_exposed_s (float):
             straggler_s (float):
             tp_exposed_s (float):
@@ -38,10 +41,13 @@ class Breakdown:
 
     bubble_s: float
     compute_s: float
+    cp_exposed_s: float
     dp_exposed_s: float
     dp_hidden_s: float
     ep_exposed_s: float
     ep_hidden_s: float
+    offload_exposed_s: float
+    optimizer_s: float
     pp_exposed_s: float
     straggler_s: float
     tp_exposed_s: float
@@ -58,6 +64,8 @@ class Breakdown:
 
         compute_s = self.compute_s
 
+        cp_exposed_s = self.cp_exposed_s
+
         dp_exposed_s = self.dp_exposed_s
 
         dp_hidden_s = self.dp_hidden_s
@@ -65,6 +73,10 @@ class Breakdown:
         ep_exposed_s = self.ep_exposed_s
 
         ep_hidden_s = self.ep_hidden_s
+
+        offload_exposed_s = self.offload_exposed_s
+
+        optimizer_s = self.optimizer_s
 
         pp_exposed_s = self.pp_exposed_s
 
@@ -84,10 +96,13 @@ class Breakdown:
         field_dict.update({
             "bubble_s": bubble_s,
             "compute_s": compute_s,
+            "cp_exposed_s": cp_exposed_s,
             "dp_exposed_s": dp_exposed_s,
             "dp_hidden_s": dp_hidden_s,
             "ep_exposed_s": ep_exposed_s,
             "ep_hidden_s": ep_hidden_s,
+            "offload_exposed_s": offload_exposed_s,
+            "optimizer_s": optimizer_s,
             "pp_exposed_s": pp_exposed_s,
             "straggler_s": straggler_s,
             "tp_exposed_s": tp_exposed_s,
@@ -107,6 +122,8 @@ class Breakdown:
 
         compute_s = d.pop("compute_s")
 
+        cp_exposed_s = d.pop("cp_exposed_s")
+
         dp_exposed_s = d.pop("dp_exposed_s")
 
         dp_hidden_s = d.pop("dp_hidden_s")
@@ -114,6 +131,10 @@ class Breakdown:
         ep_exposed_s = d.pop("ep_exposed_s")
 
         ep_hidden_s = d.pop("ep_hidden_s")
+
+        offload_exposed_s = d.pop("offload_exposed_s")
+
+        optimizer_s = d.pop("optimizer_s")
 
         pp_exposed_s = d.pop("pp_exposed_s")
 
@@ -130,10 +151,13 @@ class Breakdown:
         breakdown = cls(
             bubble_s=bubble_s,
             compute_s=compute_s,
+            cp_exposed_s=cp_exposed_s,
             dp_exposed_s=dp_exposed_s,
             dp_hidden_s=dp_hidden_s,
             ep_exposed_s=ep_exposed_s,
             ep_hidden_s=ep_hidden_s,
+            offload_exposed_s=offload_exposed_s,
+            optimizer_s=optimizer_s,
             pp_exposed_s=pp_exposed_s,
             straggler_s=straggler_s,
             tp_exposed_s=tp_exposed_s,

@@ -33,6 +33,9 @@ class Cluster:
             fabric (str | Unset): Catalog fabric id Example: ib-ndr-400.
             oversubscription (float | Unset): Fabric tier ratio, default 1:1
             server (str | Unset): Catalog server id Example: hgx-h100-8.
+            system (str | Unset): A reference system of published measurements (GET /v1/presets lists none; see
+                catalog/data/reference_systems.yaml): DGX A100 as Selene, DGX H100, DGX B200, DGX-2, Jean Zay... Not sold: an
+                estimate on it cannot be quoted. Its fabric is the default Example: dgx-a100.
      """
 
     nodes: int
@@ -41,6 +44,7 @@ class Cluster:
     fabric: str | Unset = UNSET
     oversubscription: float | Unset = UNSET
     server: str | Unset = UNSET
+    system: str | Unset = UNSET
 
 
 
@@ -65,6 +69,8 @@ class Cluster:
 
         server = self.server
 
+        system = self.system
+
 
         field_dict: dict[str, Any] = {}
 
@@ -81,6 +87,8 @@ class Cluster:
             field_dict["oversubscription"] = oversubscription
         if server is not UNSET:
             field_dict["server"] = server
+        if system is not UNSET:
+            field_dict["system"] = system
 
         return field_dict
 
@@ -119,6 +127,8 @@ class Cluster:
 
         server = d.pop("server", UNSET)
 
+        system = d.pop("system", UNSET)
+
         cluster = cls(
             nodes=nodes,
             custom_fabric=custom_fabric,
@@ -126,6 +136,7 @@ class Cluster:
             fabric=fabric,
             oversubscription=oversubscription,
             server=server,
+            system=system,
         )
 
         return cluster

@@ -26,7 +26,8 @@ T = TypeVar("T", bound="Estimate")
 class Estimate:
     """ 
         Attributes:
-            achieved_tflops_per_gpu (float):
+            achieved_tflops_per_gpu (float): TFLOP/s per GPU counted as Megatron-DeepSpeed and Narayanan et al. 2021 do:
+                model FLOPs (full score matrix) plus recomputation
             assumptions (list[str]):
             bottleneck (str):
             breakdown (Breakdown):
@@ -35,7 +36,12 @@ class Estimate:
             gpus (int):
             inter_node_bandwidth_gbs (float): Achievable per node, one direction, GB/s (bytes)
             memory (Memory):
-            mfu (float): Model FLOPs utilisation, 0-1
+            mfu (float): Model FLOPs utilisation, 0-1, counting the whole s x s attention score matrix (Korthikanti et al.
+                2022 eq. 7, PaLM, NeMo <= 25.04, llm-foundry, torchtitan); recomputation not counted
+            mfu_causal (float): Model FLOPs utilisation counting half the score matrix of a causal model (Megatron-LM logs
+                since 2025-03, Megatron-Bridge)
+            model_tflops_per_gpu (float): Model TFLOP/s per GPU in the convention of mfu
+            model_tflops_per_gpu_causal (float): Model TFLOP/s per GPU in the convention of mfu_causal
             nodes (int):
             samples_per_s (float):
             scaling_efficiency (float): Ideal step time of the same per-GPU work with free communication and no pipeline
@@ -54,6 +60,9 @@ class Estimate:
     inter_node_bandwidth_gbs: float
     memory: Memory
     mfu: float
+    mfu_causal: float
+    model_tflops_per_gpu: float
+    model_tflops_per_gpu_causal: float
     nodes: int
     samples_per_s: float
     scaling_efficiency: float
@@ -90,6 +99,12 @@ class Estimate:
 
         mfu = self.mfu
 
+        mfu_causal = self.mfu_causal
+
+        model_tflops_per_gpu = self.model_tflops_per_gpu
+
+        model_tflops_per_gpu_causal = self.model_tflops_per_gpu_causal
+
         nodes = self.nodes
 
         samples_per_s = self.samples_per_s
@@ -115,6 +130,9 @@ class Estimate:
             "inter_node_bandwidth_gbs": inter_node_bandwidth_gbs,
             "memory": memory,
             "mfu": mfu,
+            "mfu_causal": mfu_causal,
+            "model_tflops_per_gpu": model_tflops_per_gpu,
+            "model_tflops_per_gpu_causal": model_tflops_per_gpu_causal,
             "nodes": nodes,
             "samples_per_s": samples_per_s,
             "scaling_efficiency": scaling_efficiency,
@@ -164,6 +182,12 @@ class Estimate:
 
         mfu = d.pop("mfu")
 
+        mfu_causal = d.pop("mfu_causal")
+
+        model_tflops_per_gpu = d.pop("model_tflops_per_gpu")
+
+        model_tflops_per_gpu_causal = d.pop("model_tflops_per_gpu_causal")
+
         nodes = d.pop("nodes")
 
         samples_per_s = d.pop("samples_per_s")
@@ -191,6 +215,9 @@ class Estimate:
             inter_node_bandwidth_gbs=inter_node_bandwidth_gbs,
             memory=memory,
             mfu=mfu,
+            mfu_causal=mfu_causal,
+            model_tflops_per_gpu=model_tflops_per_gpu,
+            model_tflops_per_gpu_causal=model_tflops_per_gpu_causal,
             nodes=nodes,
             samples_per_s=samples_per_s,
             scaling_efficiency=scaling_efficiency,

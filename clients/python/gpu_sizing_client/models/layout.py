@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.layout_framework import LayoutFramework
+from ..models.layout_offload import LayoutOffload
 from ..models.layout_recompute import LayoutRecompute
 from ..models.layout_zero_stage import LayoutZeroStage
 from ..types import UNSET, Unset
@@ -26,23 +28,50 @@ class Layout:
     """ 
         Attributes:
             dp (int): Data parallel
+            cp (int | Unset): Context parallel (sequence split over cp ranks); dp x tp x pp x cp is the GPU count Default:
+                1.
             ep (int | Unset): Expert parallel Default: 1.
+            flash_attention (bool | Unset): Fused attention kernels (FlashAttention, cuDNN fused attention) Default: True.
+            framework (LayoutFramework | Unset): Training framework: megatron (Megatron-LM, NeMo, Megatron-Bridge),
+                megatron-deepspeed, deepspeed (Hugging Face model code), fsdp (PyTorch FSDP/FSDP2), ddp, horovod. Default:
+                megatron for transformers, ddp for other models
+            fused_cross_entropy (bool | Unset): Output layer and loss fused in chunks (Liger-Kernel): no logits tensor in
+                memory Default: False.
+            offload (LayoutOffload | Unset): State kept in host memory (ZeRO-Offload, Megatron cpu_offloading) Default:
+                LayoutOffload.NONE.
+            overlap_grad_reduce (bool | Unset): Reduce gradients during the backward pass; default: the framework's usual
+                setting
             pp (int | Unset): Pipeline stages Default: 1.
-            recompute (LayoutRecompute | Unset):  Default: LayoutRecompute.SELECTIVE.
-            sequence_parallel (bool | Unset):  Default: False.
+            recompute (LayoutRecompute | Unset): Activation recomputation; selective re-runs attention, full every layer
+                Default: LayoutRecompute.NONE.
+            recompute_layers (int | Unset): With full recompute, layers of each model chunk that recompute (--recompute-num-
+                layers); 0: all Default: 0.
+            sequence_parallel (bool | Unset): Megatron sequence parallelism; default: on for megatron with tp > 1 (NeMo and
+                Megatron-Bridge recipes), off otherwise
+            shard_group (int | Unset): Hybrid sharding (HSDP, ZeRO++ hpZ): shard inside groups of this many data-parallel
+                ranks, replicate across; 0 shards over all Default: 0.
             tp (int | Unset): Tensor parallel Default: 1.
             virtual_stages (int | Unset): Interleaved 1F1B chunks per stage Default: 1.
-            zero_stage (LayoutZeroStage | Unset): ZeRO stage; FSDP full shard is 3 Default: LayoutZeroStage.VALUE_1.
+            zero_stage (LayoutZeroStage | Unset): ZeRO stage; FSDP full shard is 3, Megatron's distributed optimizer 1.
+                Default: 3 for fsdp, 0 for ddp and horovod, 1 otherwise
      """
 
     dp: int
+    cp: int | Unset = 1
     ep: int | Unset = 1
+    flash_attention: bool | Unset = True
+    framework: LayoutFramework | Unset = UNSET
+    fused_cross_entropy: bool | Unset = False
+    offload: LayoutOffload | Unset = LayoutOffload.NONE
+    overlap_grad_reduce: bool | Unset = UNSET
     pp: int | Unset = 1
-    recompute: LayoutRecompute | Unset = LayoutRecompute.SELECTIVE
-    sequence_parallel: bool | Unset = False
+    recompute: LayoutRecompute | Unset = LayoutRecompute.NONE
+    recompute_layers: int | Unset = 0
+    sequence_parallel: bool | Unset = UNSET
+    shard_group: int | Unset = 0
     tp: int | Unset = 1
     virtual_stages: int | Unset = 1
-    zero_stage: LayoutZeroStage | Unset = LayoutZeroStage.VALUE_1
+    zero_stage: LayoutZeroStage | Unset = UNSET
 
 
 
@@ -51,7 +80,25 @@ class Layout:
     def to_dict(self) -> dict[str, Any]:
         dp = self.dp
 
+        cp = self.cp
+
         ep = self.ep
+
+        flash_attention = self.flash_attention
+
+        framework: str | Unset = UNSET
+        if not isinstance(self.framework, Unset):
+            framework = self.framework.value
+
+
+        fused_cross_entropy = self.fused_cross_entropy
+
+        offload: str | Unset = UNSET
+        if not isinstance(self.offload, Unset):
+            offload = self.offload.value
+
+
+        overlap_grad_reduce = self.overlap_grad_reduce
 
         pp = self.pp
 
@@ -60,7 +107,11 @@ class Layout:
             recompute = self.recompute.value
 
 
+        recompute_layers = self.recompute_layers
+
         sequence_parallel = self.sequence_parallel
+
+        shard_group = self.shard_group
 
         tp = self.tp
 
@@ -77,14 +128,30 @@ class Layout:
         field_dict.update({
             "dp": dp,
         })
+        if cp is not UNSET:
+            field_dict["cp"] = cp
         if ep is not UNSET:
             field_dict["ep"] = ep
+        if flash_attention is not UNSET:
+            field_dict["flash_attention"] = flash_attention
+        if framework is not UNSET:
+            field_dict["framework"] = framework
+        if fused_cross_entropy is not UNSET:
+            field_dict["fused_cross_entropy"] = fused_cross_entropy
+        if offload is not UNSET:
+            field_dict["offload"] = offload
+        if overlap_grad_reduce is not UNSET:
+            field_dict["overlap_grad_reduce"] = overlap_grad_reduce
         if pp is not UNSET:
             field_dict["pp"] = pp
         if recompute is not UNSET:
             field_dict["recompute"] = recompute
+        if recompute_layers is not UNSET:
+            field_dict["recompute_layers"] = recompute_layers
         if sequence_parallel is not UNSET:
             field_dict["sequence_parallel"] = sequence_parallel
+        if shard_group is not UNSET:
+            field_dict["shard_group"] = shard_group
         if tp is not UNSET:
             field_dict["tp"] = tp
         if virtual_stages is not UNSET:
@@ -101,7 +168,35 @@ class Layout:
         d = dict(src_dict)
         dp = d.pop("dp")
 
+        cp = d.pop("cp", UNSET)
+
         ep = d.pop("ep", UNSET)
+
+        flash_attention = d.pop("flash_attention", UNSET)
+
+        _framework = d.pop("framework", UNSET)
+        framework: LayoutFramework | Unset
+        if isinstance(_framework,  Unset):
+            framework = UNSET
+        else:
+            framework = LayoutFramework(_framework)
+
+
+
+
+        fused_cross_entropy = d.pop("fused_cross_entropy", UNSET)
+
+        _offload = d.pop("offload", UNSET)
+        offload: LayoutOffload | Unset
+        if isinstance(_offload,  Unset):
+            offload = UNSET
+        else:
+            offload = LayoutOffload(_offload)
+
+
+
+
+        overlap_grad_reduce = d.pop("overlap_grad_reduce", UNSET)
 
         pp = d.pop("pp", UNSET)
 
@@ -115,7 +210,11 @@ class Layout:
 
 
 
+        recompute_layers = d.pop("recompute_layers", UNSET)
+
         sequence_parallel = d.pop("sequence_parallel", UNSET)
+
+        shard_group = d.pop("shard_group", UNSET)
 
         tp = d.pop("tp", UNSET)
 
@@ -133,10 +232,18 @@ class Layout:
 
         layout = cls(
             dp=dp,
+            cp=cp,
             ep=ep,
+            flash_attention=flash_attention,
+            framework=framework,
+            fused_cross_entropy=fused_cross_entropy,
+            offload=offload,
+            overlap_grad_reduce=overlap_grad_reduce,
             pp=pp,
             recompute=recompute,
+            recompute_layers=recompute_layers,
             sequence_parallel=sequence_parallel,
+            shard_group=shard_group,
             tp=tp,
             virtual_stages=virtual_stages,
             zero_stage=zero_stage,

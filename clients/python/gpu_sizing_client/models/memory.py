@@ -23,10 +23,12 @@ class Memory:
     """ 
         Attributes:
             activations_gb (float):
+            buffers_gb (float): ZeRO-3/FSDP gather and prefetch buffers
             capacity_gb (float):
             fits (bool): total_gb + headroom_gb <= capacity_gb
             gradients_gb (float):
             headroom_gb (float): Kept free by policy (fragmentation, buffers)
+            logits_gb (float): 16-bit logits and their FP32 copy on the last stage
             margin_gb (float): Left beyond the headroom; negative: does not fit
             optimizer_gb (float):
             reserved_gb (float):
@@ -35,10 +37,12 @@ class Memory:
      """
 
     activations_gb: float
+    buffers_gb: float
     capacity_gb: float
     fits: bool
     gradients_gb: float
     headroom_gb: float
+    logits_gb: float
     margin_gb: float
     optimizer_gb: float
     reserved_gb: float
@@ -52,6 +56,8 @@ class Memory:
     def to_dict(self) -> dict[str, Any]:
         activations_gb = self.activations_gb
 
+        buffers_gb = self.buffers_gb
+
         capacity_gb = self.capacity_gb
 
         fits = self.fits
@@ -59,6 +65,8 @@ class Memory:
         gradients_gb = self.gradients_gb
 
         headroom_gb = self.headroom_gb
+
+        logits_gb = self.logits_gb
 
         margin_gb = self.margin_gb
 
@@ -75,10 +83,12 @@ class Memory:
 
         field_dict.update({
             "activations_gb": activations_gb,
+            "buffers_gb": buffers_gb,
             "capacity_gb": capacity_gb,
             "fits": fits,
             "gradients_gb": gradients_gb,
             "headroom_gb": headroom_gb,
+            "logits_gb": logits_gb,
             "margin_gb": margin_gb,
             "optimizer_gb": optimizer_gb,
             "reserved_gb": reserved_gb,
@@ -95,6 +105,8 @@ class Memory:
         d = dict(src_dict)
         activations_gb = d.pop("activations_gb")
 
+        buffers_gb = d.pop("buffers_gb")
+
         capacity_gb = d.pop("capacity_gb")
 
         fits = d.pop("fits")
@@ -102,6 +114,8 @@ class Memory:
         gradients_gb = d.pop("gradients_gb")
 
         headroom_gb = d.pop("headroom_gb")
+
+        logits_gb = d.pop("logits_gb")
 
         margin_gb = d.pop("margin_gb")
 
@@ -115,10 +129,12 @@ class Memory:
 
         memory = cls(
             activations_gb=activations_gb,
+            buffers_gb=buffers_gb,
             capacity_gb=capacity_gb,
             fits=fits,
             gradients_gb=gradients_gb,
             headroom_gb=headroom_gb,
+            logits_gb=logits_gb,
             margin_gb=margin_gb,
             optimizer_gb=optimizer_gb,
             reserved_gb=reserved_gb,

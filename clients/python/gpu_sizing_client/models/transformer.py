@@ -28,11 +28,13 @@ class Transformer:
             layers (int):
             seq_len (int):
             vocab (int):
+            causal (bool | Unset): Causal (decoder) attention; false for an encoder such as BERT Default: True.
             experts (int | Unset):  Default: 1.
             ffn_hidden (int | Unset): MLP inner size; default 4 x hidden
             gated_mlp (bool | Unset): SwiGLU-style MLP (three matrices) Default: False.
             kv_heads (int | Unset): Key/value heads (GQA); default: heads
             name (str | Unset):  Default: 'custom transformer'.
+            tied_embeddings (bool | Unset): Input and output embeddings shared Default: True.
             top_k (int | Unset):  Default: 1.
      """
 
@@ -41,11 +43,13 @@ class Transformer:
     layers: int
     seq_len: int
     vocab: int
+    causal: bool | Unset = True
     experts: int | Unset = 1
     ffn_hidden: int | Unset = UNSET
     gated_mlp: bool | Unset = False
     kv_heads: int | Unset = UNSET
     name: str | Unset = 'custom transformer'
+    tied_embeddings: bool | Unset = True
     top_k: int | Unset = 1
 
 
@@ -63,6 +67,8 @@ class Transformer:
 
         vocab = self.vocab
 
+        causal = self.causal
+
         experts = self.experts
 
         ffn_hidden = self.ffn_hidden
@@ -72,6 +78,8 @@ class Transformer:
         kv_heads = self.kv_heads
 
         name = self.name
+
+        tied_embeddings = self.tied_embeddings
 
         top_k = self.top_k
 
@@ -85,6 +93,8 @@ class Transformer:
             "seq_len": seq_len,
             "vocab": vocab,
         })
+        if causal is not UNSET:
+            field_dict["causal"] = causal
         if experts is not UNSET:
             field_dict["experts"] = experts
         if ffn_hidden is not UNSET:
@@ -95,6 +105,8 @@ class Transformer:
             field_dict["kv_heads"] = kv_heads
         if name is not UNSET:
             field_dict["name"] = name
+        if tied_embeddings is not UNSET:
+            field_dict["tied_embeddings"] = tied_embeddings
         if top_k is not UNSET:
             field_dict["top_k"] = top_k
 
@@ -115,6 +127,8 @@ class Transformer:
 
         vocab = d.pop("vocab")
 
+        causal = d.pop("causal", UNSET)
+
         experts = d.pop("experts", UNSET)
 
         ffn_hidden = d.pop("ffn_hidden", UNSET)
@@ -125,6 +139,8 @@ class Transformer:
 
         name = d.pop("name", UNSET)
 
+        tied_embeddings = d.pop("tied_embeddings", UNSET)
+
         top_k = d.pop("top_k", UNSET)
 
         transformer = cls(
@@ -133,11 +149,13 @@ class Transformer:
             layers=layers,
             seq_len=seq_len,
             vocab=vocab,
+            causal=causal,
             experts=experts,
             ffn_hidden=ffn_hidden,
             gated_mlp=gated_mlp,
             kv_heads=kv_heads,
             name=name,
+            tied_embeddings=tied_embeddings,
             top_k=top_k,
         )
 

@@ -9,6 +9,7 @@ class WorkloadPreset(StrEnum):
     LLAMA_3_8B = "llama-3-8b"
     MIXTRAL_8X7B = "mixtral-8x7b"
     RESNET_101 = "resnet-101"
+    RESNET_152 = "resnet-152"
     RESNET_50 = "resnet-50"
     VGG_16 = "vgg-16"
 

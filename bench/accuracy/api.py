@@ -1,0 +1,64 @@
+"""A row spec as the body of POST /v1/estimates, and the row's metric read from the response."""
+from __future__ import annotations
+
+from bench.accuracy.predict import FRAMEWORK_PROFILES, PRECISIONS, sides
+from bench.accuracy.specs import Spec
+from sizing.presets import PRESETS
+
+# Hardware fields a spec may set beside its system; a body names the system alone.
+_OVERRIDES = ("gpu", "gpus_per_node", "nics_per_node", "nic_rate_gbps", "node_gbps",
+              "gpudirect", "fabric", "pcie_gen", "gpus")
+_LAYOUT = ("dp", "tp", "pp", "ep", "virtual_stages", "zero_stage", "sequence_parallel",
+           "recompute", "recompute_layers", "shard_group", "offload", "flash_attention",
+           "overlap_grad_reduce", "fused_cross_entropy")
+
+
+def expressible(spec: Spec) -> bool:
+    """A training row on a reference system as it is (the API takes systems by id)."""
+    if spec.kind != "training" or spec.skip:
+        return False
+    run = sides(spec)["run"]
+    return "system" in run and not any(k in run for k in _OVERRIDES)
+
+
+def request_body(spec: Spec, models: dict) -> dict:
+    """The estimate request that states the row's run: system, model, batch and layout."""
+    run = sides(spec)["run"]
+    name = run["model"]
+    entry = models.get(name, {})
+    if "preset" in entry or (not entry and name in PRESETS):
+        workload = {"preset": entry.get("preset", name)}
+        if "seq_len" in run:
+            workload["seq_len"] = int(run["seq_len"])
+    else:
+        dims = {k: v for k, v in entry.items() if k != "source"}
+        workload = {"transformer": {"name": name, **dims, "seq_len": int(run["seq_len"])}}
+    mb = int(run["micro_batch"])
+    gb = (mb * run["dp"] * run["gradient_accumulation"] if "gradient_accumulation" in run
+          else int(run["global_batch"]))
+    framework, flash = FRAMEWORK_PROFILES[run["framework"]]
+    layout = {k: run[k] for k in _LAYOUT if k in run and run[k] is not None}
+    layout.setdefault("flash_attention", flash)
+    layout["framework"] = framework
+    layout["cp"] = int(run.get("context_parallel", 1))
+    return {"cluster": {"system": run["system"], "nodes": int(run["nodes"])},
+            "workload": workload,
+            "training": {"global_batch": gb, "micro_batch": mb,
+                         "precision": PRECISIONS[run["precision"]]},
+            "layout": layout}
+
+
+def metric_of(spec: Spec, response: dict) -> float:
+    """The row's metric from an estimate response, in the row's unit."""
+    gpus = response["gpus"]
+    return {
+        "tflops_per_gpu": response["achieved_tflops_per_gpu"],
+        "model_tflops_per_gpu": response["model_tflops_per_gpu"],
+        "model_tflops_per_gpu_causal": response["model_tflops_per_gpu_causal"],
+        "mfu_pct": 100 * response["mfu"],
+        "mfu_causal_pct": 100 * response["mfu_causal"],
+        "samples_per_s": response["samples_per_s"],
+        "samples_per_s_per_gpu": response["samples_per_s"] / gpus,
+        "step_time_s": response["step_time_s"],
+        "tokens_per_s_per_gpu": (response["tokens_per_s"] or 0.0) / gpus,
+    }[spec.metric]

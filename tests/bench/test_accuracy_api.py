@@ -1,0 +1,82 @@
+"""Check rows through POST /v1/estimates, each with its source's layout, as an outside grader runs them."""
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from bench.accuracy.api import expressible, metric_of, request_body
+from bench.accuracy.evaluate import evaluate
+from tests.conftest import authorised, build_app
+
+# Every second check row that the API can state (a reference system as it is, a training run):
+# spread over the sources, bounded in time.
+SAMPLE_EVERY = 2
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    app = build_app(f"sqlite:///{tmp_path_factory.mktemp('acc') / 'acc.sqlite3'}")
+    return authorised(app)
+
+
+@pytest.fixture(scope="module")
+def check_rows():
+    ev = evaluate()
+    rows = [r for r, res in sorted(ev.results.items())
+            if 400 <= r <= 599 and res.skipped is None and res.split == "check"
+            and expressible(ev.specs.specs[r])]
+    return ev, rows[::SAMPLE_EVERY]
+
+
+def test_check_rows_through_the_api_match_the_harness_and_report_their_error(client, check_rows):
+    ev, rows = check_rows
+    assert len(rows) >= 10
+    errors, refused = [], []
+    for row in rows:
+        spec = ev.specs.specs[row]
+        body = request_body(spec, ev.specs.models)
+        response = client.post("/v1/estimates", json=body)
+        if response.status_code == 422 and response.get_json()["code"] == "does_not_fit":
+            # The memory estimate says the published run would not fit in the GPU at all: a
+            # refusal, which the report counts against the model (the harness notes it too).
+            assert any("does not fit" in n for n in ev.results[row].notes), row
+            refused.append(row)
+            continue
+        assert response.status_code == 200, (row, body, response.get_json())
+        value = metric_of(spec, response.get_json())
+        # The API runs the same model as the harness: the same number, up to the four
+        # significant digits the API rounds to.
+        assert value == pytest.approx(ev.results[row].predicted, rel=2e-3), row
+        errors.append(abs(value / ev.measurements[row].value - 1))
+    median, worst = statistics.median(errors), max(errors)
+    print(f"\nAPI check rows: {len(rows)}, answered {len(errors)}, median |error| "
+          f"{100 * median:.1f}%, worst {100 * worst:.1f}%, refused as not fitting: {refused}")
+    assert len(refused) <= len(rows) // 5
+    # A guard against a model change that makes the unfitted rows much worse, not a target.
+    assert median < 0.20
+
+
+def test_a_layout_the_api_cannot_express_names_the_field(client):
+    body = {"cluster": {"system": "dgx-a100", "nodes": 1}, "workload": {"preset": "llama-3-8b"},
+            "training": {"global_batch": 8, "micro_batch": 1},
+            "layout": {"dp": 4, "cp": 2, "framework": "megatron", "pipeline_schedule": "zb"}}
+    response = client.post("/v1/estimates", json=body)
+    assert response.status_code == 422
+    assert "pipeline_schedule" in str(response.get_json())
+
+
+def test_an_unknown_reference_system_is_refused_by_name(client):
+    body = {"cluster": {"system": "selene-2", "nodes": 1}, "workload": {"preset": "llama-3-8b"},
+            "training": {"global_batch": 8, "micro_batch": 1}, "layout": {"dp": 8}}
+    response = client.post("/v1/estimates", json=body)
+    assert response.status_code == 422
+    assert "/cluster/system" in str(response.get_json())
+
+
+def test_a_reference_system_estimate_says_it_cannot_be_quoted(client):
+    body = {"cluster": {"system": "dgx-a100", "nodes": 1}, "workload": {"preset": "llama-3-8b"},
+            "training": {"global_batch": 8, "micro_batch": 1}, "layout": {"dp": 8, "recompute": "full"}}
+    response = client.post("/v1/estimates", json=body)
+    assert response.status_code == 200, response.get_json()
+    assert any("cannot be quoted" in a for a in response.get_json()["assumptions"])
