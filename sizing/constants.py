@@ -13,6 +13,9 @@ def _frozen(mapping: Mapping[str, float]) -> Mapping[str, float]:
 
 # Fields of ModelConstants that policy.yaml, not model.yaml, holds.
 POLICY_FIELDS = ("memory_headroom_share",)
+# Per-GPU tables that list only the GPUs they apply to: any other GPU takes the figure of the
+# table named here (a GPU without a Hopper-generation attention kernel runs FlashAttention-2).
+FALLBACKS = {"flash3_attention_efficiency": "flash2_attention_efficiency"}
 
 
 @dataclass(frozen=True)
@@ -26,7 +29,8 @@ class ModelConstants:
     matmul_efficiency: Mapping[str, float]
     gemm_shape_efficiency: float
     matmul_knee_us: float
-    attention_efficiency: Mapping[str, float]
+    flash2_attention_efficiency: Mapping[str, float]
+    flash3_attention_efficiency: Mapping[str, float]
     hbm_efficiency: Mapping[str, float]
     fp8_gemm_speedup: Mapping[str, float]
     conv_efficiency: Mapping[str, float]
@@ -75,7 +79,7 @@ class ModelConstants:
             value = entry["value"] if isinstance(entry, Mapping) and "value" in entry else entry
             if isinstance(value, Mapping):
                 value = _frozen(value)
-                if "default" not in value:
+                if "default" not in value and f.name not in FALLBACKS:
                     raise ValueError(f"constant {f.name!r} is per GPU and needs a 'default' entry")
             else:
                 value = float(value)
@@ -87,7 +91,12 @@ class ModelConstants:
         return cls(**values, sources=MappingProxyType(sources))
 
     def per_gpu(self, name: str, gpu_id: str) -> float:
-        """Look up a per-GPU constant, falling back to its ``default`` entry."""
+        """Look up a per-GPU constant, falling back to its ``default`` entry (or, for the
+        tables of FALLBACKS, to the table they fall back to)."""
         table = getattr(self, name)
-        return float(table.get(gpu_id, table["default"]))
+        if gpu_id in table:
+            return float(table[gpu_id])
+        if name in FALLBACKS:
+            return self.per_gpu(FALLBACKS[name], gpu_id)
+        return float(table["default"])
 

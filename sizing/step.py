@@ -29,6 +29,8 @@ from sizing.memory import (
     memory_per_gpu,
 )
 from sizing.workload import (
+    ATTENTION_KERNELS,
+    FRAMEWORK_ATTENTION_KERNEL,
     FRAMEWORK_OVERLAPS_GRADIENTS,
     FRAMEWORKS,
     OFFLOAD,
@@ -45,6 +47,7 @@ LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_para
                    "offload": 0, "framework": 0, "flash_attention": True,
                    "fused_cross_entropy": False}
 _OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
+_KERNELS = np.array([ATTENTION_KERNELS.index(FRAMEWORK_ATTENTION_KERNEL[f]) for f in FRAMEWORKS])
 
 
 @dataclass
@@ -85,6 +88,8 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
                                f"{cluster.gpus} GPUs")))
     if layout.framework not in FRAMEWORKS:
         problems.append(("framework", f"must be one of {', '.join(FRAMEWORKS)}"))
+    if layout.attention_kernel is not None and layout.attention_kernel not in ATTENTION_KERNELS:
+        problems.append(("attention_kernel", f"must be one of {', '.join(ATTENTION_KERNELS)}"))
     if layout.offload not in OFFLOAD:
         problems.append(("offload", f"must be one of {', '.join(OFFLOAD)}"))
     if layout.offload != "none" and layout.zero_stage < 1:
@@ -183,7 +188,10 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
         eff = gemm_efficiency(work["gemm_size"], peak16, emax, knee_s)
         rates["gemm16"] = peak16 * eff
         rates["gemm8"] = rates["gemm16"] * per_gpu("fp8_gemm_speedup")
-        rates["attention"] = peak16 * per_gpu("attention_efficiency")
+        # Each candidate's fused kernel at the efficiency its paper's benchmark gives the GPU.
+        flash3 = np.asarray(c["attention_kernel"], int) == ATTENTION_KERNELS.index("flash3")
+        rates["attention"] = peak16 * np.where(flash3, per_gpu("flash3_attention_efficiency"),
+                                               per_gpu("flash2_attention_efficiency"))
     elif isinstance(model, GenericModel):
         work = generic_work(model, c, fp32)
         conv = constants.per_gpu("conv_efficiency", "fp32" if fp32 else "default")
@@ -213,6 +221,8 @@ def _normalise(batch: dict, training: Training) -> dict:
     c.setdefault("global_batch", training.global_batch)
     if "overlap_grad_reduce" not in c:
         c["overlap_grad_reduce"] = _OVERLAPS[np.asarray(c["framework"], int)]
+    if "attention_kernel" not in c:
+        c["attention_kernel"] = _KERNELS[np.asarray(c["framework"], int)]
     keys = [k for k in c if k != "gpu_id"]
     arrays = np.broadcast_arrays(*[np.atleast_1d(np.asarray(c[k])) for k in keys])
     out = dict(zip(keys, arrays))
@@ -478,6 +488,7 @@ def layout_arrays(layout: Layout, training: Training) -> dict:
         "offload": np.array([OFFLOAD.index(layout.offload)]),
         "framework": np.array([FRAMEWORKS.index(layout.framework)]),
         "flash_attention": np.array([layout.flash_attention]),
+        "attention_kernel": np.array([ATTENTION_KERNELS.index(layout.fused_attention_kernel)]),
         "overlap_grad_reduce": np.array([layout.overlaps_gradients]),
         "fused_cross_entropy": np.array([layout.fused_cross_entropy]),
     }

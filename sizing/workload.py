@@ -32,6 +32,20 @@ FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deeps
                             "fsdp": False, "ddp": False, "horovod": False}
 FRAMEWORK_OVERLAPS_GRADIENTS = {"megatron": True, "megatron-deepspeed": False,
                                 "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True}
+# Fused attention kernels by generation (model.yaml flash2_/flash3_attention_efficiency):
+# flash2 is FlashAttention-2 (Dao 2023), written for Ampere and run unchanged on later GPUs;
+# flash3 is the GPU's own generation: FlashAttention-3 or cuDNN fused attention on Hopper
+# (Shah et al. 2024 measure both), FlashAttention-4 / cuDNN on Blackwell. A GPU with no such
+# kernel (Ampere, Ada) runs FlashAttention-2 either way.
+ATTENTION_KERNELS = ("flash2", "flash3")
+# The kernel a framework runs unless the workload says: Megatron-Core (NeMo, Megatron-Bridge)
+# attends through Transformer Engine, whose default backend on Hopper and Blackwell is cuDNN
+# fused attention (TE docs 'attention backends': FusedAttention preferred on sm90+);
+# Hugging Face model code (DeepSpeed, FSDP in llm-foundry), torchtitan (PyTorch SDPA's flash
+# backend is FlashAttention-2) and the rest call FlashAttention-2.
+FRAMEWORK_ATTENTION_KERNEL = {"megatron": "flash3", "megatron-deepspeed": "flash2",
+                              "deepspeed": "flash2", "fsdp": "flash2", "ddp": "flash2",
+                              "horovod": "flash2"}
 
 
 @dataclass(frozen=True)
@@ -205,6 +219,7 @@ class Layout:
     offload: str = "none"  # none | optimizer | optimizer+activations
     framework: str = "megatron"
     flash_attention: bool = True  # fused attention kernels (FlashAttention, cuDNN fused attn)
+    attention_kernel: str | None = None  # one of ATTENTION_KERNELS; None: the framework's
     overlap_grad_reduce: bool | None = None  # None: the framework's usual setting
     # The output layer and the loss computed together in chunks (Liger-Kernel's fused linear
     # cross entropy): no full logits tensor, neither 16-bit nor FP32.
@@ -215,6 +230,11 @@ class Layout:
         if self.overlap_grad_reduce is None:
             return FRAMEWORK_OVERLAPS_GRADIENTS[self.framework]
         return self.overlap_grad_reduce
+
+    @property
+    def fused_attention_kernel(self) -> str:
+        """The fused attention kernel this layout runs (when flash_attention is on)."""
+        return self.attention_kernel or FRAMEWORK_ATTENTION_KERNEL[self.framework]
 
     @property
     def gpus(self) -> int:
@@ -242,7 +262,7 @@ class Layout:
             if name in values and values[name] is not None:
                 values[name] = bool(values[name])
         for name, names in (("recompute", RECOMPUTE), ("offload", OFFLOAD),
-                            ("framework", FRAMEWORKS)):
+                            ("framework", FRAMEWORKS), ("attention_kernel", ATTENTION_KERNELS)):
             value = values.get(name)
             if value is not None and not isinstance(value, str):
                 values[name] = names[int(value)]

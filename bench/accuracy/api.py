@@ -10,7 +10,7 @@ _OVERRIDES = ("gpu", "gpus_per_node", "nics_per_node", "nic_rate_gbps", "node_gb
               "gpudirect", "fabric", "pcie_gen", "gpus")
 _LAYOUT = ("dp", "tp", "pp", "ep", "virtual_stages", "zero_stage", "sequence_parallel",
            "recompute", "recompute_layers", "shard_group", "offload", "flash_attention",
-           "overlap_grad_reduce", "fused_cross_entropy")
+           "attention_kernel", "overlap_grad_reduce", "fused_cross_entropy")
 
 
 def expressible(spec: Spec) -> bool:

@@ -165,6 +165,7 @@ def _training(world: World, f: dict, models: dict):
                     shard_group=int(f.get("shard_group", 0)),
                     offload=f.get("offload", "none"), framework=framework,
                     flash_attention=bool(f.get("flash_attention", flash)),
+                    attention_kernel=f.get("attention_kernel"),
                     overlap_grad_reduce=f.get("overlap_grad_reduce"),
                     fused_cross_entropy=bool(f.get("fused_cross_entropy", False)))
     training = Training(gb, mb, PRECISIONS[f["precision"]])
@@ -190,7 +191,8 @@ def _training(world: World, f: dict, models: dict):
     extra += f" off-{layout.offload}" if layout.offload != "none" else ""
     what = (f"{name} tp{layout.tp} pp{layout.pp} v{layout.virtual_stages} dp{layout.dp}{extra} "
             f"z{layout.zero_stage} mb{mb} gb{gb} {layout.recompute[:3]} {f['precision']} "
-            f"{layout.framework}{'' if layout.flash_attention else ' unfused-attn'}, "
+            f"{layout.framework} "
+            f"{layout.fused_attention_kernel if layout.flash_attention else 'unfused-attn'}, "
             f"{_hardware_words(cluster)}")
     return metrics, cluster.gpus, Outcome(0.0, notes, what)
 

@@ -26,7 +26,8 @@ TRAINING_FIELDS = SYSTEM_FIELDS + (
     "model", "seq_len", "dp", "tp", "pp", "ep", "context_parallel", "virtual_stages",
     "zero_stage", "sequence_parallel", "recompute", "global_batch", "micro_batch",
     "gradient_accumulation", "precision", "framework", "recompute_layers", "shard_group",
-    "offload", "flash_attention", "overlap_grad_reduce", "fused_cross_entropy")
+    "offload", "flash_attention", "attention_kernel", "overlap_grad_reduce",
+    "fused_cross_entropy")
 RATIO_GROUPS = ("run", "numerator", "denominator")
 MODEL_KEYS = {"preset", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
               "experts", "top_k", "gated_mlp", "tied_embeddings", "source"}

@@ -10,7 +10,14 @@ from marshmallow import validate as v
 from service.schemas import fields as f
 from service.schemas.fields import Strict
 from sizing.presets import PRESETS
-from sizing.workload import FRAMEWORKS, OFFERED_PRECISIONS, OFFLOAD, RECOMPUTE, ZERO_STAGES
+from sizing.workload import (
+    ATTENTION_KERNELS,
+    FRAMEWORKS,
+    OFFERED_PRECISIONS,
+    OFFLOAD,
+    RECOMPUTE,
+    ZERO_STAGES,
+)
 
 __all__ = ["GenericModelSchema", "LayoutSchema", "Strict", "TrainingSchema", "TransformerSchema",
            "WorkloadSchema"]
@@ -135,6 +142,13 @@ class LayoutSchema(Strict):
     flash_attention = f.Boolean(load_default=True,
                                 metadata={"description": "Fused attention kernels "
                                                          "(FlashAttention, cuDNN fused attention)"})
+    attention_kernel = ma.fields.String(
+        validate=v.OneOf(ATTENTION_KERNELS),
+        metadata={"description": "Which fused attention kernel: flash2 (FlashAttention-2) or "
+                                 "flash3 (the GPU's own generation: FlashAttention-3 or cuDNN "
+                                 "on Hopper, FlashAttention-4 on Blackwell; GPUs without one "
+                                 "run FlashAttention-2). Default: flash3 for megatron "
+                                 "(Transformer Engine), flash2 otherwise"})
     fused_cross_entropy = f.Boolean(
         load_default=False,
         metadata={"description": "Output layer and loss fused in chunks (Liger-Kernel): no "

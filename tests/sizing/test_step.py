@@ -279,3 +279,31 @@ def test_fabric_quality_orders_fsdp_throughput_at_8_and_32_nodes(cluster_on, con
                 for f in ("ib-ndr-400", "roce-400-lossless", "roce-400-lossy", "eth-tcp-100")]
         ib, lossless, lossy, tcp = tput
         assert ib >= lossless > lossy > tcp
+
+
+def _attention_time(cluster, layout, constants):
+    m = replace(preset_model("llama-3-8b"), seq_len=32768)
+    e = estimate(cluster, m, Training(8, 1), layout, constants)
+    return e.breakdown["compute_s"]
+
+
+def test_the_hopper_kernel_is_faster_than_flashattention_2_on_h100_only(hgx_h100, fabrics,
+                                                                       constants):
+    h100 = Cluster(hgx_h100, fabrics["ib-ndr-400"], 1, True)
+    a100 = Cluster(replace(hgx_h100, gpu=A100_SXM), fabrics["ib-ndr-400"], 1, True)
+    lay = lambda kernel: Layout(8, 1, 1, zero_stage=3, framework="fsdp", recompute="full",
+                                attention_kernel=kernel)
+    assert _attention_time(h100, lay("flash3"), constants) < 0.8 * _attention_time(
+        h100, lay("flash2"), constants)
+    # Ampere has no FlashAttention-3: asking for it runs FlashAttention-2.
+    assert _attention_time(a100, lay("flash3"), constants) == _attention_time(
+        a100, lay("flash2"), constants)
+    # Without a kernel named, the framework's: Megatron-Core's Transformer Engine on Hopper.
+    assert Layout(8, 1, 1).fused_attention_kernel == "flash3"
+    assert Layout(8, 1, 1, framework="fsdp").fused_attention_kernel == "flash2"
+
+
+def test_an_unknown_attention_kernel_is_named(cluster_on, constants):
+    problems = validate_layout(cluster_on("ib-ndr-400", 1), preset_model("llama-3-8b"),
+                               Training(8, 1), Layout(8, 1, 1, attention_kernel="flash9"))
+    assert [f for f, _ in problems] == ["attention_kernel"]

@@ -35,6 +35,7 @@ from .gpu_sources import GpuSources
 from .health import Health
 from .health_checks import HealthChecks
 from .layout import Layout
+from .layout_attention_kernel import LayoutAttentionKernel
 from .layout_framework import LayoutFramework
 from .layout_offload import LayoutOffload
 from .layout_recompute import LayoutRecompute
@@ -146,6 +147,7 @@ __all__ = (
     "Health",
     "HealthChecks",
     "Layout",
+    "LayoutAttentionKernel",
     "LayoutFramework",
     "LayoutOffload",
     "LayoutRecompute",

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.layout_attention_kernel import LayoutAttentionKernel
 from ..models.layout_framework import LayoutFramework
 from ..models.layout_offload import LayoutOffload
 from ..models.layout_recompute import LayoutRecompute
@@ -28,6 +29,9 @@ class Layout:
     """ 
         Attributes:
             dp (int): Data parallel
+            attention_kernel (LayoutAttentionKernel | Unset): Which fused attention kernel: flash2 (FlashAttention-2) or
+                flash3 (the GPU's own generation: FlashAttention-3 or cuDNN on Hopper, FlashAttention-4 on Blackwell; GPUs
+                without one run FlashAttention-2). Default: flash3 for megatron (Transformer Engine), flash2 otherwise
             cp (int | Unset): Context parallel (sequence split over cp ranks); dp x tp x pp x cp is the GPU count Default:
                 1.
             ep (int | Unset): Expert parallel Default: 1.
@@ -57,6 +61,7 @@ class Layout:
      """
 
     dp: int
+    attention_kernel: LayoutAttentionKernel | Unset = UNSET
     cp: int | Unset = 1
     ep: int | Unset = 1
     flash_attention: bool | Unset = True
@@ -79,6 +84,11 @@ class Layout:
 
     def to_dict(self) -> dict[str, Any]:
         dp = self.dp
+
+        attention_kernel: str | Unset = UNSET
+        if not isinstance(self.attention_kernel, Unset):
+            attention_kernel = self.attention_kernel.value
+
 
         cp = self.cp
 
@@ -128,6 +138,8 @@ class Layout:
         field_dict.update({
             "dp": dp,
         })
+        if attention_kernel is not UNSET:
+            field_dict["attention_kernel"] = attention_kernel
         if cp is not UNSET:
             field_dict["cp"] = cp
         if ep is not UNSET:
@@ -167,6 +179,16 @@ class Layout:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
         dp = d.pop("dp")
+
+        _attention_kernel = d.pop("attention_kernel", UNSET)
+        attention_kernel: LayoutAttentionKernel | Unset
+        if isinstance(_attention_kernel,  Unset):
+            attention_kernel = UNSET
+        else:
+            attention_kernel = LayoutAttentionKernel(_attention_kernel)
+
+
+
 
         cp = d.pop("cp", UNSET)
 
@@ -232,6 +254,7 @@ class Layout:
 
         layout = cls(
             dp=dp,
+            attention_kernel=attention_kernel,
             cp=cp,
             ep=ep,
             flash_attention=flash_attention,
