@@ -55,6 +55,8 @@ class ModelConstants:
     bytes_per_param_gradients_fp32: float
     bytes_per_param_optimizer_fp32: float
     runtime_reserved_gb: float
+    deepspeed_max_live_params: float
+    deepspeed_reduce_bucket_params: float
     # Policy, not physics: the share of each GPU's memory a configuration must leave free to
     # "fit". It lives in policy.yaml; every memory figure of the model reads it from here.
     memory_headroom_share: float

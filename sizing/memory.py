@@ -6,6 +6,8 @@ import numpy as np
 from sizing.workload import FRAMEWORK_FP32_GRADIENTS, FRAMEWORKS, Transformer
 
 _FP32_GRADIENTS = np.array([FRAMEWORK_FP32_GRADIENTS[f] for f in FRAMEWORKS])
+# Frameworks whose ZeRO-3 is DeepSpeed's (parameters gathered module by module), not FSDP's.
+_DEEPSPEED_GATHER = np.array([f in ("megatron-deepspeed", "deepspeed") for f in FRAMEWORKS])
 
 
 def gradient_bytes_per_param(c: dict, constants, precision: str) -> np.ndarray:
@@ -19,33 +21,49 @@ GB = 1e9
 
 
 def activation_bytes_per_layer(model: Transformer, micro_batch, tp, sequence_parallel,
-                               recompute_code, cp=1, flash_attention=True) -> np.ndarray:
-    """Korthikanti et al. 2022 eqs. 1-4 (16-bit activations), generalised for GQA and FFN size.
+                               recompute_code, cp=1, flash_attention=True,
+                               fp8=False) -> np.ndarray:
+    """Korthikanti et al. 2022 eqs. 1-4 (16-bit activations), generalised for GQA, FFN size,
+    gated MLPs, dropout and FP8 linear inputs.
 
     Per layer: sbh x (10/t_sp + (4 + 4 kv/heads + 4 ffn/h x k)/t + 5 a s /(h t)), which is
     sbh(10 + 24/t + 5as/(ht)) for a plain GPT layer; selective recompute and fused (flash)
     attention drop the 5as/h term, full recompute keeps only the layer input 2sbh (/t with
-    sequence parallel). Context parallelism splits s over cp ranks.
+    sequence parallel). Context parallelism splits s over cp ranks. The 10 are two norm
+    inputs (4), the QKV and MLP inputs (2 + 2) and two dropout masks (2); the 24/t are Q and
+    K (4), V (2), the output projection's input (2) and the MLP's inner activations (16).
+    Without dropout the masks are not saved and the unfused score term is the softmax output
+    alone (2as/h). In FP8, Transformer Engine saves each linear layer's input as its FP8 cast
+    for the weight gradient (transformer_engine/pytorch/module/linear.py and
+    layernorm_linear.py keep the FP8 input, one byte, when wgrad runs in FP8): the QKV, MLP,
+    projection and second MLP inputs take half.
     """
     s, h, a = model.seq_len, model.hidden, model.heads
     b = np.asarray(micro_batch, float)
     t = np.asarray(tp, float)
     t_sp = np.where(np.asarray(sequence_parallel, bool), t, 1.0)
+    lin = 0.5 if fp8 else 1.0  # bytes of a saved linear input per 16-bit byte
     k = min(model.top_k, model.experts)
-    ffn_units = 4.0 * model.ffn_hidden / h * k * (1.5 if model.gated_mlp else 1.0)
-    sharded = 4.0 + 4.0 * model.kv_ratio + ffn_units
-    scores = np.where(np.asarray(flash_attention, bool), 0.0, 5.0 * a * s / h)
+    f = model.ffn_hidden / h * k
+    # Gated: the two h->f outputs (4f) and the f-wide second input (2f); plain: the
+    # activation's input (2f) and the second input (2f).
+    ffn_units = (4.0 if model.gated_mlp else 2.0) * f + 2.0 * f * lin
+    masks = 2.0 if model.dropout else 0.0
+    replicated = 4.0 + 4.0 * lin + masks
+    sharded = 2.0 + 4.0 * model.kv_ratio + 2.0 * lin + ffn_units
+    scores = np.where(np.asarray(flash_attention, bool), 0.0,
+                      (5.0 if model.dropout else 2.0) * a * s / h)
     sbh = s * b * h / np.asarray(cp, float)
     code = np.asarray(recompute_code, int)
-    none = sbh * (10.0 / t_sp + sharded / t + scores / t)
-    selective = sbh * (10.0 / t_sp + sharded / t)
+    none = sbh * (replicated / t_sp + sharded / t + scores / t)
+    selective = sbh * (replicated / t_sp + sharded / t)
     full = sbh * 2.0 / t_sp
     return np.choose(code, [none, selective, full])
 
 
-def _per_layer(model: Transformer, c: dict, code) -> np.ndarray:
+def _per_layer(model: Transformer, c: dict, code, fp8: bool) -> np.ndarray:
     return activation_bytes_per_layer(model, c["micro_batch"], c["tp"], c["sequence_parallel"],
-                                      code, c.get("cp", 1), c.get("flash_attention", True))
+                                      code, c.get("cp", 1), c.get("flash_attention", True), fp8)
 
 
 def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.ndarray]:
@@ -57,8 +75,9 @@ def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.nda
         acts = model.activation_bytes_per_sample * b
         return (acts if precision == "fp32" else acts / 2), np.zeros_like(b)
     code = np.asarray(c["recompute"], int)
-    kept = _per_layer(model, c, np.zeros_like(code))
-    per_layer = np.where(code == 0, kept, _per_layer(model, c, code))
+    fp8 = precision == "fp8"
+    kept = _per_layer(model, c, np.zeros_like(code), fp8)
+    per_layer = np.where(code == 0, kept, _per_layer(model, c, code, fp8))
     rfrac = np.asarray(c.get("recompute_fraction", 1.0), float)
     per_layer = np.where(code == 2, rfrac * per_layer + (1 - rfrac) * kept, per_layer)
     return per_layer * model.layers / np.asarray(c["pp"], float), kept
@@ -132,11 +151,18 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
         logits_peak = np.where((pp == 1) | (last_total >= first), logits_b, 0.0)
         logits = logits_peak / GB
         acts = (peak - logits_peak) / GB
-        # ZeRO-3/FSDP gather one unit (a layer) to compute and prefetch the next, and hold the
+        # FSDP gathers one unit (a layer) to compute and prefetches the next, and holds the
         # unit's unsharded gradients for its reduce-scatter (PyTorch FSDP notes, 'two
-        # all-gather output tensors alive at once'; DeepSpeed prefetch buckets).
+        # all-gather output tensors alive at once'). DeepSpeed's ZeRO-3 gathers parameter by
+        # parameter as modules run and keeps at most its max-live count (or the one tensor
+        # being used, when larger), and reduces gradients through a bucket of its reduce size.
         unit = (dense - model.embedding_params) / model.layers / tp
-        buffers = np.where(zero == 3, (2.0 * wb + gb) * unit, 0.0) / GB
+        largest = max(model.hidden * model.ffn_hidden, model.hidden * model.vocab) / tp
+        live = np.minimum(2.0 * unit, np.maximum(largest, constants.deepspeed_max_live_params))
+        reducing = np.minimum(unit, np.maximum(largest, constants.deepspeed_reduce_bucket_params))
+        deepspeed = _DEEPSPEED_GATHER[np.asarray(c.get("framework", 0), int)]
+        gathered = np.where(deepspeed, wb * live + gb * reducing, (2.0 * wb + gb) * unit)
+        buffers = np.where(zero == 3, gathered, 0.0) / GB
     else:
         acts = stage / GB
     reserved = np.full_like(weights, constants.runtime_reserved_gb)

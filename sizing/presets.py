@@ -46,28 +46,33 @@ _PRESETS = [
     Preset(
         "llama-3-8b",
         Transformer("Llama 3 8B", layers=32, hidden=4096, heads=32, kv_heads=8, ffn_hidden=14336,
-                    vocab=128256, seq_len=8192, gated_mlp=True, tied_embeddings=False),
-        "Llama 3 Herd of Models (arXiv:2407.21783) Table 3; meta-llama/Meta-Llama-3-8B config.json",
+                    vocab=128256, seq_len=8192, gated_mlp=True, tied_embeddings=False,
+                    dropout=False),
+        "Llama 3 Herd of Models (arXiv:2407.21783) Table 3; meta-llama/Meta-Llama-3-8B config.json "
+        "(attention_dropout 0.0; the model code has no other dropout)",
     ),
     Preset(
         "llama-3-70b",
         Transformer("Llama 3 70B", layers=80, hidden=8192, heads=64, kv_heads=8, ffn_hidden=28672,
-                    vocab=128256, seq_len=8192, gated_mlp=True, tied_embeddings=False),
-        "Llama 3 Herd of Models (arXiv:2407.21783) Table 3; meta-llama/Meta-Llama-3-70B config.json",
+                    vocab=128256, seq_len=8192, gated_mlp=True, tied_embeddings=False,
+                    dropout=False),
+        "Llama 3 Herd of Models (arXiv:2407.21783) Table 3; meta-llama/Meta-Llama-3-70B config.json "
+        "(attention_dropout 0.0)",
     ),
     Preset(
         "llama-3-405b",
         Transformer("Llama 3 405B", layers=126, hidden=16384, heads=128, kv_heads=8,
                     ffn_hidden=53248, vocab=128256, seq_len=8192, gated_mlp=True,
-                    tied_embeddings=False),
-        "Llama 3 Herd of Models (arXiv:2407.21783) Table 3",
+                    tied_embeddings=False, dropout=False),
+        "Llama 3 Herd of Models (arXiv:2407.21783) Table 3; no dropout, as the smaller sizes",
     ),
     Preset(
         "mixtral-8x7b",
         Transformer("Mixtral 8x7B", layers=32, hidden=4096, heads=32, kv_heads=8, ffn_hidden=14336,
                     vocab=32000, seq_len=4096, experts=8, top_k=2, gated_mlp=True,
-                    tied_embeddings=False),
-        "Jiang et al. 2024, 'Mixtral of Experts' (arXiv:2401.04088) Table 1",
+                    tied_embeddings=False, dropout=False),
+        "Jiang et al. 2024, 'Mixtral of Experts' (arXiv:2401.04088) Table 1; "
+        "mistralai/Mixtral-8x7B-v0.1 config.json attention_dropout 0.0",
         "context is 32k; 4096 is the training sequence length assumed here",
     ),
     Preset(

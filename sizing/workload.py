@@ -65,6 +65,10 @@ class Transformer:
     gated_mlp: bool = False  # SwiGLU-style MLP: three h x ffn matrices instead of two
     tied_embeddings: bool = True
     causal: bool = True  # decoder (causal mask); an encoder such as BERT attends both ways
+    # Trained with dropout: its masks are saved for the backward (Korthikanti et al. 2022
+    # count two sbh masks per layer and one of the unfused score matrix). Dropout 0, as Llama,
+    # Mixtral, MPT and BLOOM train, saves none: PyTorch's dropout at p=0 returns its input.
+    dropout: bool = True
 
     def tp_divides_heads(self, tp):
         """Tensor parallelism splits attention heads evenly or not at all (arrays too)."""

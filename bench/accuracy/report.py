@@ -69,6 +69,11 @@ def summary_line(ev: Evaluation) -> str:
         if g["check"].rows or g["loso"].rows:
             name = CATEGORY_NAMES.get(category, category)
             parts.append(f"{name} check {g['check'].words()} LOSO {g['loso'].words()}")
+    # Every training row is a run that fitted in its GPUs: the memory model must agree.
+    runs = [r for r in ran if ev.specs.specs[r.row].kind != "collective"]
+    over = [r.row for r in runs if any(n.startswith("model: over capacity") for n in r.notes)]
+    parts.append(f"memory: {len(over)} of {len(runs)} published runs over capacity"
+                 + (f" (rows {', '.join(map(str, over))})" if over else ""))
     return " | ".join(parts)
 
 

@@ -30,7 +30,7 @@ TRAINING_FIELDS = SYSTEM_FIELDS + (
     "fused_cross_entropy")
 RATIO_GROUPS = ("run", "numerator", "denominator")
 MODEL_KEYS = {"preset", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
-              "experts", "top_k", "gated_mlp", "tied_embeddings", "source"}
+              "experts", "top_k", "gated_mlp", "tied_embeddings", "dropout", "source"}
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(B|K|KiB|M|MiB|G|GiB)?\s*$")
 _SIZE_UNITS = {None: 1, "B": 1, "K": 2**10, "KiB": 2**10, "M": 2**20, "MiB": 2**20,

@@ -45,6 +45,10 @@ class TransformerSchema(Strict):
     causal = f.Boolean(load_default=True,
                        metadata={"description": "Causal (decoder) attention; false for an "
                                                 "encoder such as BERT"})
+    dropout = f.Boolean(load_default=True,
+                        metadata={"description": "Trained with dropout (its masks are kept "
+                                                 "for the backward); false for models trained "
+                                                 "without, as Llama, Mixtral and MPT"})
 
     @ma.validates_schema
     def _consistent(self, data, **_):

@@ -40,7 +40,7 @@ def test_check_rows_through_the_api_match_the_harness_and_report_their_error(cli
         if response.status_code == 422 and response.get_json()["code"] == "does_not_fit":
             # The memory estimate says the published run would not fit in the GPU at all: a
             # refusal, which the report counts against the model (the harness notes it too).
-            assert any("does not fit" in n for n in ev.results[row].notes), row
+            assert any("over capacity" in n for n in ev.results[row].notes), row
             refused.append(row)
             continue
         assert response.status_code == 200, (row, body, response.get_json())

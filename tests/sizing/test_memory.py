@@ -134,3 +134,38 @@ def test_fused_cross_entropy_drops_the_logits(cluster_on, constants):
                              Layout(**lay, fused_cross_entropy=f), constants).memory
                     for f in (False, True))
     assert plain["logits_gb"] > 6 and fused["logits_gb"] == 0.0
+
+
+def test_dropout_masks_and_fp8_linear_inputs_follow_what_is_saved():
+    gpt = Transformer("gpt", 24, 2048, 16, 16, 8192, 50257, 2048)
+    sbh = 2048 * 1 * 2048
+    # Korthikanti's 34 sbh less the two dropout masks when the model trains without dropout.
+    no_dropout = dataclasses.replace(gpt, dropout=False)
+    assert float(activation_bytes_per_layer(no_dropout, 1, 1, False, 0)) == pytest.approx(32 * sbh)
+    # FP8: the QKV, MLP, projection and second MLP inputs (2 + 2 + 2 + 8 sbh) saved in one byte.
+    assert float(activation_bytes_per_layer(gpt, 1, 1, False, 0, fp8=True)) == \
+        pytest.approx((34 - 7) * sbh)
+
+
+def test_published_runs_stay_within_the_gpu(constants):
+    """NeMo 25.02 ran Llama 3.1 405B on 128 B200 with TP 4, PP 8, VP 8, CP 2, DP 2, FP8,
+    micro-batch 1 (check row 430); Narayanan et al. 2021 ran GPT 530B under DeepSpeed ZeRO-3
+    on 1120 A100 80GB with micro-batch 2 (hold-out row 112). Within capacity, whatever the
+    selling margin says."""
+    data = shipped()
+    b200 = Server("dgx-b200", "DGX B200", data.all_gpus["b200"], 8, 8, 400, 5, True)
+    e = estimate(Cluster(b200, data.all_fabrics["ib-ndr-400"], 16, True),
+                 preset_model("llama-3-405b"), Training(64, 1, "fp8"),
+                 Layout(dp=2, tp=4, pp=8, cp=2, virtual_stages=8, zero_stage=1,
+                        sequence_parallel=True, recompute="none"), constants)
+    assert e.memory["total_gb"] <= e.memory["capacity_gb"]
+    gpt530 = Transformer("GPT 530B", 105, 20480, 128, 128, 4 * 20480, 51200, 2048)
+    dgx = Server("dgx-a100", "DGX A100", A100_SXM, 8, 8, 200, 4, True)
+    e = estimate(Cluster(dgx, data.all_fabrics["ib-hdr-200"], 140, True), gpt530,
+                 Training(2240, 2), Layout(dp=1120, tp=1, pp=1, zero_stage=3, recompute="full",
+                                           framework="megatron-deepspeed",
+                                           flash_attention=False), constants)
+    assert e.memory["total_gb"] <= e.memory["capacity_gb"]
+    # DeepSpeed gathers tensor by tensor, up to its live-parameter cap: far less than the
+    # 5e9-parameter layer FSDP would gather twice.
+    assert e.memory["buffers_gb"] < 0.5 * (2 * 2 + 2) * 5.0

@@ -29,6 +29,8 @@ class Transformer:
             seq_len (int):
             vocab (int):
             causal (bool | Unset): Causal (decoder) attention; false for an encoder such as BERT Default: True.
+            dropout (bool | Unset): Trained with dropout (its masks are kept for the backward); false for models trained
+                without, as Llama, Mixtral and MPT Default: True.
             experts (int | Unset):  Default: 1.
             ffn_hidden (int | Unset): MLP inner size; default 4 x hidden
             gated_mlp (bool | Unset): SwiGLU-style MLP (three matrices) Default: False.
@@ -44,6 +46,7 @@ class Transformer:
     seq_len: int
     vocab: int
     causal: bool | Unset = True
+    dropout: bool | Unset = True
     experts: int | Unset = 1
     ffn_hidden: int | Unset = UNSET
     gated_mlp: bool | Unset = False
@@ -68,6 +71,8 @@ class Transformer:
         vocab = self.vocab
 
         causal = self.causal
+
+        dropout = self.dropout
 
         experts = self.experts
 
@@ -95,6 +100,8 @@ class Transformer:
         })
         if causal is not UNSET:
             field_dict["causal"] = causal
+        if dropout is not UNSET:
+            field_dict["dropout"] = dropout
         if experts is not UNSET:
             field_dict["experts"] = experts
         if ffn_hidden is not UNSET:
@@ -129,6 +136,8 @@ class Transformer:
 
         causal = d.pop("causal", UNSET)
 
+        dropout = d.pop("dropout", UNSET)
+
         experts = d.pop("experts", UNSET)
 
         ffn_hidden = d.pop("ffn_hidden", UNSET)
@@ -150,6 +159,7 @@ class Transformer:
             seq_len=seq_len,
             vocab=vocab,
             causal=causal,
+            dropout=dropout,
             experts=experts,
             ffn_hidden=ffn_hidden,
             gated_mlp=gated_mlp,
