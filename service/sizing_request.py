@@ -8,10 +8,11 @@ from typing import Any
 
 from catalog.offer import HardwareFilter, sellable_pairs
 from catalog.snapshot import Snapshot
-from service.workloads import model_from
+from service.workloads import layout_from, model_from
 from sizing.policy import SizingPolicy
 from sizing.search import LayoutSpace, search_size
-from sizing.workload import GenericModel, Layout, Training, Transformer
+from sizing.step import layout_rules
+from sizing.workload import GenericModel, Training, Transformer
 
 Problems = list[tuple[str, str]]  # (JSON pointer, what to change)
 
@@ -66,7 +67,7 @@ class SizingRequest:
         model = model_from(doc["workload"])
         fixed = doc.get("layout")
         if fixed:
-            layout = Layout.from_mapping({**fixed, "dp": fixed.get("dp") or 0})
+            layout = layout_from({**fixed, "dp": fixed.get("dp") or 0}, model)
             space = LayoutSpace(micro_batch=(fixed["micro_batch"],), fixed=layout)
         else:
             space = LayoutSpace()
@@ -147,6 +148,12 @@ class SizingRequest:
                 out.append(("/layout/ep", f"ep={fixed.ep} does not divide {self.model.experts} experts"))
             if fixed.pp > self.model.layers:
                 out.append(("/layout/pp", f"pp={fixed.pp} exceeds the model's {self.model.layers} layers"))
+        if fixed:
+            out += [(f"/layout/{name}", reason) for name, reason in layout_rules(fixed)]
+            if (isinstance(self.model, Transformer) and fixed.cp > 1
+                    and self.model.seq_len % (2 * fixed.cp)):
+                out.append(("/layout/cp", (f"2 x cp = {2 * fixed.cp} does not divide the "
+                                           f"sequence length {self.model.seq_len}")))
         if fixed and isinstance(self.model, GenericModel) and (fixed.tp, fixed.pp, fixed.ep) != (1, 1, 1):
             out.append(("/layout/tp", "a model given by size alone trains with data parallelism only"))
         if not out and not sellable_pairs(snap, wanted, self.region).pairs:

@@ -32,7 +32,8 @@ class FabricRef:
 
 @dataclass(frozen=True)
 class ResultLayout:
-    """Parallel degrees, ZeRO stage, recomputation and micro-batch of a configuration."""
+    """The layout of a configuration: every field a fixed layout (and an estimate) states,
+    with the micro-batch. Results stored before a field existed read it as its default."""
 
     dp: int
     tp: int
@@ -43,11 +44,25 @@ class ResultLayout:
     micro_batch: int
     sequence_parallel: bool
     recompute: str
+    cp: int = 1
+    framework: str = "megatron"
+    shard_group: int = 0
+    offload: str = "none"
+    recompute_layers: int = 0
+    flash_attention: bool = True
+    attention_kernel: str = field(default="flash3", **described(
+        "The fused attention kernel the estimate assumes (flash2 or flash3)"))
+    fused_cross_entropy: bool = False
+    overlap_grad_reduce: bool = True
 
     @classmethod
     def of(cls, layout: Layout, micro_batch: int) -> ResultLayout:
         return cls(layout.dp, layout.tp, layout.pp, layout.ep, layout.zero_stage,
-                   layout.virtual_stages, micro_batch, layout.sequence_parallel, layout.recompute)
+                   layout.virtual_stages, micro_batch, layout.sequence_parallel, layout.recompute,
+                   layout.cp, layout.framework, layout.shard_group, layout.offload,
+                   layout.recompute_layers, layout.flash_attention,
+                   layout.fused_attention_kernel, layout.fused_cross_entropy,
+                   layout.overlaps_gradients)
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,38 @@ class Estimate:
 
 # --------------------------------------------------------------------------- validation
 
+def layout_rules(layout: Layout) -> list:
+    """The rules a layout keeps whatever it runs on, as (field, reason) pairs: names it
+    knows, and the settings that need another (offload and hybrid sharding need ZeRO,
+    recompute_layers full recompute). A dp of 0 means "from the GPU count", not yet known."""
+    problems = []
+    if layout.framework not in FRAMEWORKS:
+        problems.append(("framework", f"must be one of {', '.join(FRAMEWORKS)}"))
+    if layout.attention_kernel is not None and layout.attention_kernel not in ATTENTION_KERNELS:
+        problems.append(("attention_kernel", f"must be one of {', '.join(ATTENTION_KERNELS)}"))
+    if layout.offload not in OFFLOAD:
+        problems.append(("offload", f"must be one of {', '.join(OFFLOAD)}"))
+    if layout.offload != "none" and layout.zero_stage < 1:
+        problems.append(("offload", ("offloading optimizer state needs ZeRO stage 1 or more "
+                                    "(ZeRO-Offload shards it before moving it to the host)")))
+    if layout.shard_group:
+        if layout.zero_stage < 1:
+            problems.append(("shard_group", "hybrid sharding needs a ZeRO stage (3 for HSDP)"))
+        elif layout.dp and layout.dp % layout.shard_group:
+            problems.append(("shard_group", (f"{layout.shard_group} does not divide "
+                                            f"dp={layout.dp}")))
+    if layout.recompute_layers < 0:
+        problems.append(("recompute_layers", "must be 0 (every layer) or more"))
+    elif layout.recompute_layers and layout.recompute != "full":
+        problems.append(("recompute_layers", ("counts layers of full recompute; set recompute "
+                                             "to full")))
+    if layout.zero_stage not in ZERO_STAGES:
+        problems.append(("zero_stage", "must be 0, 1, 2 or 3"))
+    if layout.recompute not in RECOMPUTE:
+        problems.append(("recompute", f"must be one of {', '.join(RECOMPUTE)}"))
+    return problems
+
+
 def validate_layout(cluster: Cluster, model, training: Training, layout: Layout) -> list:
     """Problems that make a configuration unphysical, as (field, reason) pairs."""
     problems = []
@@ -86,30 +118,7 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
     if layout.gpus != cluster.gpus:
         problems.append(("dp", (f"dp*tp*pp*cp = {layout.gpus} but the cluster has "
                                f"{cluster.gpus} GPUs")))
-    if layout.framework not in FRAMEWORKS:
-        problems.append(("framework", f"must be one of {', '.join(FRAMEWORKS)}"))
-    if layout.attention_kernel is not None and layout.attention_kernel not in ATTENTION_KERNELS:
-        problems.append(("attention_kernel", f"must be one of {', '.join(ATTENTION_KERNELS)}"))
-    if layout.offload not in OFFLOAD:
-        problems.append(("offload", f"must be one of {', '.join(OFFLOAD)}"))
-    if layout.offload != "none" and layout.zero_stage < 1:
-        problems.append(("offload", ("offloading optimizer state needs ZeRO stage 1 or more "
-                                    "(ZeRO-Offload shards it before moving it to the host)")))
-    if layout.shard_group:
-        if layout.zero_stage < 1:
-            problems.append(("shard_group", "hybrid sharding needs a ZeRO stage (3 for HSDP)"))
-        elif layout.dp % layout.shard_group:
-            problems.append(("shard_group", (f"{layout.shard_group} does not divide "
-                                            f"dp={layout.dp}")))
-    if layout.recompute_layers < 0:
-        problems.append(("recompute_layers", "must be 0 (every layer) or more"))
-    elif layout.recompute_layers and layout.recompute != "full":
-        problems.append(("recompute_layers", ("counts layers of full recompute; set recompute "
-                                             "to full")))
-    if layout.zero_stage not in ZERO_STAGES:
-        problems.append(("zero_stage", "must be 0, 1, 2 or 3"))
-    if layout.recompute not in RECOMPUTE:
-        problems.append(("recompute", f"must be one of {', '.join(RECOMPUTE)}"))
+    problems += layout_rules(layout)
     if training.micro_batch < 1 or training.global_batch < 1:
         problems.append(("micro_batch", "batch sizes must be at least 1"))
     elif training.global_batch % (layout.dp * training.micro_batch):

@@ -12,10 +12,10 @@ from service.records import SIZING_STATES
 from service.schemas import fields as f
 from service.schemas.fields import Amount
 from service.schemas.results import SizingErrorSchema, SizingResultSchema
-from service.schemas.workload import Strict, WorkloadSchema
+from service.schemas.workload import LayoutSchema, Strict, WorkloadSchema
 from sizing.presets import PRESETS
 from sizing.ranking import OBJECTIVES
-from sizing.workload import OFFERED_PRECISIONS, RECOMPUTE, ZERO_STAGES, Transformer
+from sizing.workload import OFFERED_PRECISIONS, Transformer
 
 
 class NodeRangeSchema(Strict):
@@ -28,18 +28,14 @@ class NodeRangeSchema(Strict):
             raise ma.ValidationError("must not exceed max", "min")
 
 
-class FixedLayoutSchema(Strict):
-    """Pin the parallel degrees; dp follows from the GPU count unless given."""
+class FixedLayoutSchema(LayoutSchema):
+    """The layout of POST /v1/estimates, pinned for a sizing: the same fields and defaults,
+    but dp follows from each candidate's GPU count unless given, and the micro-batch (a
+    training figure in an estimate) is part of the layout searched."""
 
-    dp = f.Integer(validate=v.Range(min=1, max=1_000_000))
-    tp = f.Integer(load_default=1, validate=v.Range(min=1, max=512))
-    pp = f.Integer(load_default=1, validate=v.Range(min=1, max=512))
-    ep = f.Integer(load_default=1, validate=v.Range(min=1, max=1024))
-    virtual_stages = f.Integer(load_default=1, validate=v.Range(min=1, max=64))
-    zero_stage = f.Integer(load_default=1, validate=v.OneOf(ZERO_STAGES))
-    sequence_parallel = f.Boolean(load_default=False)
-    recompute = ma.fields.String(load_default="selective",
-                                 validate=v.OneOf(RECOMPUTE))
+    dp = f.Integer(validate=v.Range(min=1, max=1_000_000),
+                   metadata={"description": "Data parallel; default: the GPU count over "
+                                            "tp x pp x cp"})
     micro_batch = f.Integer(load_default=1, validate=v.Range(min=1, max=4096))
 
 

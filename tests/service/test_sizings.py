@@ -129,6 +129,10 @@ def test_rank_one_is_the_recommended_fabric_and_the_checklist_follows_roce(app):
     ({**SMALL, "currency": "XYZ"}, "/currency"),
     ({"workload": {"preset": "llama-3-8b"}}, "/tokens"),
     ({**SMALL, "layout": {"tp": 3}}, "/layout/tp"),
+    ({**SMALL, "layout": {"offload": "optimizer", "zero_stage": 0}}, "/layout/offload"),
+    ({**SMALL, "layout": {"recompute_layers": 4}}, "/layout/recompute_layers"),
+    ({**SMALL, "layout": {"cp": 3}}, "/layout/cp"),
+    ({**SMALL, "layout": {"attention_kernel": "flash9"}}, "/layout/attention_kernel"),
     ({**SMALL, "budget_per_month": 1000}, "/budget_per_month"),
     ({**SMALL, "budget_total": "0.00"}, "/budget_total"),
     ({**SMALL, "budget_total": "1e6"}, "/budget_total"),
@@ -259,3 +263,18 @@ def test_presets_say_which_unit_of_work_they_take(app):
     assert presets["resnet-50"]["samples_per_epoch"] == 1_281_167
     assert "ImageNet" in presets["resnet-50"]["dataset"]
     assert presets["llama-3-8b"]["samples_per_epoch"] is None
+
+
+def test_a_fixed_layout_takes_every_field_an_estimate_takes(app):
+    """POST /v1/sizings pins the layout with the schema of POST /v1/estimates."""
+    layout = {"framework": "fsdp", "zero_stage": 3, "shard_group": 8, "offload": "optimizer",
+              "recompute": "full", "attention_kernel": "flash3", "fused_cross_entropy": True,
+              "micro_batch": 2}
+    response = authorised(app).post("/v1/sizings", json={**SMALL, "layout": layout},
+                                    headers={"Prefer": "wait=30"})
+    assert response.status_code == 201, response.get_json()
+    configs = response.get_json()["result"]["configurations"]
+    assert configs
+    for c in configs:
+        assert {k: c["layout"][k] for k in layout} == layout
+        assert c["layout"]["dp"] * c["layout"]["tp"] * c["layout"]["pp"] == 8 * c["nodes"]

@@ -27,6 +27,9 @@ from .fabric_sources import FabricSources
 from .fabric_vs_more_gpus import FabricVsMoreGpus
 from .field_error import FieldError
 from .fixed_layout import FixedLayout
+from .fixed_layout_attention_kernel import FixedLayoutAttentionKernel
+from .fixed_layout_framework import FixedLayoutFramework
+from .fixed_layout_offload import FixedLayoutOffload
 from .fixed_layout_recompute import FixedLayoutRecompute
 from .fixed_layout_zero_stage import FixedLayoutZeroStage
 from .generic_model import GenericModel
@@ -139,6 +142,9 @@ __all__ = (
     "FabricVsMoreGpus",
     "FieldError",
     "FixedLayout",
+    "FixedLayoutAttentionKernel",
+    "FixedLayoutFramework",
+    "FixedLayoutOffload",
     "FixedLayoutRecompute",
     "FixedLayoutZeroStage",
     "GenericModel",

@@ -8,6 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.fixed_layout_attention_kernel import FixedLayoutAttentionKernel
+from ..models.fixed_layout_framework import FixedLayoutFramework
+from ..models.fixed_layout_offload import FixedLayoutOffload
 from ..models.fixed_layout_recompute import FixedLayoutRecompute
 from ..models.fixed_layout_zero_stage import FixedLayoutZeroStage
 from ..types import UNSET, Unset
@@ -25,37 +28,91 @@ T = TypeVar("T", bound="FixedLayout")
 class FixedLayout:
     """ 
         Attributes:
-            dp (int | Unset):
-            ep (int | Unset):  Default: 1.
+            attention_kernel (FixedLayoutAttentionKernel | Unset): Which fused attention kernel: flash2 (FlashAttention-2)
+                or flash3 (the GPU's own generation: FlashAttention-3 or cuDNN on Hopper, FlashAttention-4 on Blackwell; GPUs
+                without one run FlashAttention-2). Default: flash3 for megatron (Transformer Engine), flash2 otherwise
+            cp (int | Unset): Context parallel (sequence split over cp ranks); dp x tp x pp x cp is the GPU count Default:
+                1.
+            dp (int | Unset): Data parallel; default: the GPU count over tp x pp x cp
+            ep (int | Unset): Expert parallel Default: 1.
+            flash_attention (bool | Unset): Fused attention kernels (FlashAttention, cuDNN fused attention) Default: True.
+            framework (FixedLayoutFramework | Unset): Training framework: megatron (Megatron-LM, NeMo, Megatron-Bridge),
+                megatron-deepspeed, deepspeed (Hugging Face model code), fsdp (PyTorch FSDP/FSDP2), ddp, horovod. Default:
+                megatron for transformers, ddp for other models
+            fused_cross_entropy (bool | Unset): Output layer and loss fused in chunks (Liger-Kernel): no logits tensor in
+                memory Default: False.
             micro_batch (int | Unset):  Default: 1.
-            pp (int | Unset):  Default: 1.
-            recompute (FixedLayoutRecompute | Unset):  Default: FixedLayoutRecompute.SELECTIVE.
-            sequence_parallel (bool | Unset):  Default: False.
-            tp (int | Unset):  Default: 1.
-            virtual_stages (int | Unset):  Default: 1.
-            zero_stage (FixedLayoutZeroStage | Unset):  Default: FixedLayoutZeroStage.VALUE_1.
+            offload (FixedLayoutOffload | Unset): State kept in host memory (ZeRO-Offload, Megatron cpu_offloading) Default:
+                FixedLayoutOffload.NONE.
+            overlap_grad_reduce (bool | Unset): Reduce gradients during the backward pass; default: the framework's usual
+                setting
+            pp (int | Unset): Pipeline stages Default: 1.
+            recompute (FixedLayoutRecompute | Unset): Activation recomputation; selective re-runs attention, full every
+                layer Default: FixedLayoutRecompute.NONE.
+            recompute_layers (int | Unset): With full recompute, layers of each model chunk that recompute (--recompute-num-
+                layers); 0: all Default: 0.
+            sequence_parallel (bool | Unset): Megatron sequence parallelism; default: on for megatron with tp > 1 (NeMo and
+                Megatron-Bridge recipes), off otherwise
+            shard_group (int | Unset): Hybrid sharding (HSDP, ZeRO++ hpZ): shard inside groups of this many data-parallel
+                ranks, replicate across; 0 shards over all Default: 0.
+            tp (int | Unset): Tensor parallel Default: 1.
+            virtual_stages (int | Unset): Interleaved 1F1B chunks per stage Default: 1.
+            zero_stage (FixedLayoutZeroStage | Unset): ZeRO stage; FSDP full shard is 3, Megatron's distributed optimizer 1.
+                Default: 3 for fsdp, 0 for ddp and horovod, 1 otherwise
      """
 
+    attention_kernel: FixedLayoutAttentionKernel | Unset = UNSET
+    cp: int | Unset = 1
     dp: int | Unset = UNSET
     ep: int | Unset = 1
+    flash_attention: bool | Unset = True
+    framework: FixedLayoutFramework | Unset = UNSET
+    fused_cross_entropy: bool | Unset = False
     micro_batch: int | Unset = 1
+    offload: FixedLayoutOffload | Unset = FixedLayoutOffload.NONE
+    overlap_grad_reduce: bool | Unset = UNSET
     pp: int | Unset = 1
-    recompute: FixedLayoutRecompute | Unset = FixedLayoutRecompute.SELECTIVE
-    sequence_parallel: bool | Unset = False
+    recompute: FixedLayoutRecompute | Unset = FixedLayoutRecompute.NONE
+    recompute_layers: int | Unset = 0
+    sequence_parallel: bool | Unset = UNSET
+    shard_group: int | Unset = 0
     tp: int | Unset = 1
     virtual_stages: int | Unset = 1
-    zero_stage: FixedLayoutZeroStage | Unset = FixedLayoutZeroStage.VALUE_1
+    zero_stage: FixedLayoutZeroStage | Unset = UNSET
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        attention_kernel: str | Unset = UNSET
+        if not isinstance(self.attention_kernel, Unset):
+            attention_kernel = self.attention_kernel.value
+
+
+        cp = self.cp
+
         dp = self.dp
 
         ep = self.ep
 
+        flash_attention = self.flash_attention
+
+        framework: str | Unset = UNSET
+        if not isinstance(self.framework, Unset):
+            framework = self.framework.value
+
+
+        fused_cross_entropy = self.fused_cross_entropy
+
         micro_batch = self.micro_batch
+
+        offload: str | Unset = UNSET
+        if not isinstance(self.offload, Unset):
+            offload = self.offload.value
+
+
+        overlap_grad_reduce = self.overlap_grad_reduce
 
         pp = self.pp
 
@@ -64,7 +121,11 @@ class FixedLayout:
             recompute = self.recompute.value
 
 
+        recompute_layers = self.recompute_layers
+
         sequence_parallel = self.sequence_parallel
+
+        shard_group = self.shard_group
 
         tp = self.tp
 
@@ -80,18 +141,36 @@ class FixedLayout:
 
         field_dict.update({
         })
+        if attention_kernel is not UNSET:
+            field_dict["attention_kernel"] = attention_kernel
+        if cp is not UNSET:
+            field_dict["cp"] = cp
         if dp is not UNSET:
             field_dict["dp"] = dp
         if ep is not UNSET:
             field_dict["ep"] = ep
+        if flash_attention is not UNSET:
+            field_dict["flash_attention"] = flash_attention
+        if framework is not UNSET:
+            field_dict["framework"] = framework
+        if fused_cross_entropy is not UNSET:
+            field_dict["fused_cross_entropy"] = fused_cross_entropy
         if micro_batch is not UNSET:
             field_dict["micro_batch"] = micro_batch
+        if offload is not UNSET:
+            field_dict["offload"] = offload
+        if overlap_grad_reduce is not UNSET:
+            field_dict["overlap_grad_reduce"] = overlap_grad_reduce
         if pp is not UNSET:
             field_dict["pp"] = pp
         if recompute is not UNSET:
             field_dict["recompute"] = recompute
+        if recompute_layers is not UNSET:
+            field_dict["recompute_layers"] = recompute_layers
         if sequence_parallel is not UNSET:
             field_dict["sequence_parallel"] = sequence_parallel
+        if shard_group is not UNSET:
+            field_dict["shard_group"] = shard_group
         if tp is not UNSET:
             field_dict["tp"] = tp
         if virtual_stages is not UNSET:
@@ -106,11 +185,49 @@ class FixedLayout:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        _attention_kernel = d.pop("attention_kernel", UNSET)
+        attention_kernel: FixedLayoutAttentionKernel | Unset
+        if isinstance(_attention_kernel,  Unset):
+            attention_kernel = UNSET
+        else:
+            attention_kernel = FixedLayoutAttentionKernel(_attention_kernel)
+
+
+
+
+        cp = d.pop("cp", UNSET)
+
         dp = d.pop("dp", UNSET)
 
         ep = d.pop("ep", UNSET)
 
+        flash_attention = d.pop("flash_attention", UNSET)
+
+        _framework = d.pop("framework", UNSET)
+        framework: FixedLayoutFramework | Unset
+        if isinstance(_framework,  Unset):
+            framework = UNSET
+        else:
+            framework = FixedLayoutFramework(_framework)
+
+
+
+
+        fused_cross_entropy = d.pop("fused_cross_entropy", UNSET)
+
         micro_batch = d.pop("micro_batch", UNSET)
+
+        _offload = d.pop("offload", UNSET)
+        offload: FixedLayoutOffload | Unset
+        if isinstance(_offload,  Unset):
+            offload = UNSET
+        else:
+            offload = FixedLayoutOffload(_offload)
+
+
+
+
+        overlap_grad_reduce = d.pop("overlap_grad_reduce", UNSET)
 
         pp = d.pop("pp", UNSET)
 
@@ -124,7 +241,11 @@ class FixedLayout:
 
 
 
+        recompute_layers = d.pop("recompute_layers", UNSET)
+
         sequence_parallel = d.pop("sequence_parallel", UNSET)
+
+        shard_group = d.pop("shard_group", UNSET)
 
         tp = d.pop("tp", UNSET)
 
@@ -141,12 +262,21 @@ class FixedLayout:
 
 
         fixed_layout = cls(
+            attention_kernel=attention_kernel,
+            cp=cp,
             dp=dp,
             ep=ep,
+            flash_attention=flash_attention,
+            framework=framework,
+            fused_cross_entropy=fused_cross_entropy,
             micro_batch=micro_batch,
+            offload=offload,
+            overlap_grad_reduce=overlap_grad_reduce,
             pp=pp,
             recompute=recompute,
+            recompute_layers=recompute_layers,
             sequence_parallel=sequence_parallel,
+            shard_group=shard_group,
             tp=tp,
             virtual_stages=virtual_stages,
             zero_stage=zero_stage,

@@ -22,23 +22,41 @@ T = TypeVar("T", bound="ResultLayout")
 class ResultLayout:
     """ 
         Attributes:
+            attention_kernel (str): The fused attention kernel the estimate assumes (flash2 or flash3)
+            cp (int):
             dp (int):
             ep (int):
+            flash_attention (bool):
+            framework (str):
+            fused_cross_entropy (bool):
             micro_batch (int):
+            offload (str):
+            overlap_grad_reduce (bool):
             pp (int):
             recompute (str):
+            recompute_layers (int):
             sequence_parallel (bool):
+            shard_group (int):
             tp (int):
             virtual_stages (int):
             zero_stage (int):
      """
 
+    attention_kernel: str
+    cp: int
     dp: int
     ep: int
+    flash_attention: bool
+    framework: str
+    fused_cross_entropy: bool
     micro_batch: int
+    offload: str
+    overlap_grad_reduce: bool
     pp: int
     recompute: str
+    recompute_layers: int
     sequence_parallel: bool
+    shard_group: int
     tp: int
     virtual_stages: int
     zero_stage: int
@@ -48,17 +66,35 @@ class ResultLayout:
 
 
     def to_dict(self) -> dict[str, Any]:
+        attention_kernel = self.attention_kernel
+
+        cp = self.cp
+
         dp = self.dp
 
         ep = self.ep
 
+        flash_attention = self.flash_attention
+
+        framework = self.framework
+
+        fused_cross_entropy = self.fused_cross_entropy
+
         micro_batch = self.micro_batch
+
+        offload = self.offload
+
+        overlap_grad_reduce = self.overlap_grad_reduce
 
         pp = self.pp
 
         recompute = self.recompute
 
+        recompute_layers = self.recompute_layers
+
         sequence_parallel = self.sequence_parallel
+
+        shard_group = self.shard_group
 
         tp = self.tp
 
@@ -70,12 +106,21 @@ class ResultLayout:
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
+            "attention_kernel": attention_kernel,
+            "cp": cp,
             "dp": dp,
             "ep": ep,
+            "flash_attention": flash_attention,
+            "framework": framework,
+            "fused_cross_entropy": fused_cross_entropy,
             "micro_batch": micro_batch,
+            "offload": offload,
+            "overlap_grad_reduce": overlap_grad_reduce,
             "pp": pp,
             "recompute": recompute,
+            "recompute_layers": recompute_layers,
             "sequence_parallel": sequence_parallel,
+            "shard_group": shard_group,
             "tp": tp,
             "virtual_stages": virtual_stages,
             "zero_stage": zero_stage,
@@ -88,17 +133,35 @@ class ResultLayout:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        attention_kernel = d.pop("attention_kernel")
+
+        cp = d.pop("cp")
+
         dp = d.pop("dp")
 
         ep = d.pop("ep")
 
+        flash_attention = d.pop("flash_attention")
+
+        framework = d.pop("framework")
+
+        fused_cross_entropy = d.pop("fused_cross_entropy")
+
         micro_batch = d.pop("micro_batch")
+
+        offload = d.pop("offload")
+
+        overlap_grad_reduce = d.pop("overlap_grad_reduce")
 
         pp = d.pop("pp")
 
         recompute = d.pop("recompute")
 
+        recompute_layers = d.pop("recompute_layers")
+
         sequence_parallel = d.pop("sequence_parallel")
+
+        shard_group = d.pop("shard_group")
 
         tp = d.pop("tp")
 
@@ -107,12 +170,21 @@ class ResultLayout:
         zero_stage = d.pop("zero_stage")
 
         result_layout = cls(
+            attention_kernel=attention_kernel,
+            cp=cp,
             dp=dp,
             ep=ep,
+            flash_attention=flash_attention,
+            framework=framework,
+            fused_cross_entropy=fused_cross_entropy,
             micro_batch=micro_batch,
+            offload=offload,
+            overlap_grad_reduce=overlap_grad_reduce,
             pp=pp,
             recompute=recompute,
+            recompute_layers=recompute_layers,
             sequence_parallel=sequence_parallel,
+            shard_group=shard_group,
             tp=tp,
             virtual_stages=virtual_stages,
             zero_stage=zero_stage,

@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class FixedLayoutAttentionKernel(StrEnum):
+    FLASH2 = "flash2"
+    FLASH3 = "flash3"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+class FixedLayoutFramework(StrEnum):
+    DDP = "ddp"
+    DEEPSPEED = "deepspeed"
+    FSDP = "fsdp"
+    HOROVOD = "horovod"
+    MEGATRON = "megatron"
+    MEGATRON_DEEPSPEED = "megatron-deepspeed"
+
+    def __str__(self) -> str:
+        return str(self.value)
