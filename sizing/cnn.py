@@ -19,6 +19,9 @@ class ConvNet:
     outputs: tuple[float, ...]  # output elements per image, per layer
     params: float
     input_elements: float
+    # Which layers are 3x3 stride-1 convolutions, those Winograd's minimal filtering computes
+    # with fewer multiplies (Lavin and Gray 2016); fully connected layers never are.
+    winograd: tuple[bool, ...] = ()
 
     @property
     def forward_flops(self) -> float:
@@ -28,8 +31,11 @@ class ConvNet:
     def output_elements(self) -> float:
         return float(sum(self.outputs))
 
-    def layer_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.asarray(self.macs, float), np.asarray(self.outputs, float)
+    def layer_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(forward MACs, output elements, Winograd-eligible) per layer, per image."""
+        eligible = np.zeros(len(self.macs), bool)
+        eligible[:len(self.winograd)] = self.winograd
+        return np.asarray(self.macs, float), np.asarray(self.outputs, float), eligible
 
 
 class _Builder:
@@ -37,23 +43,26 @@ class _Builder:
         self.name, self.size = name, size
         self.macs: list[float] = []
         self.outputs: list[float] = []
+        self.winograd: list[bool] = []
         self.params = 0.0
 
     def conv(self, cin, cout, kh, kw, h, w, stride=1, ph=0, pw=0, norm=True):
         ho, wo = (h + 2 * ph - kh) // stride + 1, (w + 2 * pw - kw) // stride + 1
         self.macs.append(float(cin * cout * kh * kw * ho * wo))
         self.outputs.append(float(cout * ho * wo))
+        self.winograd.append(kh == kw == 3 and stride == 1)
         self.params += cin * cout * kh * kw + (2 * cout if norm else cout)
         return ho, wo
 
     def fc(self, cin, cout):
         self.macs.append(float(cin * cout))
         self.outputs.append(float(cout))
+        self.winograd.append(False)
         self.params += cin * cout + cout
 
     def net(self) -> ConvNet:
         return ConvNet(self.name, tuple(self.macs), tuple(self.outputs), self.params,
-                       3.0 * self.size * self.size)
+                       3.0 * self.size * self.size, tuple(self.winograd))
 
 
 def resnet(depth: int) -> ConvNet:

@@ -170,16 +170,21 @@ def compute_time(work: dict, rates: dict) -> tuple[np.ndarray, np.ndarray]:
     `rates`: gemm16 and gemm8 (FLOP/s at the typical GEMM's efficiency), attention (FLOP/s of
     fused attention), hbm (bytes/s of element-wise work, the framework's fusion included) and
     hbm_raw (bytes/s of streaming kernels, for bytes already counted kernel by kernel).
-    Sample-based models with layers get each conv at the efficiency of its own GEMM size.
+    Sample-based models with layers get each conv at the efficiency of its own GEMM size, the
+    3x3 stride-1 ones with `winograd`'s fewer multiplies.
     """
     layers = work.get("conv_layers")
     if layers is not None:
-        macs, _ = layers
+        macs, _, winograd = layers
         b = work["micro_batch"]
         fwd_layers = 2.0 * macs[None, :] * b[:, None]  # candidates x layers
         eff = gemm_efficiency(fwd_layers, rates["peak16"][:, None], rates["conv_max"][:, None],
                               rates["knee_s"])
-        t_fwd_gemm = (fwd_layers / (rates["peak16"][:, None] * eff)).sum(axis=1)
+        # Winograd-eligible layers execute their multiplies divided by the algorithm's saving
+        # (1 where the precision's convolutions do not use it).
+        executed = np.where(winograd[None, :], fwd_layers / rates["winograd"][:, None],
+                            fwd_layers)
+        t_fwd_gemm = (executed / (rates["peak16"][:, None] * eff)).sum(axis=1)
         t_gemm = t_fwd_gemm * work["conv_passes"]
     else:
         t_gemm = work["gemm16_flops"] / rates["gemm16"] + work["gemm8_flops"] / rates["gemm8"]

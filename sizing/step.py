@@ -206,7 +206,8 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
         conv = constants.per_gpu("conv_efficiency", "fp32" if fp32 else "default")
         eff = np.full(n, conv)
         rates.update(gemm16=peak16 * conv, gemm8=peak16 * conv, attention=peak16 * conv,
-                     conv_max=np.full(n, conv))
+                     conv_max=np.full(n, conv),
+                     winograd=np.full(n, constants.winograd_fp32_speedup if fp32 else 1.0))
     else:
         raise TypeError(f"unsupported model type {type(model).__name__}")
     t_mb, t_fwd_mb = compute_time(work, rates)

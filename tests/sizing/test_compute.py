@@ -3,10 +3,13 @@ import dataclasses
 import numpy as np
 import pytest
 
+from catalog.shipped import shipped
 from sizing.cnn import inception_v3, resnet, vgg16
 from sizing.compute import FLASH_BACKWARD_RATIO, gemm_efficiency, transformer_work
+from sizing.hardware import Cluster, Server
 from sizing.presets import PRESETS, preset_model
-from sizing.workload import GenericModel, Transformer
+from sizing.step import estimate
+from sizing.workload import GenericModel, Layout, Training, Transformer
 
 
 def megatron_eq7(B, L, s, h, v):
@@ -156,3 +159,24 @@ def test_cnn_layers_reproduce_the_published_sizes():
                                (inception_v3(), 27.16e6, 5.72)):
         assert net.params == pytest.approx(params, rel=0.002), net.name
         assert sum(net.macs) / 1e9 == pytest.approx(gmacs, rel=0.002), net.name
+
+
+def test_winograd_applies_to_3x3_stride_1_convolutions_only():
+    _, _, eligible = vgg16().layer_arrays()
+    assert eligible.sum() == 13 and not eligible[-3:].any()  # 13 convs, 3 fully connected
+    r50_macs, _, r50 = resnet(50).layer_arrays()
+    # The 7x7 stem, the 1x1s and the three stride-2 3x3s are direct: 13 of 16 bottleneck 3x3s.
+    assert r50.sum() == 13
+    assert 0.3 < r50_macs[r50].sum() / r50_macs.sum() < 0.6
+
+
+def test_fp32_vgg_runs_its_convolutions_in_fewer_multiplies(constants):
+    data = shipped()
+    gpu = data.all_gpus["p100-sxm2-16gb"]
+    one = Cluster(Server("p", "P100", gpu, 1, 1, 100, 3, True), data.all_fabrics["ib-edr-100"],
+                  1, True)
+    lay = Layout(1, 1, 1, zero_stage=0, recompute="none", framework="horovod")
+    fp32 = estimate(one, preset_model("vgg-16"), Training(64, 64, "fp32"), lay, constants)
+    direct = estimate(one, preset_model("vgg-16"), Training(64, 64, "fp32"), lay,
+                      dataclasses.replace(constants, winograd_fp32_speedup=1.0))
+    assert 1.5 < direct.breakdown["compute_s"] / fp32.breakdown["compute_s"] < 2.25
