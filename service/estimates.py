@@ -78,8 +78,12 @@ def reference_cluster(snap: Snapshot, doc: dict[str, Any], assumptions: list[str
     if "oversubscription" in doc:
         fabric = dataclasses.replace(fabric, oversubscription=doc["oversubscription"])
     gpu = reference.all_gpus[system["gpu"]]
+    gpus_per_node = doc.get("gpus_per_node", int(system["gpus_per_node"]))
+    if gpus_per_node > int(system["gpus_per_node"]):
+        raise Invalid.at("/cluster/gpus_per_node", (f"{system['name']} has "
+                                                    f"{system['gpus_per_node']} GPUs per node"))
     server = Server(id=system["id"], name=system["name"], gpu=gpu,
-                    gpus_per_node=int(system["gpus_per_node"]),
+                    gpus_per_node=gpus_per_node,
                     nics_per_node=int(system["nics_per_node"]),
                     nic_rate_gbps=float(system["nic_rate_gbps"]), pcie_gen=int(system["pcie_gen"]),
                     gpudirect_rdma=bool(system["gpudirect_rdma"]))

@@ -62,6 +62,12 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
     return sentences[part]
 
 
+# The fused attention kernels in words (sizing.workload.ATTENTION_KERNELS).
+_ATTENTION_WORDS = {"flash2": "fused attention as FlashAttention-2",
+                    "flash3": "fused attention at the GPU's own kernel (FlashAttention-3 or "
+                              "cuDNN on Hopper, FlashAttention-2 where there is none)"}
+
+
 def assumptions(cluster, model, training, layout, constants, r) -> list:
     """What the estimate assumes that a customer could check or dispute."""
     f = cluster.fabric
@@ -70,9 +76,12 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
                    + constants.bytes_per_param_optimizer)
     out = []
     add = out.append
+    attention = (_ATTENTION_WORDS[layout.fused_attention_kernel] if layout.flash_attention
+                 else "unfused attention")
     add(f"Compute ({layout.framework}): GEMMs at {100 * float(r['compute_efficiency']):.0f}% of "
         f"the {cluster.gpu.name} dense 16-bit peak for this per-GPU work size"
-        f"{', linear layers in FP8' if training.precision == 'fp8' else ''}; fused attention, "
+        f"{', linear layers in FP8' if training.precision == 'fp8' else ''}; "
+        f"{attention}, "
         "norms, activations and the optimizer step priced separately (attention FLOPs as "
         "executed, memory-bound work by its bytes over achievable HBM bandwidth).")
     add(f"Inter-node bandwidth {float(r['inter_node_bandwidth_gbs']):.1f} GB/s per node "

@@ -5,8 +5,9 @@ from bench.accuracy.predict import FRAMEWORK_PROFILES, PRECISIONS, sides
 from bench.accuracy.specs import Spec
 from sizing.presets import PRESETS
 
-# Hardware fields a spec may set beside its system; a body names the system alone.
-_OVERRIDES = ("gpu", "gpus_per_node", "nics_per_node", "nic_rate_gbps", "node_gbps",
+# Hardware fields a spec may set beside its system that a body cannot carry (it names the
+# system, and at most how many of each node's GPUs the run uses).
+_OVERRIDES = ("gpu", "nics_per_node", "nic_rate_gbps", "node_gbps",
               "gpudirect", "fabric", "pcie_gen", "gpus")
 _LAYOUT = ("dp", "tp", "pp", "ep", "virtual_stages", "zero_stage", "sequence_parallel",
            "recompute", "recompute_layers", "shard_group", "offload", "flash_attention",
@@ -41,7 +42,10 @@ def request_body(spec: Spec, models: dict) -> dict:
     layout.setdefault("flash_attention", flash)
     layout["framework"] = framework
     layout["cp"] = int(run.get("context_parallel", 1))
-    return {"cluster": {"system": run["system"], "nodes": int(run["nodes"])},
+    cluster = {"system": run["system"], "nodes": int(run["nodes"])}
+    if "gpus_per_node" in run:
+        cluster["gpus_per_node"] = int(run["gpus_per_node"])
+    return {"cluster": cluster,
             "workload": workload,
             "training": {"global_batch": gb, "micro_batch": mb,
                          "precision": PRECISIONS[run["precision"]]},

@@ -91,9 +91,14 @@ class ClusterSchema(Strict):
     oversubscription = f.Number(validate=v.Range(min=1, max=16),
                                        metadata={"description": "Fabric tier ratio, default 1:1"})
     nodes = f.Integer(required=True, validate=v.Range(min=1, max=4096))
+    gpus_per_node = f.Integer(validate=v.Range(min=1, max=72), metadata={
+        "description": "With a reference system: GPUs of each node the run uses (a one-GPU "
+                       "run on a DGX); default all of them"})
 
     @ma.validates_schema
     def _one_of_each(self, data, **_):
+        if "gpus_per_node" in data and "system" not in data:
+            raise ma.ValidationError("only narrows a reference system's nodes", "gpus_per_node")
         if sum(k in data for k in ("server", "custom_server", "system")) != 1:
             raise ma.ValidationError("give exactly one of server, custom_server or system",
                                      "server")

@@ -5,8 +5,8 @@ import statistics
 
 import pytest
 
-from bench.accuracy.api import expressible, metric_of, request_body
 from bench.accuracy.evaluate import evaluate
+from bench.accuracy.through_api import check_rows, run_rows
 from tests.conftest import authorised, build_app
 
 # Every second check row that the API can state (a reference system as it is, a training run):
@@ -21,40 +21,27 @@ def client(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def check_rows():
+def sampled():
     ev = evaluate()
-    rows = [r for r, res in sorted(ev.results.items())
-            if 400 <= r <= 599 and res.skipped is None and res.split == "check"
-            and expressible(ev.specs.specs[r])]
-    return ev, rows[::SAMPLE_EVERY]
+    return ev, check_rows(ev)[::SAMPLE_EVERY]
 
 
-def test_check_rows_through_the_api_match_the_harness_and_report_their_error(client, check_rows):
-    ev, rows = check_rows
+def test_check_rows_through_the_api_match_the_harness_and_report_their_error(client, sampled):
+    ev, rows = sampled
     assert len(rows) >= 10
-    errors, refused = [], []
-    for row in rows:
-        spec = ev.specs.specs[row]
-        body = request_body(spec, ev.specs.models)
-        response = client.post("/v1/estimates", json=body)
-        if response.status_code == 422 and response.get_json()["code"] == "does_not_fit":
-            # The memory estimate says the published run would not fit in the GPU at all: a
-            # refusal, which the report counts against the model (the harness notes it too).
-            assert any("over capacity" in n for n in ev.results[row].notes), row
-            refused.append(row)
-            continue
-        assert response.status_code == 200, (row, body, response.get_json())
-        value = metric_of(spec, response.get_json())
+    run = run_rows(client, ev, rows)
+    for row in run.refused:
+        # The memory estimate says the published run would not fit in the GPU at all: a
+        # refusal, which the report counts against the model (the harness notes it too).
+        assert any("over capacity" in n for n in ev.results[row].notes), row
+    for row, value in run.answers.items():
         # The API runs the same model as the harness: the same number, up to the four
         # significant digits the API rounds to.
         assert value == pytest.approx(ev.results[row].predicted, rel=2e-3), row
-        errors.append(abs(value / ev.measurements[row].value - 1))
-    median, worst = statistics.median(errors), max(errors)
-    print(f"\nAPI check rows: {len(rows)}, answered {len(errors)}, median |error| "
-          f"{100 * median:.1f}%, worst {100 * worst:.1f}%, refused as not fitting: {refused}")
-    assert len(refused) <= len(rows) // 5
+    print("\n" + run.summary())
+    assert len(run.refused) <= len(rows) // 5
     # A guard against a model change that makes the unfitted rows much worse, not a target.
-    assert median < 0.20
+    assert statistics.median(abs(e) for e in run.errors.values()) < 0.20
 
 
 def test_a_layout_the_api_cannot_express_names_the_field(client):

@@ -31,6 +31,8 @@ class Cluster:
             custom_fabric (CustomFabric | Unset):
             custom_server (CustomServer | Unset):
             fabric (str | Unset): Catalog fabric id Example: ib-ndr-400.
+            gpus_per_node (int | Unset): With a reference system: GPUs of each node the run uses (a one-GPU run on a DGX);
+                default all of them
             oversubscription (float | Unset): Fabric tier ratio, default 1:1
             server (str | Unset): Catalog server id Example: hgx-h100-8.
             system (str | Unset): A reference system of published measurements (GET /v1/presets lists none; see
@@ -42,6 +44,7 @@ class Cluster:
     custom_fabric: CustomFabric | Unset = UNSET
     custom_server: CustomServer | Unset = UNSET
     fabric: str | Unset = UNSET
+    gpus_per_node: int | Unset = UNSET
     oversubscription: float | Unset = UNSET
     server: str | Unset = UNSET
     system: str | Unset = UNSET
@@ -65,6 +68,8 @@ class Cluster:
 
         fabric = self.fabric
 
+        gpus_per_node = self.gpus_per_node
+
         oversubscription = self.oversubscription
 
         server = self.server
@@ -83,6 +88,8 @@ class Cluster:
             field_dict["custom_server"] = custom_server
         if fabric is not UNSET:
             field_dict["fabric"] = fabric
+        if gpus_per_node is not UNSET:
+            field_dict["gpus_per_node"] = gpus_per_node
         if oversubscription is not UNSET:
             field_dict["oversubscription"] = oversubscription
         if server is not UNSET:
@@ -123,6 +130,8 @@ class Cluster:
 
         fabric = d.pop("fabric", UNSET)
 
+        gpus_per_node = d.pop("gpus_per_node", UNSET)
+
         oversubscription = d.pop("oversubscription", UNSET)
 
         server = d.pop("server", UNSET)
@@ -134,6 +143,7 @@ class Cluster:
             custom_fabric=custom_fabric,
             custom_server=custom_server,
             fabric=fabric,
+            gpus_per_node=gpus_per_node,
             oversubscription=oversubscription,
             server=server,
             system=system,

@@ -1,0 +1,76 @@
+"""python -m bench.accuracy.through_api: every expressible check row through POST /v1/estimates.
+
+An outside grader's view: each check row the API can state (a reference system, a training
+run) posted with its source's layout to an embedded app, the row's metric read from the
+answer. Prints one line per row and a summary line.
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.accuracy.api import expressible, metric_of, request_body
+from bench.accuracy.evaluate import Evaluation, evaluate
+
+
+@dataclass
+class ApiRun:
+    rows: list[int]
+    errors: dict[int, float] = field(default_factory=dict)  # row -> predicted/measured - 1
+    refused: list[int] = field(default_factory=list)  # 422 does_not_fit: over the GPU
+    answers: dict[int, float] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        errs = [abs(e) for e in self.errors.values()]
+        median = 100 * statistics.median(errs) if errs else float("nan")
+        worst = 100 * max(errs) if errs else float("nan")
+        return (f"API check rows: {len(self.rows)}, answered {len(errs)}, median |error| "
+                f"{median:.1f}%, worst {worst:.1f}%, refused as not fitting: {self.refused}")
+
+
+def check_rows(ev: Evaluation) -> list[int]:
+    """Check rows (never fitted, never seen) that ran in the harness and the API can state."""
+    return [r for r, res in sorted(ev.results.items())
+            if 400 <= r <= 599 and res.skipped is None and res.split == "check"
+            and expressible(ev.specs.specs[r])]
+
+
+def run_rows(client, ev: Evaluation, rows: list[int]) -> ApiRun:
+    """Post each row; `client` is a Flask test client carrying a key."""
+    run = ApiRun(rows)
+    for row in rows:
+        spec = ev.specs.specs[row]
+        response = client.post("/v1/estimates", json=request_body(spec, ev.specs.models))
+        if response.status_code == 422 and response.get_json()["code"] == "does_not_fit":
+            run.refused.append(row)
+            continue
+        if response.status_code != 200:
+            raise RuntimeError(f"row {row}: {response.status_code} {response.get_json()}")
+        value = metric_of(spec, response.get_json())
+        run.answers[row] = value
+        run.errors[row] = value / ev.measurements[row].value - 1
+    return run
+
+
+def main() -> int:
+    from tests.conftest import authorised, build_app
+
+    ev = evaluate()
+    with tempfile.TemporaryDirectory() as tmp:
+        app = build_app(f"sqlite:///{Path(tmp) / 'accuracy.sqlite3'}")
+        run = run_rows(authorised(app), ev, check_rows(ev))
+    for row in run.rows:
+        if row in run.refused:
+            print(f"{row:>4} refused: over the GPU's memory")
+        else:
+            print(f"{row:>4} measured {ev.measurements[row].value:>10.4g} API "
+                  f"{run.answers[row]:>10.4g} {100 * run.errors[row]:+6.1f}%")
+    print(run.summary())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
