@@ -48,6 +48,15 @@ def gemm_efficiency(gemm_flops, peak_flops, max_efficiency, knee_s) -> np.ndarra
     return max_efficiency * w / (w + knee)
 
 
+def sequence_share(table, seq_len) -> np.ndarray:
+    """Share of a fused attention kernel's long-sequence rate at `seq_len` tokens per rank:
+    a table keyed by length (and 'default'), interpolated in log2 of the length and held at
+    its ends (short sequences leave the kernel's tiles idle at their ends)."""
+    points = sorted((float(k), v) for k, v in table.items() if k != "default")
+    x = np.log2([p for p, _ in points])
+    return np.interp(np.log2(np.asarray(seq_len, float)), x, [v for _, v in points])
+
+
 def per_gpu_gemm_flops(model: Transformer, micro_batch, tp, cp=1) -> np.ndarray:
     """Size of the typical per-GPU GEMM: (b*s/cp) x h by h x (h/tp), in FLOPs."""
     tokens = np.asarray(micro_batch, float) * model.seq_len / np.asarray(cp, float)

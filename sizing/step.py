@@ -20,6 +20,7 @@ from sizing.compute import (
     gemm_efficiency,
     generic_work,
     recompute_fraction,
+    sequence_share,
     transformer_work,
 )
 from sizing.hardware import Cluster
@@ -198,9 +199,14 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
         rates["gemm16"] = peak16 * eff
         rates["gemm8"] = rates["gemm16"] * per_gpu("fp8_gemm_speedup")
         # Each candidate's fused kernel at the efficiency its paper's benchmark gives the GPU.
+        # At its sequence length per rank (context parallelism splits it).
         flash3 = np.asarray(c["attention_kernel"], int) == ATTENTION_KERNELS.index("flash3")
-        rates["attention"] = peak16 * np.where(flash3, per_gpu("flash3_attention_efficiency"),
-                                               per_gpu("flash2_attention_efficiency"))
+        per_rank = model.seq_len / np.asarray(c["cp"], float)
+        share2 = sequence_share(constants.flash2_attention_sequence_share, per_rank)
+        share3 = sequence_share(constants.flash3_attention_sequence_share, per_rank)
+        rates["attention"] = peak16 * np.where(
+            flash3, per_gpu("flash3_attention_efficiency") * share3,
+            per_gpu("flash2_attention_efficiency") * share2)
     elif isinstance(model, GenericModel):
         work = generic_work(model, c, fp32)
         conv = constants.per_gpu("conv_efficiency", "fp32" if fp32 else "default")

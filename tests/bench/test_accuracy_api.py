@@ -67,3 +67,21 @@ def test_a_reference_system_estimate_says_it_cannot_be_quoted(client):
     response = client.post("/v1/estimates", json=body)
     assert response.status_code == 200, response.get_json()
     assert any("cannot be quoted" in a for a in response.get_json()["assumptions"])
+
+
+def test_a_reference_system_can_be_narrowed_to_some_of_its_gpus(client):
+    body = {"cluster": {"system": "dgx-a100", "nodes": 1, "gpus_per_node": 1},
+            "workload": {"preset": "resnet-50"},
+            "training": {"global_batch": 256, "micro_batch": 256}, "layout": {"dp": 1}}
+    response = client.post("/v1/estimates", json=body)
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["gpus"] == 1
+    too_many = {**body, "cluster": {**body["cluster"], "gpus_per_node": 16}}
+    response = client.post("/v1/estimates", json=too_many)
+    assert response.status_code == 422
+    assert "/cluster/gpus_per_node" in str(response.get_json())
+    not_a_system = {**body, "cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400",
+                                        "nodes": 1, "gpus_per_node": 1}}
+    response = client.post("/v1/estimates", json=not_a_system)
+    assert response.status_code == 422
+    assert "gpus_per_node" in str(response.get_json())

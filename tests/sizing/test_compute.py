@@ -5,7 +5,12 @@ import pytest
 
 from catalog.shipped import shipped
 from sizing.cnn import inception_v3, resnet, vgg16
-from sizing.compute import FLASH_BACKWARD_RATIO, gemm_efficiency, transformer_work
+from sizing.compute import (
+    FLASH_BACKWARD_RATIO,
+    gemm_efficiency,
+    sequence_share,
+    transformer_work,
+)
 from sizing.hardware import Cluster, Server
 from sizing.presets import PRESETS, preset_model
 from sizing.step import estimate
@@ -180,3 +185,12 @@ def test_fp32_vgg_runs_its_convolutions_in_fewer_multiplies(constants):
     direct = estimate(one, preset_model("vgg-16"), Training(64, 64, "fp32"), lay,
                       dataclasses.replace(constants, winograd_fp32_speedup=1.0))
     assert 1.5 < direct.breakdown["compute_s"] / fp32.breakdown["compute_s"] < 2.25
+
+
+def test_fused_attention_reaches_its_long_sequence_rate_only_at_long_sequences(constants):
+    table = constants.flash2_attention_sequence_share
+    share = sequence_share(table, [256, 512, 2048, 3000, 4096, 65536])
+    assert share[0] == share[1] == pytest.approx(0.635)  # held below the table
+    assert share[2] == pytest.approx(0.900)
+    assert 0.900 < share[3] < 0.960  # between 2k and 4k, in log2 of the length
+    assert share[5] == pytest.approx(1.0)
