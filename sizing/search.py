@@ -60,19 +60,20 @@ def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
         per_mb = [layout_arrays(space.fixed, Training(1, mb)) for mb in space.micro_batch]
         return {n: np.concatenate([p[n] for p in per_mb]).astype(float)
                 for n in per_mb[0] if n != "dp"}
-    tps = [t for t in space.tp if model.tp_divides_heads(t)] if is_tf else [1]
-    pps = [p for p in space.pp if p <= model.layers] if is_tf else [1]
-    eps = [e for e in space.ep if model.ep_divides_experts(e)] if is_tf and model.experts > 1 else [1]
-    rcs = [RECOMPUTE.index(r) for r in space.recompute] if is_tf else [1]
-    long = is_tf and model.seq_len >= space.long_sequence
-    cps = [c for c in space.cp if model.seq_len % (2 * c) == 0] if long else [1]
-    mbs = space.micro_batch if is_tf else space.sample_micro_batch
-    # The most efficient framework of each kind: Megatron-Core for transformers, PyTorch
-    # DDP for data-parallel sample-based models.
-    framework = FRAMEWORKS.index("megatron" if is_tf else "ddp")
-    rows = [(t, p, e, z, mb, rc, 1, t > 1, c, framework)
-            for t, p, e, z, mb, rc, c in product(tps, pps, eps, space.zero_stage, mbs, rcs,
-                                                  cps)]
+    else:
+        tps = [t for t in space.tp if model.tp_divides_heads(t)] if is_tf else [1]
+        pps = [p for p in space.pp if p <= model.layers] if is_tf else [1]
+        eps = [e for e in space.ep if model.ep_divides_experts(e)] if is_tf and model.experts > 1 else [1]
+        rcs = [RECOMPUTE.index(r) for r in space.recompute] if is_tf else [1]
+        long = is_tf and model.seq_len >= space.long_sequence
+        cps = [c for c in space.cp if model.seq_len % (2 * c) == 0] if long else [1]
+        mbs = space.micro_batch if is_tf else space.sample_micro_batch
+        # The most efficient framework of each kind: Megatron-Core for transformers, PyTorch
+        # DDP for data-parallel sample-based models.
+        framework = FRAMEWORKS.index("megatron" if is_tf else "ddp")
+        rows = [(t, p, e, z, mb, rc, 1, t > 1, c, framework)
+                for t, p, e, z, mb, rc, c in product(tps, pps, eps, space.zero_stage, mbs, rcs,
+                                                      cps)]
     cols = np.array(rows, dtype=float).T
     names = ("tp", "pp", "ep", "zero_stage", "micro_batch", "recompute", "virtual_stages",
              "sequence_parallel", "cp", "framework")
