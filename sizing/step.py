@@ -198,8 +198,8 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
         eff = gemm_efficiency(work["gemm_size"], peak16, emax, knee_s)
         rates["gemm16"] = peak16 * eff
         rates["gemm8"] = rates["gemm16"] * per_gpu("fp8_gemm_speedup")
-        # Each candidate's fused kernel at the efficiency its paper's benchmark gives the GPU.
-        # At its sequence length per rank (context parallelism splits it).
+        # Each candidate's fused kernel at the efficiency its benchmark gives the GPU, at its
+        # sequence length per rank (context parallelism splits the sequence).
         flash3 = np.asarray(c["attention_kernel"], int) == ATTENTION_KERNELS.index("flash3")
         per_rank = model.seq_len / np.asarray(c["cp"], float)
         share2 = sequence_share(constants.flash2_attention_sequence_share, per_rank)

@@ -67,7 +67,7 @@ class Transformer:
     causal: bool = True  # decoder (causal mask); an encoder such as BERT attends both ways
     # Trained with dropout: its masks are saved for the backward (Korthikanti et al. 2022
     # count two sbh masks per layer and one of the unfused score matrix). Dropout 0, as Llama,
-    # Mixtral, MPT and BLOOM train, saves none: PyTorch's dropout at p=0 returns its input.
+    # Llama 2, Mixtral and MPT train, saves none: PyTorch's dropout at p=0 returns its input.
     dropout: bool = True
 
     def tp_divides_heads(self, tp):
