@@ -111,6 +111,8 @@ def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int]
     ok = (dp == np.floor(dp)) & (dp >= 1)
     if space.fixed is not None and space.fixed.dp:
         ok &= dp == space.fixed.dp
+    if space.fixed is not None and space.fixed.shard_group:
+        ok &= dp % space.fixed.shard_group == 0  # hybrid-sharding groups tile dp
     ok &= (dp % lay["ep"] == 0)
     skipped = {"degrees": int((~ok).sum())}
     unit = dp * lay["micro_batch"]

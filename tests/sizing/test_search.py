@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from sizing.hardware import Cluster
 from sizing.presets import PRESETS
 from sizing.search import LayoutSpace, enumerate_candidates, evaluate, search_size
-from sizing.workload import Training
+from sizing.workload import Layout, Training
 
 
 def test_chunked_evaluation_equals_one_pass(cluster_on, constants):
@@ -62,3 +63,15 @@ def test_the_search_size_is_known_before_the_search_runs(cluster_on):
         cands = enumerate_candidates(clusters, nodes, model, Training(512, 1), space, False, 2048)
         built = len(cands) + sum(cands.skipped.values())
         assert search_size(len(clusters), len(nodes), model, space) == built, preset
+
+
+def test_a_pinned_hybrid_sharding_group_keeps_only_data_parallel_sizes_it_divides(hgx_h100,
+                                                                                  fabrics):
+    fixed = Layout(dp=0, tp=2, pp=1, zero_stage=3, shard_group=8, framework="fsdp")
+    cluster = Cluster(hgx_h100, fabrics["ib-ndr-400"], 1, True)
+    cands = enumerate_candidates([cluster], [1, 2, 3, 4], PRESETS["llama-3-8b"].model,
+                                 Training(512, 1), LayoutSpace(micro_batch=(1,), fixed=fixed),
+                                 batch_fixed=False)
+    # 4 and 12 GPUs of data parallelism are not whole groups of 8.
+    assert sorted(set(cands.layout["dp"].tolist())) == [8.0, 16.0]
+    assert set(cands.layout["shard_group"].tolist()) == {8.0}
