@@ -29,6 +29,7 @@ FILES = (
     "currencies.yaml",
     "model.yaml",
     "policy.yaml",
+    "reliability.yaml",
     "taxes.yaml",
     "provider.yaml",
 )
@@ -724,6 +725,7 @@ def read_catalog(data_dir: Path) -> dict:
     model = {str(name): _validate(ConstantSchema(), item, "model.yaml", f"constants.{name}")
              for name, item in constants.items()}
     policy = _constants(raw["policy.yaml"], "policy.yaml")
+    reliability = _constants(raw["reliability.yaml"], "reliability.yaml")
     taxes = _validate(TaxesSchema(), raw["taxes.yaml"], "taxes.yaml", None)
     provider = _validate(ProviderSchema(), raw["provider.yaml"], "provider.yaml", None)
 
@@ -749,6 +751,7 @@ def read_catalog(data_dir: Path) -> dict:
         "currencies": currencies,
         "model": model,
         "policy": policy,
+        "reliability": reliability,
         "taxes": taxes,
         "provider": provider,
     }

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from catalog import tables
 from catalog.pricing import PriceBook
 from sizing.constants import ModelConstants
+from sizing.goodput import Reliability
 from sizing.hardware import GPU, Cluster, Fabric, Server
 from sizing.policy import SizingPolicy
 
@@ -75,6 +76,7 @@ class Snapshot:
     regions: tuple[str, ...]
     constants: ModelConstants
     policy: SizingPolicy
+    reliability: Reliability
     prices: PriceBook
     provider: Provider
 
@@ -155,6 +157,7 @@ def build(version_id: int, document: dict[str, Any]) -> Snapshot:
         regions=tuple(r["id"] for r in document["regions"]),
         constants=ModelConstants.from_mapping(document["model"], document["policy"]),
         policy=SizingPolicy.from_mapping(document["policy"]),
+        reliability=Reliability.from_mapping(document["reliability"]),
         prices=PriceBook.from_document(document),
         provider=provider_of(document["provider"]),
     )

@@ -131,6 +131,47 @@ class StockView:
 
 
 @dataclass(frozen=True)
+class HotSpares:
+    """The priced option of spare nodes kept ready: a failure waits for no replacement."""
+
+    spare_nodes: int = field(**described("Nodes kept ready beside the job (reliability.yaml "
+                                         "hot_spare_share, at least one)"))
+    goodput: float
+    time_to_train_hours: float = field(**described(
+        "With the spares: the work with failures, or the duration given"))
+    total: Decimal = field(**described("The training's price with the spare nodes, before tax"))
+    difference: Decimal = field(**described(
+        "total less the configuration's price without spares; negative when the time saved "
+        "pays for the spares"))
+
+
+@dataclass(frozen=True)
+class Goodput:
+    """How much of the wall clock survives failures, over the whole training."""
+
+    interruptions_per_day: float = field(**described(
+        "Expected job interruptions per day from GPUs, hosts and NIC links, the links weighted "
+        "by the fabric's stability class (catalog reliability.yaml, Llama 3 Table 5)"))
+    mean_time_between_interruptions_hours: float
+    expected_interruptions: float = field(**described("Over the whole wall clock"))
+    checkpoint_size_gb: float = field(**described("Weights and optimizer state"))
+    checkpoint_write_s: float = field(**described(
+        "At the storage offer's throughput (per node, capped by its total)"))
+    checkpoint_interval_hours: float = field(**described(
+        "Training between checkpoints, Young/Daly sqrt(2 x write time x MTBF)"))
+    restart_s: float = field(**described(
+        "Per interruption: rescheduling, warm-up and reloading the checkpoint"))
+    goodput: float = field(**described("Useful training time over wall clock, 0-1"))
+    time_to_train_without_failures_hours: float | None = field(**described(
+        "The work at the model's throughput with nothing failing; null for a duration"))
+    storage_needed_gbs: float = field(**described(
+        "Checkpoint throughput at which writing checkpoints takes the policy's share of the run "
+        "(policy.yaml checkpoint_time_share)"))
+    storage_offer_gbs: float = field(**described("What the storage offer gives this job"))
+    hot_spares: HotSpares
+
+
+@dataclass(frozen=True)
 class RankedConfiguration:
     """One configuration of the ranked list, with its numbers, price, stock and reasons."""
 
@@ -157,8 +198,11 @@ class RankedConfiguration:
         "Throughput per GPU over that of the best one-node layout of the same server: one "
         "scale for every fabric and node count"))
     communication_share: float
-    time_to_train_hours: float
+    time_to_train_hours: float = field(**described(
+        "Wall clock of the work with checkpoints, interruptions and restarts (goodput), or the "
+        "duration given; what the price bills"))
     price: SizingPrice
+    goodput: Goodput
     memory: Memory
     bottleneck: str
     assumptions: tuple[str, ...]
@@ -178,6 +222,9 @@ class FabricComparison:
     throughput_unit: str
     communication_share: float
     monthly: Decimal
+    goodput: float
+    time_to_train_hours: float = field(**described("With failures, as the ranking weighs it"))
+    total: Decimal = field(**described("The training's price with failures, before tax"))
     recommended: bool
 
 

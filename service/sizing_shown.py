@@ -6,7 +6,7 @@ the pricing engine (catalog.pricing) for the billing the ranking used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 
@@ -23,6 +23,8 @@ from service.sizing_result import (
     FabricComparison,
     FabricRef,
     FabricVsMoreGpus,
+    Goodput,
+    HotSpares,
     Memory,
     NetworkAdvice,
     RankedConfiguration,
@@ -34,7 +36,7 @@ from service.sizing_result import (
     WhatIfOption,
     WorkloadSummary,
 )
-from sizing import advice, explain, ranking, series
+from sizing import advice, explain, goodput, ranking, series
 from sizing.hardware import Cluster
 from sizing.search import Candidates
 from sizing.step import estimate
@@ -54,14 +56,14 @@ class Search:
     cands: Candidates
     r: dict[str, np.ndarray]
     rate: np.ndarray  # tokens/s or samples/s
-    hours: np.ndarray  # time to train
+    hours: np.ndarray  # time to train with failures (or the duration given): what is billed
     cost: np.ndarray  # what the billed months or hours cost, with one-time fees
     months: np.ndarray
     on_demand_hours: np.ndarray
     monthly: np.ndarray  # the term's net rate per month
     raw_score: np.ndarray  # the objective alone
     score: np.ndarray  # with the policy's fabric preference
-    long_large_run: np.ndarray
+    failures: goodput.Goodput  # interruptions, checkpoints and restarts of every candidate
     eligibility: ranking.Eligibility
     excluded: dict[str, int]  # by the offer, the layouts and the rules
     ranked: ranking.Ranking
@@ -138,6 +140,7 @@ def network_advice(found: Search, ranked: ranking.Ranking,
     same_server = {h for h, (s, _) in enumerate(found.hardware) if s == server}
     at_nodes = {h: i for h, i in ranked.options_at(nodes).items() if h in same_server}
     options = []
+    totals = {i: found.price(i).total for i in at_nodes.values()}
     for h, i in at_nodes.items():
         fabric = snap.fabrics[found.hardware[h][1]]
         options.append(advice.FabricOption(
@@ -146,9 +149,12 @@ def network_advice(found: Search, ranked: ranking.Ranking,
             throughput=float(found.rate[i]),
             scaling_efficiency=float(r["scaling_efficiency"][i]),
             communication_share=float(r["communication_share"][i]),
-            objective_score=float(found.raw_score[i]), score=float(found.score[i])))
-    rec = advice.recommend(options, request.objective, snap.policy.preference_tolerance,
-                           bool(found.long_large_run[top]))
+            objective_score=float(found.raw_score[i]), score=float(found.score[i]),
+            goodput=float(found.failures.goodput[i]), wall_hours=float(found.hours[i]),
+            cost_text=f"{totals[i]:,} {request.currency}",
+            work_done=None if found.by_work else useful_work(found, i),
+            unit=throughput_unit(request).split("/")[0]))
+    rec = advice.recommend(options, request.objective, snap.policy.preference_tolerance)
     if rec.pick.fabric_id != found.hardware[top_hw][1]:
         raise AssertionError("the advice and the ranking disagree on rank 1's fabric")
     reference = references.get(server)
@@ -159,7 +165,8 @@ def network_advice(found: Search, ranked: ranking.Ranking,
                                                   reference),
         throughput=o.throughput, throughput_unit=unit,
         communication_share=o.communication_share,
-        monthly=found.price(o.candidate).monthly_net, recommended=o is rec.pick)
+        monthly=found.price(o.candidate).monthly_net, goodput=o.goodput,
+        time_to_train_hours=o.wall_hours, total=totals[o.candidate], recommended=o is rec.pick)
         for o in rec.options)
     beyond = (cands.hardware == top_hw) & (cands.nodes > nodes)
     ruled_out = {rule: int((mask & beyond).sum())
@@ -250,6 +257,7 @@ def ranked_configuration(found: Search, rank: int, i: int, first: int, reference
         communication_share=est.communication_share,
         time_to_train_hours=float(found.hours[i]),
         price=sizing_price(found, i, cluster.gpus),
+        goodput=goodput_view(found, i),
         memory=Memory(**est.memory), bottleneck=est.bottleneck,
         assumptions=tuple(est.assumptions),
         stock=stock_view(found, server_id, nodes, today),
@@ -265,7 +273,55 @@ def per_unit(found: Search, i: int) -> tuple[float, float]:
     """(time, cost) per unit of work, as the score weighs them."""
     if found.by_work:
         return float(found.hours[i]), float(found.cost[i])
-    return 1.0 / float(found.rate[i]), float(found.cost[i] / found.rate[i])
+    work_per_s = float(found.rate[i] * found.failures.goodput[i])
+    return 1.0 / work_per_s, float(found.cost[i]) / work_per_s
+
+
+def useful_work(found: Search, i: int) -> float:
+    """Tokens or samples trained in the duration given, the time lost to failures excluded."""
+    return float(found.rate[i] * found.failures.goodput[i] * found.hours[i]) * 3600.0
+
+
+def goodput_view(found: Search, i: int) -> Goodput:
+    """Candidate i's failures, checkpoints and restarts, and the hot-spare option priced."""
+    g, rel = found.failures, found.snap.reliability
+    mtbf = float(g.mtbf_s[i])
+    ideal = float(g.wall_hours[i] * g.goodput[i]) if found.by_work else None
+    share = found.snap.policy.checkpoint_time_share
+    return Goodput(
+        interruptions_per_day=float(g.interruptions_per_day[i]),
+        mean_time_between_interruptions_hours=mtbf / 3600.0,
+        expected_interruptions=float(found.hours[i]) * 3600.0 / mtbf,
+        checkpoint_size_gb=float(g.checkpoint_bytes[i]) / 1e9,
+        checkpoint_write_s=float(g.checkpoint_write_s[i]),
+        checkpoint_interval_hours=float(g.checkpoint_interval_s[i]) / 3600.0,
+        restart_s=float(g.restart_s[i]), goodput=float(g.goodput[i]),
+        time_to_train_without_failures_hours=ideal,
+        storage_needed_gbs=float(goodput.required_storage_Bps(g.checkpoint_bytes[i], mtbf,
+                                                              share)) / 1e9,
+        storage_offer_gbs=float(goodput.storage_throughput_Bps(rel, found.cands.nodes[i])) / 1e9,
+        hot_spares=hot_spares(found, i))
+
+
+def hot_spares(found: Search, i: int) -> HotSpares:
+    """The same configuration with hot spare nodes: restarts skip finding a replacement."""
+    g, cands, request = found.failures, found.cands, found.request
+    ideal = g.wall_hours[[i]] * g.goodput[[i]] if found.by_work else found.hours[[i]]
+    spared = goodput.of_candidates(found.snap.reliability, found.clusters, cands.hardware[[i]],
+                                   cands.nodes[[i]], found.r["gpus"][[i]],
+                                   float(g.checkpoint_bytes[i]), ideal, hot_spare=True)
+    spares = int(goodput.hot_spares(found.snap.reliability, found.cands.nodes[[i]])[0])
+    hours = float(spared.wall_hours[0]) if found.by_work else float(found.hours[i])
+    config = found.config(i)
+    with_spares = replace(config, nodes=config.nodes + spares)
+    book = found.snap.prices
+    billing = pricing.billing_for(book, with_spares, term=request.term,
+                                  currency=request.currency, training_hours=hours)
+    total = pricing.price(book, with_spares, term=request.term, currency=request.currency,
+                          billing=billing).total
+    return HotSpares(spare_nodes=spares, goodput=float(spared.goodput[0]),
+                     time_to_train_hours=hours, total=total,
+                     difference=total - found.price(i).total)
 
 
 def preferred_note(found: Search, i: int) -> str | None:
@@ -285,7 +341,7 @@ def sizing_price(found: Search, i: int, gpus: int) -> SizingPrice:
     billing = price.billing
     per_gpu_hour = (price.hourly_net / gpus if billing.on_demand
                     else price.monthly_net / (gpus * book.hours_per_month))
-    work = request.work.units or float(found.rate[i]) * float(found.hours[i]) * 3600.0
+    work = request.work.units or useful_work(found, i)
     per_million = book.round(price.total / Decimal(repr(work)) * Decimal(1_000_000), currency)
     is_tf = isinstance(request.model, Transformer)
     warning = None

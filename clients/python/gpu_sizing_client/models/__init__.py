@@ -30,10 +30,12 @@ from .fixed_layout import FixedLayout
 from .fixed_layout_recompute import FixedLayoutRecompute
 from .fixed_layout_zero_stage import FixedLayoutZeroStage
 from .generic_model import GenericModel
+from .goodput import Goodput
 from .gpu import Gpu
 from .gpu_sources import GpuSources
 from .health import Health
 from .health_checks import HealthChecks
+from .hot_spares import HotSpares
 from .layout import Layout
 from .layout_framework import LayoutFramework
 from .layout_offload import LayoutOffload
@@ -141,10 +143,12 @@ __all__ = (
     "FixedLayoutRecompute",
     "FixedLayoutZeroStage",
     "GenericModel",
+    "Goodput",
     "Gpu",
     "GpuSources",
     "Health",
     "HealthChecks",
+    "HotSpares",
     "Layout",
     "LayoutFramework",
     "LayoutOffload",

@@ -13,6 +13,7 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.breakdown import Breakdown
   from ..models.fabric_ref import FabricRef
+  from ..models.goodput import Goodput
   from ..models.memory import Memory
   from ..models.result_layout import ResultLayout
   from ..models.server_ref import ServerRef
@@ -39,6 +40,7 @@ class RankedConfiguration:
                 server: one scale for every fabric and node count
             fabric (FabricRef):
             global_batch (int):
+            goodput (Goodput):
             gpu (str):
             gpus (int):
             layout (ResultLayout):
@@ -57,7 +59,8 @@ class RankedConfiguration:
             server (ServerRef):
             step_time_s (float):
             stock (StockView):
-            time_to_train_hours (float):
+            time_to_train_hours (float): Wall clock of the work with checkpoints, interruptions and restarts (goodput), or
+                the duration given; what the price bills
             tokens_per_s (float | None):
             why (str): Why it ranks where it does
      """
@@ -69,6 +72,7 @@ class RankedConfiguration:
     efficiency_vs_one_node: float | None
     fabric: FabricRef
     global_batch: int
+    goodput: Goodput
     gpu: str
     gpus: int
     layout: ResultLayout
@@ -97,6 +101,7 @@ class RankedConfiguration:
     def to_dict(self) -> dict[str, Any]:
         from ..models.breakdown import Breakdown # noqa: PLC0415
         from ..models.fabric_ref import FabricRef # noqa: PLC0415
+        from ..models.goodput import Goodput # noqa: PLC0415
         from ..models.memory import Memory # noqa: PLC0415
         from ..models.result_layout import ResultLayout # noqa: PLC0415
         from ..models.server_ref import ServerRef # noqa: PLC0415
@@ -118,6 +123,8 @@ class RankedConfiguration:
         fabric = self.fabric.to_dict()
 
         global_batch = self.global_batch
+
+        goodput = self.goodput.to_dict()
 
         gpu = self.gpu
 
@@ -171,6 +178,7 @@ class RankedConfiguration:
             "efficiency_vs_one_node": efficiency_vs_one_node,
             "fabric": fabric,
             "global_batch": global_batch,
+            "goodput": goodput,
             "gpu": gpu,
             "gpus": gpus,
             "layout": layout,
@@ -201,6 +209,7 @@ class RankedConfiguration:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.breakdown import Breakdown # noqa: PLC0415
         from ..models.fabric_ref import FabricRef # noqa: PLC0415
+        from ..models.goodput import Goodput # noqa: PLC0415
         from ..models.memory import Memory # noqa: PLC0415
         from ..models.result_layout import ResultLayout # noqa: PLC0415
         from ..models.server_ref import ServerRef # noqa: PLC0415
@@ -233,6 +242,11 @@ class RankedConfiguration:
 
 
         global_batch = d.pop("global_batch")
+
+        goodput = Goodput.from_dict(d.pop("goodput"))
+
+
+
 
         gpu = d.pop("gpu")
 
@@ -303,6 +317,7 @@ class RankedConfiguration:
             efficiency_vs_one_node=efficiency_vs_one_node,
             fabric=fabric,
             global_batch=global_batch,
+            goodput=goodput,
             gpu=gpu,
             gpus=gpus,
             layout=layout,
