@@ -30,6 +30,7 @@ FILES = (
     "model.yaml",
     "policy.yaml",
     "reliability.yaml",
+    "uncertainty.yaml",
     "taxes.yaml",
     "provider.yaml",
 )
@@ -726,6 +727,7 @@ def read_catalog(data_dir: Path) -> dict:
              for name, item in constants.items()}
     policy = _constants(raw["policy.yaml"], "policy.yaml")
     reliability = _constants(raw["reliability.yaml"], "reliability.yaml")
+    uncertainty = _constants(raw["uncertainty.yaml"], "uncertainty.yaml")
     taxes = _validate(TaxesSchema(), raw["taxes.yaml"], "taxes.yaml", None)
     provider = _validate(ProviderSchema(), raw["provider.yaml"], "provider.yaml", None)
 
@@ -752,6 +754,7 @@ def read_catalog(data_dir: Path) -> dict:
         "model": model,
         "policy": policy,
         "reliability": reliability,
+        "uncertainty": uncertainty,
         "taxes": taxes,
         "provider": provider,
     }

@@ -14,6 +14,7 @@ from catalog import tables
 from catalog.pricing import PriceBook
 from sizing.constants import ModelConstants
 from sizing.goodput import Reliability
+from sizing.intervals import Calibration
 from sizing.hardware import GPU, Cluster, Fabric, Server
 from sizing.policy import SizingPolicy
 
@@ -77,6 +78,7 @@ class Snapshot:
     constants: ModelConstants
     policy: SizingPolicy
     reliability: Reliability
+    calibration: Calibration
     prices: PriceBook
     provider: Provider
 
@@ -158,6 +160,7 @@ def build(version_id: int, document: dict[str, Any]) -> Snapshot:
         constants=ModelConstants.from_mapping(document["model"], document["policy"]),
         policy=SizingPolicy.from_mapping(document["policy"]),
         reliability=Reliability.from_mapping(document["reliability"]),
+        calibration=Calibration.from_mapping(document["uncertainty"]),
         prices=PriceBook.from_document(document),
         provider=provider_of(document["provider"]),
     )

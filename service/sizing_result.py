@@ -131,6 +131,21 @@ class StockView:
 
 
 @dataclass(frozen=True)
+class Interval:
+    """The model's 80% prediction interval of a figure: p10 and p90."""
+
+    p10: float
+    p90: float
+
+
+INTERVALS_TEXT = (
+    "p10-p90 of each headline figure from the model's error on published measurements by "
+    "category (split-conformal, catalog/data/uncertainty.yaml), widened for an extrapolated "
+    "configuration by a prior on the constants marked estimate; money as a range of the "
+    "model's uncertainty, not a charge")
+
+
+@dataclass(frozen=True)
 class HotSpares:
     """The priced option of spare nodes kept ready: a failure waits for no replacement."""
 
@@ -203,6 +218,10 @@ class RankedConfiguration:
         "duration given; what the price bills"))
     price: SizingPrice
     goodput: Goodput
+    intervals: dict[str, Interval] = field(**described(INTERVALS_TEXT))
+    calibration: Literal["calibrated", "extrapolated"] = field(**described(
+        "calibrated: measured rows exist for this GPU and this fabric; extrapolated: not, and "
+        "the intervals are widened"))
     memory: Memory
     bottleneck: str
     assumptions: tuple[str, ...]
@@ -323,6 +342,10 @@ class SizingResult:
     candidates_eligible: int
     excluded: dict[str, int] = field(**described("Candidates ruled out, by reason"))
     configurations: tuple[RankedConfiguration, ...]
+    rank_one_stable: bool | None = field(**described(
+        "Whether rank 1's objective is ahead of rank 2's beyond both p10-p90 intervals; null "
+        "with fewer than two configurations"))
+    rank_stability: str | None = field(**described("The same in words"))
     network_advice: NetworkAdvice | None
     efficiency_series: EfficiencySeries | None
     notes: tuple[str, ...]

@@ -25,6 +25,7 @@ from service.sizing_result import (
     FabricVsMoreGpus,
     Goodput,
     HotSpares,
+    Interval,
     Memory,
     NetworkAdvice,
     RankedConfiguration,
@@ -36,9 +37,9 @@ from service.sizing_result import (
     WhatIfOption,
     WorkloadSummary,
 )
-from sizing import advice, explain, goodput, ranking, series
+from sizing import advice, explain, goodput, intervals, ranking, series
 from sizing.hardware import Cluster
-from sizing.search import Candidates
+from sizing.search import Candidates, evaluate
 from sizing.step import estimate
 from sizing.workload import Training, Transformer
 
@@ -105,8 +106,9 @@ def shown_result(found: Search | Nothing, today: date) -> SizingResult:
     references = {server: one_node(found, server) for server in
                   {found.hardware[int(found.cands.hardware[i])][0] for i in ranked.order}}
     network, recommended = network_advice(found, ranked, references)
+    uncertainty = ranked_uncertainty(found)
     configurations = tuple(ranked_configuration(found, rank, i, ranked.order[0], references,
-                                                recommended, today)
+                                                recommended, today, uncertainty)
                            for rank, i in enumerate(ranked.order, start=1))
     return SizingResult(
         catalog_version=snap.version_id, priced_on=today.isoformat(),
@@ -114,7 +116,8 @@ def shown_result(found: Search | Nothing, today: date) -> SizingResult:
         region=request.region, workload=workload_summary(request),
         candidates_evaluated=len(found.cands),
         candidates_eligible=int(found.eligibility.eligible.sum()), excluded=found.excluded,
-        configurations=configurations, network_advice=network,
+        configurations=configurations, rank_one_stable=uncertainty.rank_one_stable,
+        rank_stability=uncertainty.rank_stability, network_advice=network,
         efficiency_series=efficiency_series(found, ranked.order[0], references),
         notes=tuple(notes(found, references)),
     )
@@ -225,8 +228,54 @@ def money_text(book: pricing.PriceBook, amount: Decimal, currency: str) -> str:
 
 # ------------------------------------------------------------------------------ configurations
 
+@dataclass(frozen=True)
+class Uncertainty:
+    """The ranked configurations' intervals (by candidate) and whether rank 1 stands."""
+
+    intervals: dict[int, dict[str, Interval]]
+    calibrated: dict[int, bool]
+    rank_one_stable: bool | None
+    rank_stability: str | None
+
+
+def ranked_uncertainty(found: Search) -> Uncertainty:
+    """p10-p90 of every ranked configuration's figures in one pass per prior draw."""
+    snap, request, cands, order = found.snap, found.request, found.cands, found.ranked.order
+    idx = np.array(order)
+    calibration = snap.calibration
+    calibrated = np.array([calibration.calibrated(snap.servers[s].gpu.id, f) for s, f in
+                           (found.hardware[int(h)] for h in cands.hardware[idx])])
+    shown = Candidates(cands.hardware[idx], cands.nodes[idx],
+                       {k: v[idx] for k, v in cands.layout.items()}, cands.global_batch[idx])
+    spread = np.zeros(idx.size)
+    if not calibrated.all():
+        spread = intervals.step_time_spread(
+            lambda c: evaluate(found.clusters, shown, request.model, found.training,
+                               c)["step_time_s"], snap.constants, calibration)
+    kind = "transformer" if isinstance(request.model, Transformer) else "generic"
+    r = found.r
+    figures = {name: r[name][idx] for name in ("step_time_s", "samples_per_s", "mfu",
+                                               "scaling_efficiency")}
+    if kind == "transformer":
+        figures["tokens_per_s"] = r["tokens_per_s"][idx]
+    if found.by_work:
+        figures.update(time_to_train_hours=found.hours[idx], total=found.cost[idx])
+    bounds = intervals.figure_intervals(intervals.headline(kind, figures), calibration, spread,
+                                        calibrated)
+    per = {int(i): {name: Interval(float(p10[k]), float(p90[k]))
+                    for name, (p10, p90) in bounds.items()} for k, i in enumerate(idx)}
+    lo, hi = intervals.log_bounds(intervals.THROUGHPUT[kind], calibration, spread, calibrated)
+    best, worst = intervals.score_bounds(found.raw_score[idx], lo, hi, request.objective)
+    stable, words = None, None
+    if idx.size > 1:
+        stable = bool(worst[0] < best[1])
+        words = explain.rank_stability(stable, request.objective)
+    return Uncertainty(per, {int(i): bool(c) for i, c in zip(idx, calibrated)}, stable, words)
+
+
 def ranked_configuration(found: Search, rank: int, i: int, first: int, references: dict,
-                         recommended: str, today: date) -> RankedConfiguration:
+                         recommended: str, today: date,
+                         uncertainty: Uncertainty) -> RankedConfiguration:
     snap, request, cands = found.snap, found.request, found.cands
     hw = int(cands.hardware[i])
     server_id, fabric_id = found.hardware[hw]
@@ -257,7 +306,8 @@ def ranked_configuration(found: Search, rank: int, i: int, first: int, reference
         communication_share=est.communication_share,
         time_to_train_hours=float(found.hours[i]),
         price=sizing_price(found, i, cluster.gpus),
-        goodput=goodput_view(found, i),
+        goodput=goodput_view(found, i), intervals=uncertainty.intervals[i],
+        calibration="calibrated" if uncertainty.calibrated[i] else "extrapolated",
         memory=Memory(**est.memory), bottleneck=est.bottleneck,
         assumptions=tuple(est.assumptions),
         stock=stock_view(found, server_id, nodes, today),
@@ -451,6 +501,6 @@ def empty_result(snap: Snapshot, request: SizingRequest, excluded: dict[str, int
         objective=request.objective, currency=request.currency, term=request.term,
         region=request.region, workload=workload_summary(request),
         candidates_evaluated=evaluated, candidates_eligible=0, excluded=excluded,
-        configurations=(), network_advice=None, efficiency_series=None,
+        configurations=(), rank_one_stable=None, rank_stability=None, network_advice=None, efficiency_series=None,
         notes=((f"No configuration: {why}. Widen the node range, the budget, the deadline or the "
                "lead time, or allow more GPU models and fabrics."),))

@@ -5,6 +5,7 @@ import statistics
 from dataclasses import dataclass
 
 from bench.accuracy.evaluate import Evaluation, RowResult
+from bench.accuracy.intervals import coverage, print_quantiles
 
 CATEGORY_NAMES = {
     "a_nccl_busbw": "NCCL busbw",
@@ -69,6 +70,7 @@ def summary_line(ev: Evaluation) -> str:
         if g["check"].rows or g["loso"].rows:
             name = CATEGORY_NAMES.get(category, category)
             parts.append(f"{name} check {g['check'].words()} LOSO {g['loso'].words()}")
+    parts.append(f"p10-p90 coverage LOSO {coverage(ev)['overall']['loso'].words()}")
     return " | ".join(parts)
 
 
@@ -117,7 +119,21 @@ def print_report(ev: Evaluation, out=print) -> None:
         out(f"{CATEGORY_NAMES.get(category, category):<22} {g['fitted'].words():<36} "
             f"{g['check'].words():<36} {g['loso'].words()}")
     out("")
+    print_coverage(ev, out)
+    out("")
     out(summary_line(ev))
+
+
+def print_coverage(ev: Evaluation, out=print) -> None:
+    """The calibration report: measured values inside their p10-p90, target 80%."""
+    out("Prediction intervals (p10-p90, target 80%): share of measured values inside, with the "
+        "quantiles of catalog/data/uncertainty.yaml's derivation (in sample) on fitted and "
+        "check rows, and with quantiles derived without the row's own source (LOSO).")
+    print_quantiles(ev, out)
+    out(f"{'category':<22} {'fitted rows':<16} {'check rows':<16} leave-one-source-out")
+    for category, c in coverage(ev).items():
+        out(f"{CATEGORY_NAMES.get(category, category):<22} {c['fitted'].words():<16} "
+            f"{c['check'].words():<16} {c['loso'].words()}")
 
 
 def print_fits(ev: Evaluation, out=print) -> None:

@@ -6,6 +6,8 @@ from .catalog_version import CatalogVersion
 from .checklist_item import ChecklistItem
 from .cluster import Cluster
 from .collective import Collective
+from .collective_calibration import CollectiveCalibration
+from .collective_intervals import CollectiveIntervals
 from .collective_request import CollectiveRequest
 from .collective_request_algorithm import CollectiveRequestAlgorithm
 from .collective_request_operation import CollectiveRequestOperation
@@ -17,6 +19,9 @@ from .custom_server import CustomServer
 from .customer import Customer
 from .efficiency_series import EfficiencySeries
 from .estimate import Estimate
+from .estimate_calibration import EstimateCalibration
+from .estimate_goodput import EstimateGoodput
+from .estimate_intervals import EstimateIntervals
 from .estimate_request import EstimateRequest
 from .explicit_configuration import ExplicitConfiguration
 from .fabric import Fabric
@@ -36,6 +41,7 @@ from .gpu_sources import GpuSources
 from .health import Health
 from .health_checks import HealthChecks
 from .hot_spares import HotSpares
+from .interval import Interval
 from .layout import Layout
 from .layout_framework import LayoutFramework
 from .layout_offload import LayoutOffload
@@ -74,6 +80,8 @@ from .quote_status import QuoteStatus
 from .quote_stock import QuoteStock
 from .quote_totals import QuoteTotals
 from .ranked_configuration import RankedConfiguration
+from .ranked_configuration_calibration import RankedConfigurationCalibration
+from .ranked_configuration_intervals import RankedConfigurationIntervals
 from .rdma_support import RdmaSupport
 from .rdma_support_sources import RdmaSupportSources
 from .region import Region
@@ -119,6 +127,8 @@ __all__ = (
     "ChecklistItem",
     "Cluster",
     "Collective",
+    "CollectiveCalibration",
+    "CollectiveIntervals",
     "CollectiveRequest",
     "CollectiveRequestAlgorithm",
     "CollectiveRequestOperation",
@@ -130,6 +140,9 @@ __all__ = (
     "CustomServer",
     "EfficiencySeries",
     "Estimate",
+    "EstimateCalibration",
+    "EstimateGoodput",
+    "EstimateIntervals",
     "EstimateRequest",
     "ExplicitConfiguration",
     "Fabric",
@@ -149,6 +162,7 @@ __all__ = (
     "Health",
     "HealthChecks",
     "HotSpares",
+    "Interval",
     "Layout",
     "LayoutFramework",
     "LayoutOffload",
@@ -187,6 +201,8 @@ __all__ = (
     "QuoteStock",
     "QuoteTotals",
     "RankedConfiguration",
+    "RankedConfigurationCalibration",
+    "RankedConfigurationIntervals",
     "RdmaSupport",
     "RdmaSupportSources",
     "Region",

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.ranked_configuration_calibration import RankedConfigurationCalibration
 from typing import cast
 
 if TYPE_CHECKING:
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
   from ..models.fabric_ref import FabricRef
   from ..models.goodput import Goodput
   from ..models.memory import Memory
+  from ..models.ranked_configuration_intervals import RankedConfigurationIntervals
   from ..models.result_layout import ResultLayout
   from ..models.server_ref import ServerRef
   from ..models.sizing_price import SizingPrice
@@ -35,6 +37,8 @@ class RankedConfiguration:
             assumptions (list[str]):
             bottleneck (str):
             breakdown (Breakdown):
+            calibration (RankedConfigurationCalibration): calibrated: measured rows exist for this GPU and this fabric;
+                extrapolated: not, and the intervals are widened
             communication_share (float):
             efficiency_vs_one_node (float | None): Throughput per GPU over that of the best one-node layout of the same
                 server: one scale for every fabric and node count
@@ -43,6 +47,10 @@ class RankedConfiguration:
             goodput (Goodput):
             gpu (str):
             gpus (int):
+            intervals (RankedConfigurationIntervals): p10-p90 of each headline figure from the model's error on published
+                measurements by category (split-conformal, catalog/data/uncertainty.yaml), widened for an extrapolated
+                configuration by a prior on the constants marked estimate; money as a range of the model's uncertainty, not a
+                charge
             layout (ResultLayout):
             memory (Memory):
             mfu (float):
@@ -68,6 +76,7 @@ class RankedConfiguration:
     assumptions: list[str]
     bottleneck: str
     breakdown: Breakdown
+    calibration: RankedConfigurationCalibration
     communication_share: float
     efficiency_vs_one_node: float | None
     fabric: FabricRef
@@ -75,6 +84,7 @@ class RankedConfiguration:
     goodput: Goodput
     gpu: str
     gpus: int
+    intervals: RankedConfigurationIntervals
     layout: ResultLayout
     memory: Memory
     mfu: float
@@ -103,6 +113,7 @@ class RankedConfiguration:
         from ..models.fabric_ref import FabricRef # noqa: PLC0415
         from ..models.goodput import Goodput # noqa: PLC0415
         from ..models.memory import Memory # noqa: PLC0415
+        from ..models.ranked_configuration_intervals import RankedConfigurationIntervals # noqa: PLC0415
         from ..models.result_layout import ResultLayout # noqa: PLC0415
         from ..models.server_ref import ServerRef # noqa: PLC0415
         from ..models.sizing_price import SizingPrice # noqa: PLC0415
@@ -114,6 +125,8 @@ class RankedConfiguration:
         bottleneck = self.bottleneck
 
         breakdown = self.breakdown.to_dict()
+
+        calibration = self.calibration.value
 
         communication_share = self.communication_share
 
@@ -129,6 +142,8 @@ class RankedConfiguration:
         gpu = self.gpu
 
         gpus = self.gpus
+
+        intervals = self.intervals.to_dict()
 
         layout = self.layout.to_dict()
 
@@ -174,6 +189,7 @@ class RankedConfiguration:
             "assumptions": assumptions,
             "bottleneck": bottleneck,
             "breakdown": breakdown,
+            "calibration": calibration,
             "communication_share": communication_share,
             "efficiency_vs_one_node": efficiency_vs_one_node,
             "fabric": fabric,
@@ -181,6 +197,7 @@ class RankedConfiguration:
             "goodput": goodput,
             "gpu": gpu,
             "gpus": gpus,
+            "intervals": intervals,
             "layout": layout,
             "memory": memory,
             "mfu": mfu,
@@ -211,6 +228,7 @@ class RankedConfiguration:
         from ..models.fabric_ref import FabricRef # noqa: PLC0415
         from ..models.goodput import Goodput # noqa: PLC0415
         from ..models.memory import Memory # noqa: PLC0415
+        from ..models.ranked_configuration_intervals import RankedConfigurationIntervals # noqa: PLC0415
         from ..models.result_layout import ResultLayout # noqa: PLC0415
         from ..models.server_ref import ServerRef # noqa: PLC0415
         from ..models.sizing_price import SizingPrice # noqa: PLC0415
@@ -222,6 +240,11 @@ class RankedConfiguration:
         bottleneck = d.pop("bottleneck")
 
         breakdown = Breakdown.from_dict(d.pop("breakdown"))
+
+
+
+
+        calibration = RankedConfigurationCalibration(d.pop("calibration"))
 
 
 
@@ -251,6 +274,11 @@ class RankedConfiguration:
         gpu = d.pop("gpu")
 
         gpus = d.pop("gpus")
+
+        intervals = RankedConfigurationIntervals.from_dict(d.pop("intervals"))
+
+
+
 
         layout = ResultLayout.from_dict(d.pop("layout"))
 
@@ -313,6 +341,7 @@ class RankedConfiguration:
             assumptions=assumptions,
             bottleneck=bottleneck,
             breakdown=breakdown,
+            calibration=calibration,
             communication_share=communication_share,
             efficiency_vs_one_node=efficiency_vs_one_node,
             fabric=fabric,
@@ -320,6 +349,7 @@ class RankedConfiguration:
             goodput=goodput,
             gpu=gpu,
             gpus=gpus,
+            intervals=intervals,
             layout=layout,
             memory=memory,
             mfu=mfu,
