@@ -73,6 +73,7 @@ from .quote_network_advice import QuoteNetworkAdvice
 from .quote_origin import QuoteOrigin
 from .quote_page import QuotePage
 from .quote_performance import QuotePerformance
+from .quote_performance_intervals import QuotePerformanceIntervals
 from .quote_request import QuoteRequest
 from .quote_request_support import QuoteRequestSupport
 from .quote_request_term import QuoteRequestTerm
@@ -194,6 +195,7 @@ __all__ = (
     "QuoteOrigin",
     "QuotePage",
     "QuotePerformance",
+    "QuotePerformanceIntervals",
     "QuoteRequest",
     "QuoteRequestSupport",
     "QuoteRequestTerm",
