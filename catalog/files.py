@@ -393,6 +393,14 @@ class FabricPriceSchema(SourcedSchema):
     cable_optics_usd_one_time = DecimalString(required=True, places=2, validate=NON_NEGATIVE)
 
 
+class StoragePriceSchema(SourcedSchema):
+    """The checkpoint storage offer's price (its throughput is in reliability.yaml)."""
+
+    sourced = ("per_node_usd_month",)
+
+    per_node_usd_month = DecimalString(required=True, places=2, validate=NON_NEGATIVE)
+
+
 class PricesSchema(SourcedSchema):
     sourced = ("hours_per_month", "term_discounts", "support_tiers")
 
@@ -407,6 +415,7 @@ class PricesSchema(SourcedSchema):
     # Lists are checked entry by entry below so an error can name the entry.
     servers = fields.List(fields.Raw(), required=True)
     fabric_per_node = fields.List(fields.Raw(), required=True)
+    storage = fields.Nested(StoragePriceSchema, required=True)
 
     @validates_schema
     def _offered(self, data: dict, **kwargs: Any) -> None:

@@ -486,12 +486,29 @@ def notes(found: Search, references: dict) -> list[str]:
     if request.work.units is None:
         out.append(f"No amount of work given: configurations are priced for "
                    f"{request.work.duration_days:g} days and ranked by work done.")
+    out.append(storage_note(found, found.ranked.order[0]))
     for server, reference in sorted(references.items()):
         if reference is not None and not reference.fits_memory:
             out.append(f"The model does not fit on one node of {snap.servers[server].name}: "
                        "efficiency_vs_one_node compares with one node's throughput per GPU as "
                        "if memory allowed it.")
     return out
+
+
+def storage_note(found: Search, i: int) -> str:
+    """The storage sizing advice for rank 1: what checkpoints need and what the offer gives."""
+    view, book, request = goodput_view(found, i), found.snap.prices, found.request
+    share = found.snap.policy.checkpoint_time_share
+    rel = found.snap.reliability
+    monthly = book.round(book.storage_per_node_month * book.fx(request.currency), request.currency)
+    enough = ("enough" if view.storage_offer_gbs >= view.storage_needed_gbs else
+              "short of it: checkpoints take more of the run, as the goodput counts")
+    return (f"Checkpoints of rank 1 ({view.checkpoint_size_gb:,.0f} GB every "
+            f"{view.checkpoint_interval_hours:.1f} h) stay under {share:.0%} of the run with "
+            f"{view.storage_needed_gbs:,.1f} GB/s of storage; the storage offer gives this job "
+            f"{view.storage_offer_gbs:,.1f} GB/s ({rel.storage_write_gbs_per_node:g} GB/s per "
+            f"node, {rel.storage_write_gbs_total:g} GB/s in all), {enough}. The goodput assumes "
+            f"it; it is priced apart at {monthly:,} {request.currency} per node per month.")
 
 
 def empty_result(snap: Snapshot, request: SizingRequest, excluded: dict[str, int], why: str,

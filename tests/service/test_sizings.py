@@ -279,6 +279,9 @@ def test_a_405b_run_on_hundreds_of_nodes_counts_its_failures(app):
             g["time_to_train_without_failures_hours"] / g["goodput"], rel=1e-3)
         assert g["hot_spares"]["goodput"] > g["goodput"]
     assert "goodput" in result["network_advice"]["reason"]
+    storage = next(n for n in result["notes"] if "storage offer gives" in n)
+    top = result["configurations"][0]["goodput"]
+    assert f"{top['storage_needed_gbs']:,.1f} GB/s" in storage and "per node per month" in storage
     for option in result["network_advice"]["comparison"]:
         assert option["goodput"] < 1 and Decimal(option["total"]) > 0
 
