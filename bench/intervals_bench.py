@@ -15,7 +15,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.model_bench import GLOBAL_BATCH, random_candidates
+from bench.model_bench import GLOBAL_BATCH, as_batch, random_candidates
 from bench.search_bench import FULL_CATALOG, shipped_snapshot
 from catalog.shipped import shipped
 from service.schemas.sizings import SizingRequestSchema
@@ -26,7 +26,7 @@ from sizing import goodput, intervals
 from sizing.goodput import Reliability
 from sizing.intervals import Calibration
 from sizing.presets import preset_model
-from sizing.step import estimate_batch, layout_arrays
+from sizing.step import estimate_batch
 from sizing.workload import Training
 
 N = 5_000
@@ -48,13 +48,7 @@ def measure(n: int = N) -> dict:
     reliability = Reliability.from_mapping(data.document["reliability"])
     calibration = Calibration.from_mapping(data.document["uncertainty"])
     model = preset_model("llama-3-70b")
-    candidates = random_candidates(n, np.random.default_rng(7), model, data.fabrics)
-    rows = []
-    for cluster, training, layout in candidates:
-        row = cluster.as_arrays()
-        row.update(layout_arrays(layout, training))
-        rows.append(row)
-    batch = {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
+    batch = as_batch(random_candidates(n, np.random.default_rng(7), model, data.fabrics))
     training = Training(GLOBAL_BATCH, 1)
     out = estimate_batch(batch, model, training, constants)
     nodes = batch["nodes"].astype(float)

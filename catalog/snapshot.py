@@ -14,8 +14,8 @@ from catalog import tables
 from catalog.pricing import PriceBook
 from sizing.constants import ModelConstants
 from sizing.goodput import Reliability
-from sizing.intervals import Calibration
 from sizing.hardware import GPU, Cluster, Fabric, Server
+from sizing.intervals import Calibration
 from sizing.policy import SizingPolicy
 
 

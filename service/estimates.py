@@ -6,7 +6,6 @@ import dataclasses
 from typing import Any
 
 import numpy as np
-
 from sqlalchemy.orm import Session
 
 from catalog import queries
@@ -15,10 +14,10 @@ from catalog.snapshot import Snapshot, snapshot
 from service.failures import Invalid, Unavailable
 from service.typed import to_document
 from service.workloads import layout_from, model_from, training_from
+from sizing import goodput, intervals
 from sizing.collectives import collective_time
 from sizing.hardware import GPU, Cluster, Fabric, Server
 from sizing.presets import PRESETS
-from sizing import goodput, intervals
 from sizing.step import estimate, estimate_batch, layout_arrays, validate_layout
 from sizing.workload import Transformer
 

@@ -156,10 +156,9 @@ def document(ev: Evaluation) -> str:
                 *fitted()]
     out += ["  estimate_prior_log_sd:", f"    value: {PRIOR_LOG_SD}", "    unit: log scale, 1 sd",
             "    source: >-",
-            "      estimate: a constant whose source says estimate is taken as good to about "
-            "10% (1 sd);",
-            "      it widens the intervals only of configurations whose GPU or fabric has no "
-            "measured row"]
+            "      estimate: a constant whose source says estimate is taken as good to about 10%",
+            "      (1 sd); it widens the intervals only of configurations whose GPU or fabric",
+            "      has no measured row"]
     for name, counter, what in (("measured_rows_by_gpu", gpus, "GPU"),
                                 ("measured_rows_by_fabric", fabrics, "fabric")):
         out += [f"  {name}:", "    value:", *counts(counter), "    unit: rows",
