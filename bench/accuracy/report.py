@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from bench.accuracy.evaluate import Evaluation, RowResult
 from bench.accuracy.intervals import coverage, print_quantiles
+from bench.accuracy.reliability import evaluate_reliability
+from catalog.shipped import shipped
 
 CATEGORY_NAMES = {
     "a_nccl_busbw": "NCCL busbw",
@@ -119,9 +121,20 @@ def print_report(ev: Evaluation, out=print) -> None:
         out(f"{CATEGORY_NAMES.get(category, category):<22} {g['fitted'].words():<36} "
             f"{g['check'].words():<36} {g['loso'].words()}")
     out("")
+    print_reliability(ev, out)
+    out("")
     print_coverage(ev, out)
     out("")
     out(summary_line(ev))
+
+
+def print_reliability(ev: Evaluation, out=print) -> None:
+    """The reliability rows through the goodput model (bench/accuracy/reliability.py)."""
+    out("Reliability rows through the goodput model (catalog/data/reliability.yaml):")
+    out(f"{'row':>4} {'set':<5} {'measured':>9} {'predicted':>9} {'error':>7}  run")
+    for r in evaluate_reliability(shipped(), ev.measurements):
+        out(f"{r.row:>4} {r.split:<5} {_num(r.measured, 9)} {_num(r.predicted, 9)} "
+            f"{r.error_pct:>+6.0f}%  {r.what}")
 
 
 def print_coverage(ev: Evaluation, out=print) -> None:

@@ -1,4 +1,4 @@
-"""The prediction intervals' derivation: split-conformal quantiles, the shipped file, coverage."""
+"""The prediction intervals' derivation (quantiles, the shipped file, coverage) and the reliability rows."""
 from __future__ import annotations
 
 import pytest
@@ -28,3 +28,12 @@ def test_out_of_source_coverage_is_near_the_80_percent_asked(ev):
     # nor uselessly wide (all rows inside).
     overall = coverage(ev)["overall"]["loso"]
     assert 0.65 <= overall.inside / overall.rows <= 0.95
+
+
+def test_reliability_rows_run_through_the_goodput_model(ev):
+    from bench.accuracy.reliability import evaluate_reliability
+    from catalog.shipped import shipped
+
+    results = {r.row: r for r in evaluate_reliability(shipped(), ev.measurements)}
+    assert results[226].split == "fit" and abs(results[226].error_pct) < 2
+    assert results[225].split == "check"  # OPT's checkpoint size was never fitted on
