@@ -64,7 +64,7 @@ class Search:
     monthly: np.ndarray  # the term's net rate per month
     raw_score: np.ndarray  # the objective alone
     score: np.ndarray  # with the policy's fabric preference
-    failures: goodput.Goodput  # interruptions, checkpoints and restarts of every candidate
+    failures: goodput.CandidateGoodput  # interruptions, checkpoints and restarts of every candidate
     eligibility: ranking.Eligibility
     excluded: dict[str, int]  # by the offer, the layouts and the rules
     ranked: ranking.Ranking
@@ -486,6 +486,12 @@ def notes(found: Search, references: dict) -> list[str]:
     if request.work.units is None:
         out.append(f"No amount of work given: configurations are priced for "
                    f"{request.work.duration_days:g} days and ranked by work done.")
+    out.append("Time to train and its price include interruptions (per GPU, node and NIC link "
+               "at Llama 3's published rates, the links by the fabric's stability class), "
+               "checkpoints written synchronously at the Young/Daly interval and restarts "
+               "without hot spares (catalog reliability.yaml); each configuration's goodput "
+               "says how much of the wall clock trains. The p10-p90 intervals are the model's "
+               "error on published measurements; they leave out the spread of failure rates.")
     out.append(storage_note(found, found.ranked.order[0]))
     for server, reference in sorted(references.items()):
         if reference is not None and not reference.fits_memory:

@@ -91,7 +91,7 @@ def hot_spares(rel: Reliability, nodes: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Goodput:
+class CandidateGoodput:
     """Per candidate: failures, the checkpoint chosen and the wall clock that follows."""
 
     interruptions_per_day: np.ndarray
@@ -124,7 +124,7 @@ def wall_clock_s(solve_s: np.ndarray, interval_s: np.ndarray, write_s: np.ndarra
 
 def goodput(rel: Reliability, *, gpus: np.ndarray, nodes: np.ndarray, links: np.ndarray,
             stability: np.ndarray, checkpoint_bytes_: float | np.ndarray,
-            ideal_hours: np.ndarray, hot_spare: bool = False) -> Goodput:
+            ideal_hours: np.ndarray, hot_spare: bool = False) -> CandidateGoodput:
     """Goodput of each candidate training for `ideal_hours` without failures.
 
     Interruptions add up by component: GPUs, nodes (host and software) and NIC links, the
@@ -144,7 +144,7 @@ def goodput(rel: Reliability, *, gpus: np.ndarray, nodes: np.ndarray, links: np.
     restart = reschedule + rel.restart_warmup_s + write
     solve = np.asarray(ideal_hours, float) * 3600.0
     wall = wall_clock_s(solve, interval, write, restart, mtbf)
-    return Goodput(
+    return CandidateGoodput(
         interruptions_per_day=per_day, mtbf_s=mtbf, checkpoint_bytes=size,
         checkpoint_write_s=write, checkpoint_interval_s=interval, restart_s=restart,
         goodput=solve / np.where(wall > 0, wall, 1.0), wall_hours=wall / 3600.0,
@@ -153,7 +153,7 @@ def goodput(rel: Reliability, *, gpus: np.ndarray, nodes: np.ndarray, links: np.
 
 def of_candidates(rel: Reliability, clusters: Sequence[Cluster], hardware: np.ndarray,
                   nodes: np.ndarray, gpus: np.ndarray, size_bytes: float,
-                  ideal_hours: np.ndarray, hot_spare: bool = False) -> Goodput:
+                  ideal_hours: np.ndarray, hot_spare: bool = False) -> CandidateGoodput:
     """Goodput of candidates (`hardware` indexes `clusters`) at their node counts: a NIC link
     per NIC of each node, the fabric's stability class."""
     def column(of) -> np.ndarray:
