@@ -14,8 +14,6 @@ import numpy as np
 from sizing.hardware import FABRIC_KINDS, Cluster
 
 SECONDS_PER_DAY = 86400.0
-# The fabric's stability class, by kind and PFC/ECN (the keys of fabric_stability_factor).
-STABILITY_CLASSES = ("infiniband", "lossless_roce", "lossy_roce", "tcp")
 
 
 @dataclass(frozen=True)
@@ -115,9 +113,10 @@ def young_daly_interval_s(write_s: np.ndarray, mtbf_s: np.ndarray) -> np.ndarray
 
 def wall_clock_s(solve_s: np.ndarray, interval_s: np.ndarray, write_s: np.ndarray,
                  restart_s: np.ndarray, mtbf_s: np.ndarray) -> np.ndarray:
-    """Expected wall clock of `solve_s` of useful work with exponential failures (Daly 2006
-    eq. 20): M e^(R/M) (e^((tau + C)/M) - 1) T_s / tau. Every failure loses the work since the
-    last checkpoint and pays the restart; every interval pays one checkpoint."""
+    """Expected wall clock of `solve_s` of useful work with exponential failures (Daly 2006,
+    its model of the total wall clock time): M e^(R/M) (e^((tau + C)/M) - 1) T_s / tau.
+    Every failure loses the work since the last checkpoint and pays the restart; every
+    interval pays one checkpoint."""
     m = mtbf_s
     return m * np.exp(restart_s / m) * np.expm1((interval_s + write_s) / m) * solve_s / interval_s
 
