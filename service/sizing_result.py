@@ -179,6 +179,9 @@ class Goodput:
     goodput: float = field(**described("Useful training time over wall clock, 0-1"))
     time_to_train_without_failures_hours: float | None = field(**described(
         "The work at the model's throughput with nothing failing; null for a duration"))
+    work_done: float = field(**described(
+        "Tokens (transformers) or samples trained in time_to_train_hours, failures counted: "
+        "the work asked, or what a duration given gets done"))
     storage_needed_gbs: float = field(**described(
         "Checkpoint throughput at which writing checkpoints takes the policy's share of the run "
         "(policy.yaml checkpoint_time_share)"))

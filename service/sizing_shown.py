@@ -347,6 +347,7 @@ def goodput_view(found: Search, i: int) -> Goodput:
         checkpoint_interval_hours=float(g.checkpoint_interval_s[i]) / 3600.0,
         restart_s=float(g.restart_s[i]), goodput=float(g.goodput[i]),
         time_to_train_without_failures_hours=ideal,
+        work_done=float(found.request.work.units or useful_work(found, i)),
         storage_needed_gbs=float(goodput.required_storage_Bps(g.checkpoint_bytes[i], mtbf,
                                                               share)) / 1e9,
         storage_offer_gbs=float(goodput.storage_throughput_Bps(rel, found.cands.nodes[i])) / 1e9,

@@ -291,6 +291,10 @@ def test_a_week_on_four_nodes_keeps_nearly_all_its_time_and_no_fabric_is_insiste
             "nodes": {"min": 4, "max": 4}, "gpu_models": ["h100-sxm"]}
     result = authorised(app).post("/v1/sizings", json=body,
                                   headers={"Prefer": "wait=60"}).get_json()["result"]
-    assert all(c["goodput"]["goodput"] > 0.99 for c in result["configurations"])
+    for c in result["configurations"]:
+        g = c["goodput"]
+        assert g["goodput"] > 0.99 and g["time_to_train_without_failures_hours"] is None
+        assert g["work_done"] == pytest.approx(c["tokens_per_s"] * g["goodput"] * 7 * 86400,
+                                               rel=1e-3)
     reason = result["network_advice"]["reason"]
     assert "InfiniBand comes first" not in reason and "goodput" in reason

@@ -40,6 +40,8 @@ class Goodput:
             storage_offer_gbs (float): What the storage offer gives this job
             time_to_train_without_failures_hours (float | None): The work at the model's throughput with nothing failing;
                 null for a duration
+            work_done (float): Tokens (transformers) or samples trained in time_to_train_hours, failures counted: the work
+                asked, or what a duration given gets done
      """
 
     checkpoint_interval_hours: float
@@ -54,6 +56,7 @@ class Goodput:
     storage_needed_gbs: float
     storage_offer_gbs: float
     time_to_train_without_failures_hours: float | None
+    work_done: float
 
 
 
@@ -86,6 +89,8 @@ class Goodput:
         time_to_train_without_failures_hours: float | None
         time_to_train_without_failures_hours = self.time_to_train_without_failures_hours
 
+        work_done = self.work_done
+
 
         field_dict: dict[str, Any] = {}
 
@@ -102,6 +107,7 @@ class Goodput:
             "storage_needed_gbs": storage_needed_gbs,
             "storage_offer_gbs": storage_offer_gbs,
             "time_to_train_without_failures_hours": time_to_train_without_failures_hours,
+            "work_done": work_done,
         })
 
         return field_dict
@@ -145,6 +151,8 @@ class Goodput:
         time_to_train_without_failures_hours = _parse_time_to_train_without_failures_hours(d.pop("time_to_train_without_failures_hours"))
 
 
+        work_done = d.pop("work_done")
+
         goodput = cls(
             checkpoint_interval_hours=checkpoint_interval_hours,
             checkpoint_size_gb=checkpoint_size_gb,
@@ -158,6 +166,7 @@ class Goodput:
             storage_needed_gbs=storage_needed_gbs,
             storage_offer_gbs=storage_offer_gbs,
             time_to_train_without_failures_hours=time_to_train_without_failures_hours,
+            work_done=work_done,
         )
 
         return goodput
