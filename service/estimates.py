@@ -182,8 +182,9 @@ def estimate_intervals(snap: Snapshot, cluster: Cluster, model, training, layout
             lambda c: estimate_batch(batch, model, training, c)["step_time_s"], snap.constants,
             snap.calibration)
     kind = "transformer" if isinstance(model, Transformer) else "generic"
-    names = ["step_time_s", "samples_per_s", "mfu", "scaling_efficiency",
-             "achieved_tflops_per_gpu"] + (["tokens_per_s"] if kind == "transformer" else [])
+    names = ["step_time_s", "samples_per_s", "mfu", "mfu_causal", "scaling_efficiency",
+             "achieved_tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal"]
+    names += ["tokens_per_s"] if kind == "transformer" else []
     figures = {name: np.array([body[name]]) for name in names}
     bounds = intervals.figure_intervals(intervals.headline(kind, figures), snap.calibration,
                                         spread, np.array([calibrated]))

@@ -24,10 +24,11 @@ PRIOR_DRAWS = 8
 PRIOR_SEED = 15
 # Figures that are speeds (higher is faster) and times (lower is faster); a time's interval
 # is the speed's turned over. Shares and efficiencies are speeds capped at 1.
-SPEEDS = ("tokens_per_s", "samples_per_s", "mfu", "scaling_efficiency", "busbw_gbs", "algbw_gbs",
-          "achieved_tflops_per_gpu")
+SPEEDS = ("tokens_per_s", "samples_per_s", "mfu", "mfu_causal", "scaling_efficiency",
+          "busbw_gbs", "algbw_gbs", "achieved_tflops_per_gpu", "model_tflops_per_gpu",
+          "model_tflops_per_gpu_causal")
 TIMES = ("step_time_s", "time_s", "time_to_train_hours", "total")
-AT_MOST_ONE = ("mfu", "scaling_efficiency")
+AT_MOST_ONE = ("mfu", "mfu_causal", "scaling_efficiency")
 # Which category of measurements calibrates which figure of a configuration.
 THROUGHPUT = {"transformer": "c_llm_throughput", "generic": "e_dle_throughput"}
 SCALING = "b_cnn_dp_scaling"
@@ -80,6 +81,8 @@ def widened(q10: float, q90: float, prior_sd: np.ndarray) -> tuple[np.ndarray, n
 def bounds(name: str, point: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """p10 and p90 of a figure from the log-error quantiles of speed (lo <= 0 <= hi mostly)."""
     point = np.asarray(point, float)
+    if name not in SPEEDS + TIMES:
+        raise ValueError(f"{name!r} is neither a speed nor a time of the model")
     if name in TIMES:
         return point * np.exp(-hi), point * np.exp(-lo)
     p10, p90 = point * np.exp(lo), point * np.exp(hi)
