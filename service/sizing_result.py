@@ -154,6 +154,7 @@ class HotSpares:
     goodput: float
     time_to_train_hours: float = field(**described(
         "With the spares: the work with failures, or the duration given"))
+    work_done: float = field(**described("Tokens or samples trained in that time"))
     total: Decimal = field(**described("The training's price with the spare nodes, before tax"))
     difference: Decimal = field(**described(
         "total less the configuration's price without spares; negative when the time saved "

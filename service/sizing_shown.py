@@ -370,8 +370,9 @@ def hot_spares(found: Search, i: int) -> HotSpares:
                                   currency=request.currency, training_hours=hours)
     total = pricing.price(book, with_spares, term=request.term, currency=request.currency,
                           billing=billing).total
+    work = request.work.units or float(found.rate[i] * spared.goodput[0]) * hours * 3600.0
     return HotSpares(spare_nodes=spares, goodput=float(spared.goodput[0]),
-                     time_to_train_hours=hours, total=total,
+                     time_to_train_hours=hours, work_done=float(work), total=total,
                      difference=total - found.price(i).total)
 
 

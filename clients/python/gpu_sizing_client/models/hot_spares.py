@@ -28,6 +28,7 @@ class HotSpares:
             spare_nodes (int): Nodes kept ready beside the job (reliability.yaml hot_spare_share, at least one)
             time_to_train_hours (float): With the spares: the work with failures, or the duration given
             total (str): The training's price with the spare nodes, before tax
+            work_done (float): Tokens or samples trained in that time
      """
 
     difference: str
@@ -35,6 +36,7 @@ class HotSpares:
     spare_nodes: int
     time_to_train_hours: float
     total: str
+    work_done: float
 
 
 
@@ -51,6 +53,8 @@ class HotSpares:
 
         total = self.total
 
+        work_done = self.work_done
+
 
         field_dict: dict[str, Any] = {}
 
@@ -60,6 +64,7 @@ class HotSpares:
             "spare_nodes": spare_nodes,
             "time_to_train_hours": time_to_train_hours,
             "total": total,
+            "work_done": work_done,
         })
 
         return field_dict
@@ -79,12 +84,15 @@ class HotSpares:
 
         total = d.pop("total")
 
+        work_done = d.pop("work_done")
+
         hot_spares = cls(
             difference=difference,
             goodput=goodput,
             spare_nodes=spare_nodes,
             time_to_train_hours=time_to_train_hours,
             total=total,
+            work_done=work_done,
         )
 
         return hot_spares
