@@ -262,11 +262,15 @@ def test_presets_say_which_unit_of_work_they_take(app):
     assert presets["llama-3-8b"]["samples_per_epoch"] is None
 
 
+def sized(app, preset: str, nodes: tuple[int, int], **work) -> dict:
+    body = {"workload": {"preset": preset}, "nodes": {"min": nodes[0], "max": nodes[1]},
+            "gpu_models": ["h100-sxm"], **work}
+    return authorised(app).post("/v1/sizings", json=body,
+                                headers={"Prefer": "wait=120"}).get_json()["result"]
+
+
 def test_a_405b_run_on_hundreds_of_nodes_counts_its_failures(app):
-    body = {"workload": {"preset": "llama-3-405b"}, "tokens": 2e12,
-            "nodes": {"min": 64, "max": 512}, "gpu_models": ["h100-sxm"]}
-    result = authorised(app).post("/v1/sizings", json=body,
-                                  headers={"Prefer": "wait=120"}).get_json()["result"]
+    result = sized(app, "llama-3-405b", (64, 512), tokens=2e12)
     for c in result["configurations"]:
         g = c["goodput"]
         assert 0.5 < g["goodput"] < 0.995
@@ -289,10 +293,7 @@ def test_a_405b_run_on_hundreds_of_nodes_counts_its_failures(app):
 
 
 def test_a_week_on_four_nodes_keeps_nearly_all_its_time_and_no_fabric_is_insisted_on(app):
-    body = {"workload": {"preset": "llama-3-8b"}, "duration_days": 7,
-            "nodes": {"min": 4, "max": 4}, "gpu_models": ["h100-sxm"]}
-    result = authorised(app).post("/v1/sizings", json=body,
-                                  headers={"Prefer": "wait=60"}).get_json()["result"]
+    result = sized(app, "llama-3-8b", (4, 4), duration_days=7)
     for c in result["configurations"]:
         g = c["goodput"]
         assert g["goodput"] > 0.99 and g["time_to_train_without_failures_hours"] is None
