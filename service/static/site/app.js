@@ -748,8 +748,10 @@
         "num efficiency");
       var tokens = c.tokens_per_s !== null && c.tokens_per_s !== undefined;
       var rateName = tokens ? "tokens_per_s" : "samples_per_s";
+      var rateRange = range(c, rateName, function (v) { return figure(v); });
       cell(row, "Throughput", withSub(figure(c[rateName], tokens ? "tokens/s" : "samples/s"),
-        range(c, rateName, function (v) { return figure(v); })), "num throughput");
+        rateRange && (rateRange + (c.calibration === "extrapolated" ?
+          " (extrapolated: no measurement of this GPU and fabric)" : ""))), "num throughput");
       var failures = c.goodput ? pct(c.goodput.goodput, 1) + " goodput, " +
         figure(c.goodput.expected_interruptions) + " interruptions" : null;
       var spread = range(c, "time_to_train_hours", duration);
