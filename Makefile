@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint bench accuracy openapi client worker clean
+.PHONY: install run test lint bench accuracy intervals openapi client worker clean
 
 # The project and its partner client (clients/python, which the gpu-sizing command uses), both
 # editable, in one step.
@@ -51,6 +51,11 @@ bench: install
 # The model against published measurements, each run as its source ran it (bench/accuracy).
 accuracy: install
 	$(BIN)/python -m bench.accuracy $(ACCURACY_ARGS)
+
+# The prediction intervals' quantiles from the accuracy harness's residuals, written to
+# catalog/data/uncertainty.yaml: run after any change to the model or the measurements.
+intervals: install
+	$(BIN)/python -m bench.accuracy --intervals
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache

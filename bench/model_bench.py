@@ -50,18 +50,23 @@ def random_candidates(n, rng, model, fabrics):
     return out
 
 
+def as_batch(candidates) -> dict:
+    """(cluster, training, layout) triples as the arrays estimate_batch takes."""
+    rows = []
+    for cluster, training, layout in candidates:
+        row = cluster.as_arrays()
+        row.update(layout_arrays(layout, training))
+        rows.append(row)
+    return {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
+
+
 def measure(n: int = N, loop_sample: int = LOOP_SAMPLE) -> dict:
     """Configurations per second of estimate_batch and of a loop of estimate, same candidates."""
     rng = np.random.default_rng(7)
     constants, fabrics = shipped().constants, shipped().fabrics
     model = preset_model("llama-3-70b")
     candidates = random_candidates(n, rng, model, fabrics)
-    rows = []
-    for cluster, training, layout in candidates:
-        row = cluster.as_arrays()
-        row.update(layout_arrays(layout, training))
-        rows.append(row)
-    batch = {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
+    batch = as_batch(candidates)
 
     t0 = time.perf_counter()
     out = estimate_batch(batch, model, Training(GLOBAL_BATCH, 1), constants)

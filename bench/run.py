@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import async_bench, http_bench, model_bench, search_bench
+from bench import async_bench, http_bench, intervals_bench, model_bench, search_bench
 
 
 def machine() -> str:
@@ -40,6 +40,8 @@ def main() -> int:
     model = model_bench.measure()
     print("search ...", flush=True)
     search = search_bench.measure()
+    print("goodput and intervals ...", flush=True)
+    spread = intervals_bench.measure()
     print("http ...", flush=True)
     http = http_bench.measure(requests)
     print(f"async and memory ({sizings} sizings) ...", flush=True)
@@ -53,6 +55,16 @@ def main() -> int:
     rows.append(("search: full catalog", f"{full['seconds']:.2f} s, {full['candidates']:,} cand.",
                  f"{full['candidates_per_s']:,.0f} candidates/s vs estimate_batch",
                  f"{full['candidates_per_s'] / model['vectorised_per_s']:.2f}x"))
+    rows.append((f"model: {spread['candidates']:,} candidates alone",
+                 f"{spread['model_s'] * 1000:.1f} ms", "estimate_batch", "1.00x"))
+    for key, label in (("goodput_s", "+ goodput"), ("calibrated_s", "+ calibrated intervals"),
+                       ("extrapolated_s", f"+ extrapolated intervals ({spread['draws']} draws)")):
+        rows.append((f"model: {label}", f"{spread[key] * 1000:.1f} ms",
+                     "same candidates, same run", f"{spread[key] / spread['model_s']:.2f}x"))
+    rows.append(("search: intervals of the ranked list",
+                 f"{spread['ranked_intervals_s'] * 1000:.0f} ms",
+                 f"{spread['ranked']} configurations, of a {spread['search_s']:.2f} s search",
+                 f"{spread['ranked_intervals_s'] / spread['search_s']:.3f}x"))
     small = search["small"]
     rows.append(("search: small (1 GPU, 1-4 nodes)", f"{small['seconds'] * 1000:.0f} ms",
                  f"{small['candidates']:,} candidates", "-"))

@@ -29,6 +29,8 @@ FILES = (
     "currencies.yaml",
     "model.yaml",
     "policy.yaml",
+    "reliability.yaml",
+    "uncertainty.yaml",
     "taxes.yaml",
     "provider.yaml",
 )
@@ -391,6 +393,14 @@ class FabricPriceSchema(SourcedSchema):
     cable_optics_usd_one_time = DecimalString(required=True, places=2, validate=NON_NEGATIVE)
 
 
+class StoragePriceSchema(SourcedSchema):
+    """The checkpoint storage offer's price (its throughput is in reliability.yaml)."""
+
+    sourced = ("per_node_usd_month",)
+
+    per_node_usd_month = DecimalString(required=True, places=2, validate=NON_NEGATIVE)
+
+
 class PricesSchema(SourcedSchema):
     sourced = ("hours_per_month", "term_discounts", "support_tiers")
 
@@ -405,6 +415,7 @@ class PricesSchema(SourcedSchema):
     # Lists are checked entry by entry below so an error can name the entry.
     servers = fields.List(fields.Raw(), required=True)
     fabric_per_node = fields.List(fields.Raw(), required=True)
+    storage = fields.Nested(StoragePriceSchema, required=True)
 
     @validates_schema
     def _offered(self, data: dict, **kwargs: Any) -> None:
@@ -724,6 +735,8 @@ def read_catalog(data_dir: Path) -> dict:
     model = {str(name): _validate(ConstantSchema(), item, "model.yaml", f"constants.{name}")
              for name, item in constants.items()}
     policy = _constants(raw["policy.yaml"], "policy.yaml")
+    reliability = _constants(raw["reliability.yaml"], "reliability.yaml")
+    uncertainty = _constants(raw["uncertainty.yaml"], "uncertainty.yaml")
     taxes = _validate(TaxesSchema(), raw["taxes.yaml"], "taxes.yaml", None)
     provider = _validate(ProviderSchema(), raw["provider.yaml"], "provider.yaml", None)
 
@@ -749,6 +762,8 @@ def read_catalog(data_dir: Path) -> dict:
         "currencies": currencies,
         "model": model,
         "policy": policy,
+        "reliability": reliability,
+        "uncertainty": uncertainty,
         "taxes": taxes,
         "provider": provider,
     }

@@ -69,6 +69,8 @@ class PriceBook:
     rates: dict[str, Decimal]
     rates_date: str
     minor_units: dict[str, int]
+    # The checkpoint storage offer, per node of a job per month (reliability.yaml: throughput).
+    storage_per_node_month: Decimal = Decimal(0)
     tax_rates: dict[str, Decimal] = field(default_factory=dict)  # by customer country
     tax_names: dict[str, str] = field(default_factory=dict)
     reverse_charge_countries: frozenset[str] = frozenset()
@@ -95,6 +97,7 @@ class PriceBook:
             rates={k: money(v) for k, v in doc["currencies"]["rates"].items()},
             rates_date=str(doc["currencies"]["rates_date"]),
             minor_units={k: int(v) for k, v in doc["currencies"]["minor_units"].items()},
+            storage_per_node_month=money(prices["storage"]["per_node_usd_month"]),
             tax_rates={c: money(r) for c, r in doc["taxes"]["rates"].items()},
             tax_names=dict(doc["taxes"]["names"]),
             reverse_charge_countries=frozenset(doc["taxes"]["reverse_charge_countries"]),

@@ -13,7 +13,9 @@ from sqlalchemy.orm import Session
 from catalog import tables
 from catalog.pricing import PriceBook
 from sizing.constants import ModelConstants
+from sizing.goodput import Reliability
 from sizing.hardware import GPU, Cluster, Fabric, Server
+from sizing.intervals import Calibration
 from sizing.policy import SizingPolicy
 
 
@@ -75,6 +77,8 @@ class Snapshot:
     regions: tuple[str, ...]
     constants: ModelConstants
     policy: SizingPolicy
+    reliability: Reliability
+    calibration: Calibration
     prices: PriceBook
     provider: Provider
 
@@ -155,6 +159,8 @@ def build(version_id: int, document: dict[str, Any]) -> Snapshot:
         regions=tuple(r["id"] for r in document["regions"]),
         constants=ModelConstants.from_mapping(document["model"], document["policy"]),
         policy=SizingPolicy.from_mapping(document["policy"]),
+        reliability=Reliability.from_mapping(document["reliability"]),
+        calibration=Calibration.from_mapping(document["uncertainty"]),
         prices=PriceBook.from_document(document),
         provider=provider_of(document["provider"]),
     )

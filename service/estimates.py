@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import numpy as np
 from sqlalchemy.orm import Session
 
 from catalog import queries
@@ -13,10 +14,11 @@ from catalog.snapshot import Snapshot, snapshot
 from service.failures import Invalid, Unavailable
 from service.typed import to_document
 from service.workloads import layout_from, model_from, training_from
+from sizing import goodput, intervals
 from sizing.collectives import collective_time
 from sizing.hardware import GPU, Cluster, Fabric, Server
 from sizing.presets import PRESETS
-from sizing.step import estimate, validate_layout
+from sizing.step import estimate, estimate_batch, layout_arrays, validate_layout
 from sizing.workload import Transformer
 
 
@@ -155,7 +157,61 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(model, Transformer):
         body["tokens_per_s"] = None
     body["catalog_version"] = snap.version_id
+    body["intervals"], body["calibration"] = estimate_intervals(snap, cluster, model, training,
+                                                                layout, body)
+    body["goodput"] = (None if doc.get("duration_days") is None else
+                       duration_goodput(snap, cluster, model, training, body,
+                                        doc["duration_days"]))
     return to_document(body)
+
+
+def calibration_of(snap: Snapshot, cluster: Cluster) -> tuple[bool, str]:
+    calibrated = snap.calibration.calibrated(cluster.gpu.id, cluster.fabric.id)
+    return calibrated, "calibrated" if calibrated else "extrapolated"
+
+
+def as_ranges(bounds: dict[str, tuple]) -> dict[str, dict[str, float]]:
+    return {name: {"p10": float(p10[0]), "p90": float(p90[0])}
+            for name, (p10, p90) in bounds.items()}
+
+
+def estimate_intervals(snap: Snapshot, cluster: Cluster, model, training, layout,
+                       body: dict[str, Any]) -> tuple[dict[str, dict[str, float]], str]:
+    """p10-p90 of the estimate's headline figures (sizing.intervals)."""
+    calibrated, words = calibration_of(snap, cluster)
+    spread = np.zeros(1)
+    if not calibrated:
+        batch = {**cluster.as_arrays(), **layout_arrays(layout, training)}
+        spread = intervals.step_time_spread(
+            lambda c: estimate_batch(batch, model, training, c)["step_time_s"], snap.constants,
+            snap.calibration)
+    kind = "transformer" if isinstance(model, Transformer) else "generic"
+    names = ["step_time_s", "samples_per_s", "mfu", "mfu_causal", "scaling_efficiency",
+             "achieved_tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal"]
+    names += ["tokens_per_s"] if kind == "transformer" else []
+    figures = {name: np.array([body[name]]) for name in names}
+    bounds = intervals.figure_intervals(intervals.headline(kind, figures), snap.calibration,
+                                        spread, np.array([calibrated]))
+    return as_ranges(bounds), words
+
+
+def duration_goodput(snap: Snapshot, cluster: Cluster, model, training, body: dict[str, Any],
+                     days: float) -> dict[str, Any]:
+    """What survives failures of a run of `days` on this configuration (sizing.goodput)."""
+    size = goodput.checkpoint_bytes(model.params, snap.constants, training.precision)
+    g = goodput.of_candidates(snap.reliability, [cluster], np.zeros(1, int),
+                              np.array([cluster.nodes]), np.array([cluster.gpus]), size,
+                              np.array([days * 24.0]))
+    fraction = float(g.goodput[0])
+    rate = body["tokens_per_s"] if body["tokens_per_s"] is not None else body["samples_per_s"]
+    return {"interruptions_per_day": float(g.interruptions_per_day[0]),
+            "expected_interruptions": days * float(g.interruptions_per_day[0]),
+            "checkpoint_size_gb": size / 1e9,
+            "checkpoint_write_s": float(g.checkpoint_write_s[0]),
+            "checkpoint_interval_hours": float(g.checkpoint_interval_s[0]) / 3600.0,
+            "restart_s": float(g.restart_s[0]), "goodput": fraction,
+            "useful_hours": fraction * days * 24.0,
+            "work_done": rate * fraction * days * 86400.0}
 
 
 def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
@@ -165,12 +221,24 @@ def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
         # One rank moves nothing: its time is 0 and its bandwidths undefined.
         raise Invalid.at("/cluster/nodes", f"a collective needs at least two GPUs; this "
                                               f"cluster has {cluster.gpus} (nodes x GPUs per node)")
-    time_s, algbw, busbw = collective_time(doc["operation"], doc["size_bytes"], cluster,
-                                           snap.constants, doc["algorithm"])
+    def timed(constants) -> tuple[float, float, float]:
+        return collective_time(doc["operation"], doc["size_bytes"], cluster, constants,
+                               doc["algorithm"])
+
+    time_s, algbw, busbw = timed(snap.constants)
     ranks = 2 if doc["operation"] == "p2p" else cluster.gpus
-    figures = to_document({"time_s": time_s, "algbw_gbs": algbw, "busbw_gbs": busbw})
+    calibrated, words = calibration_of(snap, cluster)
+    spread = np.zeros(1)
+    if not calibrated:
+        spread = intervals.step_time_spread(lambda c: np.array([timed(c)[0]]), snap.constants,
+                                            snap.calibration)
+    points = {"time_s": time_s, "algbw_gbs": algbw, "busbw_gbs": busbw}
+    bounds = intervals.figure_intervals(
+        {intervals.COLLECTIVE: {k: np.array([v]) for k, v in points.items()}}, snap.calibration,
+        spread, np.array([calibrated]))
+    figures = to_document({**points, "intervals": as_ranges(bounds)})
     return {"operation": doc["operation"], "size_bytes": doc["size_bytes"], "ranks": ranks,
-            **figures}
+            "calibration": words, **figures}
 
 
 def presets() -> list[dict[str, Any]]:

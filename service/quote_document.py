@@ -16,6 +16,8 @@ from catalog.pricing import Billing, Configuration, PricedLine, PricingError
 from catalog.snapshot import Provider, Snapshot
 from service.failures import Invalid
 from service.sizing_result import (
+    INTERVALS_TEXT,
+    Interval,
     NetworkAdvice,
     RankedConfiguration,
     ResultLayout,
@@ -84,6 +86,10 @@ class QuotePerformance:
     bottleneck: str
     layout: ResultLayout
     sizing_catalog_version: int
+    goodput: float = field(**described("Useful training time over wall clock, failures counted"))
+    expected_interruptions: float
+    intervals: dict[str, Interval] = field(**described(INTERVALS_TEXT))
+    calibration: str = field(**described("calibrated or extrapolated (see the sizing)"))
 
 
 @dataclass(frozen=True)
@@ -244,7 +250,9 @@ def performance_of(sizing: FromSizing) -> QuotePerformance:
     r = sizing.ranked
     return QuotePerformance(r.scaling_efficiency, r.efficiency_vs_one_node, r.tokens_per_s,
                             r.samples_per_s, r.mfu, r.step_time_s, r.communication_share,
-                            r.time_to_train_hours, r.bottleneck, r.layout, sizing.catalog_version)
+                            r.time_to_train_hours, r.bottleneck, r.layout, sizing.catalog_version,
+                            r.goodput.goodput, r.goodput.expected_interruptions, r.intervals,
+                            r.calibration)
 
 
 def advice_for(sizing: FromSizing, fabric: str, fabric_name: str,

@@ -47,6 +47,13 @@ def days(hours: float | None) -> str:
     return f"{hours:,.0f} hours" if hours < 48 else f"{hours / 24:,.1f} days"
 
 
+def spread(interval: dict[str, float] | None, format_=figure) -> str:
+    """The model's p10-p90 of a figure, as a quote writes it: a range, never 16 digits."""
+    if not interval:
+        return ""
+    return f" (p10-p90 {format_(interval['p10'])} to {format_(interval['p90'])})"
+
+
 def workload_words(workload: dict[str, Any] | None) -> str | None:
     if not workload:
         return None
@@ -68,6 +75,7 @@ def billed_words(totals: dict[str, Any], term: str) -> str:
 
 
 HELPERS = {"money": money, "quantity": quantity, "percent": percent, "figure": figure,
+           "spread": spread,
            "days": days, "workload_words": workload_words, "billed_words": billed_words}
 
 
@@ -235,12 +243,17 @@ def as_pdf(view: dict[str, Any]) -> bytes:
     if perf:
         unit = "tokens/s" if perf["tokens_per_s"] is not None else "samples/s"
         rate = perf["tokens_per_s"] if perf["tokens_per_s"] is not None else perf["samples_per_s"]
+        ranges = perf.get("intervals") or {}
+        rate_name = "tokens_per_s" if perf["tokens_per_s"] is not None else "samples_per_s"
         story += [p("Expected performance", h2), p(
-            f"Throughput {figure(rate, unit)}; scaling efficiency "
+            f"Throughput {figure(rate, unit)}{spread(ranges.get(rate_name))}; scaling efficiency "
             f"{percent(perf['scaling_efficiency'])}"
             + (f" ({percent(perf['efficiency_vs_one_node'])} of one node's throughput per GPU)"
                if perf.get("efficiency_vs_one_node") is not None else "")
-            + f"; time to train {days(perf['time_to_train_hours'])}; communication "
+            + f"; time to train {days(perf['time_to_train_hours'])}"
+              f"{spread(ranges.get('time_to_train_hours'), days)} with "
+              f"{percent(perf['goodput'], 1)} goodput ({figure(perf['expected_interruptions'])} "
+              "interruptions expected); communication "
               f"{percent(perf['communication_share'])} of each step. {perf['bottleneck']}")]
     advice = view.get("network_advice")
     if advice:

@@ -146,6 +146,66 @@ class StockView:
 
 
 @dataclass(frozen=True)
+class Interval:
+    """The model's 80% prediction interval of a figure: p10 and p90."""
+
+    p10: float
+    p90: float
+
+
+INTERVALS_TEXT = (
+    "p10-p90 of each headline figure from the model's error on published measurements by "
+    "category (split-conformal, catalog/data/uncertainty.yaml), widened for an extrapolated "
+    "configuration by a prior on the constants marked estimate; money as a range of the "
+    "model's uncertainty, not a charge")
+
+
+@dataclass(frozen=True)
+class HotSpares:
+    """The priced option of spare nodes kept ready: a failure waits for no replacement."""
+
+    spare_nodes: int = field(**described("Nodes kept ready beside the job (reliability.yaml "
+                                         "hot_spare_share, at least one)"))
+    goodput: float
+    time_to_train_hours: float = field(**described(
+        "With the spares: the work with failures, or the duration given"))
+    work_done: float = field(**described("Tokens or samples trained in that time"))
+    total: Decimal = field(**described("The training's price with the spare nodes, before tax"))
+    difference: Decimal = field(**described(
+        "total less the configuration's price without spares; negative when the time saved "
+        "pays for the spares"))
+
+
+@dataclass(frozen=True)
+class Goodput:
+    """How much of the wall clock survives failures, over the whole training."""
+
+    interruptions_per_day: float = field(**described(
+        "Expected job interruptions per day from GPUs, hosts and NIC links, the links weighted "
+        "by the fabric's stability class (catalog reliability.yaml, Llama 3 Table 5)"))
+    mean_time_between_interruptions_hours: float
+    expected_interruptions: float = field(**described("Over the whole wall clock"))
+    checkpoint_size_gb: float = field(**described("Weights and optimizer state"))
+    checkpoint_write_s: float = field(**described(
+        "At the storage offer's throughput (per node, capped by its total)"))
+    checkpoint_interval_hours: float = field(**described(
+        "Training between checkpoints, Young/Daly sqrt(2 x write time x MTBF)"))
+    restart_s: float = field(**described(
+        "Per interruption: rescheduling, warm-up and reloading the checkpoint"))
+    goodput: float = field(**described("Useful training time over wall clock, 0-1"))
+    time_to_train_without_failures_hours: float | None = field(**described(
+        "The work at the model's throughput with nothing failing; null for a duration"))
+    work_done: float = field(**described(
+        "Tokens (transformers) or samples trained in time_to_train_hours, failures counted: "
+        "the work asked, or what a duration given gets done"))
+    storage_needed_gbs: float = field(**described(
+        "Checkpoint throughput at which writing checkpoints takes the policy's share of the run "
+        "(policy.yaml checkpoint_time_share)"))
+    storage_offer_gbs: float = field(**described("What the storage offer gives this job"))
+    hot_spares: HotSpares
+
+
+@dataclass(frozen=True)
 class RankedConfiguration:
     """One configuration of the ranked list, with its numbers, price, stock and reasons."""
 
@@ -172,8 +232,15 @@ class RankedConfiguration:
         "Throughput per GPU over that of the best one-node layout of the same server: one "
         "scale for every fabric and node count"))
     communication_share: float
-    time_to_train_hours: float
+    time_to_train_hours: float = field(**described(
+        "Wall clock of the work with checkpoints, interruptions and restarts (goodput), or the "
+        "duration given; what the price bills"))
     price: SizingPrice
+    goodput: Goodput
+    intervals: dict[str, Interval] = field(**described(INTERVALS_TEXT))
+    calibration: Literal["calibrated", "extrapolated"] = field(**described(
+        "calibrated: measured rows exist for this GPU and this fabric; extrapolated: not, and "
+        "the intervals are widened"))
     memory: Memory
     bottleneck: str
     assumptions: tuple[str, ...]
@@ -193,6 +260,9 @@ class FabricComparison:
     throughput_unit: str
     communication_share: float
     monthly: Decimal
+    goodput: float
+    time_to_train_hours: float = field(**described("With failures, as the ranking weighs it"))
+    total: Decimal = field(**described("The training's price with failures, before tax"))
     recommended: bool
 
 
@@ -291,6 +361,10 @@ class SizingResult:
     candidates_eligible: int
     excluded: dict[str, int] = field(**described("Candidates ruled out, by reason"))
     configurations: tuple[RankedConfiguration, ...]
+    rank_one_stable: bool | None = field(**described(
+        "Whether rank 1's objective is ahead of rank 2's beyond both p10-p90 intervals; null "
+        "with fewer than two configurations"))
+    rank_stability: str | None = field(**described("The same in words"))
     network_advice: NetworkAdvice | None
     efficiency_series: EfficiencySeries | None
     notes: tuple[str, ...]

@@ -20,7 +20,7 @@ from catalog.snapshot import Snapshot
 from service.sizing_request import SizingRequest
 from service.sizing_result import SizingResult
 from service.sizing_shown import Nothing, Search, shown_result
-from sizing import ranking, series
+from sizing import goodput, ranking, series
 from sizing.search import enumerate_candidates, evaluate
 
 Progress = Callable[[float], None]
@@ -54,7 +54,13 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress) -> Search
     progress(0.6)
     rate = series.rate_of(model, r)
     units = request.work.units
-    hours = units / rate / 3600.0 if units else np.full(len(cands), request.work.duration_days * 24.0)
+    days = request.work.duration_days
+    ideal = units / rate / 3600.0 if units else np.full(len(cands), days * 24.0)
+    failures = goodput.of_candidates(
+        snap.reliability, clusters, cands.hardware, cands.nodes, r["gpus"],
+        goodput.checkpoint_bytes(model.params, snap.constants, request.precision), ideal)
+    # Billed: the work with checkpoints, interruptions and restarts, or the duration given.
+    hours = failures.wall_hours if units else ideal
 
     # One price per (hardware, node count), from the engine's Decimal lines.
     counts = request.node_counts
@@ -84,16 +90,14 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress) -> Search
     if units:
         time_per_unit, cost_per_unit = hours, cost
     else:
-        # A fixed duration: rank by time and cost per unit of work done in it.
-        time_per_unit, cost_per_unit = 1.0 / rate, cost / rate
+        # A fixed duration: rank by time and cost per unit of work done in it, the time lost
+        # to failures excluded.
+        useful_rate = rate * failures.goodput
+        time_per_unit, cost_per_unit = 1.0 / useful_rate, cost / useful_rate
     raw = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
     fabrics = [snap.fabrics[f] for _, f in pairs]
     lossy = np.array([f.kind == "roce" and not f.lossless for f in fabrics])
-    infiniband = np.array([f.kind == "infiniband" for f in fabrics])
-    long_large = ((hours >= policy.long_run_days * 24) & (cands.nodes >= policy.long_run_nodes))
-    score = raw + ranking.preference_handicap(policy.preference_tolerance,
-                                              lossy[cands.hardware], infiniband[cands.hardware],
-                                              long_large)
+    score = raw + ranking.preference_handicap(policy.preference_tolerance, lossy[cands.hardware])
     excluded.update(eligibility.excluded)
     ranked = ranking.rank(cands.hardware, cands.nodes, score, eligibility.eligible,
                           [s for s, _ in pairs], policy.max_results_per_server,
@@ -101,5 +105,6 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress) -> Search
     if not ranked.order:
         return Nothing(snap, request, excluded, "every candidate was ruled out", len(cands))
     return Search(snap, request, training, max_batch, tuple(pairs), clusters, cands, r, rate,
-                  hours, cost, months, on_demand, monthly, raw, score, long_large, eligibility,
+                  hours, cost, months, on_demand, monthly, raw, score, failures, eligibility,
                   excluded, ranked)
+

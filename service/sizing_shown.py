@@ -6,7 +6,7 @@ the pricing engine (catalog.pricing) for the billing the ranking used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 
@@ -17,12 +17,16 @@ from catalog.offer import delivery
 from catalog.pricing import Billing, Configuration
 from catalog.snapshot import Snapshot
 from service.sizing_request import SizingRequest
+from service.typed import significant
 from service.sizing_result import (
     Breakdown,
     EfficiencySeries,
     FabricComparison,
     FabricRef,
     FabricVsMoreGpus,
+    Goodput,
+    HotSpares,
+    Interval,
     Memory,
     NetworkAdvice,
     RankedConfiguration,
@@ -34,9 +38,9 @@ from service.sizing_result import (
     WhatIfOption,
     WorkloadSummary,
 )
-from sizing import advice, explain, ranking, series
+from sizing import advice, explain, goodput, intervals, ranking, series
 from sizing.hardware import Cluster
-from sizing.search import Candidates
+from sizing.search import Candidates, evaluate
 from sizing.step import estimate
 from sizing.workload import Training, Transformer
 
@@ -54,14 +58,14 @@ class Search:
     cands: Candidates
     r: dict[str, np.ndarray]
     rate: np.ndarray  # tokens/s or samples/s
-    hours: np.ndarray  # time to train
+    hours: np.ndarray  # time to train with failures (or the duration given): what is billed
     cost: np.ndarray  # what the billed months or hours cost, with one-time fees
     months: np.ndarray
     on_demand_hours: np.ndarray
     monthly: np.ndarray  # the term's net rate per month
     raw_score: np.ndarray  # the objective alone
     score: np.ndarray  # with the policy's fabric preference
-    long_large_run: np.ndarray
+    failures: goodput.CandidateGoodput  # interruptions, checkpoints and restarts of every candidate
     eligibility: ranking.Eligibility
     excluded: dict[str, int]  # by the offer, the layouts and the rules
     ranked: ranking.Ranking
@@ -103,8 +107,9 @@ def shown_result(found: Search | Nothing, today: date) -> SizingResult:
     references = {server: one_node(found, server) for server in
                   {found.hardware[int(found.cands.hardware[i])][0] for i in ranked.order}}
     network, recommended = network_advice(found, ranked, references)
+    uncertainty = ranked_uncertainty(found)
     configurations = tuple(ranked_configuration(found, rank, i, ranked.order[0], references,
-                                                recommended, today)
+                                                recommended, today, uncertainty)
                            for rank, i in enumerate(ranked.order, start=1))
     return SizingResult(
         catalog_version=snap.version_id, priced_on=today.isoformat(),
@@ -112,7 +117,8 @@ def shown_result(found: Search | Nothing, today: date) -> SizingResult:
         region=request.region, workload=workload_summary(request),
         candidates_evaluated=len(found.cands),
         candidates_eligible=int(found.eligibility.eligible.sum()), excluded=found.excluded,
-        configurations=configurations, network_advice=network,
+        configurations=configurations, rank_one_stable=uncertainty.rank_one_stable,
+        rank_stability=uncertainty.rank_stability, network_advice=network,
         efficiency_series=efficiency_series(found, ranked.order[0], references),
         notes=tuple(notes(found, references)),
     )
@@ -138,6 +144,7 @@ def network_advice(found: Search, ranked: ranking.Ranking,
     same_server = {h for h, (s, _) in enumerate(found.hardware) if s == server}
     at_nodes = {h: i for h, i in ranked.options_at(nodes).items() if h in same_server}
     options = []
+    totals = {i: found.price(i).total for i in at_nodes.values()}
     for h, i in at_nodes.items():
         fabric = snap.fabrics[found.hardware[h][1]]
         options.append(advice.FabricOption(
@@ -146,9 +153,12 @@ def network_advice(found: Search, ranked: ranking.Ranking,
             throughput=float(found.rate[i]),
             scaling_efficiency=float(r["scaling_efficiency"][i]),
             communication_share=float(r["communication_share"][i]),
-            objective_score=float(found.raw_score[i]), score=float(found.score[i])))
-    rec = advice.recommend(options, request.objective, snap.policy.preference_tolerance,
-                           bool(found.long_large_run[top]))
+            objective_score=float(found.raw_score[i]), score=float(found.score[i]),
+            goodput=float(found.failures.goodput[i]), wall_hours=float(found.hours[i]),
+            cost_text=f"{totals[i]:,} {request.currency}",
+            work_done=None if found.by_work else useful_work(found, i),
+            unit=throughput_unit(request).split("/")[0]))
+    rec = advice.recommend(options, request.objective, snap.policy.preference_tolerance)
     if rec.pick.fabric_id != found.hardware[top_hw][1]:
         raise AssertionError("the advice and the ranking disagree on rank 1's fabric")
     reference = references.get(server)
@@ -159,7 +169,8 @@ def network_advice(found: Search, ranked: ranking.Ranking,
                                                   reference),
         throughput=o.throughput, throughput_unit=unit,
         communication_share=o.communication_share,
-        monthly=found.price(o.candidate).monthly_net, recommended=o is rec.pick)
+        monthly=found.price(o.candidate).monthly_net, goodput=o.goodput,
+        time_to_train_hours=o.wall_hours, total=totals[o.candidate], recommended=o is rec.pick)
         for o in rec.options)
     beyond = (cands.hardware == top_hw) & (cands.nodes > nodes)
     ruled_out = {rule: int((mask & beyond).sum())
@@ -218,8 +229,54 @@ def money_text(book: pricing.PriceBook, amount: Decimal, currency: str) -> str:
 
 # ------------------------------------------------------------------------------ configurations
 
+@dataclass(frozen=True)
+class Uncertainty:
+    """The ranked configurations' intervals (by candidate) and whether rank 1 stands."""
+
+    intervals: dict[int, dict[str, Interval]]
+    calibrated: dict[int, bool]
+    rank_one_stable: bool | None
+    rank_stability: str | None
+
+
+def ranked_uncertainty(found: Search) -> Uncertainty:
+    """p10-p90 of every ranked configuration's figures in one pass per prior draw."""
+    snap, request, cands, order = found.snap, found.request, found.cands, found.ranked.order
+    idx = np.array(order)
+    calibration = snap.calibration
+    calibrated = np.array([calibration.calibrated(snap.servers[s].gpu.id, f) for s, f in
+                           (found.hardware[int(h)] for h in cands.hardware[idx])])
+    shown = Candidates(cands.hardware[idx], cands.nodes[idx],
+                       {k: v[idx] for k, v in cands.layout.items()}, cands.global_batch[idx])
+    spread = np.zeros(idx.size)
+    if not calibrated.all():
+        spread = intervals.step_time_spread(
+            lambda c: evaluate(found.clusters, shown, request.model, found.training,
+                               c)["step_time_s"], snap.constants, calibration)
+    kind = "transformer" if isinstance(request.model, Transformer) else "generic"
+    r = found.r
+    figures = {name: r[name][idx] for name in ("step_time_s", "samples_per_s", "mfu",
+                                               "scaling_efficiency")}
+    if kind == "transformer":
+        figures["tokens_per_s"] = r["tokens_per_s"][idx]
+    if found.by_work:
+        figures.update(time_to_train_hours=found.hours[idx], total=found.cost[idx])
+    bounds = intervals.figure_intervals(intervals.headline(kind, figures), calibration, spread,
+                                        calibrated)
+    per = {int(i): {name: Interval(float(p10[k]), float(p90[k]))
+                    for name, (p10, p90) in bounds.items()} for k, i in enumerate(idx)}
+    lo, hi = intervals.log_bounds(intervals.THROUGHPUT[kind], calibration, spread, calibrated)
+    best, worst = intervals.score_bounds(found.raw_score[idx], lo, hi, request.objective)
+    stable, words = None, None
+    if idx.size > 1:
+        stable = bool(worst[0] < best[1])
+        words = explain.rank_stability(stable, request.objective)
+    return Uncertainty(per, {int(i): bool(c) for i, c in zip(idx, calibrated)}, stable, words)
+
+
 def ranked_configuration(found: Search, rank: int, i: int, first: int, references: dict,
-                         recommended: str, today: date) -> RankedConfiguration:
+                         recommended: str, today: date,
+                         uncertainty: Uncertainty) -> RankedConfiguration:
     snap, request, cands = found.snap, found.request, found.cands
     hw = int(cands.hardware[i])
     server_id, fabric_id = found.hardware[hw]
@@ -250,6 +307,8 @@ def ranked_configuration(found: Search, rank: int, i: int, first: int, reference
         communication_share=est.communication_share,
         time_to_train_hours=float(found.hours[i]),
         price=sizing_price(found, i, cluster.gpus),
+        goodput=goodput_view(found, i), intervals=uncertainty.intervals[i],
+        calibration="calibrated" if uncertainty.calibrated[i] else "extrapolated",
         memory=Memory(**est.memory), bottleneck=est.bottleneck,
         assumptions=tuple(est.assumptions),
         stock=stock_view(found, server_id, nodes, today),
@@ -265,7 +324,57 @@ def per_unit(found: Search, i: int) -> tuple[float, float]:
     """(time, cost) per unit of work, as the score weighs them."""
     if found.by_work:
         return float(found.hours[i]), float(found.cost[i])
-    return 1.0 / float(found.rate[i]), float(found.cost[i] / found.rate[i])
+    work_per_s = float(found.rate[i] * found.failures.goodput[i])
+    return 1.0 / work_per_s, float(found.cost[i]) / work_per_s
+
+
+def useful_work(found: Search, i: int) -> float:
+    """Tokens or samples trained in the duration given, the time lost to failures excluded."""
+    return float(found.rate[i] * found.failures.goodput[i] * found.hours[i]) * 3600.0
+
+
+def goodput_view(found: Search, i: int) -> Goodput:
+    """Candidate i's failures, checkpoints and restarts, and the hot-spare option priced."""
+    g, rel = found.failures, found.snap.reliability
+    mtbf = float(g.mtbf_s[i])
+    ideal = float(g.wall_hours[i] * g.goodput[i]) if found.by_work else None
+    share = found.snap.policy.checkpoint_time_share
+    return Goodput(
+        interruptions_per_day=float(g.interruptions_per_day[i]),
+        mean_time_between_interruptions_hours=mtbf / 3600.0,
+        expected_interruptions=float(found.hours[i]) * 3600.0 / mtbf,
+        checkpoint_size_gb=float(g.checkpoint_bytes[i]) / 1e9,
+        checkpoint_write_s=float(g.checkpoint_write_s[i]),
+        checkpoint_interval_hours=float(g.checkpoint_interval_s[i]) / 3600.0,
+        restart_s=float(g.restart_s[i]), goodput=float(g.goodput[i]),
+        time_to_train_without_failures_hours=ideal,
+        work_done=float(found.request.work.units or useful_work(found, i)),
+        storage_needed_gbs=float(goodput.required_storage_Bps(g.checkpoint_bytes[i], mtbf,
+                                                              share)) / 1e9,
+        storage_offer_gbs=float(goodput.storage_throughput_Bps(rel, found.cands.nodes[i])) / 1e9,
+        hot_spares=hot_spares(found, i))
+
+
+def hot_spares(found: Search, i: int) -> HotSpares:
+    """The same configuration with hot spare nodes: restarts skip finding a replacement."""
+    g, cands, request = found.failures, found.cands, found.request
+    ideal = g.wall_hours[[i]] * g.goodput[[i]] if found.by_work else found.hours[[i]]
+    spared = goodput.of_candidates(found.snap.reliability, found.clusters, cands.hardware[[i]],
+                                   cands.nodes[[i]], found.r["gpus"][[i]],
+                                   float(g.checkpoint_bytes[i]), ideal, hot_spare=True)
+    spares = int(goodput.hot_spares(found.snap.reliability, found.cands.nodes[[i]])[0])
+    hours = float(spared.wall_hours[0]) if found.by_work else float(found.hours[i])
+    config = found.config(i)
+    with_spares = replace(config, nodes=config.nodes + spares)
+    book = found.snap.prices
+    billing = pricing.billing_for(book, with_spares, term=request.term,
+                                  currency=request.currency, training_hours=hours)
+    total = pricing.price(book, with_spares, term=request.term, currency=request.currency,
+                          billing=billing).total
+    work = request.work.units or float(found.rate[i] * spared.goodput[0]) * hours * 3600.0
+    return HotSpares(spare_nodes=spares, goodput=float(spared.goodput[0]),
+                     time_to_train_hours=hours, work_done=float(work), total=total,
+                     difference=total - found.price(i).total)
 
 
 def preferred_note(found: Search, i: int) -> str | None:
@@ -285,7 +394,7 @@ def sizing_price(found: Search, i: int, gpus: int) -> SizingPrice:
     billing = price.billing
     per_gpu_hour = (price.hourly_net / gpus if billing.on_demand
                     else price.monthly_net / (gpus * book.hours_per_month))
-    work = request.work.units or float(found.rate[i]) * float(found.hours[i]) * 3600.0
+    work = request.work.units or useful_work(found, i)
     per_million = book.round(price.total / Decimal(repr(work)) * Decimal(1_000_000), currency)
     is_tf = isinstance(request.model, Transformer)
     warning = None
@@ -380,12 +489,37 @@ def notes(found: Search, references: dict) -> list[str]:
     if request.work.units is None:
         out.append(f"No amount of work given: configurations are priced for "
                    f"{request.work.duration_days:g} days and ranked by work done.")
+    out.append("Time to train and its price include interruptions (per GPU, node and NIC link "
+               "at Llama 3's published rates, the links by the fabric's stability class), "
+               "checkpoints written synchronously at the Young/Daly interval and restarts "
+               "without hot spares (catalog reliability.yaml); each configuration's goodput "
+               "says how much of the wall clock trains. The p10-p90 intervals are the model's "
+               "error on published measurements; they leave out the spread of failure rates.")
+    out.append(storage_note(found, found.ranked.order[0]))
     for server, reference in sorted(references.items()):
         if reference is not None and not reference.fits_memory:
             out.append(f"The model does not fit on one node of {snap.servers[server].name}: "
                        "efficiency_vs_one_node compares with one node's throughput per GPU as "
                        "if memory allowed it.")
     return out
+
+
+def storage_note(found: Search, i: int) -> str:
+    """The storage sizing advice for rank 1: what checkpoints need and what the offer gives."""
+    view, book, request = goodput_view(found, i), found.snap.prices, found.request
+    share = found.snap.policy.checkpoint_time_share
+    rel = found.snap.reliability
+    monthly = book.round(book.storage_per_node_month * book.fx(request.currency), request.currency)
+    # The note quotes the figures as the result rounds them, so the two never disagree.
+    needed_gbs, offer_gbs = significant(view.storage_needed_gbs), significant(view.storage_offer_gbs)
+    enough = ("enough" if offer_gbs >= needed_gbs else
+              "short of it: checkpoints take more of the run, as the goodput counts")
+    return (f"Checkpoints of rank 1 ({view.checkpoint_size_gb:,.0f} GB every "
+            f"{view.checkpoint_interval_hours:.1f} h) stay under {share:.0%} of the run with "
+            f"{needed_gbs:,.1f} GB/s of storage; the storage offer gives this job "
+            f"{offer_gbs:,.1f} GB/s ({rel.storage_write_gbs_per_node:g} GB/s per "
+            f"node, {rel.storage_write_gbs_total:g} GB/s in all), {enough}. The goodput assumes "
+            f"it; it is priced apart at {monthly:,} {request.currency} per node per month.")
 
 
 def empty_result(snap: Snapshot, request: SizingRequest, excluded: dict[str, int], why: str,
@@ -395,6 +529,6 @@ def empty_result(snap: Snapshot, request: SizingRequest, excluded: dict[str, int
         objective=request.objective, currency=request.currency, term=request.term,
         region=request.region, workload=workload_summary(request),
         candidates_evaluated=evaluated, candidates_eligible=0, excluded=excluded,
-        configurations=(), network_advice=None, efficiency_series=None,
+        configurations=(), rank_one_stable=None, rank_stability=None, network_advice=None, efficiency_series=None,
         notes=((f"No configuration: {why}. Widen the node range, the budget, the deadline or the "
                "lead time, or allow more GPU models and fabrics."),))

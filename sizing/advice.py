@@ -61,8 +61,14 @@ class FabricOption:
     throughput: float  # tokens/s or samples/s
     scaling_efficiency: float
     communication_share: float
-    objective_score: float  # the objective alone; lower is better
+    objective_score: float  # the objective alone, failures included; lower is better
     score: float  # with the policy's fabric preference, as the ranking orders
+    goodput: float = 1.0  # useful training time over wall clock (sizing.goodput)
+    wall_hours: float = 0.0  # time to train (or the duration priced), failures included
+    cost_text: str = ""  # what that costs, as written in the currency
+    # Work done in a duration given, failures excluded (None when the work is given).
+    work_done: float | None = None
+    unit: str = "tokens"
 
 
 def is_lossy_roce(option: FabricOption) -> bool:
@@ -77,13 +83,14 @@ class Recommendation:
     fabric_class: str
 
 
-def recommend(options: Sequence[FabricOption], objective: str, tolerance: float,
-              long_large_run: bool) -> Recommendation:
+def recommend(options: Sequence[FabricOption], objective: str,
+              tolerance: float) -> Recommendation:
     """The option the ranking puts first, and why, in the customer's terms.
 
     The pick is the lowest preference-adjusted score, exactly as the ranking orders: for the
     top server and node count that is rank 1's fabric. The words say what the objective
-    weighed, which preference decided when one did, and which fabrics to avoid.
+    weighed with failures included (the goodput-adjusted time and cost of each fabric, shown),
+    which preference decided when one did, and which fabrics to avoid.
     """
     if not options:
         raise ValueError("no fabric options")
@@ -104,10 +111,6 @@ def recommend(options: Sequence[FabricOption], objective: str, tolerance: float,
     better = [o for o in options if o.objective_score < pick.objective_score]
     if better:
         # The preference decided: an option scored better on the objective alone.
-        if long_large_run and pick.kind == "infiniband" and any(o.kind != "infiniband" for o in better):
-            reason += (f" For a run this large and long InfiniBand comes first while it is within "
-                       f"{tolerance:.0%} of the best {OBJECTIVE_WORDS[objective]}: it is lossless "
-                       "by design, with no PFC/ECN tuning to get wrong.")
         lossy = [o for o in better if is_lossy_roce(o)]
         if lossy and not is_lossy_roce(pick):
             reason += (f" {lossy[0].fabric_name} scores slightly better, but there a lost packet "
@@ -120,7 +123,21 @@ def recommend(options: Sequence[FabricOption], objective: str, tolerance: float,
                    f"best throughput, with GPUs waiting on the network for "
                    f"{worst.communication_share:.0%} of each step.")
     ordered = tuple(sorted(options, key=lambda o: -o.throughput))
+    if len(options) > 1 and all(o.cost_text for o in options):
+        reason += " " + with_failures(ordered)
     return Recommendation(pick, ordered, reason, fabric_class(pick))
+
+
+def with_failures(options: Sequence[FabricOption]) -> str:
+    """The comparison the ranking made, failures included, one clause per fabric."""
+    def outcome(o: FabricOption) -> str:
+        if o.work_done is None:
+            return f"{o.wall_hours / 24:,.1f} days"
+        return f"{o.work_done:.3g} {o.unit} in {o.wall_hours / 24:,.0f} days"
+
+    clauses = "; ".join(f"{o.fabric_name} {o.goodput:.1%} goodput, {outcome(o)}, {o.cost_text}"
+                        for o in options)
+    return f"With interruptions, checkpoints and restarts counted: {clauses}."
 
 
 def fabric_class(pick: FabricOption) -> str:

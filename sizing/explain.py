@@ -201,3 +201,17 @@ def layout_family(layout: Layout, micro_batch: int) -> str:
         parts.append("sequence parallel")
     parts += [f"{layout.recompute} recompute", f"micro-batch {micro_batch}"]
     return ", ".join(parts) + "; data parallelism grows with the nodes"
+
+
+STABILITY_WORDS = {"fastest": "fast", "cheapest": "cheap", "balanced": "good on time and cost"}
+STABILITY_TEXT = {"fastest": "speed", "cheapest": "cost", "balanced": "time and cost"}
+
+
+def rank_stability(stable: bool, objective: str) -> str:
+    """Whether rank 1 stands within the model's p10-p90 against rank 2, in words."""
+    if stable:
+        return ("Rank 1 is ahead of rank 2 beyond the model's p10-p90 uncertainty on "
+                f"{STABILITY_TEXT[objective]}.")
+    return (f"Rank 1 and 2 overlap within the model's p10-p90: within its uncertainty they are "
+            f"equally {STABILITY_WORDS[objective]}. Much of the model's error is shared by "
+            "configurations of the same GPU, so the order is likelier than the overlap says.")

@@ -10,16 +10,16 @@ from typing import Any
 class SizingPolicy:
     """Choices of the provider, not physics; each value names its reason in policy.yaml."""
 
-    # A fabric the policy prefers (lossless over lossy RoCEv2; InfiniBand for a large, long
-    # run) ranks first while its objective score is within this share of a better one.
+    # A fabric the policy prefers (lossless over lossy RoCEv2) ranks first while its
+    # objective score is within this share of a better one.
     preference_tolerance: float
     default_batch_tokens: float
     default_generic_batch: float
     max_batch_growth: float
     max_candidates_per_pass: int
     max_results_per_server: int
-    long_run_days: float
-    long_run_nodes: int
+    # The storage advice: throughput at which checkpoints take at most this share of the run.
+    checkpoint_time_share: float
     # Warn when a term bills more than this share of idle time beyond the training.
     idle_term_warning_share: float
 

@@ -28,19 +28,16 @@ def objective_score(objective: str, time_per_unit: np.ndarray, cost_per_unit: np
     raise ValueError(f"unknown objective {objective!r}")
 
 
-def preference_handicap(tolerance: float, lossy_roce: np.ndarray, infiniband: np.ndarray,
-                        long_large_run: np.ndarray) -> np.ndarray:
-    """What the policy's fabric preferences add to a score (log scale).
+def preference_handicap(tolerance: float, lossy_roce: np.ndarray) -> np.ndarray:
+    """What the policy's fabric preference adds to a score (log scale).
 
-    RoCEv2 without PFC/ECN, and anything but InfiniBand on a large, long run, rank as if
-    `tolerance` worse: a preferred fabric comes first while it is within that share of a
-    better-scoring one. The ranking and the network advice both use the handicapped score, so
-    rank 1 is the fabric the advice recommends.
+    RoCEv2 without PFC/ECN ranks as if `tolerance` worse: a lossless fabric comes first while
+    it is within that share of a better-scoring lossy one. Stability over a long run is not a
+    handicap but a number: the score weighs time and cost including failures (sizing.goodput).
+    The ranking and the network advice both use the handicapped score, so rank 1 is the
+    fabric the advice recommends.
     """
-    step = np.log1p(tolerance)
-    lossy = np.asarray(lossy_roce, bool)
-    not_ib_on_long_run = np.asarray(long_large_run, bool) & ~np.asarray(infiniband, bool)
-    return step * (lossy.astype(float) + not_ib_on_long_run.astype(float))
+    return np.log1p(tolerance) * np.asarray(lossy_roce, bool).astype(float)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,9 @@ import statistics
 from dataclasses import dataclass
 
 from bench.accuracy.evaluate import Evaluation, RowResult
+from bench.accuracy.intervals import coverage, print_quantiles
+from bench.accuracy.reliability import evaluate_reliability
+from catalog.shipped import shipped
 
 CATEGORY_NAMES = {
     "a_nccl_busbw": "NCCL busbw",
@@ -74,6 +77,7 @@ def summary_line(ev: Evaluation) -> str:
     over = [r.row for r in runs if any(n.startswith("model: over capacity") for n in r.notes)]
     parts.append(f"memory: {len(over)} of {len(runs)} published runs over capacity"
                  + (f" (rows {', '.join(map(str, over))})" if over else ""))
+    parts.append(f"p10-p90 coverage LOSO {coverage(ev)['overall']['loso'].words()}")
     return " | ".join(parts)
 
 
@@ -122,7 +126,32 @@ def print_report(ev: Evaluation, out=print) -> None:
         out(f"{CATEGORY_NAMES.get(category, category):<22} {g['fitted'].words():<36} "
             f"{g['check'].words():<36} {g['loso'].words()}")
     out("")
+    print_reliability(ev, out)
+    out("")
+    print_coverage(ev, out)
+    out("")
     out(summary_line(ev))
+
+
+def print_reliability(ev: Evaluation, out=print) -> None:
+    """The reliability rows through the goodput model (bench/accuracy/reliability.py)."""
+    out("Reliability rows through the goodput model (catalog/data/reliability.yaml):")
+    out(f"{'row':>4} {'set':<5} {'measured':>9} {'predicted':>9} {'error':>7}  run")
+    for r in evaluate_reliability(shipped(), ev.measurements):
+        out(f"{r.row:>4} {r.split:<5} {_num(r.measured, 9)} {_num(r.predicted, 9)} "
+            f"{r.error_pct:>+6.0f}%  {r.what}")
+
+
+def print_coverage(ev: Evaluation, out=print) -> None:
+    """The calibration report: measured values inside their p10-p90, target 80%."""
+    out("Prediction intervals (p10-p90, target 80%): share of measured values inside, with the "
+        "quantiles of catalog/data/uncertainty.yaml's derivation (in sample) on fitted and "
+        "check rows, and with quantiles derived without the row's own source (LOSO).")
+    print_quantiles(ev, out)
+    out(f"{'category':<22} {'fitted rows':<16} {'check rows':<16} leave-one-source-out")
+    for category, c in coverage(ev).items():
+        out(f"{CATEGORY_NAMES.get(category, category):<22} {c['fitted'].words():<16} "
+            f"{c['check'].words():<16} {c['loso'].words()}")
 
 
 def print_fits(ev: Evaluation, out=print) -> None:

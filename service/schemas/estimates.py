@@ -10,7 +10,7 @@ from marshmallow import validate as v
 from service.schemas import fields as f
 from service.schemas.catalog import VERSION_RANGE
 from service.schemas.workload import LayoutSchema, Strict, TrainingSchema, WorkloadSchema
-from service.sizing_result import Breakdown, Memory
+from service.sizing_result import INTERVALS_TEXT, Breakdown, Interval, Memory
 from service.typed import schema_for
 from sizing.collectives import ALGORITHMS, COLLECTIVES
 from sizing.hardware import FABRIC_KINDS, INTRA_LINKS
@@ -110,6 +110,9 @@ class ClusterSchema(Strict):
 
 class EstimateRequestSchema(Strict):
     cluster = ma.fields.Nested(ClusterSchema, required=True)
+    duration_days = f.Number(validate=v.Range(min=0.01, max=3650), metadata={
+        "description": "A run of this many days: the answer adds its goodput (interruptions, "
+                       "checkpoints, restarts)"})
     workload = ma.fields.Nested(WorkloadSchema, required=True)
     training = ma.fields.Nested(TrainingSchema, required=True)
     layout = ma.fields.Nested(LayoutSchema, required=True)
@@ -120,6 +123,37 @@ class EstimateRequestSchema(Strict):
 # One definition of each shape: the sizing result's dataclasses.
 BreakdownSchema = schema_for(Breakdown)
 MemorySchema = schema_for(Memory)
+IntervalSchema = schema_for(Interval)
+CALIBRATIONS = ("calibrated", "extrapolated")
+
+
+def intervals_field() -> ma.fields.Dict:
+    return ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(IntervalSchema),
+                          required=True, metadata={"description": INTERVALS_TEXT})
+
+
+def calibration_field() -> ma.fields.String:
+    return ma.fields.String(required=True, validate=v.OneOf(CALIBRATIONS), metadata={
+        "description": "calibrated: measured rows exist for this GPU and this fabric; "
+                       "extrapolated: not, and the intervals are widened"})
+
+
+class EstimateGoodputSchema(ma.Schema):
+    """What survives failures over the duration asked (catalog/data/reliability.yaml)."""
+
+    interruptions_per_day = ma.fields.Float(required=True)
+    expected_interruptions = ma.fields.Float(required=True)
+    checkpoint_size_gb = ma.fields.Float(required=True)
+    checkpoint_write_s = ma.fields.Float(required=True)
+    checkpoint_interval_hours = ma.fields.Float(required=True, metadata={
+        "description": "Young/Daly sqrt(2 x write time x MTBF)"})
+    restart_s = ma.fields.Float(required=True)
+    goodput = ma.fields.Float(required=True, metadata={
+        "description": "Useful training time over wall clock, 0-1"})
+    useful_hours = ma.fields.Float(required=True)
+    work_done = ma.fields.Float(required=True, metadata={
+        "description": "Tokens (transformers) or samples trained in the duration, failures "
+                       "excluded"})
 
 
 class EstimateSchema(ma.Schema):
@@ -159,6 +193,10 @@ class EstimateSchema(ma.Schema):
     inter_node_bandwidth_gbs = ma.fields.Float(
         required=True, metadata={"description": "Achievable per node, one direction, GB/s (bytes)"})
     catalog_version = ma.fields.Integer(allow_none=True, required=True)
+    intervals = intervals_field()
+    calibration = calibration_field()
+    goodput = ma.fields.Nested(EstimateGoodputSchema, allow_none=True, required=True,
+                               metadata={"description": "null without duration_days"})
 
 
 class CollectiveRequestSchema(Strict):
@@ -178,6 +216,8 @@ class CollectiveSchema(ma.Schema):
     algbw_gbs = ma.fields.Float(required=True, metadata={"description": "S / time, GB/s (bytes)"})
     busbw_gbs = ma.fields.Float(
         required=True, metadata={"description": "nccl-tests bus bandwidth, GB/s (bytes)"})
+    intervals = intervals_field()
+    calibration = calibration_field()
 
 
 class PresetSchema(ma.Schema):

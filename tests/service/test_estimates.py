@@ -146,3 +146,47 @@ def test_a_collective_on_one_gpu_is_a_422_not_infinite_bandwidth(client):
         assert presets[name]["source"]
     assert presets["llama-3-70b"]["params"] == pytest.approx(70.6e9, rel=0.02)
     assert presets["mixtral-8x7b"]["active_params"] < presets["mixtral-8x7b"]["params"] / 3
+
+
+def test_an_estimate_answers_p10_p90_beside_each_headline_figure(client):
+    body = estimate(client).get_json()
+    assert body["calibration"] == "calibrated"  # H100 and NDR InfiniBand have measured rows
+    for name in ("step_time_s", "tokens_per_s", "samples_per_s", "mfu", "scaling_efficiency"):
+        interval = body["intervals"][name]
+        assert interval["p10"] < interval["p90"], name
+    # Measured LLM throughput falls below the model more often than above it: the interval
+    # lies mostly under a speed and over a time.
+    speed, step = body["intervals"]["tokens_per_s"], body["intervals"]["step_time_s"]
+    assert speed["p10"] < body["tokens_per_s"] and step["p90"] > body["step_time_s"]
+    assert body["intervals"]["mfu"]["p90"] <= 1 and body["goodput"] is None
+
+
+def test_hardware_without_measurements_is_extrapolated_with_a_wider_interval(client):
+    def width(body, name="tokens_per_s"):
+        return body["intervals"][name]["p90"] / body["intervals"][name]["p10"]
+
+    measured = estimate(client).get_json()
+    other = estimate(client, cluster={"server": "oam-mi300x-8", "fabric": "ib-ndr-400",
+                                      "nodes": 8}).get_json()
+    assert other["calibration"] == "extrapolated"
+    assert width(other) > width(measured)
+
+
+def test_an_estimate_over_a_duration_says_what_survives_failures(client):
+    body = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 8},
+            "workload": LLAMA_70B, "training": TRAINING, "duration_days": 30,
+            "layout": {"dp": 8, "tp": 8, "pp": 1, "zero_stage": 2, "sequence_parallel": True}}
+    answer = client.post("/v1/estimates", json=body).get_json()
+    g = answer["goodput"]
+    assert 0.95 < g["goodput"] < 1 and g["expected_interruptions"] > 0
+    assert g["work_done"] == pytest.approx(answer["tokens_per_s"] * g["goodput"] * 30 * 86400,
+                                           rel=1e-3)
+
+
+def test_a_collective_estimate_has_intervals(client):
+    body = client.post("/v1/estimates/collectives", json={
+        "cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 4},
+        "operation": "all_reduce", "size_bytes": 1e9}).get_json()
+    busbw, time_s = body["intervals"]["busbw_gbs"], body["intervals"]["time_s"]
+    assert busbw["p10"] < body["busbw_gbs"] and time_s["p90"] > body["time_s"]
+    assert body["calibration"] == "calibrated"

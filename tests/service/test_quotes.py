@@ -285,3 +285,14 @@ def test_removing_the_country_leaves_no_stale_tax_rate(client):
                            headers={"If-Match": created.headers["ETag"]}).get_json()
     assert changed["revision"] == 2 and changed["totals"]["tax_rate"] is None
     assert Decimal(changed["totals"]["tax"]) == 0
+
+
+def test_a_quote_shows_ranges_and_goodput_not_bare_figures(client):
+    sizing_id = succeeded_sizing(client)
+    quote = client.post("/v1/quotes", json={"sizing_id": sizing_id,
+                                            "customer": {"name": "Ada"}}).get_json()
+    performance = quote["performance"]
+    assert performance["intervals"]["tokens_per_s"]["p10"] < performance["tokens_per_s"]
+    assert 0 < performance["goodput"] <= 1
+    html = client.get(f"/v1/quotes/{quote['id']}/document").get_data(as_text=True)
+    assert "p10-p90" in html and "goodput" in html

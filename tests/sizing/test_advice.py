@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -33,7 +34,7 @@ TCP = option(3, "ethernet", False, 60.0, 1.30, rdma=False, rate=10.0)
 
 
 def test_the_pick_is_the_lowest_score_as_the_ranking_orders():
-    rec = recommend([IB, ROCE, TCP], "balanced", TOL, long_large_run=False)
+    rec = recommend([IB, ROCE, TCP], "balanced", TOL)
     assert rec.pick is ROCE
     assert "ranks first on time and cost" in rec.reason and "97%" in rec.reason
     assert "Avoid ETHERNET-3" in rec.reason and "60%" in rec.reason
@@ -41,21 +42,26 @@ def test_the_pick_is_the_lowest_score_as_the_ranking_orders():
 
 
 def test_lossy_roce_loses_to_a_lossless_fabric_within_the_tolerance():
-    rec = recommend([IB, ROCE, LOSSY], "balanced", TOL, long_large_run=False)
+    rec = recommend([IB, ROCE, LOSSY], "balanced", TOL)
     assert rec.pick is ROCE
     assert "go-back-N" in rec.reason and "ROCE-2 scores slightly better" in rec.reason
 
 
 def test_lossy_roce_leads_when_no_lossless_fabric_is_within_the_tolerance():
     far = option(4, "roce", False, 99.0, 0.80, preference=STEP)
-    assert recommend([IB, ROCE, far], "balanced", TOL, long_large_run=False).pick is far
+    assert recommend([IB, ROCE, far], "balanced", TOL).pick is far
 
 
-def test_a_large_long_run_says_why_infiniband_comes_first():
-    ib = option(0, "infiniband", True, 100.0, 1.00)
-    roce = option(1, "roce", True, 97.0, 0.98, preference=STEP)
-    rec = recommend([ib, roce], "cheapest", TOL, long_large_run=True)
-    assert rec.pick is ib and "InfiniBand comes first" in rec.reason
+def test_the_reason_shows_each_fabrics_time_and_cost_with_failures():
+    ib = replace(option(0, "infiniband", True, 100.0, 1.00), goodput=0.93, wall_hours=2160.0,
+                 cost_text="1,000 USD")
+    roce = replace(option(1, "roce", True, 97.0, 0.98), goodput=0.9, wall_hours=2400.0,
+                   cost_text="900 USD")
+    rec = recommend([ib, roce], "cheapest", TOL)
+    assert rec.pick is roce
+    assert "INFINIBAND-0 93.0% goodput, 90.0 days, 1,000 USD" in rec.reason
+    assert "ROCE-1 90.0% goodput, 100.0 days, 900 USD" in rec.reason
+    assert "InfiniBand comes first" not in rec.reason
 
 
 def test_fabric_class_words():
@@ -96,3 +102,10 @@ def test_the_verdict_weighs_throughput_per_unit_of_money():
     assert "523 tokens/s per 1,000" in sentence and "+21%" in sentence
     cheap_upgrade = Option("Upgrading to IB", 0.05, "+100.00 EUR", 2000.0, "tokens/s")
     assert "faster fabric buys more" in fabric_or_more_gpus_sentence(cheap_upgrade, more, None, None)
+
+
+def test_for_a_duration_the_reason_shows_the_work_each_fabric_gets_done():
+    ib = replace(IB, goodput=0.97, wall_hours=720.0, cost_text="1,000 USD", work_done=2.5e12)
+    roce = replace(ROCE, goodput=0.96, wall_hours=720.0, cost_text="900 USD", work_done=2.4e12)
+    reason = recommend([ib, roce], "balanced", TOL).reason
+    assert "INFINIBAND-0 97.0% goodput, 2.5e+12 tokens in 30 days, 1,000 USD" in reason

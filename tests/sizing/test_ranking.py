@@ -40,12 +40,9 @@ def test_a_tolerance_is_a_share_whatever_the_objective():
     assert cheapest[0] < cheapest[1]  # ties on cost broken by time
 
 
-def test_the_preference_handicaps_lossy_roce_and_non_infiniband_on_a_long_run():
-    handicap = preference_handicap(0.05, lossy_roce=np.array([True, False, False]),
-                                   infiniband=np.array([False, True, False]),
-                                   long_large_run=np.array([True, True, False]))
-    step = math.log1p(0.05)
-    assert np.allclose(handicap, [2 * step, 0.0, 0.0])
+def test_the_preference_handicaps_lossy_roce_only():
+    handicap = preference_handicap(0.05, lossy_roce=np.array([True, False, False]))
+    assert np.allclose(handicap, [math.log1p(0.05), 0.0, 0.0])
 
 
 def test_one_entry_per_pair_at_most_per_server_rank_one_the_best():

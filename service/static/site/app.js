@@ -684,7 +684,8 @@
     $("results-summary").textContent = configs.length ?
       "Rank 1: " + configs[0].nodes + " × " + configs[0].server.name + " on " + configs[0].fabric.name +
       ", " + pct(configs[0].scaling_efficiency, 0) + " scaling efficiency, " + duration(configs[0].time_to_train_hours) +
-      ", " + money(configs[0].price.monthly, configs[0].price.currency) + " per month." :
+      ", " + money(configs[0].price.monthly, configs[0].price.currency) + " per month." +
+      (result.rank_stability ? " " + result.rank_stability : "") :
       "Nothing passed the filters; see below.";
 
     var excluded = result.excluded || {};
@@ -715,6 +716,12 @@
     return td;
   }
 
+  // The model's p10-p90 of a figure, written as a range; null when the answer has none.
+  function range(c, name, format) {
+    var i = c.intervals && c.intervals[name];
+    return i ? "p10–p90 " + format(i.p10) + " – " + format(i.p90) : null;
+  }
+
   function withSub(main, sub) {
     var frag = document.createDocumentFragment();
     frag.appendChild(document.createTextNode(main));
@@ -740,8 +747,16 @@
         c.efficiency_vs_one_node === null ? null : pct(c.efficiency_vs_one_node, 0) + " of one node, per GPU"),
         "num efficiency");
       var tokens = c.tokens_per_s !== null && c.tokens_per_s !== undefined;
-      cell(row, "Throughput", tokens ? figure(c.tokens_per_s, "tokens/s") : figure(c.samples_per_s, "samples/s"), "num throughput");
-      cell(row, "Time to train", duration(c.time_to_train_hours), "num");
+      var rateName = tokens ? "tokens_per_s" : "samples_per_s";
+      var rateRange = range(c, rateName, function (v) { return figure(v); });
+      cell(row, "Throughput", withSub(figure(c[rateName], tokens ? "tokens/s" : "samples/s"),
+        rateRange && (rateRange + (c.calibration === "extrapolated" ?
+          " (extrapolated: no measurement of this GPU and fabric)" : ""))), "num throughput");
+      var failures = c.goodput ? pct(c.goodput.goodput, 1) + " goodput, " +
+        figure(c.goodput.expected_interruptions) + " interruptions" : null;
+      var spread = range(c, "time_to_train_hours", duration);
+      cell(row, "Time to train", withSub(duration(c.time_to_train_hours),
+        [failures, spread].filter(Boolean).join("; ") || null), "num");
       cell(row, "Stock", stockWords(c.stock), "stock");
       cell(row, "Per GPU-hour (" + currency + ")", money(c.price.price_per_gpu_hour), "num price-gpu-hour");
       cell(row, "Price per month (" + currency + ")", money(c.price.monthly, c.price.currency === currency ? "" : c.price.currency), "num price-monthly");

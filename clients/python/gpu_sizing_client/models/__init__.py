@@ -6,6 +6,8 @@ from .catalog_version import CatalogVersion
 from .checklist_item import ChecklistItem
 from .cluster import Cluster
 from .collective import Collective
+from .collective_calibration import CollectiveCalibration
+from .collective_intervals import CollectiveIntervals
 from .collective_request import CollectiveRequest
 from .collective_request_algorithm import CollectiveRequestAlgorithm
 from .collective_request_operation import CollectiveRequestOperation
@@ -17,6 +19,9 @@ from .custom_server import CustomServer
 from .customer import Customer
 from .efficiency_series import EfficiencySeries
 from .estimate import Estimate
+from .estimate_calibration import EstimateCalibration
+from .estimate_goodput import EstimateGoodput
+from .estimate_intervals import EstimateIntervals
 from .estimate_request import EstimateRequest
 from .explicit_configuration import ExplicitConfiguration
 from .fabric import Fabric
@@ -33,10 +38,13 @@ from .fixed_layout_offload import FixedLayoutOffload
 from .fixed_layout_recompute import FixedLayoutRecompute
 from .fixed_layout_zero_stage import FixedLayoutZeroStage
 from .generic_model import GenericModel
+from .goodput import Goodput
 from .gpu import Gpu
 from .gpu_sources import GpuSources
 from .health import Health
 from .health_checks import HealthChecks
+from .hot_spares import HotSpares
+from .interval import Interval
 from .layout import Layout
 from .layout_attention_kernel import LayoutAttentionKernel
 from .layout_framework import LayoutFramework
@@ -69,6 +77,7 @@ from .quote_network_advice import QuoteNetworkAdvice
 from .quote_origin import QuoteOrigin
 from .quote_page import QuotePage
 from .quote_performance import QuotePerformance
+from .quote_performance_intervals import QuotePerformanceIntervals
 from .quote_request import QuoteRequest
 from .quote_request_support import QuoteRequestSupport
 from .quote_request_term import QuoteRequestTerm
@@ -76,6 +85,8 @@ from .quote_status import QuoteStatus
 from .quote_stock import QuoteStock
 from .quote_totals import QuoteTotals
 from .ranked_configuration import RankedConfiguration
+from .ranked_configuration_calibration import RankedConfigurationCalibration
+from .ranked_configuration_intervals import RankedConfigurationIntervals
 from .rdma_support import RdmaSupport
 from .rdma_support_sources import RdmaSupportSources
 from .region import Region
@@ -121,6 +132,8 @@ __all__ = (
     "ChecklistItem",
     "Cluster",
     "Collective",
+    "CollectiveCalibration",
+    "CollectiveIntervals",
     "CollectiveRequest",
     "CollectiveRequestAlgorithm",
     "CollectiveRequestOperation",
@@ -132,6 +145,9 @@ __all__ = (
     "CustomServer",
     "EfficiencySeries",
     "Estimate",
+    "EstimateCalibration",
+    "EstimateGoodput",
+    "EstimateIntervals",
     "EstimateRequest",
     "ExplicitConfiguration",
     "Fabric",
@@ -148,10 +164,13 @@ __all__ = (
     "FixedLayoutRecompute",
     "FixedLayoutZeroStage",
     "GenericModel",
+    "Goodput",
     "Gpu",
     "GpuSources",
     "Health",
     "HealthChecks",
+    "HotSpares",
+    "Interval",
     "Layout",
     "LayoutAttentionKernel",
     "LayoutFramework",
@@ -184,6 +203,7 @@ __all__ = (
     "QuoteOrigin",
     "QuotePage",
     "QuotePerformance",
+    "QuotePerformanceIntervals",
     "QuoteRequest",
     "QuoteRequestSupport",
     "QuoteRequestTerm",
@@ -191,6 +211,8 @@ __all__ = (
     "QuoteStock",
     "QuoteTotals",
     "RankedConfiguration",
+    "RankedConfigurationCalibration",
+    "RankedConfigurationIntervals",
     "RdmaSupport",
     "RdmaSupportSources",
     "Region",

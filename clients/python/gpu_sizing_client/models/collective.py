@@ -8,7 +8,11 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.collective_calibration import CollectiveCalibration
+from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.collective_intervals import CollectiveIntervals
 
 
 
@@ -24,6 +28,12 @@ class Collective:
         Attributes:
             algbw_gbs (float): S / time, GB/s (bytes)
             busbw_gbs (float): nccl-tests bus bandwidth, GB/s (bytes)
+            calibration (CollectiveCalibration): calibrated: measured rows exist for this GPU and this fabric; extrapolated:
+                not, and the intervals are widened
+            intervals (CollectiveIntervals): p10-p90 of each headline figure from the model's error on published
+                measurements by category (split-conformal, catalog/data/uncertainty.yaml), widened for an extrapolated
+                configuration by a prior on the constants marked estimate; money as a range of the model's uncertainty, not a
+                charge
             operation (str):
             ranks (int):
             size_bytes (float):
@@ -32,6 +42,8 @@ class Collective:
 
     algbw_gbs: float
     busbw_gbs: float
+    calibration: CollectiveCalibration
+    intervals: CollectiveIntervals
     operation: str
     ranks: int
     size_bytes: float
@@ -42,9 +54,14 @@ class Collective:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.collective_intervals import CollectiveIntervals # noqa: PLC0415
         algbw_gbs = self.algbw_gbs
 
         busbw_gbs = self.busbw_gbs
+
+        calibration = self.calibration.value
+
+        intervals = self.intervals.to_dict()
 
         operation = self.operation
 
@@ -60,6 +77,8 @@ class Collective:
         field_dict.update({
             "algbw_gbs": algbw_gbs,
             "busbw_gbs": busbw_gbs,
+            "calibration": calibration,
+            "intervals": intervals,
             "operation": operation,
             "ranks": ranks,
             "size_bytes": size_bytes,
@@ -72,10 +91,21 @@ class Collective:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.collective_intervals import CollectiveIntervals # noqa: PLC0415
         d = dict(src_dict)
         algbw_gbs = d.pop("algbw_gbs")
 
         busbw_gbs = d.pop("busbw_gbs")
+
+        calibration = CollectiveCalibration(d.pop("calibration"))
+
+
+
+
+        intervals = CollectiveIntervals.from_dict(d.pop("intervals"))
+
+
+
 
         operation = d.pop("operation")
 
@@ -88,6 +118,8 @@ class Collective:
         collective = cls(
             algbw_gbs=algbw_gbs,
             busbw_gbs=busbw_gbs,
+            calibration=calibration,
+            intervals=intervals,
             operation=operation,
             ranks=ranks,
             size_bytes=size_bytes,

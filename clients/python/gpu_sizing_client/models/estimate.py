@@ -8,10 +8,13 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.estimate_calibration import EstimateCalibration
 from typing import cast
 
 if TYPE_CHECKING:
   from ..models.breakdown import Breakdown
+  from ..models.estimate_goodput import EstimateGoodput
+  from ..models.estimate_intervals import EstimateIntervals
   from ..models.memory import Memory
 
 
@@ -31,10 +34,16 @@ class Estimate:
             assumptions (list[str]):
             bottleneck (str):
             breakdown (Breakdown):
+            calibration (EstimateCalibration): calibrated: measured rows exist for this GPU and this fabric; extrapolated:
+                not, and the intervals are widened
             catalog_version (int | None):
             communication_share (float): Share of the step spent on exposed communication
+            goodput (EstimateGoodput | None): null without duration_days
             gpus (int):
             inter_node_bandwidth_gbs (float): Achievable per node, one direction, GB/s (bytes)
+            intervals (EstimateIntervals): p10-p90 of each headline figure from the model's error on published measurements
+                by category (split-conformal, catalog/data/uncertainty.yaml), widened for an extrapolated configuration by a
+                prior on the constants marked estimate; money as a range of the model's uncertainty, not a charge
             memory (Memory):
             mfu (float): Model FLOPs utilisation, 0-1, counting the whole s x s attention score matrix (Korthikanti et al.
                 2022 eq. 7, PaLM, NeMo <= 25.04, llm-foundry, torchtitan); recomputation not counted
@@ -54,10 +63,13 @@ class Estimate:
     assumptions: list[str]
     bottleneck: str
     breakdown: Breakdown
+    calibration: EstimateCalibration
     catalog_version: int | None
     communication_share: float
+    goodput: EstimateGoodput | None
     gpus: int
     inter_node_bandwidth_gbs: float
+    intervals: EstimateIntervals
     memory: Memory
     mfu: float
     mfu_causal: float
@@ -75,6 +87,8 @@ class Estimate:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.breakdown import Breakdown # noqa: PLC0415
+        from ..models.estimate_goodput import EstimateGoodput # noqa: PLC0415
+        from ..models.estimate_intervals import EstimateIntervals # noqa: PLC0415
         from ..models.memory import Memory # noqa: PLC0415
         achieved_tflops_per_gpu = self.achieved_tflops_per_gpu
 
@@ -86,14 +100,24 @@ class Estimate:
 
         breakdown = self.breakdown.to_dict()
 
+        calibration = self.calibration.value
+
         catalog_version: int | None
         catalog_version = self.catalog_version
 
         communication_share = self.communication_share
 
+        goodput: dict[str, Any] | None
+        if isinstance(self.goodput, EstimateGoodput):
+            goodput = self.goodput.to_dict()
+        else:
+            goodput = self.goodput
+
         gpus = self.gpus
 
         inter_node_bandwidth_gbs = self.inter_node_bandwidth_gbs
+
+        intervals = self.intervals.to_dict()
 
         memory = self.memory.to_dict()
 
@@ -124,10 +148,13 @@ class Estimate:
             "assumptions": assumptions,
             "bottleneck": bottleneck,
             "breakdown": breakdown,
+            "calibration": calibration,
             "catalog_version": catalog_version,
             "communication_share": communication_share,
+            "goodput": goodput,
             "gpus": gpus,
             "inter_node_bandwidth_gbs": inter_node_bandwidth_gbs,
+            "intervals": intervals,
             "memory": memory,
             "mfu": mfu,
             "mfu_causal": mfu_causal,
@@ -147,6 +174,8 @@ class Estimate:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.breakdown import Breakdown # noqa: PLC0415
+        from ..models.estimate_goodput import EstimateGoodput # noqa: PLC0415
+        from ..models.estimate_intervals import EstimateIntervals # noqa: PLC0415
         from ..models.memory import Memory # noqa: PLC0415
         d = dict(src_dict)
         achieved_tflops_per_gpu = d.pop("achieved_tflops_per_gpu")
@@ -161,6 +190,11 @@ class Estimate:
 
 
 
+        calibration = EstimateCalibration(d.pop("calibration"))
+
+
+
+
         def _parse_catalog_version(data: object) -> int | None:
             if data is None:
                 return data
@@ -171,9 +205,32 @@ class Estimate:
 
         communication_share = d.pop("communication_share")
 
+        def _parse_goodput(data: object) -> EstimateGoodput | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                goodput_type_0 = EstimateGoodput.from_dict(data)
+
+
+
+                return goodput_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EstimateGoodput | None, data)
+
+        goodput = _parse_goodput(d.pop("goodput"))
+
+
         gpus = d.pop("gpus")
 
         inter_node_bandwidth_gbs = d.pop("inter_node_bandwidth_gbs")
+
+        intervals = EstimateIntervals.from_dict(d.pop("intervals"))
+
+
+
 
         memory = Memory.from_dict(d.pop("memory"))
 
@@ -209,10 +266,13 @@ class Estimate:
             assumptions=assumptions,
             bottleneck=bottleneck,
             breakdown=breakdown,
+            calibration=calibration,
             catalog_version=catalog_version,
             communication_share=communication_share,
+            goodput=goodput,
             gpus=gpus,
             inter_node_bandwidth_gbs=inter_node_bandwidth_gbs,
+            intervals=intervals,
             memory=memory,
             mfu=mfu,
             mfu_causal=mfu_causal,

@@ -34,6 +34,8 @@ class EstimateRequest:
             training (Training):
             workload (Workload):
             catalog_version (int | Unset): Default: the current version
+            duration_days (float | Unset): A run of this many days: the answer adds its goodput (interruptions, checkpoints,
+                restarts)
      """
 
     cluster: Cluster
@@ -41,6 +43,7 @@ class EstimateRequest:
     training: Training
     workload: Workload
     catalog_version: int | Unset = UNSET
+    duration_days: float | Unset = UNSET
 
 
 
@@ -61,6 +64,8 @@ class EstimateRequest:
 
         catalog_version = self.catalog_version
 
+        duration_days = self.duration_days
+
 
         field_dict: dict[str, Any] = {}
 
@@ -72,6 +77,8 @@ class EstimateRequest:
         })
         if catalog_version is not UNSET:
             field_dict["catalog_version"] = catalog_version
+        if duration_days is not UNSET:
+            field_dict["duration_days"] = duration_days
 
         return field_dict
 
@@ -106,12 +113,15 @@ class EstimateRequest:
 
         catalog_version = d.pop("catalog_version", UNSET)
 
+        duration_days = d.pop("duration_days", UNSET)
+
         estimate_request = cls(
             cluster=cluster,
             layout=layout,
             training=training,
             workload=workload,
             catalog_version=catalog_version,
+            duration_days=duration_days,
         )
 
         return estimate_request

@@ -27,22 +27,28 @@ class FabricComparison:
             efficiency_vs_one_node (float | None):
             fabric (str):
             fabric_name (str):
+            goodput (float):
             monthly (str):
             recommended (bool):
             scaling_efficiency (float):
             throughput (float):
             throughput_unit (str):
+            time_to_train_hours (float): With failures, as the ranking weighs it
+            total (str): The training's price with failures, before tax
      """
 
     communication_share: float
     efficiency_vs_one_node: float | None
     fabric: str
     fabric_name: str
+    goodput: float
     monthly: str
     recommended: bool
     scaling_efficiency: float
     throughput: float
     throughput_unit: str
+    time_to_train_hours: float
+    total: str
 
 
 
@@ -58,6 +64,8 @@ class FabricComparison:
 
         fabric_name = self.fabric_name
 
+        goodput = self.goodput
+
         monthly = self.monthly
 
         recommended = self.recommended
@@ -68,6 +76,10 @@ class FabricComparison:
 
         throughput_unit = self.throughput_unit
 
+        time_to_train_hours = self.time_to_train_hours
+
+        total = self.total
+
 
         field_dict: dict[str, Any] = {}
 
@@ -76,11 +88,14 @@ class FabricComparison:
             "efficiency_vs_one_node": efficiency_vs_one_node,
             "fabric": fabric,
             "fabric_name": fabric_name,
+            "goodput": goodput,
             "monthly": monthly,
             "recommended": recommended,
             "scaling_efficiency": scaling_efficiency,
             "throughput": throughput,
             "throughput_unit": throughput_unit,
+            "time_to_train_hours": time_to_train_hours,
+            "total": total,
         })
 
         return field_dict
@@ -104,6 +119,8 @@ class FabricComparison:
 
         fabric_name = d.pop("fabric_name")
 
+        goodput = d.pop("goodput")
+
         monthly = d.pop("monthly")
 
         recommended = d.pop("recommended")
@@ -114,16 +131,23 @@ class FabricComparison:
 
         throughput_unit = d.pop("throughput_unit")
 
+        time_to_train_hours = d.pop("time_to_train_hours")
+
+        total = d.pop("total")
+
         fabric_comparison = cls(
             communication_share=communication_share,
             efficiency_vs_one_node=efficiency_vs_one_node,
             fabric=fabric,
             fabric_name=fabric_name,
+            goodput=goodput,
             monthly=monthly,
             recommended=recommended,
             scaling_efficiency=scaling_efficiency,
             throughput=throughput,
             throughput_unit=throughput_unit,
+            time_to_train_hours=time_to_train_hours,
+            total=total,
         )
 
         return fabric_comparison

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.quote_performance_intervals import QuotePerformanceIntervals
   from ..models.result_layout import ResultLayout
 
 
@@ -26,8 +27,15 @@ class QuotePerformance:
     """ 
         Attributes:
             bottleneck (str):
+            calibration (str): calibrated or extrapolated (see the sizing)
             communication_share (float):
             efficiency_vs_one_node (float | None):
+            expected_interruptions (float):
+            goodput (float): Useful training time over wall clock, failures counted
+            intervals (QuotePerformanceIntervals): p10-p90 of each headline figure from the model's error on published
+                measurements by category (split-conformal, catalog/data/uncertainty.yaml), widened for an extrapolated
+                configuration by a prior on the constants marked estimate; money as a range of the model's uncertainty, not a
+                charge
             layout (ResultLayout):
             mfu (float):
             samples_per_s (float):
@@ -39,8 +47,12 @@ class QuotePerformance:
      """
 
     bottleneck: str
+    calibration: str
     communication_share: float
     efficiency_vs_one_node: float | None
+    expected_interruptions: float
+    goodput: float
+    intervals: QuotePerformanceIntervals
     layout: ResultLayout
     mfu: float
     samples_per_s: float
@@ -55,13 +67,22 @@ class QuotePerformance:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.quote_performance_intervals import QuotePerformanceIntervals # noqa: PLC0415
         from ..models.result_layout import ResultLayout # noqa: PLC0415
         bottleneck = self.bottleneck
+
+        calibration = self.calibration
 
         communication_share = self.communication_share
 
         efficiency_vs_one_node: float | None
         efficiency_vs_one_node = self.efficiency_vs_one_node
+
+        expected_interruptions = self.expected_interruptions
+
+        goodput = self.goodput
+
+        intervals = self.intervals.to_dict()
 
         layout = self.layout.to_dict()
 
@@ -85,8 +106,12 @@ class QuotePerformance:
 
         field_dict.update({
             "bottleneck": bottleneck,
+            "calibration": calibration,
             "communication_share": communication_share,
             "efficiency_vs_one_node": efficiency_vs_one_node,
+            "expected_interruptions": expected_interruptions,
+            "goodput": goodput,
+            "intervals": intervals,
             "layout": layout,
             "mfu": mfu,
             "samples_per_s": samples_per_s,
@@ -103,9 +128,12 @@ class QuotePerformance:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.quote_performance_intervals import QuotePerformanceIntervals # noqa: PLC0415
         from ..models.result_layout import ResultLayout # noqa: PLC0415
         d = dict(src_dict)
         bottleneck = d.pop("bottleneck")
+
+        calibration = d.pop("calibration")
 
         communication_share = d.pop("communication_share")
 
@@ -115,6 +143,15 @@ class QuotePerformance:
             return cast(float | None, data)
 
         efficiency_vs_one_node = _parse_efficiency_vs_one_node(d.pop("efficiency_vs_one_node"))
+
+
+        expected_interruptions = d.pop("expected_interruptions")
+
+        goodput = d.pop("goodput")
+
+        intervals = QuotePerformanceIntervals.from_dict(d.pop("intervals"))
+
+
 
 
         layout = ResultLayout.from_dict(d.pop("layout"))
@@ -144,8 +181,12 @@ class QuotePerformance:
 
         quote_performance = cls(
             bottleneck=bottleneck,
+            calibration=calibration,
             communication_share=communication_share,
             efficiency_vs_one_node=efficiency_vs_one_node,
+            expected_interruptions=expected_interruptions,
+            goodput=goodput,
+            intervals=intervals,
             layout=layout,
             mfu=mfu,
             samples_per_s=samples_per_s,

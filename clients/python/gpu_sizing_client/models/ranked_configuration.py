@@ -8,12 +8,15 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.ranked_configuration_calibration import RankedConfigurationCalibration
 from typing import cast
 
 if TYPE_CHECKING:
   from ..models.breakdown import Breakdown
   from ..models.fabric_ref import FabricRef
+  from ..models.goodput import Goodput
   from ..models.memory import Memory
+  from ..models.ranked_configuration_intervals import RankedConfigurationIntervals
   from ..models.result_layout import ResultLayout
   from ..models.server_ref import ServerRef
   from ..models.sizing_price import SizingPrice
@@ -34,13 +37,20 @@ class RankedConfiguration:
             assumptions (list[str]):
             bottleneck (str):
             breakdown (Breakdown):
+            calibration (RankedConfigurationCalibration): calibrated: measured rows exist for this GPU and this fabric;
+                extrapolated: not, and the intervals are widened
             communication_share (float):
             efficiency_vs_one_node (float | None): Throughput per GPU over that of the best one-node layout of the same
                 server: one scale for every fabric and node count
             fabric (FabricRef):
             global_batch (int):
+            goodput (Goodput):
             gpu (str):
             gpus (int):
+            intervals (RankedConfigurationIntervals): p10-p90 of each headline figure from the model's error on published
+                measurements by category (split-conformal, catalog/data/uncertainty.yaml), widened for an extrapolated
+                configuration by a prior on the constants marked estimate; money as a range of the model's uncertainty, not a
+                charge
             layout (ResultLayout):
             memory (Memory):
             mfu (float):
@@ -57,7 +67,8 @@ class RankedConfiguration:
             server (ServerRef):
             step_time_s (float):
             stock (StockView):
-            time_to_train_hours (float):
+            time_to_train_hours (float): Wall clock of the work with checkpoints, interruptions and restarts (goodput), or
+                the duration given; what the price bills
             tokens_per_s (float | None):
             why (str): Why it ranks where it does
      """
@@ -65,12 +76,15 @@ class RankedConfiguration:
     assumptions: list[str]
     bottleneck: str
     breakdown: Breakdown
+    calibration: RankedConfigurationCalibration
     communication_share: float
     efficiency_vs_one_node: float | None
     fabric: FabricRef
     global_batch: int
+    goodput: Goodput
     gpu: str
     gpus: int
+    intervals: RankedConfigurationIntervals
     layout: ResultLayout
     memory: Memory
     mfu: float
@@ -97,7 +111,9 @@ class RankedConfiguration:
     def to_dict(self) -> dict[str, Any]:
         from ..models.breakdown import Breakdown # noqa: PLC0415
         from ..models.fabric_ref import FabricRef # noqa: PLC0415
+        from ..models.goodput import Goodput # noqa: PLC0415
         from ..models.memory import Memory # noqa: PLC0415
+        from ..models.ranked_configuration_intervals import RankedConfigurationIntervals # noqa: PLC0415
         from ..models.result_layout import ResultLayout # noqa: PLC0415
         from ..models.server_ref import ServerRef # noqa: PLC0415
         from ..models.sizing_price import SizingPrice # noqa: PLC0415
@@ -110,6 +126,8 @@ class RankedConfiguration:
 
         breakdown = self.breakdown.to_dict()
 
+        calibration = self.calibration.value
+
         communication_share = self.communication_share
 
         efficiency_vs_one_node: float | None
@@ -119,9 +137,13 @@ class RankedConfiguration:
 
         global_batch = self.global_batch
 
+        goodput = self.goodput.to_dict()
+
         gpu = self.gpu
 
         gpus = self.gpus
+
+        intervals = self.intervals.to_dict()
 
         layout = self.layout.to_dict()
 
@@ -167,12 +189,15 @@ class RankedConfiguration:
             "assumptions": assumptions,
             "bottleneck": bottleneck,
             "breakdown": breakdown,
+            "calibration": calibration,
             "communication_share": communication_share,
             "efficiency_vs_one_node": efficiency_vs_one_node,
             "fabric": fabric,
             "global_batch": global_batch,
+            "goodput": goodput,
             "gpu": gpu,
             "gpus": gpus,
+            "intervals": intervals,
             "layout": layout,
             "memory": memory,
             "mfu": mfu,
@@ -201,7 +226,9 @@ class RankedConfiguration:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.breakdown import Breakdown # noqa: PLC0415
         from ..models.fabric_ref import FabricRef # noqa: PLC0415
+        from ..models.goodput import Goodput # noqa: PLC0415
         from ..models.memory import Memory # noqa: PLC0415
+        from ..models.ranked_configuration_intervals import RankedConfigurationIntervals # noqa: PLC0415
         from ..models.result_layout import ResultLayout # noqa: PLC0415
         from ..models.server_ref import ServerRef # noqa: PLC0415
         from ..models.sizing_price import SizingPrice # noqa: PLC0415
@@ -213,6 +240,11 @@ class RankedConfiguration:
         bottleneck = d.pop("bottleneck")
 
         breakdown = Breakdown.from_dict(d.pop("breakdown"))
+
+
+
+
+        calibration = RankedConfigurationCalibration(d.pop("calibration"))
 
 
 
@@ -234,9 +266,19 @@ class RankedConfiguration:
 
         global_batch = d.pop("global_batch")
 
+        goodput = Goodput.from_dict(d.pop("goodput"))
+
+
+
+
         gpu = d.pop("gpu")
 
         gpus = d.pop("gpus")
+
+        intervals = RankedConfigurationIntervals.from_dict(d.pop("intervals"))
+
+
+
 
         layout = ResultLayout.from_dict(d.pop("layout"))
 
@@ -299,12 +341,15 @@ class RankedConfiguration:
             assumptions=assumptions,
             bottleneck=bottleneck,
             breakdown=breakdown,
+            calibration=calibration,
             communication_share=communication_share,
             efficiency_vs_one_node=efficiency_vs_one_node,
             fabric=fabric,
             global_batch=global_batch,
+            goodput=goodput,
             gpu=gpu,
             gpus=gpus,
+            intervals=intervals,
             layout=layout,
             memory=memory,
             mfu=mfu,

@@ -41,6 +41,9 @@ class SizingResult:
             notes (list[str]):
             objective (str):
             priced_on (datetime.date): The day prices and stock were read (ISO 8601)
+            rank_one_stable (bool | None): Whether rank 1's objective is ahead of rank 2's beyond both p10-p90 intervals;
+                null with fewer than two configurations
+            rank_stability (None | str): The same in words
             region (str):
             term (str):
             workload (WorkloadSummary):
@@ -57,6 +60,8 @@ class SizingResult:
     notes: list[str]
     objective: str
     priced_on: datetime.date
+    rank_one_stable: bool | None
+    rank_stability: None | str
     region: str
     term: str
     workload: WorkloadSummary
@@ -108,6 +113,12 @@ class SizingResult:
 
         priced_on = self.priced_on.isoformat()
 
+        rank_one_stable: bool | None
+        rank_one_stable = self.rank_one_stable
+
+        rank_stability: None | str
+        rank_stability = self.rank_stability
+
         region = self.region
 
         term = self.term
@@ -129,6 +140,8 @@ class SizingResult:
             "notes": notes,
             "objective": objective,
             "priced_on": priced_on,
+            "rank_one_stable": rank_one_stable,
+            "rank_stability": rank_stability,
             "region": region,
             "term": term,
             "workload": workload,
@@ -215,6 +228,22 @@ class SizingResult:
 
 
 
+        def _parse_rank_one_stable(data: object) -> bool | None:
+            if data is None:
+                return data
+            return cast(bool | None, data)
+
+        rank_one_stable = _parse_rank_one_stable(d.pop("rank_one_stable"))
+
+
+        def _parse_rank_stability(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        rank_stability = _parse_rank_stability(d.pop("rank_stability"))
+
+
         region = d.pop("region")
 
         term = d.pop("term")
@@ -236,6 +265,8 @@ class SizingResult:
             notes=notes,
             objective=objective,
             priced_on=priced_on,
+            rank_one_stable=rank_one_stable,
+            rank_stability=rank_stability,
             region=region,
             term=term,
             workload=workload,

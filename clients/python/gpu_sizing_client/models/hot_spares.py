@@ -1,0 +1,99 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="HotSpares")
+
+
+
+@_attrs_define
+class HotSpares:
+    """ 
+        Attributes:
+            difference (str): total less the configuration's price without spares; negative when the time saved pays for the
+                spares
+            goodput (float):
+            spare_nodes (int): Nodes kept ready beside the job (reliability.yaml hot_spare_share, at least one)
+            time_to_train_hours (float): With the spares: the work with failures, or the duration given
+            total (str): The training's price with the spare nodes, before tax
+            work_done (float): Tokens or samples trained in that time
+     """
+
+    difference: str
+    goodput: float
+    spare_nodes: int
+    time_to_train_hours: float
+    total: str
+    work_done: float
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        difference = self.difference
+
+        goodput = self.goodput
+
+        spare_nodes = self.spare_nodes
+
+        time_to_train_hours = self.time_to_train_hours
+
+        total = self.total
+
+        work_done = self.work_done
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "difference": difference,
+            "goodput": goodput,
+            "spare_nodes": spare_nodes,
+            "time_to_train_hours": time_to_train_hours,
+            "total": total,
+            "work_done": work_done,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        difference = d.pop("difference")
+
+        goodput = d.pop("goodput")
+
+        spare_nodes = d.pop("spare_nodes")
+
+        time_to_train_hours = d.pop("time_to_train_hours")
+
+        total = d.pop("total")
+
+        work_done = d.pop("work_done")
+
+        hot_spares = cls(
+            difference=difference,
+            goodput=goodput,
+            spare_nodes=spare_nodes,
+            time_to_train_hours=time_to_train_hours,
+            total=total,
+            work_done=work_done,
+        )
+
+        return hot_spares
+

@@ -1,0 +1,183 @@
+"""Prediction intervals (p10-p90) of the model's headline numbers, calibrated on measurements.
+
+The model's error on published measurements (bench/accuracy), as quantiles of log(measured /
+predicted) by category, is split-conformal calibration: a new configuration's value falls in
+[point x e^q10, point x e^q90] as often as the measured rows did. A configuration whose GPU or
+fabric has no measured row is extrapolated: its interval is widened by the spread that a prior
+on every constant whose source says "estimate" gives, propagated through the vectorised model.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+# z of the 90th percentile of a normal: the prior's spread as a p10-p90 half-width.
+Z90 = 1.2815515655446004
+# Draws of the estimated constants: enough for a spread to within about a quarter of itself
+# (the standard error of a standard deviation from k draws is about 1/sqrt(2k)).
+PRIOR_DRAWS = 8
+PRIOR_SEED = 15
+# Figures that are speeds (higher is faster) and times (lower is faster); a time's interval
+# is the speed's turned over. Shares and efficiencies are speeds capped at 1.
+SPEEDS = ("tokens_per_s", "samples_per_s", "mfu", "mfu_causal", "scaling_efficiency",
+          "busbw_gbs", "algbw_gbs", "achieved_tflops_per_gpu", "model_tflops_per_gpu",
+          "model_tflops_per_gpu_causal")
+TIMES = ("step_time_s", "time_s", "time_to_train_hours", "total")
+AT_MOST_ONE = ("mfu", "mfu_causal", "scaling_efficiency")
+# Which category of measurements calibrates which figure of a configuration.
+THROUGHPUT = {"transformer": "c_llm_throughput", "generic": "e_dle_throughput"}
+SCALING = "b_cnn_dp_scaling"
+COLLECTIVE = "a_nccl_busbw"
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Quantiles of log(measured / predicted) by category and the hardware they cover."""
+
+    log_error_p10: Mapping[str, float]
+    log_error_p90: Mapping[str, float]
+    estimate_prior_log_sd: float
+    measured_rows_by_gpu: Mapping[str, float]
+    measured_rows_by_fabric: Mapping[str, float]
+
+    @classmethod
+    def from_mapping(cls, table: Mapping[str, Any]) -> Calibration:
+        """From the parsed uncertainty.yaml constants (name -> {value, unit, source})."""
+        table = table.get("constants", table)
+        values = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in table:
+                raise ValueError(f"uncertainty constant missing: {f.name}")
+            value = table[f.name]["value"]
+            values[f.name] = (MappingProxyType({str(k): float(v) for k, v in value.items()})
+                              if isinstance(value, Mapping) else float(value))
+        return cls(**values)
+
+    def quantiles(self, category: str) -> tuple[float, float]:
+        def of(table: Mapping[str, float]) -> float:
+            return table.get(category, table["default"])
+
+        return of(self.log_error_p10), of(self.log_error_p90)
+
+    def calibrated(self, gpu_id: str, fabric_id: str) -> bool:
+        """Measured rows exist for this GPU and for this fabric."""
+        return (self.measured_rows_by_gpu.get(gpu_id, 0) > 0
+                and self.measured_rows_by_fabric.get(fabric_id, 0) > 0)
+
+
+def widened(q10: float, q90: float, prior_sd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The conformal quantiles widened by the prior's spread, each side in quadrature with
+    its distance from zero (a spread of 0 leaves them as they are)."""
+    extra = Z90 * np.asarray(prior_sd, float)
+    below, above = max(-q10, 0.0), max(q90, 0.0)
+    return (q10 - (np.hypot(below, extra) - below), q90 + (np.hypot(above, extra) - above))
+
+
+def bounds(name: str, point: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """p10 and p90 of a figure from the log-error quantiles of speed (lo <= 0 <= hi mostly)."""
+    point = np.asarray(point, float)
+    if name not in SPEEDS + TIMES:
+        raise ValueError(f"{name!r} is neither a speed nor a time of the model")
+    if name in TIMES:
+        return point * np.exp(-hi), point * np.exp(-lo)
+    p10, p90 = point * np.exp(lo), point * np.exp(hi)
+    if name in AT_MOST_ONE:
+        p90 = np.minimum(p90, 1.0)
+        p10 = np.minimum(p10, p90)
+    return p10, p90
+
+
+def estimated_constants(constants) -> tuple[str, ...]:
+    """Constants whose source says "estimate" (for keyed ones: for any of their keys)."""
+    out = []
+    for f in dataclasses.fields(constants):
+        source = constants.sources.get(f.name, "").lower()
+        if source.startswith("estimate") or (isinstance(getattr(constants, f.name), Mapping)
+                                             and "estimate" in source):
+            out.append(f.name)
+    return tuple(out)
+
+
+def _scaled(value: Any, factor: float, capped: bool) -> Any:
+    def one(v: float) -> float:
+        scaled = v * factor
+        return min(scaled, 1.0) if capped and v <= 1.0 else scaled
+
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: one(v) for k, v in value.items()})
+    return one(value)
+
+
+def prior_draws(constants, sd: float, draws: int = PRIOR_DRAWS,
+                seed: int = PRIOR_SEED) -> list:
+    """Copies of the constants with each estimated one scaled by e^N(0, sd), seeded so the
+    same request always gets the same interval. Fractions and efficiencies stay at most 1."""
+    names = estimated_constants(constants)
+    rng = np.random.default_rng(seed)
+    factors = np.exp(rng.normal(0.0, sd, size=(draws, len(names))))
+    out = []
+    for row in factors:
+        changes = {name: _scaled(getattr(constants, name), float(x),
+                                 name.endswith(("efficiency", "fraction", "share")))
+                   for name, x in zip(names, row)}
+        out.append(dataclasses.replace(constants, **changes))
+    return out
+
+
+def prior_spread(evaluate: Callable[[Any], np.ndarray], draws: Sequence) -> np.ndarray:
+    """Standard deviation of log(step time) over the draws: `evaluate(constants)` gives the
+    step times of the configurations, one pass of the vectorised model per draw."""
+    logs = np.log(np.stack([np.asarray(evaluate(c), float) for c in draws]))
+    return logs.std(axis=0, ddof=1)
+
+
+def figure_intervals(figures: Mapping[str, Mapping[str, np.ndarray]], calibration: Calibration,
+                     prior_sd: np.ndarray, calibrated: np.ndarray) -> dict[str, tuple]:
+    """p10 and p90 arrays of each figure, from {category: {figure name: point values}}.
+
+    A calibrated configuration takes the category's conformal quantiles as they are; an
+    extrapolated one has them widened by the prior's spread.
+    """
+    out = {}
+    for category, named in figures.items():
+        lo, hi = log_bounds(category, calibration, prior_sd, calibrated)
+        for name, point in named.items():
+            out[name] = bounds(name, point, lo, hi)
+    return out
+
+
+def step_time_spread(evaluate_with: Callable[[Any], np.ndarray], constants,
+                     calibration: Calibration) -> np.ndarray:
+    """The prior's spread of log(step time), through `evaluate_with(constants)`: one pass of the
+    vectorised model per draw of the estimated constants."""
+    return prior_spread(evaluate_with, prior_draws(constants, calibration.estimate_prior_log_sd))
+
+
+def headline(kind: str, figures: Mapping[str, np.ndarray]) -> dict[str, dict[str, np.ndarray]]:
+    """A configuration's figures grouped by the category of measurements that calibrates them:
+    scaling efficiency by the scaling rows, everything else by the throughput rows."""
+    throughput = {k: v for k, v in figures.items() if k != "scaling_efficiency"}
+    out = {THROUGHPUT[kind]: throughput}
+    if "scaling_efficiency" in figures:
+        out[SCALING] = {"scaling_efficiency": figures["scaling_efficiency"]}
+    return out
+
+
+def score_bounds(raw_score: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                 objective: str) -> tuple[np.ndarray, np.ndarray]:
+    """The objective score's p10-p90 (log scale, lower is better): time and cost both scale
+    with 1/speed, so balanced (their product) moves twice as far."""
+    weight = 2.0 if objective == "balanced" else 1.0
+    return raw_score - weight * hi, raw_score - weight * lo
+
+
+def log_bounds(category: str, calibration: Calibration,
+               prior_sd: np.ndarray, calibrated: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The log-error bounds of a category for each configuration (widened when extrapolated)."""
+    q10, q90 = calibration.quantiles(category)
+    return widened(q10, q90, np.where(np.asarray(calibrated, bool), 0.0, prior_sd))
