@@ -17,7 +17,6 @@ from catalog.offer import delivery
 from catalog.pricing import Billing, Configuration
 from catalog.snapshot import Snapshot
 from service.sizing_request import SizingRequest
-from service.typed import significant
 from service.sizing_result import (
     Breakdown,
     EfficiencySeries,
@@ -38,6 +37,7 @@ from service.sizing_result import (
     WhatIfOption,
     WorkloadSummary,
 )
+from service.typed import significant
 from sizing import advice, explain, goodput, intervals, ranking, series
 from sizing.hardware import Cluster
 from sizing.search import Candidates, evaluate
