@@ -219,6 +219,8 @@ class GpuSchema(SourcedSchema):
     intra_bandwidth_gbs = Figure(required=True, validate=POSITIVE)
     gpudirect_rdma = Flag(required=True)
     tdp_w = Figure(required=True, validate=POSITIVE)
+    # NVSwitch with in-switch reduction (NVLink SHARP), which NCCL's NVLS algorithm uses.
+    nvlink_sharp = Flag(load_default=False)
 
 
 class ReferenceGpuSchema(GpuSchema):
@@ -312,6 +314,11 @@ class FabricPhysicsSchema(SourcedSchema):
         validate=validate.Length(min=1, error="must offer at least one option"),
     )
     nodes_per_leaf = Count(required=True, validate=POSITIVE)
+    # In-network reduction (SHARP) enabled for NCCL CollNet; adaptive routing in the switches
+    # (no ECMP hash collisions); NICs that resend only lost packets instead of go-back-N.
+    sharp = Flag(load_default=False)
+    adaptive_routing = Flag(load_default=False)
+    selective_repeat = Flag(load_default=False)
     description = fields.String(required=True, validate=TEXT)
     # Figure name -> the measurement rows it was fitted on (bench/accuracy checks the fit).
     fitted_on = fields.Dict(keys=fields.String(), values=MeasurementRows())

@@ -13,7 +13,7 @@ from catalog.snapshot import Snapshot, snapshot
 from service.failures import Invalid, Unavailable
 from service.typed import to_document
 from service.workloads import layout_from, model_from, training_from
-from sizing.collectives import collective_time
+from sizing.collectives import algorithm_refusal, collective_time
 from sizing.hardware import GPU, Cluster, Fabric, Server
 from sizing.presets import PRESETS
 from sizing.step import estimate, validate_layout
@@ -161,12 +161,15 @@ def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
         # One rank moves nothing: its time is 0 and its bandwidths undefined.
         raise Invalid.at("/cluster/nodes", f"a collective needs at least two GPUs; this "
                                               f"cluster has {cluster.gpus} (nodes x GPUs per node)")
-    time_s, algbw, busbw = collective_time(doc["operation"], doc["size_bytes"], cluster,
-                                           snap.constants, doc["algorithm"])
+    reason = algorithm_refusal(doc["operation"], doc["algorithm"], cluster)
+    if reason is not None:
+        raise Invalid.at("/algorithm", reason)
+    time_s, algbw, busbw, chosen = collective_time(doc["operation"], doc["size_bytes"], cluster,
+                                                   snap.constants, doc["algorithm"])
     ranks = 2 if doc["operation"] == "p2p" else cluster.gpus
     figures = to_document({"time_s": time_s, "algbw_gbs": algbw, "busbw_gbs": busbw})
     return {"operation": doc["operation"], "size_bytes": doc["size_bytes"], "ranks": ranks,
-            **figures}
+            "algorithm": doc["algorithm"], "algorithm_used": chosen, **figures}
 
 
 def presets() -> list[dict[str, Any]]:

@@ -1,13 +1,37 @@
-"""Alpha-beta cost of NCCL-style collectives on a two-level (node, fabric) cluster."""
+"""NCCL's collective algorithms and protocols on a (node, leaf, spine) cluster, as NCCL prices them.
+
+Each algorithm (ring, tree, NVLS, CollNet) runs with each of its protocols (LL, LL128, Simple).
+Its time is NCCL's latency structure (a base latency per collective, intra-node steps at the
+intra-node latency, inter-node steps at the network latency, from tuning.cc of NCCL 2.20.3)
+plus the bytes its bottleneck link carries at the protocol's share of that link. `auto` takes
+the fastest enabled pair, as NCCL's own tuning model does. Bandwidths are physical: the GPU's
+NVLink/PCIe rate, the node's NICs behind the host and PCIe limits, and on the network the
+congestion and loss of the fabric for the traffic pattern and the tiers the traffic crosses.
+"""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
-from sizing.hardware import INTRA_LINKS, Cluster
+from sizing.hardware import FABRIC_KINDS, INTRA_LINKS, Cluster
 
 # The collectives and algorithms the cost model prices (the estimate API offers these).
 COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p")
-ALGORITHMS = ("ring", "tree", "auto")
+ALGORITHMS = ("auto", "ring", "tree", "nvls", "collnet")
+# What a priced collective ran: one of NCCL's algorithms, or point-to-point sends (all-to-all,
+# p2p), which NCCL does not tune by algorithm.
+CHOSEN = ("ring", "tree", "nvls", "collnet", "p2p")
+PROTOCOLS = ("ll", "ll128", "simple")
+# The protocols each algorithm runs (tuning.cc: NVLS and CollNet are Simple only).
+ALGORITHM_PROTOCOLS = {"ring": PROTOCOLS, "tree": PROTOCOLS, "nvls": ("simple",),
+                       "collnet": ("simple",)}
+# Which tier of the network a collective's traffic reached (the breakdown names it).
+TIERS = ("none", "nvlink", "leaf", "spine")
+_INFINIBAND = FABRIC_KINDS.index("infiniband")
+_ROCE = FABRIC_KINDS.index("roce")
+_NVLINK = INTRA_LINKS.index("nvlink")
+_XGMI = INTRA_LINKS.index("xgmi")
 
 
 def busbw_factor(op: str, n):
@@ -24,28 +48,37 @@ def busbw_factor(op: str, n):
 
 # --------------------------------------------------------------------------- link figures
 
-def node_bandwidth_gbs(c: dict, constants) -> np.ndarray:
-    """Achievable inter-node bandwidth of one node, one direction, GB/s.
+def _pcie_Bps(c: dict, constants) -> np.ndarray:
+    """One x16 PCIe link of the server's generation, bytes/s (the measured host-to-device rate)."""
+    table = constants.host_link_gbs
+    gens = np.asarray(c["pcie_gen"]).astype(int)
+    rate = {g: table.get(str(g), table["default"]) for g in np.unique(gens)}
+    return np.vectorize(rate.get, otypes=[float])(gens) * 1e9
 
-    NICs x min(NIC, fabric line rate) x achievable fraction, then:
-    - without RDMA the NCCL socket transport caps each NIC (brief 2.6);
-    - RDMA without GPUDirect stages through host memory (lower bandwidth);
-    - RDMA on a lossy fabric recovers by go-back-N: one loss resends a window of packets,
-      goodput ~ 1 / (1 + loss_rate * window) (brief 4, Wang et al.);
-    - traffic leaving a leaf of an oversubscribed fabric gets 1/oversubscription.
+
+def node_bandwidth_gbs(c: dict, constants) -> np.ndarray:
+    """Achievable inter-node bandwidth of one node, one direction, GB/s, before congestion.
+
+    - RDMA with GPUDirect: each NIC gives min(port rate x achievable fraction, the x16 PCIe
+      link between it and its GPU's switch): a 400G NIC on PCIe 4 is held to PCIe 4;
+    - no RDMA: the NCCL socket transport copies through the kernel on the host's CPUs, one
+      ceiling per host whatever the NIC count (brief 2.6);
+    - RDMA without GPUDirect stages through host memory: slower than GPUDirect, bounded by the
+      GPUs' host links, and never slower than TCP on the same wire (TCP stages too).
+    Congestion, loss and oversubscription depend on the traffic and are priced per collective.
     """
     nics = np.asarray(c["nics_per_node"], float)
     port_gbps = np.minimum(np.asarray(c["nic_rate_gbps"], float), c["fabric_line_rate_gbps"])
-    bw = nics * port_gbps / 8.0 * c["fabric_achievable_fraction"]
+    wire = nics * port_gbps / 8.0 * c["fabric_achievable_fraction"]
+    pcie = _pcie_Bps(c, constants) / 1e9
     rdma = np.asarray(c["fabric_rdma"], bool)
     gdr = np.asarray(c["gpudirect"], bool) & rdma
-    bw = np.where(rdma, bw, np.minimum(bw, nics * constants.tcp_socket_ceiling_gbs))
-    bw = np.where(rdma & ~gdr, bw * constants.host_staging_bandwidth_factor, bw)
-    lossy = rdma & ~np.asarray(c["fabric_lossless"], bool)
-    goodput = 1.0 / (1.0 + np.asarray(c["fabric_loss_rate"], float) * constants.go_back_n_window_packets)
-    bw = np.where(lossy, bw * goodput, bw)
-    beyond_leaf = np.asarray(c["nodes"]) > np.asarray(c["fabric_nodes_per_leaf"])
-    return np.where(beyond_leaf, bw / np.asarray(c["fabric_oversubscription"], float), bw)
+    tcp = np.minimum(wire, constants.tcp_host_ceiling_gbs)
+    direct = nics * np.minimum(port_gbps / 8.0 * c["fabric_achievable_fraction"], pcie)
+    host_links = np.asarray(c["gpus_per_node"], float) * pcie
+    staged = np.maximum(np.minimum(direct, host_links) * constants.host_staging_bandwidth_factor,
+                        tcp)
+    return np.where(gdr, direct, np.where(rdma, staged, tcp))
 
 
 def inter_node_bandwidth_gbs(cluster: Cluster, constants) -> float:
@@ -71,6 +104,65 @@ def intra_bandwidth_Bps(c: dict, constants) -> np.ndarray:
     return np.asarray(c["gpu_intra_bandwidth_gbs"], float) * 1e9 * eff
 
 
+@dataclass(frozen=True)
+class Links:
+    """What the collectives of a batch of candidates run on (arrays, one entry per candidate).
+
+    Bandwidths in bytes/s, latencies in seconds.
+    """
+
+    node_Bps: np.ndarray  # one node's NICs, one direction, before congestion
+    intra_Bps: np.ndarray  # one GPU's NVLink / xGMI / PCIe rate, one direction
+    hop_intra_s: np.ndarray | float  # one point-to-point message inside a node
+    hop_inter_s: np.ndarray  # one point-to-point message across nodes
+    net_extra_us: np.ndarray  # fabric latency beyond NCCL's InfiniBand 'net' figures
+    nvlink_like: np.ndarray  # intra-node steps priced at NCCL's NVLink latency (else PCI)
+    nvls: np.ndarray  # NVSwitch with in-switch reduction
+    collnet: np.ndarray  # SHARP in-network reduction on the fabric
+    ll128: np.ndarray  # NCCL enables LL128 (NVLink inside, GPUDirect NIC under the switch)
+    gpus_per_node: np.ndarray
+    lossy: np.ndarray  # RDMA without a lossless class
+    loss_rate: np.ndarray  # drop probability per packet at one sender per receiver
+    resend_packets: np.ndarray  # packets resent per loss (go-back-N window, or 1)
+    pfc: np.ndarray  # lossless Ethernet: PFC pauses under incast
+    ecmp: np.ndarray  # flows hashed on uplinks (no adaptive routing)
+    nodes_per_leaf: np.ndarray
+    oversubscription: np.ndarray
+
+    @classmethod
+    def of(cls, c: dict, constants) -> Links:
+        """The links of candidate arrays `c` (keys of Cluster.as_arrays())."""
+        rdma = np.asarray(c["fabric_rdma"], bool)
+        gdr = np.asarray(c["gpudirect"], bool) & rdma
+        link = np.asarray(c["gpu_intra_link"], int)
+        kind = np.asarray(c["fabric_kind"], int)
+        lossless = np.asarray(c["fabric_lossless"], bool)
+        staged = np.where(rdma & ~gdr, constants.host_staging_latency_us, 0.0)
+        net_extra = np.maximum(np.asarray(c["fabric_latency_us"], float)
+                               - constants.nccl_net_reference_latency_us, 0.0) + staged
+        selective = np.asarray(c.get("fabric_selective_repeat", False), bool)
+        return cls(
+            node_Bps=node_bandwidth_gbs(c, constants) * 1e9,
+            intra_Bps=intra_bandwidth_Bps(c, constants),
+            hop_intra_s=constants.intra_latency_us * 1e-6,
+            hop_inter_s=inter_latency_s(c, constants),
+            net_extra_us=net_extra,
+            nvlink_like=(link == _NVLINK) | (link == _XGMI),
+            nvls=np.asarray(c.get("gpu_nvlink_sharp", False), bool),
+            collnet=np.asarray(c.get("fabric_sharp", False), bool) & rdma,
+            ll128=(link == _NVLINK) & gdr,
+            gpus_per_node=np.asarray(c["gpus_per_node"], float),
+            lossy=rdma & ~lossless,
+            loss_rate=np.asarray(c["fabric_loss_rate"], float),
+            resend_packets=np.where(selective, 1.0, constants.go_back_n_window_packets),
+            pfc=(kind == _ROCE) & lossless,
+            ecmp=(kind != _INFINIBAND) & ~np.asarray(c.get("fabric_adaptive_routing", False),
+                                                     bool),
+            nodes_per_leaf=np.asarray(c["fabric_nodes_per_leaf"], float),
+            oversubscription=np.asarray(c["fabric_oversubscription"], float),
+        )
+
+
 def straggler_stretch(jitter_cv, ranks) -> np.ndarray:
     """Expected slowest of `ranks` independent normal delays: 1 + cv * sqrt(2 ln N)."""
     n = np.maximum(np.asarray(ranks, float), 1.0)
@@ -87,86 +179,268 @@ def group_span(size, stride, gpus_per_node):
     return per_node, np.ceil(size / per_node)
 
 
+# --------------------------------------------------------------------------- the network
+
+def fan_in(op: str, algorithm: str, nodes) -> np.ndarray:
+    """Senders converging on one receiving NIC: the incast that fills switch queues."""
+    nodes = np.asarray(nodes, float)
+    if op == "all_to_all":
+        return np.maximum(nodes - 1.0, 1.0)
+    if algorithm == "tree":
+        # A node of the double binary tree receives from its two children while reducing.
+        return np.minimum(np.maximum(nodes - 1.0, 1.0), 2.0)
+    return np.ones_like(nodes)
+
+
+def network_share(op: str, algorithm: str, nodes, links: Links, constants) -> np.ndarray:
+    """Share of the NIC bandwidth a collective spanning `nodes` gets from the network.
+
+    - Oversubscription slows only the bytes that cross the spine: a ring or tree ordered by
+      topology leaves each leaf once per channel (its uplinks carry one node's traffic, so a
+      ratio up to the nodes under the leaf costs nothing), while all-to-all sends the share of
+      its bytes addressed to other leaves, (N - k) / N, up.
+    - Lossy RDMA: drops grow with incast fan-in and with the switch tiers crossed; each drop
+      resends a go-back-N window, goodput 1 / (1 + p x window) (brief 4, Wang et al.); a
+      selective-repeat NIC resends one packet (brief 4: IRN, RoSR).
+    - Lossless RoCE: no drops, but PFC pauses under incast block the head of line and spread
+      (brief 4, Mittal et al.); InfiniBand's credit flow control has no such pause storms.
+    - Ethernet without adaptive routing hashes a few large flows onto uplinks (ECMP): crossing
+      the spine, collisions leave some uplinks idle while others queue.
+    """
+    nodes = np.asarray(nodes, float)
+    k = np.minimum(links.nodes_per_leaf, nodes)
+    spine = nodes > links.nodes_per_leaf
+    if op == "all_to_all":
+        up = links.oversubscription * (nodes - k) / np.maximum(nodes, 1.0)
+    else:
+        up = links.oversubscription / np.maximum(k, 1.0)
+    over = np.where(spine, np.maximum(up, 1.0), 1.0)
+    incast = fan_in(op, algorithm, nodes)
+    tiers = np.where(spine, 2.0, 1.0)  # switches a packet queues in: leaf, then spine too
+    p = links.loss_rate * incast * tiers
+    goodput = np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
+    pause = np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty
+                                       * (1.0 - 1.0 / incast) * tiers), 1.0)
+    ecmp = np.where(links.ecmp & spine, constants.ecmp_collision_efficiency, 1.0)
+    return goodput * pause * ecmp / over
+
+
+def tier_reached(nodes, per_node, links: Links) -> np.ndarray:
+    """Index into TIERS of the highest tier a group's traffic crosses."""
+    nodes = np.asarray(nodes, float)
+    inside = np.where(np.asarray(per_node, float) > 1, 1, 0)
+    return np.where(nodes > links.nodes_per_leaf, 3, np.where(nodes > 1, 2, inside))
+
+
 # --------------------------------------------------------------------------- costs
 
-def _log2_steps(x):
-    return np.ceil(np.log2(np.maximum(x, 1.0)))
+def _lookup(table, key: str) -> float:
+    return float(table.get(key, table["default"]))
 
 
-def collective_cost(op: str, size, n, per_node, b_intra, b_share, a_intra, a_inter,
-                    algorithm: str = "auto") -> np.ndarray:
-    """Seconds for one collective on a group of n ranks, `per_node` of them in each node.
+def _log2i(x):
+    return np.floor(np.log2(np.maximum(x, 1.0)))
 
-    size: bytes of the full buffer (nccl-tests S). b_intra: per-GPU intra-node bandwidth;
-    b_share: the group's share of its node's NIC bandwidth (bytes/s); alphas in seconds.
-    Two-level model: the intra-node phase runs on NVLink/PCIe/xGMI, the inter-node phase is
-    bounded by the node's NICs; NCCL pipelines the two, so the slower phase sets the time.
-    Ring pays 2(n-1) (or n-1) hop latencies, tree 2 log2 of each level.
+
+def algorithm_available(op: str, algorithm: str, nodes, links: Links) -> np.ndarray:
+    """Whether NCCL can run `algorithm` for `op` on a group spanning `nodes` (tuning.cc 2.20.3).
+
+    Tree, NVLS and CollNet are priced for all-reduce; NVLS needs an NVSwitch with in-switch
+    reduction and, without SHARP, one node; CollNet needs SHARP on the fabric and two nodes.
+    """
+    nodes = np.asarray(nodes, float)
+    yes = np.ones(np.broadcast(nodes, links.nvls).shape, bool)
+    if algorithm == "ring":
+        return yes
+    if op != "all_reduce":
+        return ~yes
+    if algorithm == "tree":
+        return yes
+    if algorithm == "nvls":
+        return links.nvls & (nodes <= 1)
+    if algorithm == "collnet":
+        return links.collnet & (nodes > 1)
+    raise ValueError(f"unknown algorithm {algorithm!r}")
+
+
+def algorithm_refusal(op: str, algorithm: str, cluster: Cluster) -> str | None:
+    """Why NCCL cannot run `algorithm` for `op` over all GPUs of `cluster`, or None if it can."""
+    if algorithm in ("auto", "ring") or op in ("all_to_all", "p2p"):
+        return None
+    if op != "all_reduce":
+        return f"{algorithm} is priced for all_reduce only; {op} runs as a ring"
+    if algorithm == "tree":
+        return None
+    if algorithm == "nvls":
+        if not cluster.gpu.nvlink_sharp:
+            return (f"nvls needs an NVSwitch with in-switch reduction (NVLink SHARP); "
+                    f"{cluster.gpu.name} has none")
+        if cluster.nodes > 1:
+            return ("nvls spans one node here: across nodes NCCL runs it only together with "
+                    "CollNet (SHARP); use collnet on a SHARP fabric, or one node")
+        return None
+    if not (cluster.fabric.sharp and cluster.fabric.rdma):
+        return f"collnet needs in-network reduction (SHARP) on the fabric; {cluster.fabric.name} has none"
+    if cluster.nodes < 2:
+        return "collnet reduces in the network switches: it needs at least two nodes"
+    return None
+
+
+def _latency_us(op, algorithm, protocol, n, g, nodes, links: Links, constants):
+    """NCCL's latency of one collective (tuning.cc 2.20.3 ncclTopoTuneModel), microseconds."""
+    hw = constants.nccl_hw_latency_us
+    key = f"{algorithm}.{protocol}"
+    intra = np.where(links.nvlink_like, _lookup(hw, f"nvlink.{key}"), _lookup(hw, f"pci.{key}"))
+    inter = _lookup(hw, f"net.{key}") + links.net_extra_us
+    base = _lookup(constants.nccl_base_latency_us, key)
+    multi = nodes > 1
+    if algorithm == "ring":
+        k = 2.0 if op == "all_reduce" else 1.0
+        steps = k * (n - 1)
+        inter_steps = np.where(multi, 2.0 * nodes if op == "all_reduce" else nodes - 1, 0.0)
+        overhead = constants.nccl_net_overhead_us * (3.0 if protocol == "simple" else 1.0)
+        intra = np.where(multi, np.maximum(intra, overhead), intra)
+        lat = base + (steps - inter_steps) * intra + inter_steps * inter
+        if op == "all_reduce" and protocol == "simple":
+            lat = np.where(multi, lat * constants.nccl_ring_plateau_factor, lat)
+        return lat
+    if algorithm == "tree":
+        return base + 2.0 * ((g - 1) * intra + _log2i(nodes) * np.where(multi, inter, 0.0))
+    if algorithm == "nvls":
+        return base + intra
+    # CollNet: Direct on NVSwitch systems (each GPU talks to the NICs), Chain otherwise.
+    direct = 2.0 * (np.minimum(1.0, g - 1) * intra
+                    + (g - 1) * constants.nccl_collnet_arity_latency_us) + inter
+    chain = 2.0 * (g - 1) * intra + inter
+    return base + np.where(links.nvlink_like, direct, chain)
+
+
+def _protocol_factor(algorithm, protocol, size, g, nodes, constants):
+    f = constants.nccl_protocol_bandwidth_factor
+    key = f"{algorithm}.{protocol}"
+    factor = _lookup(f, key)
+    if key == "tree.ll128":
+        factor = np.where(nodes > 1, factor, _lookup(f, "tree.ll128.one_node"))
+    if key == "ring.ll128":
+        factor = np.where((nodes > 1) & (g < 2), _lookup(f, "ring.ll128.one_gpu_per_node"),
+                          factor)
+    if algorithm == "tree":
+        # NCCL's correction of the tree model at medium sizes, by powers of two from 64 B.
+        table = constants.nccl_tree_correction
+        steps = np.clip(_log2i(np.asarray(size, float) / 64.0), 0, 22).astype(int)
+        values = np.array([_lookup(table, f"{protocol}.{i}") for i in range(23)])
+        factor = factor * values[steps]
+    return factor
+
+
+def _bandwidth_time(op, algorithm, size, n, g, nodes, share, links: Links, nvls_factor):
+    """Seconds the algorithm's bottleneck link needs for the bytes, at full protocol efficiency
+    (inside a CollNet node the NVLS phase runs at its own protocol share, `nvls_factor`)."""
+    multi = nodes > 1
+    safe = np.where(multi, share, 1.0)
+    b = links.intra_Bps
+    k = 2.0 if op == "all_reduce" else 1.0
+    intra_ring = np.where(g > 1, k * (g - 1) / g * size / b, 0.0)
+    if algorithm == "ring":
+        inter = np.where(multi, k * (n - 1) / n * size / safe, 0.0)
+        # A flat ring's GPU links carry k(n-1)/n of S: inside one node that is the bound.
+        intra = np.where(multi, intra_ring, k * (n - 1) / n * size / b)
+        return np.maximum(intra, inter)
+    if algorithm == "tree":
+        # Double binary tree, S/2 per tree: on two nodes each node sends S/2 in each tree (S),
+        # half a ring's bytes (nccl-tests #196, nccl #946: 'up to ~2x the network speed');
+        # beyond, a node with two children in one tree sends S/2 up and S down there and S/2
+        # as a leaf of the other: 2S, a ring's bytes.
+        per_node = np.where(nodes > 2, 2.0, 1.0)
+        return np.maximum(intra_ring, np.where(multi, per_node * size / safe, 0.0))
+    if algorithm == "nvls":
+        # Each GPU sends its buffer to the switch once and receives the reduction once.
+        return size / b
+    # CollNet: the node reduces inside (NVLS where the switch reduces, else a ring), then
+    # sends S up to the SHARP switch and receives S back (brief 3.1: 'only N+1 sends').
+    inside = np.where(links.nvls, size / (b * nvls_factor), intra_ring)
+    return np.maximum(inside, np.where(multi, size / safe, 0.0))
+
+
+def collective_cost(op: str, size, n, per_node, links: Links, share,
+                    algorithm: str = "auto", constants=None):
+    """Seconds for one collective on a group of n ranks, `per_node` of them in each node, and
+    the index into CHOSEN of the algorithm it ran.
+
+    size: bytes of the full buffer (nccl-tests S); share: the group's share of its node's NIC
+    bandwidth (bytes/s). An algorithm the hardware cannot run costs infinity.
     """
     size = np.asarray(size, float)
     n = np.maximum(np.asarray(n, float), 1.0)
     g = np.minimum(np.asarray(per_node, float), n)
     nodes = np.ceil(n / g)
     multi = nodes > 1
-    hop = np.where(multi, a_inter, a_intra)
-    safe_share = np.where(multi, b_share, 1.0)
-    if op in ("all_reduce", "reduce_scatter", "all_gather"):
-        k = 2.0 if op == "all_reduce" else 1.0
-        t_intra = np.where(g > 1, k * (g - 1) / g * size / b_intra, 0.0)
-        t_inter = np.where(multi, k * (n - 1) / n * size / safe_share, 0.0)
-        bw_time = np.maximum(t_intra, t_inter)
-        ring_lat = k * (n - 1) * hop
-        tree_lat = k * (_log2_steps(g) * a_intra + _log2_steps(nodes) * np.where(multi, a_inter, 0))
-    elif op == "all_to_all":
-        # Each rank sends (n-1)/n of S: the (n-g)/n that leave the node share the group's NICs.
-        t_intra = np.where(g > 1, (g - 1) / n * size / b_intra, 0.0)
-        t_inter = np.where(multi, g * (n - g) / n * size / safe_share, 0.0)
-        bw_time = np.maximum(t_intra, t_inter)
-        ring_lat = tree_lat = (n - 1) * hop
-    elif op == "broadcast":
-        bw_time = size / np.where(multi, np.minimum(b_intra, safe_share), b_intra)
-        ring_lat = (n - 1) * hop
-        tree_lat = (_log2_steps(g) * a_intra + _log2_steps(nodes) * np.where(multi, a_inter, 0))
-    elif op == "p2p":
-        bw_time = size / np.where(multi, safe_share, b_intra)
-        ring_lat = tree_lat = hop
-    else:
+    if op in ("all_to_all", "p2p", "broadcast"):
+        hop = np.where(multi, links.hop_inter_s, links.hop_intra_s)
+        net = share * network_share(op, "ring", nodes, links, constants)
+        safe = np.where(multi, net, 1.0)
+        if op == "all_to_all":
+            # Each rank sends (n-1)/n of S: the (n-g)/n that leave the node share the NICs.
+            t_intra = np.where(g > 1, (g - 1) / n * size / links.intra_Bps, 0.0)
+            t_inter = np.where(multi, g * (n - g) / n * size / safe, 0.0)
+            t = np.maximum(t_intra, t_inter) + (n - 1) * hop
+        elif op == "p2p":
+            t = size / np.where(multi, safe, links.intra_Bps) + hop
+        else:
+            t = size / np.where(multi, np.minimum(links.intra_Bps, safe), links.intra_Bps)
+            t = t + (n - 1) * hop
+        code = CHOSEN.index("p2p") if op != "broadcast" else CHOSEN.index("ring")
+        return np.where(n > 1, t, 0.0), np.full(np.shape(t), code)
+    if op not in ("all_reduce", "reduce_scatter", "all_gather"):
         raise ValueError(f"unknown collective {op!r}")
-    if algorithm == "ring":
-        lat = ring_lat
-    elif algorithm == "tree":
-        lat = tree_lat
-    elif algorithm == "auto":
-        lat = np.minimum(ring_lat, tree_lat)
-    else:
+    if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}")
-    return np.where(n > 1, bw_time + lat, 0.0)
+    names = [a for a in ALGORITHM_PROTOCOLS if algorithm in ("auto", a)]
+    best = np.full(np.broadcast(size, n, g, links.node_Bps).shape, np.inf)
+    code = np.zeros(best.shape, int)
+    for a in names:
+        ok = algorithm_available(op, a, nodes, links)
+        if not ok.any():
+            continue
+        net = share * network_share(op, a, nodes, links, constants)
+        t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, links, _lookup(
+            constants.nccl_protocol_bandwidth_factor, "nvls.simple"))
+        for p in ALGORITHM_PROTOCOLS[a]:
+            enabled = ok
+            if p == "ll128":
+                # LL128 needs NVLink inside and, across nodes, a GPUDirect NIC (tuning.cc).
+                enabled = ok & np.where(multi, links.ll128, links.nvlink_like)
+            t = (_latency_us(op, a, p, n, g, nodes, links, constants) * 1e-6
+                 + t_bw / _protocol_factor(a, p, size, g, nodes, constants))
+            t = np.where(enabled, t, np.inf)
+            better = t < best
+            best = np.where(better, t, best)
+            code = np.where(better, CHOSEN.index(a), code)
+    return np.where(n > 1, best, 0.0), code
 
 
-def collective_time(op: str, size_bytes: float, cluster, constants, algorithm: str = "ring"):
+def collective_time(op: str, size_bytes: float, cluster, constants, algorithm: str = "auto"):
     """One collective over all GPUs of `cluster` (p2p: one GPU pair, across nodes if any).
 
-    Returns (time_s, algbw_gbs, busbw_gbs) with nccl-tests definitions:
+    Returns (time_s, algbw_gbs, busbw_gbs, chosen) with nccl-tests definitions:
     algbw = S / t, busbw = algbw x factor (2(n-1)/n all-reduce; (n-1)/n RS/AG/all-to-all;
-    1 p2p/broadcast). The slowest of n ranks sets the time (jitter stretch on inter-node runs).
+    1 p2p/broadcast); chosen is the algorithm that ran (CHOSEN). The slowest of n ranks sets
+    the time (jitter stretch on inter-node runs). An impossible algorithm gives time inf.
     """
     c = cluster.as_arrays()
     gpn = float(cluster.gpus_per_node)
-    node_bw = node_bandwidth_gbs(c, constants) * 1e9
-    b_intra = intra_bandwidth_Bps(c, constants)
-    a_inter = inter_latency_s(c, constants)
-    a_intra = constants.intra_latency_us * 1e-6
+    links = Links.of(c, constants)
     if op == "p2p":
         n, per_node = 2.0, (1.0 if cluster.nodes > 1 else 2.0)
         # A single pair uses one NIC (the one next to its GPU).
-        share = node_bw / max(cluster.server.nics_per_node, 1)
+        share = links.node_Bps / max(cluster.server.nics_per_node, 1)
     else:
         n, per_node = float(cluster.gpus), gpn
-        share = node_bw
-    t = collective_cost(op, size_bytes, n, per_node, b_intra, share, a_intra, a_inter, algorithm)
+        share = links.node_Bps
+    t, code = collective_cost(op, size_bytes, n, per_node, links, share, algorithm, constants)
     multi = np.ceil(n / per_node) > 1
     t = t * np.where(multi, straggler_stretch(c["fabric_jitter_cv"], n), 1.0)
     t = float(t[0])
     algbw = size_bytes / t / 1e9 if t > 0 else float("inf")
     busbw = algbw * float(busbw_factor(op, n))
-    return t, algbw, busbw
+    return t, algbw, busbw, CHOSEN[int(code[0])]

@@ -95,17 +95,22 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
         "context, NCCL buffers); FP32 logits on the last stage and ZeRO-3/FSDP gather "
         "buffers counted.")
     if not f.rdma:
-        add(f"No RDMA: NCCL socket transport capped at {constants.tcp_socket_ceiling_gbs:g} "
-            "GB/s per NIC.")
+        add(f"No RDMA: NCCL socket transport copies through the host's CPUs, capped at "
+            f"{constants.tcp_host_ceiling_gbs:g} GB/s per host whatever the NIC count.")
     elif not cluster.uses_gpudirect:
         add("RDMA without GPUDirect: traffic staged through host memory "
             f"(x{constants.host_staging_bandwidth_factor:g} bandwidth, "
             f"+{constants.host_staging_latency_us:g} us per message).")
     if f.rdma and not f.lossless:
-        add(f"Lossy RDMA fabric: go-back-N recovery at loss rate {f.loss_rate:g}.")
+        resend = "selective repeat" if f.selective_repeat else "go-back-N"
+        add(f"Lossy RDMA fabric: {resend} recovery, drops at {f.loss_rate:g} per packet for "
+            "each sender converging on a receiver and each switch tier crossed (all-to-all "
+            "suffers most).")
     if cluster.nodes > f.nodes_per_leaf and f.oversubscription > 1:
-        add(f"{cluster.nodes} nodes exceed {f.nodes_per_leaf} per leaf: bandwidth divided "
-            f"by the {f.oversubscription:g}:1 oversubscription.")
+        add(f"{cluster.nodes} nodes exceed {f.nodes_per_leaf} per leaf: the "
+            f"{f.oversubscription:g}:1 spine slows only the bytes that cross it (all-to-all "
+            "sends most of its bytes up; a topology-ordered ring or tree leaves each leaf "
+            "once per channel).")
     if r["tp_cross_node"]:
         add(f"Tensor parallelism {layout.tp} exceeds {cluster.gpus_per_node} GPUs per node: "
             "its all-reduces cross the inter-node fabric.")

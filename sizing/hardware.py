@@ -20,6 +20,7 @@ class GPU:
     intra_link: str  # 'nvlink' | 'xgmi' | 'pcie'
     intra_bandwidth_gbs: float  # per GPU, one direction, GB/s
     fp32_tflops: float | None = None  # only needed for FP32 training
+    nvlink_sharp: bool = False  # NVSwitch with in-switch reduction (NCCL NVLS)
 
     def peak_tflops(self, precision: str) -> float | None:
         return {"bf16": self.bf16_tflops, "fp8": self.fp8_tflops, "fp32": self.fp32_tflops}.get(
@@ -53,6 +54,9 @@ class Fabric:
     loss_rate: float
     oversubscription: float
     nodes_per_leaf: int
+    sharp: bool = False  # in-network reduction (SHARP) enabled for NCCL CollNet
+    adaptive_routing: bool = False  # switches spread flows per packet (no ECMP collisions)
+    selective_repeat: bool = False  # the NIC resends only lost packets (not go-back-N)
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,7 @@ class Cluster:
             "gpu_memory_bandwidth_gbs": np.array([g.memory_bandwidth_gbs], float),
             "gpu_intra_link": np.array([INTRA_LINKS.index(g.intra_link)]),
             "gpu_intra_bandwidth_gbs": np.array([g.intra_bandwidth_gbs], float),
+            "gpu_nvlink_sharp": np.array([g.nvlink_sharp]),
             "gpus_per_node": np.array([s.gpus_per_node]),
             "pcie_gen": np.array([s.pcie_gen]),
             "nics_per_node": np.array([s.nics_per_node]),
@@ -111,5 +116,8 @@ class Cluster:
             "fabric_loss_rate": np.array([f.loss_rate], float),
             "fabric_oversubscription": np.array([f.oversubscription], float),
             "fabric_nodes_per_leaf": np.array([f.nodes_per_leaf]),
+            "fabric_sharp": np.array([f.sharp]),
+            "fabric_adaptive_routing": np.array([f.adaptive_routing]),
+            "fabric_selective_repeat": np.array([f.selective_repeat]),
             "nodes": np.array([self.nodes]),
         }

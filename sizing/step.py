@@ -7,12 +7,11 @@ import numpy as np
 
 from sizing import explain
 from sizing.collectives import (
+    Links,
     collective_cost,
     group_span,
-    inter_latency_s,
-    intra_bandwidth_Bps,
-    node_bandwidth_gbs,
     straggler_stretch,
+    tier_reached,
 )
 from sizing.compute import (
     OPTIMIZER_BYTES_PER_PARAM,
@@ -258,17 +257,20 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     peak = comp["peak"]
 
     # ---- links
-    node_bw = node_bandwidth_gbs(c, constants) * 1e9
-    b_intra = intra_bandwidth_Bps(c, constants)
-    a_inter = inter_latency_s(c, constants)
-    a_intra = constants.intra_latency_us * 1e-6
+    links = Links.of(c, constants)
+    node_bw = links.node_Bps
     act_bytes = 4.0 if fp32 else 2.0
     zeros = np.zeros(n)
+    # The algorithm (sizing.collectives.CHOSEN) and network tier (TIERS) of each kind of
+    # collective, for the breakdown.
+    routes: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
-    def cost(op, size, group, stride, algorithm="auto"):
+    def cost(op, size, group, stride, name=None):
         per_node, spans = group_span(group, stride, gpn)
         share = node_bw * per_node / gpn
-        t = collective_cost(op, size, group, per_node, b_intra, share, a_intra, a_inter, algorithm)
+        t, chosen = collective_cost(op, size, group, per_node, links, share, "auto", constants)
+        if name is not None:
+            routes[name] = (chosen, np.where(group > 1, tier_reached(spans, per_node, links), 0))
         return t, spans > 1
 
     # ---- tensor and expert parallelism (per micro-batch, on the critical path)
@@ -276,20 +278,20 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         s, h, L = model.seq_len, model.hidden, model.layers
         tp_msg = s / cp * b * h * act_bytes
         tp_count = np.where(rc == 2, 6.0, 4.0) * L / pp
-        t_tp1, tp_inter = cost("all_reduce", tp_msg, tp, 1)
+        t_tp1, tp_inter = cost("all_reduce", tp_msg, tp, 1, "tp")
         tp_mb = np.where(tp > 1, tp_count * t_tp1, 0.0)
         if model.experts > 1:
             k = min(model.top_k, model.experts)
             ep_msg = s / cp * b * k * h * act_bytes / np.where(sp, tp, 1.0)
-            t_ep1, ep_inter = cost("all_to_all", ep_msg, ep, tp)
+            t_ep1, ep_inter = cost("all_to_all", ep_msg, ep, tp, "ep")
             ep_mb = np.where(ep > 1, 4.0 * L / pp * t_ep1, 0.0)
         else:
             ep_mb, ep_inter = zeros, np.zeros(n, bool)
         pp_msg = s / cp * b * h * act_bytes / tp
         _, spans_pp = group_span(pp, tp * dp * cp, gpn)
         pp_cross = spans_pp > 1
-        t_p2p = collective_cost("p2p", pp_msg, 2.0, np.where(pp_cross, 1.0, 2.0), b_intra,
-                                node_bw / gpn, a_intra, a_inter)
+        t_p2p, _ = collective_cost("p2p", pp_msg, 2.0, np.where(pp_cross, 1.0, 2.0), links,
+                                   node_bw / gpn, constants=constants)
         pp_total = np.where(pp > 1, 2.0 * v * (m + pp - 1) * t_p2p, 0.0)
         # Context parallelism passes each rank's K and V around the CP ring (cp - 1 steps per
         # layer forward; K/V again and their gradients backward: 3x). Megatron's p2p variant is
@@ -318,10 +320,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # per-step cost is units x cost(one unit), not the cost of one message of the whole size.
     bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
     n_buckets = np.maximum(grad_bytes / bucket, 1.0)
-    t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp)
+    t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp, "dp")
     t_ar = n_buckets * t_bucket
     units = float(model.layers) if is_tf else 1.0
-    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp)
+    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp, "zero")
     t_ag1, _ = cost("all_gather", local_params * wbytes / units, shard, tp)
     t_rs, t_ag = units * t_rs1, units * t_ag1
     z3 = zero == 3
@@ -456,6 +458,11 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         "optimizer_s": base["optimizer"],
     }
     out.update({f"memory_{k}": val for k, val in mem.items()})
+    none = np.zeros(n, int)
+    for name in ("tp", "ep", "dp", "zero"):
+        chosen, tier = routes.get(name, (none, none))
+        out[f"{name}_algorithm"] = np.broadcast_to(chosen, (n,))
+        out[f"{name}_tier"] = np.broadcast_to(tier, (n,))
     return out
 
 

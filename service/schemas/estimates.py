@@ -12,7 +12,7 @@ from service.schemas.catalog import VERSION_RANGE
 from service.schemas.workload import LayoutSchema, Strict, TrainingSchema, WorkloadSchema
 from service.sizing_result import Breakdown, Memory
 from service.typed import schema_for
-from sizing.collectives import ALGORITHMS, COLLECTIVES
+from sizing.collectives import ALGORITHMS, CHOSEN, COLLECTIVES
 from sizing.hardware import FABRIC_KINDS, INTRA_LINKS
 
 
@@ -161,7 +161,12 @@ class CollectiveRequestSchema(Strict):
     operation = ma.fields.String(required=True, validate=v.OneOf(COLLECTIVES))
     size_bytes = f.Number(required=True, validate=v.Range(min=1, max=1e12),
                                  metadata={"description": "Message size S in bytes (nccl-tests)"})
-    algorithm = ma.fields.String(load_default="auto", validate=v.OneOf(ALGORITHMS))
+    algorithm = ma.fields.String(
+        load_default="auto", validate=v.OneOf(ALGORITHMS),
+        metadata={"description": "NCCL algorithm: auto (NCCL's own choice by message size, as "
+                                 "its tuning model makes it), ring, tree (all_reduce), nvls "
+                                 "(NVLink SHARP, one NVSwitch node) or collnet (InfiniBand "
+                                 "SHARP). An algorithm the hardware cannot run is refused (422)."})
     catalog_version = f.Integer(validate=VERSION_RANGE)
 
 
@@ -169,6 +174,10 @@ class CollectiveSchema(ma.Schema):
     operation = ma.fields.String(required=True)
     size_bytes = ma.fields.Float(required=True)
     ranks = ma.fields.Integer(required=True)
+    algorithm = ma.fields.String(required=True, metadata={"description": "The algorithm asked for"})
+    algorithm_used = ma.fields.String(required=True, validate=v.OneOf(CHOSEN), metadata={
+        "description": "The algorithm that ran: what auto chose (ring, tree, nvls, collnet), or "
+                       "p2p for all_to_all and p2p, which NCCL sends point to point"})
     time_s = ma.fields.Float(required=True)
     algbw_gbs = ma.fields.Float(required=True, metadata={"description": "S / time, GB/s (bytes)"})
     busbw_gbs = ma.fields.Float(

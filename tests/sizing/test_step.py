@@ -1,4 +1,5 @@
 from dataclasses import replace
+from types import MappingProxyType
 
 import numpy as np
 import pytest
@@ -48,9 +49,11 @@ def test_pipeline_bubble_is_p_minus_1_over_v_m(cluster_on, constants, v):
 def test_zero3_moves_one_and_a_half_times_the_data_parallel_volume(cluster_on, constants):
     m = preset_model("llama-3-8b")
     cl = cluster_on("ib-ndr-400", 4)
-    # One gradient bucket, so that per-message latency does not blur the volume comparison
-    # (DDP pays one latency per 25 MB bucket, FSDP one per layer).
-    one_bucket = replace(constants, dp_bucket_mb=1e5)
+    # One gradient bucket and no NCCL latencies, so that per-message latency does not blur the
+    # volume comparison (DDP pays one latency per 25 MB bucket, FSDP one per layer).
+    none = MappingProxyType({"default": 0.0})
+    one_bucket = replace(constants, dp_bucket_mb=1e5, nccl_base_latency_us=none,
+                         nccl_hw_latency_us=none, nccl_net_overhead_us=0.0)
 
     def comm(zero):
         # PyTorch DDP and FSDP reduce 16-bit gradients (Megatron would reduce FP32 ones).
