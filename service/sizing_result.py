@@ -73,6 +73,8 @@ class Breakdown:
                                                  "behind compute"))
     optimizer_s: float = field(**described("Optimizer step (on the GPU, or on the host with "
                                            "offload), after the backward"))
+    overlap_slowdown_s: float = field(**described(
+        "Compute slowed by the communication hidden behind it (SM and HBM contention)"))
 
 
 @dataclass(frozen=True)

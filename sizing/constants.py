@@ -52,6 +52,7 @@ class ModelConstants:
     go_back_n_window_packets: float
     dp_bucket_mb: float
     overlap_efficiency: float
+    overlap_compute_slowdown: float
     tp_overlap_fraction: float
     ep_overlap_fraction: float
     bytes_per_param_weights: float

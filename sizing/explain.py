@@ -1,6 +1,7 @@
 """The model's numbers in words: a configuration's bottleneck, its assumptions, why it ranks."""
 from __future__ import annotations
 
+from sizing.collectives import CHOSEN, TIERS
 from sizing.hardware import Cluster
 from sizing.workload import GenericModel, Layout
 
@@ -62,6 +63,25 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
     return sentences[part]
 
 
+# What each kind of collective of a step is, for the words.
+_COLLECTIVES = (("tp", "tensor-parallel all-reduce"), ("ep", "expert all-to-all"),
+                ("dp", "gradient all-reduce"), ("zero", "gradient reduce-scatter"))
+_TIER_WORDS = {"nvlink": "inside the node", "leaf": "through the leaf switches",
+               "spine": "across the spine"}
+
+
+def collective_routes(layout, r) -> str:
+    """Which algorithm each collective of the step ran and which network tier it crossed."""
+    parts = []
+    for key, words in _COLLECTIVES:
+        tier = TIERS[int(r[f"{key}_tier"])]
+        sharded = layout.zero_stage >= 2
+        if tier == "none" or (key == "zero" and not sharded) or (key == "dp" and sharded):
+            continue
+        parts.append(f"{words} {CHOSEN[int(r[f'{key}_algorithm'])]} {_TIER_WORDS[tier]}")
+    return "; ".join(parts) if parts else "no collective crosses a GPU boundary"
+
+
 def assumptions(cluster, model, training, layout, constants, r) -> list:
     """What the estimate assumes that a customer could check or dispute."""
     f = cluster.fabric
@@ -78,8 +98,9 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
     add(f"Inter-node bandwidth {float(r['inter_node_bandwidth_gbs']):.1f} GB/s per node "
         f"({cluster.server.nics_per_node} x {cluster.nic_rate_effective_gbps:g} Gb/s x "
         f"{f.achievable_fraction:g} achievable fraction{', then reduced' if reduced else ''}).")
-    add("Collectives: NCCL-style two-level ring/tree, alpha-beta costs; the slower of the "
-        "intra-node and inter-node phases bounds each collective.")
+    add("Collectives: NCCL 2.20's algorithms (ring, tree, NVLS, CollNet) and protocols with "
+        "its latency model, the fastest chosen per message size as NCCL does; "
+        + collective_routes(layout, r) + ".")
     if layout.overlaps_gradients:
         add(f"Gradient all-reduce in {constants.dp_bucket_mb:g} MB buckets overlaps the last "
             f"micro-batch's backward at {100 * constants.overlap_efficiency:.0f}% efficiency; "
@@ -87,8 +108,10 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
     else:
         add("Gradient all-reduce after the backward pass, not overlapped "
             f"({layout.framework}'s usual setting or overlap_grad_reduce false).")
-    add(f"Stragglers: each inter-node collective waits for the slowest of {cluster.gpus} ranks "
-        f"(jitter cv {f.jitter_cv:g}, stretch 1 + cv*sqrt(2 ln N)).")
+    add("Stragglers: each inter-node collective waits for the slowest rank of its own group "
+        f"(jitter cv {f.jitter_cv:g}, stretch 1 + cv*sqrt(2 ln N) for N ranks in the group).")
+    add(f"Overlap is not free: compute runs {100 * constants.overlap_compute_slowdown:.1f}% "
+        "slower while hidden communication runs under it (SM and HBM contention).")
     add(f"Optimizer: mixed-precision Adam, {state_bytes:g} bytes per parameter before ZeRO "
         f"sharding{', optimizer state in host memory' if layout.offload != 'none' else ''}; "
         f"{constants.runtime_reserved_gb:g} GB reserved per GPU for the runtime (CUDA "

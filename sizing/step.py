@@ -321,12 +321,29 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
     n_buckets = np.maximum(grad_bytes / bucket, 1.0)
     t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp, "dp")
-    t_ar = n_buckets * t_bucket
+    # Expert weights are replicated only over the dp / ep ranks holding the same experts (ep x
+    # tp apart): their gradients reduce over that smaller group, the dense ones over dp x cp.
+    expert_bytes = expert / (tp * pp * ep) * gbytes
+    dense_buckets = np.maximum((grad_bytes - expert_bytes) / bucket, 1.0)
+    expert_group = np.maximum(dpc / ep, 1.0)
+    t_ebucket, _ = cost("all_reduce", bucket, expert_group, tp * ep)
+    t_ar = np.where((ep > 1) & (expert_bytes > 0),
+                    dense_buckets * t_bucket + expert_bytes / bucket * t_ebucket,
+                    n_buckets * t_bucket)
+    # ZeRO-2 keeps only its shard of the gradients (sizing/memory.py): with accumulation each
+    # micro-batch's gradients are reduce-scattered as they are produced, and the updated
+    # 16-bit weights are all-gathered once after the optimizer step.
+    t_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero2")
+    t_z2_rs = n_buckets * t_rsb
+    w_bucket = np.minimum(bucket, local_params * wbytes)
+    t_agb, _ = cost("all_gather", w_bucket, dpc, tp)
+    t_z2_ag = np.maximum(local_params * wbytes / w_bucket, 1.0) * t_agb
     units = float(model.layers) if is_tf else 1.0
     t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp, "zero")
     t_ag1, _ = cost("all_gather", local_params * wbytes / units, shard, tp)
     t_rs, t_ag = units * t_rs1, units * t_ag1
     z3 = zero == 3
+    z2 = zero == 2
     # HSDP: the shards of each group are all-reduced across the replicas, once per step.
     replicas = dpc / shard
     t_rep1, rep_inter = cost("all_reduce", np.minimum(bucket, grad_bytes / shard), replicas,
@@ -351,21 +368,27 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     offload_mb = np.where(offload == 2,
                           np.maximum(2.0 * act_mb_bytes / host_Bps - t_comp_mb, 0.0), 0.0)
 
-    st = straggler_stretch(c["fabric_jitter_cv"], gpus)
+    # Each inter-node collective waits for the slowest rank of its own group.
+    jitter = c["fabric_jitter_cv"]
+    stretches = {"tp": straggler_stretch(jitter, tp), "ep": straggler_stretch(jitter, ep),
+                 "pp": straggler_stretch(jitter, 2.0), "cp": straggler_stretch(jitter, cp),
+                 "dp": straggler_stretch(jitter, dpc), "zero": straggler_stretch(jitter, shard),
+                 "rep": straggler_stretch(jitter, replicas)}
+    ones = {k: 1.0 for k in stretches}
 
     def assemble(stretch):
-        def s_(t, inter):
-            return t * np.where(inter, stretch, 1.0)
+        def s_(t, inter, kind="dp"):
+            return t * np.where(inter, stretch[kind], 1.0)
 
-        tp_t = s_(tp_mb, tp_inter)
-        ep_t = s_(ep_mb, ep_inter)
+        tp_t = s_(tp_mb, tp_inter, "tp")
+        ep_t = s_(ep_mb, ep_inter, "ep")
         tp_exp = tp_t * (1 - constants.tp_overlap_fraction)
         ep_exp = ep_t * (1 - constants.ep_overlap_fraction)
-        cp_t = s_(cp_mb, cp_inter)
+        cp_t = s_(cp_mb, cp_inter, "cp")
         t_mb = t_comp_mb + tp_exp + ep_exp + cp_t + offload_mb
         pipeline = m * t_mb
         bubble = (pp - 1) / v * t_mb
-        pp_exp = s_(pp_total, pp_cross)
+        pp_exp = s_(pp_total, pp_cross, "pp")
         # DP all-reduce overlaps the last micro-batch's backward, bucket by bucket: the last
         # bucket is always exposed.
         ov = constants.overlap_efficiency
@@ -378,28 +401,42 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # behind forward compute; the backward all-gather and the gradient reduce-scatter share
         # the same NICs (their times add) and hide only behind backward compute (with any
         # recomputation). The first layer's gather and the last layer's reduce-scatter wait.
-        rs1 = s_(t_rs, dp_inter)
-        ag1 = s_(t_ag, dp_inter)
+        rs1 = s_(t_rs, dp_inter, "zero")
+        ag1 = s_(t_ag, dp_inter, "zero")
         exp_fwd = np.minimum(ag1, np.maximum(ag1 / units, ag1 - ov * t_fwd_mb))
         bwd_comm = ag1 + rs1
         exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - ov * t_bwd_mb))
-        rep = s_(t_replica, rep_inter)
+        rep = s_(t_replica, rep_inter, "rep")
         rs = m * rs1 + rep
         ag = m * 2.0 * ag1
         z_total = rs + ag
         exp_z = m * (exp_fwd + exp_bwd) + np.where(dp_overlap, np.maximum(
-            rep - ov * t_bwd_mb, np.minimum(rep, s_(t_rep1, rep_inter))), rep)
+            rep - ov * t_bwd_mb, np.minimum(rep, s_(t_rep1, rep_inter, "rep"))), rep)
         # Tensor parallelism across nodes keeps the NICs busy on the critical path: data-parallel
         # traffic then has no idle NIC time to hide in and is exposed in full.
         exp_ar = np.where(tp_inter, ar, exp_ar)
         exp_z = np.where(tp_inter, z_total, exp_z)
         z_safe = np.where(z_total > 0, z_total, 1.0)
-        dp_total = np.where(has_dp, np.where(z3, rs, ar), 0.0)
-        dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe, exp_ar), 0.0)
-        zero_total = np.where(has_dp & z3, ag, 0.0)
-        zero_exp = np.where(has_dp & z3, exp_z * ag / z_safe, 0.0)
-        step = pipeline + bubble + pp_exp + dp_exp + zero_exp + t_opt
+        # ZeRO-2: each micro-batch's reduce-scatter hides behind its own backward (the last
+        # bucket waits); the weight all-gather after the optimizer step is exposed.
+        z2_rs = s_(t_z2_rs, dp_inter)
+        z2_exp = np.where(dp_overlap & ~tp_inter, np.minimum(z2_rs, np.maximum(
+            s_(t_rsb, dp_inter), z2_rs - ov * t_bwd_mb)), z2_rs)
+        z2_ag = s_(t_z2_ag, dp_inter)
+        dp_total = np.where(has_dp, np.where(z3, rs, np.where(z2, m * z2_rs, ar)), 0.0)
+        dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe,
+                                           np.where(z2, m * z2_exp, exp_ar)), 0.0)
+        zero_total = np.where(has_dp & z3, ag, np.where(has_dp & z2, z2_ag, 0.0))
+        zero_exp = np.where(has_dp & z3, exp_z * ag / z_safe, np.where(has_dp & z2, z2_ag, 0.0))
+        # Overlap is not free: communication kernels running under compute take SMs and HBM
+        # bandwidth from it, so the compute they hide behind runs slower for as long as they
+        # run (constants.overlap_compute_slowdown).
+        hidden = m * (tp_t - tp_exp) + m * (ep_t - ep_exp) + (dp_total - dp_exp) \
+            + (zero_total - zero_exp)
+        contention = constants.overlap_compute_slowdown * hidden
+        step = pipeline + bubble + pp_exp + dp_exp + zero_exp + t_opt + contention
         return {
+            "contention": contention,
             "step": step, "compute": m * t_comp_mb, "tp_exp": m * tp_exp,
             "cp_exp": m * cp_t, "offload_exp": m * offload_mb, "optimizer": t_opt,
             "tp_hid": m * (tp_t - tp_exp), "ep_exp": m * ep_exp, "ep_hid": m * (ep_t - ep_exp),
@@ -407,12 +444,13 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             "zero_exp": zero_exp, "zero_hid": zero_total - zero_exp, "bubble": bubble,
         }
 
-    base = assemble(1.0)
-    slow = assemble(st)
+    base = assemble(ones)
+    slow = assemble(stretches)
     step = slow["step"]
     straggler = step - base["step"]
     comm_exposed = (base["tp_exp"] + base["ep_exp"] + base["pp_exp"] + base["dp_exp"]
-                    + base["zero_exp"] + base["cp_exp"] + base["offload_exp"] + straggler)
+                    + base["zero_exp"] + base["cp_exp"] + base["offload_exp"] + straggler
+                    + base["contention"])
     mem = memory_per_gpu(model, c, constants, training.precision, comp["activation_parts"])
 
     gb = global_batch
@@ -455,10 +493,13 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         "zero_exposed_s": base["zero_exp"], "zero_hidden_s": base["zero_hid"],
         "bubble_s": base["bubble"], "straggler_s": straggler,
         "cp_exposed_s": base["cp_exp"], "offload_exposed_s": base["offload_exp"],
-        "optimizer_s": base["optimizer"],
+        "optimizer_s": base["optimizer"], "overlap_slowdown_s": base["contention"],
     }
     out.update({f"memory_{k}": val for k, val in mem.items()})
     none = np.zeros(n, int)
+    # ZeRO-2 reduce-scatters over the whole data-parallel group, ZeRO-3 over its shard group.
+    routes["zero"] = tuple(np.where(zero == 2, a, b) for a, b in zip(routes.pop("zero2"),
+                                                                       routes["zero"]))
     for name in ("tp", "ep", "dp", "zero"):
         chosen, tier = routes.get(name, (none, none))
         out[f"{name}_algorithm"] = np.broadcast_to(chosen, (n,))
@@ -469,7 +510,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
 BREAKDOWN_KEYS = ("compute_s", "tp_exposed_s", "tp_hidden_s", "ep_exposed_s", "ep_hidden_s",
                   "pp_exposed_s", "dp_exposed_s", "dp_hidden_s", "zero_exposed_s",
                   "zero_hidden_s", "bubble_s", "straggler_s", "cp_exposed_s",
-                  "offload_exposed_s", "optimizer_s")
+                  "offload_exposed_s", "optimizer_s", "overlap_slowdown_s")
 
 
 def layout_arrays(layout: Layout, training: Training) -> dict:
