@@ -52,8 +52,8 @@ def _pcie_Bps(c: dict, constants) -> np.ndarray:
     """One x16 PCIe link of the server's generation, bytes/s (the measured host-to-device rate)."""
     table = constants.host_link_gbs
     gens = np.asarray(c["pcie_gen"]).astype(int)
-    rate = {g: table.get(str(g), table["default"]) for g in np.unique(gens)}
-    return np.vectorize(rate.get, otypes=[float])(gens) * 1e9
+    rate = np.array([_lookup(table, str(g)) for g in range(int(gens.max(initial=0)) + 1)])
+    return rate[gens] * 1e9
 
 
 def node_bandwidth_gbs(c: dict, constants) -> np.ndarray:
@@ -326,11 +326,22 @@ def _protocol_factor(algorithm, protocol, size, g, nodes, constants):
                           factor)
     if algorithm == "tree":
         # NCCL's correction of the tree model at medium sizes, by powers of two from 64 B.
-        table = constants.nccl_tree_correction
         steps = np.clip(_log2i(np.asarray(size, float) / 64.0), 0, 22).astype(int)
-        values = np.array([_lookup(table, f"{protocol}.{i}") for i in range(23)])
-        factor = factor * values[steps]
+        factor = factor * _tree_correction(constants.nccl_tree_correction, protocol)[steps]
     return factor
+
+
+_TREE_TABLES: dict[tuple[int, str], tuple[object, np.ndarray]] = {}
+
+
+def _tree_correction(table, protocol: str) -> np.ndarray:
+    """The 23 tree corrections of one protocol as an array, built once per constants table."""
+    key = (id(table), protocol)
+    hit = _TREE_TABLES.get(key)
+    if hit is None or hit[0] is not table:  # the table is kept so that its id is not reused
+        hit = (table, np.array([_lookup(table, f"{protocol}.{i}") for i in range(23)]))
+        _TREE_TABLES[key] = hit
+    return hit[1]
 
 
 def _bandwidth_time(op, algorithm, size, n, g, nodes, share, links: Links, nvls_factor):
@@ -398,11 +409,15 @@ def collective_cost(op: str, size, n, per_node, links: Links, share,
     names = [a for a in ALGORITHM_PROTOCOLS if algorithm in ("auto", a)]
     best = np.full(np.broadcast(size, n, g, links.node_Bps).shape, np.inf)
     code = np.zeros(best.shape, int)
+    shares = {}  # the network's share depends on the algorithm only through its fan-in
     for a in names:
         ok = algorithm_available(op, a, nodes, links)
         if not ok.any():
             continue
-        net = share * network_share(op, a, nodes, links, constants)
+        pattern = "tree" if a == "tree" else "ring"
+        if pattern not in shares:
+            shares[pattern] = share * network_share(op, pattern, nodes, links, constants)
+        net = shares[pattern]
         t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, links, _lookup(
             constants.nccl_protocol_bandwidth_factor, "nvls.simple"))
         for p in ALGORITHM_PROTOCOLS[a]:
