@@ -181,6 +181,8 @@ class FabricComparison:
     communication_share: float
     monthly: Decimal
     recommended: bool
+    oversubscription: float = field(default=1.0, **described(
+        "The spine's oversubscription this row was priced and estimated at (n:1)"))
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,7 @@ class WhatIfOption:
     throughput_gain: float = field(**described("Over rank 1, a fraction"))
     throughput_gain_per_1000: float | None = field(**described(
         "Throughput gained (tokens/s or samples/s) per 1,000 of the currency spent per month"))
+    oversubscription: float = field(default=1.0, **described("The spine's ratio (n:1)"))
 
 
 @dataclass(frozen=True)
@@ -205,6 +208,15 @@ class FabricVsMoreGpus:
     more_nodes: WhatIfOption | None
     upgrade_unavailable: str | None
     more_nodes_unavailable: str | None
+    sentence: str
+
+
+@dataclass(frozen=True)
+class NetworkUpgrade:
+    """One faster network for rank 1's server and node count, against rank 1."""
+
+    option: WhatIfOption
+    what: str = field(**described("What changes: lossless, SHARP, the spine or the fabric"))
     sentence: str
 
 
@@ -223,6 +235,9 @@ class NetworkAdvice:
     fabric_vs_more_gpus: FabricVsMoreGpus
     roce_checklist: tuple[ChecklistItem, ...] = field(**described(
         "The lossless-Ethernet checklist, when a ranked configuration is on RoCEv2"))
+    upgrades: tuple[NetworkUpgrade, ...] = field(default=(), **described(
+        "What each faster network option (lossless RoCE, SHARP, a less oversubscribed spine, "
+        "another fabric) buys over rank 1 for this job, most throughput per money first"))
 
 
 @dataclass(frozen=True)
