@@ -151,3 +151,37 @@ def test_a_collective_on_one_gpu_is_a_422_not_infinite_bandwidth(client):
         assert presets[name]["source"]
     assert presets["llama-3-70b"]["params"] == pytest.approx(70.6e9, rel=0.02)
     assert presets["mixtral-8x7b"]["active_params"] < presets["mixtral-8x7b"]["params"] / 3
+
+
+def collective(client, algorithm=None, fabric="ib-ndr-400", nodes=1, server="hgx-h100-8",
+               size=4 * 2**30):
+    body = {"cluster": {"server": server, "fabric": fabric, "nodes": nodes},
+            "operation": "all_reduce", "size_bytes": size}
+    if algorithm:
+        body["algorithm"] = algorithm
+    return client.post("/v1/estimates/collectives", json=body)
+
+
+def test_a_collective_names_the_algorithm_auto_chose(client):
+    one_node = collective(client).get_json()
+    assert one_node["algorithm"] == "auto" and one_node["algorithm_used"] == "nvls"
+    ring = collective(client, "ring").get_json()
+    assert ring["algorithm_used"] == "ring" and ring["busbw_gbs"] < one_node["busbw_gbs"]
+    small = collective(client, nodes=16, size=4096).get_json()
+    assert small["algorithm_used"] == "tree"
+    sharp = collective(client, "collnet", fabric="ib-ndr-400-sharp", nodes=4).get_json()
+    plain = collective(client, "ring", fabric="ib-ndr-400-sharp", nodes=4).get_json()
+    assert sharp["algorithm_used"] == "collnet" and sharp["busbw_gbs"] > plain["busbw_gbs"]
+
+
+@pytest.mark.parametrize("algorithm,fabric,nodes,server,words", [
+    ("collnet", "ib-ndr-400", 4, "hgx-h100-8", "SHARP"),
+    ("nvls", "ib-ndr-400", 2, "hgx-h100-8", "one node"),
+    ("nvls", "ib-hdr-200", 1, "hgx-a100-80gb-8", "NVLink SHARP"),
+])
+def test_an_impossible_algorithm_is_a_422_naming_the_field(client, algorithm, fabric, nodes,
+                                                           server, words):
+    response = collective(client, algorithm, fabric, nodes, server)
+    assert response.status_code == 422, response.get_json()
+    error = response.get_json()["errors"][0]
+    assert error["pointer"] == "/algorithm" and words in error["detail"]
