@@ -6,6 +6,7 @@ from .catalog_version import CatalogVersion
 from .checklist_item import ChecklistItem
 from .cluster import Cluster
 from .collective import Collective
+from .collective_algorithm_used import CollectiveAlgorithmUsed
 from .collective_request import CollectiveRequest
 from .collective_request_algorithm import CollectiveRequestAlgorithm
 from .collective_request_operation import CollectiveRequestOperation
@@ -46,6 +47,7 @@ from .list_sizings_origin import ListSizingsOrigin
 from .list_sizings_status import ListSizingsStatus
 from .memory import Memory
 from .network_advice import NetworkAdvice
+from .network_upgrade import NetworkUpgrade
 from .nic import Nic
 from .node_range import NodeRange
 from .pagination_metadata import PaginationMetadata
@@ -117,6 +119,7 @@ __all__ = (
     "ChecklistItem",
     "Cluster",
     "Collective",
+    "CollectiveAlgorithmUsed",
     "CollectiveRequest",
     "CollectiveRequestAlgorithm",
     "CollectiveRequestOperation",
@@ -157,6 +160,7 @@ __all__ = (
     "ListSizingsStatus",
     "Memory",
     "NetworkAdvice",
+    "NetworkUpgrade",
     "Nic",
     "NodeRange",
     "PaginationMetadata",

@@ -31,6 +31,7 @@ class Breakdown:
             ep_hidden_s (float):
             offload_exposed_s (float): Activation offload traffic not hidden behind compute
             optimizer_s (float): Optimizer step (on the GPU, or on the host with offload), after the backward
+            overlap_slowdown_s (float): Compute slowed by the communication hidden behind it (SM and HBM contention)
             pp_exposed_s (float):
             straggler_s (float):
             tp_exposed_s (float):
@@ -48,6 +49,7 @@ class Breakdown:
     ep_hidden_s: float
     offload_exposed_s: float
     optimizer_s: float
+    overlap_slowdown_s: float
     pp_exposed_s: float
     straggler_s: float
     tp_exposed_s: float
@@ -78,6 +80,8 @@ class Breakdown:
 
         optimizer_s = self.optimizer_s
 
+        overlap_slowdown_s = self.overlap_slowdown_s
+
         pp_exposed_s = self.pp_exposed_s
 
         straggler_s = self.straggler_s
@@ -103,6 +107,7 @@ class Breakdown:
             "ep_hidden_s": ep_hidden_s,
             "offload_exposed_s": offload_exposed_s,
             "optimizer_s": optimizer_s,
+            "overlap_slowdown_s": overlap_slowdown_s,
             "pp_exposed_s": pp_exposed_s,
             "straggler_s": straggler_s,
             "tp_exposed_s": tp_exposed_s,
@@ -136,6 +141,8 @@ class Breakdown:
 
         optimizer_s = d.pop("optimizer_s")
 
+        overlap_slowdown_s = d.pop("overlap_slowdown_s")
+
         pp_exposed_s = d.pop("pp_exposed_s")
 
         straggler_s = d.pop("straggler_s")
@@ -158,6 +165,7 @@ class Breakdown:
             ep_hidden_s=ep_hidden_s,
             offload_exposed_s=offload_exposed_s,
             optimizer_s=optimizer_s,
+            overlap_slowdown_s=overlap_slowdown_s,
             pp_exposed_s=pp_exposed_s,
             straggler_s=straggler_s,
             tp_exposed_s=tp_exposed_s,

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.collective_algorithm_used import CollectiveAlgorithmUsed
 
 
 
@@ -23,6 +24,9 @@ class Collective:
     """ 
         Attributes:
             algbw_gbs (float): S / time, GB/s (bytes)
+            algorithm (str): The algorithm asked for
+            algorithm_used (CollectiveAlgorithmUsed): The algorithm that ran: what auto chose (ring, tree, nvls, collnet),
+                or p2p for all_to_all and p2p, which NCCL sends point to point
             busbw_gbs (float): nccl-tests bus bandwidth, GB/s (bytes)
             operation (str):
             ranks (int):
@@ -31,6 +35,8 @@ class Collective:
      """
 
     algbw_gbs: float
+    algorithm: str
+    algorithm_used: CollectiveAlgorithmUsed
     busbw_gbs: float
     operation: str
     ranks: int
@@ -43,6 +49,10 @@ class Collective:
 
     def to_dict(self) -> dict[str, Any]:
         algbw_gbs = self.algbw_gbs
+
+        algorithm = self.algorithm
+
+        algorithm_used = self.algorithm_used.value
 
         busbw_gbs = self.busbw_gbs
 
@@ -59,6 +69,8 @@ class Collective:
 
         field_dict.update({
             "algbw_gbs": algbw_gbs,
+            "algorithm": algorithm,
+            "algorithm_used": algorithm_used,
             "busbw_gbs": busbw_gbs,
             "operation": operation,
             "ranks": ranks,
@@ -75,6 +87,13 @@ class Collective:
         d = dict(src_dict)
         algbw_gbs = d.pop("algbw_gbs")
 
+        algorithm = d.pop("algorithm")
+
+        algorithm_used = CollectiveAlgorithmUsed(d.pop("algorithm_used"))
+
+
+
+
         busbw_gbs = d.pop("busbw_gbs")
 
         operation = d.pop("operation")
@@ -87,6 +106,8 @@ class Collective:
 
         collective = cls(
             algbw_gbs=algbw_gbs,
+            algorithm=algorithm,
+            algorithm_used=algorithm_used,
             busbw_gbs=busbw_gbs,
             operation=operation,
             ranks=ranks,

@@ -38,7 +38,10 @@ class Fabric:
             nodes_per_leaf (int):
             oversubscription_options (list[float]):
             rdma (bool):
+            adaptive_routing (bool | Unset): Switches spread packets over paths (no ECMP hash collisions)
             description (str | Unset):
+            selective_repeat (bool | Unset): NICs resend only lost packets (not go-back-N)
+            sharp (bool | Unset): In-network reduction (SHARP) enabled for NCCL CollNet
             sources (FabricSources | Unset): Field name -> where its figure came from, or 'estimate: why'
             switch_port_price_usd_month (Any | Unset): Decimal string, USD
      """
@@ -55,7 +58,10 @@ class Fabric:
     nodes_per_leaf: int
     oversubscription_options: list[float]
     rdma: bool
+    adaptive_routing: bool | Unset = UNSET
     description: str | Unset = UNSET
+    selective_repeat: bool | Unset = UNSET
+    sharp: bool | Unset = UNSET
     sources: FabricSources | Unset = UNSET
     switch_port_price_usd_month: Any | Unset = UNSET
 
@@ -91,7 +97,13 @@ class Fabric:
 
         rdma = self.rdma
 
+        adaptive_routing = self.adaptive_routing
+
         description = self.description
+
+        selective_repeat = self.selective_repeat
+
+        sharp = self.sharp
 
         sources: dict[str, Any] | Unset = UNSET
         if not isinstance(self.sources, Unset):
@@ -116,8 +128,14 @@ class Fabric:
             "oversubscription_options": oversubscription_options,
             "rdma": rdma,
         })
+        if adaptive_routing is not UNSET:
+            field_dict["adaptive_routing"] = adaptive_routing
         if description is not UNSET:
             field_dict["description"] = description
+        if selective_repeat is not UNSET:
+            field_dict["selective_repeat"] = selective_repeat
+        if sharp is not UNSET:
+            field_dict["sharp"] = sharp
         if sources is not UNSET:
             field_dict["sources"] = sources
         if switch_port_price_usd_month is not UNSET:
@@ -156,7 +174,13 @@ class Fabric:
 
         rdma = d.pop("rdma")
 
+        adaptive_routing = d.pop("adaptive_routing", UNSET)
+
         description = d.pop("description", UNSET)
+
+        selective_repeat = d.pop("selective_repeat", UNSET)
+
+        sharp = d.pop("sharp", UNSET)
 
         _sources = d.pop("sources", UNSET)
         sources: FabricSources | Unset
@@ -183,7 +207,10 @@ class Fabric:
             nodes_per_leaf=nodes_per_leaf,
             oversubscription_options=oversubscription_options,
             rdma=rdma,
+            adaptive_routing=adaptive_routing,
             description=description,
+            selective_repeat=selective_repeat,
+            sharp=sharp,
             sources=sources,
             switch_port_price_usd_month=switch_port_price_usd_month,
         )

@@ -28,6 +28,7 @@ class FabricComparison:
             fabric (str):
             fabric_name (str):
             monthly (str):
+            oversubscription (float): The spine's oversubscription this row was priced and estimated at (n:1)
             recommended (bool):
             scaling_efficiency (float):
             throughput (float):
@@ -39,6 +40,7 @@ class FabricComparison:
     fabric: str
     fabric_name: str
     monthly: str
+    oversubscription: float
     recommended: bool
     scaling_efficiency: float
     throughput: float
@@ -60,6 +62,8 @@ class FabricComparison:
 
         monthly = self.monthly
 
+        oversubscription = self.oversubscription
+
         recommended = self.recommended
 
         scaling_efficiency = self.scaling_efficiency
@@ -77,6 +81,7 @@ class FabricComparison:
             "fabric": fabric,
             "fabric_name": fabric_name,
             "monthly": monthly,
+            "oversubscription": oversubscription,
             "recommended": recommended,
             "scaling_efficiency": scaling_efficiency,
             "throughput": throughput,
@@ -106,6 +111,8 @@ class FabricComparison:
 
         monthly = d.pop("monthly")
 
+        oversubscription = d.pop("oversubscription")
+
         recommended = d.pop("recommended")
 
         scaling_efficiency = d.pop("scaling_efficiency")
@@ -120,6 +127,7 @@ class FabricComparison:
             fabric=fabric,
             fabric_name=fabric_name,
             monthly=monthly,
+            oversubscription=oversubscription,
             recommended=recommended,
             scaling_efficiency=scaling_efficiency,
             throughput=throughput,
