@@ -53,7 +53,7 @@ def with_oversubscription(snap: Snapshot, pairs, clusters, cands: Candidates, r:
         higher = [o for o in snap.fabric_oversubscription_options[fabric]
                   if o > cluster.fabric.oversubscription]
         beyond = np.flatnonzero(ok & (cands.hardware == h)
-                                & (cands.nodes > cluster.fabric.nodes_per_leaf))
+                                & (cands.nodes > cluster.fabric.nodes_below_spine))
         if not higher or beyond.size == 0:
             continue
         best = [at[np.argmax(rate[at])] for n in np.unique(cands.nodes[beyond])

@@ -27,7 +27,7 @@ PROTOCOLS = ("ll", "ll128", "simple")
 ALGORITHM_PROTOCOLS = {"ring": PROTOCOLS, "tree": PROTOCOLS, "nvls": ("simple",),
                        "collnet": ("simple",)}
 # Which tier of the network a collective's traffic reached (the breakdown names it).
-TIERS = ("none", "nvlink", "leaf", "spine")
+TIERS = ("none", "nvlink", "leaf", "spine", "core")
 _INFINIBAND = FABRIC_KINDS.index("infiniband")
 _ROCE = FABRIC_KINDS.index("roce")
 _NVLINK = INTRA_LINKS.index("nvlink")
@@ -126,7 +126,8 @@ class Links:
     resend_packets: np.ndarray  # packets resent per loss (go-back-N window, or 1)
     pfc: np.ndarray  # lossless Ethernet: PFC pauses under incast
     ecmp: np.ndarray  # flows hashed on uplinks (no adaptive routing)
-    nodes_per_leaf: np.ndarray
+    nodes_per_leaf: np.ndarray  # nodes below the spine: a leaf, or a rail-optimised unit
+    nodes_below_core: np.ndarray  # nodes the spine joins (inf: no core tier)
     oversubscription: np.ndarray
 
     @classmethod
@@ -159,6 +160,7 @@ class Links:
             ecmp=(kind != _INFINIBAND) & ~np.asarray(c.get("fabric_adaptive_routing", False),
                                                      bool),
             nodes_per_leaf=np.asarray(c["fabric_nodes_per_leaf"], float),
+            nodes_below_core=np.asarray(c.get("fabric_nodes_below_core", np.inf), float),
             oversubscription=np.asarray(c["fabric_oversubscription"], float),
         )
 
@@ -216,7 +218,8 @@ def network_share(op: str, algorithm: str, nodes, links: Links, constants) -> np
         up = links.oversubscription / np.maximum(k, 1.0)
     over = np.where(spine, np.maximum(up, 1.0), 1.0)
     incast = fan_in(op, algorithm, nodes)
-    tiers = np.where(spine, 2.0, 1.0)  # switches a packet queues in: leaf, then spine too
+    # switch tiers a packet queues in: the leaf, then the spine, then the core
+    tiers = 1.0 + spine + (nodes > links.nodes_below_core)
     p = links.loss_rate * incast * tiers
     goodput = np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
     pause = np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty
@@ -229,7 +232,8 @@ def tier_reached(nodes, per_node, links: Links) -> np.ndarray:
     """Index into TIERS of the highest tier a group's traffic crosses."""
     nodes = np.asarray(nodes, float)
     inside = np.where(np.asarray(per_node, float) > 1, 1, 0)
-    return np.where(nodes > links.nodes_per_leaf, 3, np.where(nodes > 1, 2, inside))
+    return np.where(nodes > links.nodes_below_core, 4,
+                    np.where(nodes > links.nodes_per_leaf, 3, np.where(nodes > 1, 2, inside)))
 
 
 # --------------------------------------------------------------------------- costs

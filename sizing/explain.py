@@ -67,7 +67,7 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
 _COLLECTIVES = (("tp", "tensor-parallel all-reduce"), ("ep", "expert all-to-all"),
                 ("dp", "gradient all-reduce"), ("zero", "gradient reduce-scatter"))
 _TIER_WORDS = {"nvlink": "inside the node", "leaf": "through the leaf switches",
-               "spine": "across the spine"}
+               "spine": "across the spine", "core": "across the core"}
 
 
 def collective_routes(layout, r) -> str:
@@ -129,8 +129,13 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
         add(f"Lossy RDMA fabric: {resend} recovery, drops at {f.loss_rate:g} per packet for "
             "each sender converging on a receiver and each switch tier crossed (all-to-all "
             "suffers most).")
-    if cluster.nodes > f.nodes_per_leaf and f.oversubscription > 1:
-        add(f"{cluster.nodes} nodes exceed {f.nodes_per_leaf} per leaf: the "
+    if f.topology == "rail-optimised":
+        add(f"Topology: rail-optimised units of {f.nodes_per_unit} nodes (a leaf per rail, NCCL's "
+            "rail-aligned traffic stays below the spine inside a unit); the job fills units "
+            "first" + (f", a core tier beyond {f.nodes_below_core} nodes." if f.nodes_below_core
+                       else "."))
+    if cluster.nodes > f.nodes_below_spine and f.oversubscription > 1:
+        add(f"{cluster.nodes} nodes exceed the {f.nodes_below_spine} below one spine hop: the "
             f"{f.oversubscription:g}:1 spine slows only the bytes that cross it (all-to-all "
             "sends most of its bytes up; a topology-ordered ring or tree leaves each leaf "
             "once per channel).")

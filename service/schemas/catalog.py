@@ -106,6 +106,12 @@ class FabricSchema(ma.Schema):
     loss_rate = ma.fields.Float(required=True, metadata={"description": "Packet loss rate assumed"})
     oversubscription_options = ma.fields.List(ma.fields.Float(), required=True)
     nodes_per_leaf = ma.fields.Integer(required=True)
+    topology = ma.fields.String(dump_default="leaf-spine", metadata={
+        "description": "leaf-spine, or rail-optimised (a leaf per rail in each scalable unit)"})
+    nodes_per_unit = ma.fields.Integer(metadata={
+        "description": "Rail-optimised: nodes of one scalable unit, below the spine"})
+    nodes_below_core = ma.fields.Integer(metadata={
+        "description": "Nodes the spine joins; beyond them traffic crosses a core tier"})
     sharp = ma.fields.Boolean(dump_default=False, metadata={
         "description": "In-network reduction (SHARP) enabled for NCCL CollNet"})
     adaptive_routing = ma.fields.Boolean(dump_default=False, metadata={

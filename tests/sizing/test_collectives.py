@@ -199,7 +199,7 @@ def test_lossy_rdma_collapses_above_one_percent_loss_and_selective_repeat_does_n
 
 
 def test_oversubscription_hurts_all_to_all_far_more_than_a_ring(cluster_on, constants):
-    base = cluster_on("ib-ndr-400", 16)
+    base = cluster_on("roce-400-lossless", 16)  # leaf-spine, 4 nodes per leaf
     over = replace(base, fabric=replace(base.fabric, oversubscription=2.0))
 
     def slowdown(op):
@@ -230,3 +230,22 @@ def test_straggler_stretch_is_expected_max_of_normals():
 
 def test_server_fixture_is_pcie5(hgx_h100):
     assert isinstance(hgx_h100, Server) and hgx_h100.pcie_gen == 5
+
+
+def test_a_rail_optimised_unit_keeps_its_nodes_below_the_spine(cluster_on, constants):
+    base = cluster_on("ib-ndr-400", 32)
+    assert base.fabric.topology == "rail-optimised" and base.fabric.nodes_per_unit == 32
+    over = replace(base, fabric=replace(base.fabric, oversubscription=2.0))
+
+    def a2a(c, nodes):
+        return collective_time("all_to_all", 2**34, replace(c, nodes=nodes), constants)[0]
+
+    # a whole unit (placement fills units first): no spine, no oversubscription to pay
+    assert a2a(over, 32) == pytest.approx(a2a(base, 32))
+    # four units: 96/128 of all-to-all's bytes go up through the 2:1 spine, 1.5x its capacity
+    assert a2a(over, 128) == pytest.approx(a2a(base, 128) * 2 * 96 / 128, rel=0.05)
+    # beyond the spine's reach the core is one more tier: a lossy fabric drops more there
+    lossy = cluster_on("roce-400-lossy", 8)
+    core = replace(lossy, fabric=replace(lossy.fabric, nodes_below_core=8))
+    assert (collective_time("all_reduce", 2**30, replace(core, nodes=16), constants)[2]
+            < collective_time("all_reduce", 2**30, replace(lossy, nodes=16), constants)[2])
