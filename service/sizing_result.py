@@ -75,6 +75,8 @@ class Breakdown:
                                            "offload), after the backward"))
     overlap_slowdown_s: float = field(**described(
         "Compute slowed by the communication hidden behind it (SM and HBM contention)"))
+    compute_straggler_s: float = field(**described(
+        "Waiting for the slowest GPU's compute: GPUs of one model run at different speeds"))
 
 
 @dataclass(frozen=True)

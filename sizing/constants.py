@@ -53,6 +53,7 @@ class ModelConstants:
     dp_bucket_mb: float
     overlap_efficiency: float
     overlap_compute_slowdown: float
+    compute_jitter_cv: float
     tp_overlap_fraction: float
     ep_overlap_fraction: float
     bytes_per_param_weights: float

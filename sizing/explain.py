@@ -110,6 +110,8 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
             f"({layout.framework}'s usual setting or overlap_grad_reduce false).")
     add("Stragglers: each inter-node collective waits for the slowest rank of its own group "
         f"(jitter cv {f.jitter_cv:g}, stretch 1 + cv*sqrt(2 ln N) for N ranks in the group).")
+    add(f"Compute stragglers: GPUs of one model differ in speed (cv "
+        f"{constants.compute_jitter_cv:g}); each step waits for the slowest of {cluster.gpus}.")
     add(f"Overlap is not free: compute runs {100 * constants.overlap_compute_slowdown:.1f}% "
         "slower while hidden communication runs under it (SM and HBM contention).")
     add(f"Optimizer: mixed-precision Adam, {state_bytes:g} bytes per parameter before ZeRO "

@@ -446,8 +446,12 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
 
     base = assemble(ones)
     slow = assemble(stretches)
-    step = slow["step"]
-    straggler = step - base["step"]
+    straggler = slow["step"] - base["step"]
+    # Compute-side stragglers: GPUs of one SKU run at different speeds (power management,
+    # manufacturing), and every synchronous step waits for the slowest of the job's GPUs.
+    compute_straggler = base["compute"] * (straggler_stretch(constants.compute_jitter_cv,
+                                                             gpus) - 1.0)
+    step = slow["step"] + compute_straggler
     comm_exposed = (base["tp_exp"] + base["ep_exp"] + base["pp_exp"] + base["dp_exp"]
                     + base["zero_exp"] + base["cp_exp"] + base["offload_exp"] + straggler
                     + base["contention"])
@@ -492,6 +496,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         "dp_exposed_s": base["dp_exp"], "dp_hidden_s": base["dp_hid"],
         "zero_exposed_s": base["zero_exp"], "zero_hidden_s": base["zero_hid"],
         "bubble_s": base["bubble"], "straggler_s": straggler,
+        "compute_straggler_s": compute_straggler,
         "cp_exposed_s": base["cp_exp"], "offload_exposed_s": base["offload_exp"],
         "optimizer_s": base["optimizer"], "overlap_slowdown_s": base["contention"],
     }
@@ -510,7 +515,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
 BREAKDOWN_KEYS = ("compute_s", "tp_exposed_s", "tp_hidden_s", "ep_exposed_s", "ep_hidden_s",
                   "pp_exposed_s", "dp_exposed_s", "dp_hidden_s", "zero_exposed_s",
                   "zero_hidden_s", "bubble_s", "straggler_s", "cp_exposed_s",
-                  "offload_exposed_s", "optimizer_s", "overlap_slowdown_s")
+                  "offload_exposed_s", "optimizer_s", "overlap_slowdown_s",
+                  "compute_straggler_s")
 
 
 def layout_arrays(layout: Layout, training: Training) -> dict:

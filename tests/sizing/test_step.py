@@ -366,3 +366,16 @@ def test_straggler_penalty_counts_each_collectives_own_group(cluster_on, constan
     group = float(straggler_stretch(cl.fabric.jitter_cv, 32)) - 1
     assert b["straggler_s"] == pytest.approx(b["dp_exposed_s"] * group, rel=0.02)
     assert b["straggler_s"] < b["dp_exposed_s"] * whole
+
+
+def test_compute_stragglers_grow_with_the_gpus_that_wait_for_each_other(cluster_on, constants):
+    m = preset_model("llama-3-8b")
+    from sizing.collectives import straggler_stretch
+    for nodes in (1, 16):
+        cl = cluster_on("ib-ndr-400", nodes)
+        e = estimate(cl, m, Training(8 * nodes * 4, 1), Layout(dp=8 * nodes, tp=1, pp=1),
+                     constants)
+        stretch = float(straggler_stretch(constants.compute_jitter_cv, cl.gpus)) - 1
+        assert e.breakdown["compute_straggler_s"] == pytest.approx(
+            e.breakdown["compute_s"] * stretch, rel=1e-9)
+    assert stretch > 0.03  # 128 GPUs: the slowest is ~3% behind the median

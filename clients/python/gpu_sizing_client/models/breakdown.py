@@ -24,6 +24,7 @@ class Breakdown:
         Attributes:
             bubble_s (float):
             compute_s (float):
+            compute_straggler_s (float): Waiting for the slowest GPU's compute: GPUs of one model run at different speeds
             cp_exposed_s (float): Context-parallel K/V exchange not hidden behind attention
             dp_exposed_s (float):
             dp_hidden_s (float):
@@ -42,6 +43,7 @@ class Breakdown:
 
     bubble_s: float
     compute_s: float
+    compute_straggler_s: float
     cp_exposed_s: float
     dp_exposed_s: float
     dp_hidden_s: float
@@ -65,6 +67,8 @@ class Breakdown:
         bubble_s = self.bubble_s
 
         compute_s = self.compute_s
+
+        compute_straggler_s = self.compute_straggler_s
 
         cp_exposed_s = self.cp_exposed_s
 
@@ -100,6 +104,7 @@ class Breakdown:
         field_dict.update({
             "bubble_s": bubble_s,
             "compute_s": compute_s,
+            "compute_straggler_s": compute_straggler_s,
             "cp_exposed_s": cp_exposed_s,
             "dp_exposed_s": dp_exposed_s,
             "dp_hidden_s": dp_hidden_s,
@@ -126,6 +131,8 @@ class Breakdown:
         bubble_s = d.pop("bubble_s")
 
         compute_s = d.pop("compute_s")
+
+        compute_straggler_s = d.pop("compute_straggler_s")
 
         cp_exposed_s = d.pop("cp_exposed_s")
 
@@ -158,6 +165,7 @@ class Breakdown:
         breakdown = cls(
             bubble_s=bubble_s,
             compute_s=compute_s,
+            compute_straggler_s=compute_straggler_s,
             cp_exposed_s=cp_exposed_s,
             dp_exposed_s=dp_exposed_s,
             dp_hidden_s=dp_hidden_s,
