@@ -220,12 +220,14 @@ def network_share(op: str, algorithm: str, nodes, links: Links, constants) -> np
     incast = fan_in(op, algorithm, nodes)
     # switch tiers a packet queues in: the leaf, then the spine, then the core
     tiers = 1.0 + spine + (nodes > links.nodes_below_core)
-    p = links.loss_rate * incast * tiers
-    goodput = np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
-    pause = np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty
-                                       * (1.0 - 1.0 / incast) * tiers), 1.0)
-    ecmp = np.where(links.ecmp & spine, constants.ecmp_collision_efficiency, 1.0)
-    return goodput * pause * ecmp / over
+    share = np.where(links.ecmp & spine, constants.ecmp_collision_efficiency, 1.0) / over
+    if links.lossy.any():
+        p = links.loss_rate * incast * tiers
+        share = share * np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
+    if links.pfc.any() and (incast > 1).any():
+        share = share * np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty
+                                                   * (1.0 - 1.0 / incast) * tiers), 1.0)
+    return share
 
 
 def tier_reached(nodes, per_node, links: Links) -> np.ndarray:
@@ -290,26 +292,45 @@ def algorithm_refusal(op: str, algorithm: str, cluster: Cluster) -> str | None:
     return None
 
 
-def _latency_us(op, algorithm, protocol, n, g, nodes, links: Links, constants):
+@dataclass(frozen=True)
+class _Shape:
+    """A group's counts that every algorithm and protocol of one collective prices alike."""
+
+    n: np.ndarray
+    g: np.ndarray
+    nodes: np.ndarray
+    multi: np.ndarray
+    ring_inter_steps: np.ndarray  # NCCL's nInterSteps
+    ring_intra_steps: np.ndarray  # nsteps - nInterSteps
+    tree_depth: np.ndarray  # log2i(nodes)
+    size_step: np.ndarray  # log2i(bytes / 64), NCCL's index into the tree correction
+
+    @classmethod
+    def of(cls, op: str, size, n, g, nodes) -> _Shape:
+        multi = nodes > 1
+        steps = (2.0 if op == "all_reduce" else 1.0) * (n - 1)
+        inter = np.where(multi, 2.0 * nodes if op == "all_reduce" else nodes - 1, 0.0)
+        size_step = np.clip(_log2i(np.asarray(size, float) / 64.0), 0, 22).astype(int)
+        return cls(n, g, nodes, multi, inter, steps - inter, _log2i(nodes), size_step)
+
+
+def _latency_us(op, algorithm, protocol, shape: _Shape, links: Links, constants):
     """NCCL's latency of one collective (tuning.cc 2.20.3 ncclTopoTuneModel), microseconds."""
     hw = constants.nccl_hw_latency_us
     key = f"{algorithm}.{protocol}"
     intra = np.where(links.nvlink_like, _lookup(hw, f"nvlink.{key}"), _lookup(hw, f"pci.{key}"))
     inter = _lookup(hw, f"net.{key}") + links.net_extra_us
     base = _lookup(constants.nccl_base_latency_us, key)
-    multi = nodes > 1
+    multi, g = shape.multi, shape.g
     if algorithm == "ring":
-        k = 2.0 if op == "all_reduce" else 1.0
-        steps = k * (n - 1)
-        inter_steps = np.where(multi, 2.0 * nodes if op == "all_reduce" else nodes - 1, 0.0)
         overhead = constants.nccl_net_overhead_us * (3.0 if protocol == "simple" else 1.0)
         intra = np.where(multi, np.maximum(intra, overhead), intra)
-        lat = base + (steps - inter_steps) * intra + inter_steps * inter
+        lat = base + shape.ring_intra_steps * intra + shape.ring_inter_steps * inter
         if op == "all_reduce" and protocol == "simple":
             lat = np.where(multi, lat * constants.nccl_ring_plateau_factor, lat)
         return lat
     if algorithm == "tree":
-        return base + 2.0 * ((g - 1) * intra + _log2i(nodes) * np.where(multi, inter, 0.0))
+        return base + 2.0 * ((g - 1) * intra + shape.tree_depth * np.where(multi, inter, 0.0))
     if algorithm == "nvls":
         return base + intra
     # CollNet: Direct on NVSwitch systems (each GPU talks to the NICs), Chain otherwise.
@@ -319,19 +340,19 @@ def _latency_us(op, algorithm, protocol, n, g, nodes, links: Links, constants):
     return base + np.where(links.nvlink_like, direct, chain)
 
 
-def _protocol_factor(algorithm, protocol, size, g, nodes, constants):
+def _protocol_factor(algorithm, protocol, shape: _Shape, constants):
     f = constants.nccl_protocol_bandwidth_factor
     key = f"{algorithm}.{protocol}"
     factor = _lookup(f, key)
     if key == "tree.ll128":
-        factor = np.where(nodes > 1, factor, _lookup(f, "tree.ll128.one_node"))
+        factor = np.where(shape.multi, factor, _lookup(f, "tree.ll128.one_node"))
     if key == "ring.ll128":
-        factor = np.where((nodes > 1) & (g < 2), _lookup(f, "ring.ll128.one_gpu_per_node"),
-                          factor)
+        factor = np.where(shape.multi & (shape.g < 2),
+                          _lookup(f, "ring.ll128.one_gpu_per_node"), factor)
     if algorithm == "tree":
         # NCCL's correction of the tree model at medium sizes, by powers of two from 64 B.
-        steps = np.clip(_log2i(np.asarray(size, float) / 64.0), 0, 22).astype(int)
-        factor = factor * _tree_correction(constants.nccl_tree_correction, protocol)[steps]
+        table = _tree_correction(constants.nccl_tree_correction, protocol)
+        factor = factor * table[shape.size_step]
     return factor
 
 
@@ -414,6 +435,7 @@ def collective_cost(op: str, size, n, per_node, links: Links, share,
     best = np.full(np.broadcast(size, n, g, links.node_Bps).shape, np.inf)
     code = np.zeros(best.shape, int)
     shares = {}  # the network's share depends on the algorithm only through its fan-in
+    shape = _Shape.of(op, size, n, g, nodes)
     for a in names:
         ok = algorithm_available(op, a, nodes, links)
         if not ok.any():
@@ -424,14 +446,16 @@ def collective_cost(op: str, size, n, per_node, links: Links, share,
         net = shares[pattern]
         t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, links, _lookup(
             constants.nccl_protocol_bandwidth_factor, "nvls.simple"))
+        everywhere = bool(ok.all())
         for p in ALGORITHM_PROTOCOLS[a]:
             enabled = ok
             if p == "ll128":
                 # LL128 needs NVLink inside and, across nodes, a GPUDirect NIC (tuning.cc).
                 enabled = ok & np.where(multi, links.ll128, links.nvlink_like)
-            t = (_latency_us(op, a, p, n, g, nodes, links, constants) * 1e-6
-                 + t_bw / _protocol_factor(a, p, size, g, nodes, constants))
-            t = np.where(enabled, t, np.inf)
+            t = (_latency_us(op, a, p, shape, links, constants) * 1e-6
+                 + t_bw / _protocol_factor(a, p, shape, constants))
+            if p == "ll128" or not everywhere:
+                t = np.where(enabled, t, np.inf)
             better = t < best
             best = np.where(better, t, best)
             code = np.where(better, CHOSEN.index(a), code)

@@ -323,13 +323,13 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp, "dp")
     # Expert weights are replicated only over the dp / ep ranks holding the same experts (ep x
     # tp apart): their gradients reduce over that smaller group, the dense ones over dp x cp.
-    expert_bytes = expert / (tp * pp * ep) * gbytes
-    dense_buckets = np.maximum((grad_bytes - expert_bytes) / bucket, 1.0)
-    expert_group = np.maximum(dpc / ep, 1.0)
-    t_ebucket, _ = cost("all_reduce", bucket, expert_group, tp * ep)
-    t_ar = np.where((ep > 1) & (expert_bytes > 0),
-                    dense_buckets * t_bucket + expert_bytes / bucket * t_ebucket,
-                    n_buckets * t_bucket)
+    t_ar = n_buckets * t_bucket
+    if expert > 0:
+        expert_bytes = expert / (tp * pp * ep) * gbytes
+        dense_buckets = np.maximum((grad_bytes - expert_bytes) / bucket, 1.0)
+        t_ebucket, _ = cost("all_reduce", bucket, np.maximum(dpc / ep, 1.0), tp * ep)
+        t_ar = np.where(ep > 1, dense_buckets * t_bucket + expert_bytes / bucket * t_ebucket,
+                        t_ar)
     # ZeRO-2 keeps only its shard of the gradients (sizing/memory.py): with accumulation each
     # micro-batch's gradients are reduce-scattered as they are produced, and the updated
     # 16-bit weights are all-gathered once after the optimizer step.
