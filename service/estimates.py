@@ -49,6 +49,8 @@ def custom_fabric(snap: Snapshot, doc: dict[str, Any], assumptions: list[str]) -
         jitter_cv=doc.get("jitter_cv", like.jitter_cv),
         loss_rate=doc.get("loss_rate", like.loss_rate),
         oversubscription=1.0, nodes_per_leaf=doc.get("nodes_per_leaf", like.nodes_per_leaf),
+        sharp=doc["sharp"] and doc["rdma"], adaptive_routing=doc["adaptive_routing"],
+        selective_repeat=doc["selective_repeat"],
     )
 
 
@@ -56,10 +58,11 @@ def custom_server(doc: dict[str, Any]) -> Server:
     g = doc["gpu"]
     gpu = GPU(id="custom", name=g["name"], bf16_tflops=g["bf16_tflops"], fp8_tflops=g["fp8_tflops"],
               memory_gb=g["memory_gb"], memory_bandwidth_gbs=g["memory_bandwidth_gbs"],
-              intra_link=g["intra_link"], intra_bandwidth_gbs=g["intra_bandwidth_gbs"])
+              intra_link=g["intra_link"], intra_bandwidth_gbs=g["intra_bandwidth_gbs"],
+              nvlink_sharp=g["nvlink_sharp"])
     return Server(id="custom", name=doc["name"], gpu=gpu, gpus_per_node=doc["gpus_per_node"],
                   nics_per_node=doc["nics_per_node"], nic_rate_gbps=doc["nic_rate_gbps"],
-                  pcie_gen=5, gpudirect_rdma=doc["gpudirect_rdma"])
+                  pcie_gen=doc["pcie_gen"], gpudirect_rdma=doc["gpudirect_rdma"])
 
 
 def reference_cluster(snap: Snapshot, doc: dict[str, Any], assumptions: list[str]) -> Cluster:

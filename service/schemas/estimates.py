@@ -29,6 +29,8 @@ class CustomGpuSchema(Strict):
     intra_bandwidth_gbs = f.Number(
         required=True, validate=v.Range(min=1, max=10_000),
         metadata={"description": "Per GPU, one direction, GB/s (bytes)"})
+    nvlink_sharp = f.Boolean(load_default=False, metadata={
+        "description": "NVSwitch with in-switch reduction (NCCL NVLS)"})
 
 
 class CustomServerSchema(Strict):
@@ -40,6 +42,8 @@ class CustomServerSchema(Strict):
                                     metadata={"description": "Per NIC, Gb/s (bits)"})
     gpudirect_rdma = f.Boolean(load_default=True,
                                        metadata={"description": "NICs under the GPUs' PCIe switch"})
+    pcie_gen = f.Integer(load_default=5, validate=v.Range(min=3, max=6), metadata={
+        "description": "PCIe generation of the x16 links between GPUs, NICs and host"})
 
 
 class CustomFabricSchema(Strict):
@@ -63,6 +67,12 @@ class CustomFabricSchema(Strict):
     jitter_cv = f.Number(validate=v.Range(min=0, max=5))
     loss_rate = f.Number(validate=v.Range(min=0, max=0.5))
     nodes_per_leaf = f.Integer(validate=v.Range(min=1, max=100_000))
+    sharp = f.Boolean(load_default=False, metadata={
+        "description": "In-network reduction (SHARP) for NCCL CollNet; RDMA fabrics only"})
+    adaptive_routing = f.Boolean(load_default=False, metadata={
+        "description": "Switches spread packets over paths (no ECMP hash collisions)"})
+    selective_repeat = f.Boolean(load_default=False, metadata={
+        "description": "NICs resend only lost packets (not go-back-N)"})
 
     @ma.validates_schema
     def _rdma_kind(self, data, **_):

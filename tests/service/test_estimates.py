@@ -185,3 +185,26 @@ def test_an_impossible_algorithm_is_a_422_naming_the_field(client, algorithm, fa
     assert response.status_code == 422, response.get_json()
     error = response.get_json()["errors"][0]
     assert error["pointer"] == "/algorithm" and words in error["detail"]
+
+
+def test_a_custom_fabric_and_server_state_sharp_and_pcie(client):
+    server = {"gpus_per_node": 8, "nics_per_node": 8, "nic_rate_gbps": 400, "pcie_gen": 4,
+              "gpu": {"bf16_tflops": 989, "memory_gb": 80, "intra_link": "nvlink",
+                      "intra_bandwidth_gbs": 450, "nvlink_sharp": True}}
+    fabric = {"kind": "infiniband", "line_rate_gbps": 400, "rdma": True, "lossless": True,
+              "sharp": True}
+
+    def run(**changes):
+        body = {"cluster": {"custom_server": {**server, **changes.get("server", {})},
+                            "custom_fabric": {**fabric, **changes.get("fabric", {})},
+                            "nodes": 4},
+                "operation": "all_reduce", "size_bytes": 4 * 2**30,
+                "algorithm": changes.get("algorithm", "auto")}
+        return client.post("/v1/estimates/collectives", json=body)
+
+    assert run(algorithm="collnet").status_code == 200
+    assert run(algorithm="collnet", fabric={"sharp": False}).status_code == 422
+    # a 400G NIC on PCIe 4 is held to PCIe 4 x16
+    gen4 = run(algorithm="ring").get_json()["busbw_gbs"]
+    gen5 = run(algorithm="ring", server={"pcie_gen": 5}).get_json()["busbw_gbs"]
+    assert gen5 > 1.5 * gen4
