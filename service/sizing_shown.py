@@ -374,7 +374,12 @@ def efficiency_series(found: Search, top: int, references: dict) -> EfficiencySe
     request, snap, cands = found.request, found.snap, found.cands
     top_hw = int(cands.hardware[top])
     server = found.hardware[top_hw][0]
-    clusters = [c for c, (s, _) in zip(found.clusters, found.hardware) if s == server]
+    # One line per fabric, at its lowest ratio: the oversubscribed variants come after it.
+    first: dict[str, Cluster] = {}
+    for c, (s, f) in zip(found.clusters, found.hardware):
+        if s == server:
+            first.setdefault(f, c)
+    clusters = list(first.values())
     layout, micro_batch = cands.layout_at(top), cands.micro_batch_at(top)
     reference = references.get(server)
     lines = series.fabric_lines(
