@@ -1,8 +1,9 @@
 """The model's numbers in words: a configuration's bottleneck, its assumptions, why it ranks."""
 from __future__ import annotations
 
-from sizing.collectives import CHOSEN, TIERS
+from sizing.collectives import CHOSEN
 from sizing.hardware import Cluster
+from sizing.topology import TIERS
 from sizing.workload import GenericModel, Layout
 
 _WORDS = {"tp": "tensor-parallel communication", "ep": "expert-parallel all-to-all",

@@ -6,13 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sizing import explain
-from sizing.collectives import (
-    Links,
-    collective_cost,
-    group_span,
-    straggler_stretch,
-    tier_reached,
-)
+from sizing.collectives import collective_cost
 from sizing.compute import (
     OPTIMIZER_BYTES_PER_PARAM,
     compute_time,
@@ -27,6 +21,7 @@ from sizing.memory import (
     gradient_bytes_per_param,
     memory_per_gpu,
 )
+from sizing.topology import Links, group_span, straggler_stretch, tier_reached
 from sizing.workload import (
     FRAMEWORK_OVERLAPS_GRADIENTS,
     FRAMEWORKS,

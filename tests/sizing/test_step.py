@@ -8,6 +8,7 @@ from catalog.shipped import shipped
 from sizing.hardware import Cluster, Server
 from sizing.presets import preset_model
 from sizing.step import BREAKDOWN_KEYS, estimate, estimate_batch, layout_arrays, validate_layout
+from sizing.topology import straggler_stretch
 from sizing.workload import Layout, Training, Transformer
 
 A100_SXM = shipped().gpus["a100-80gb-sxm"]
@@ -360,7 +361,6 @@ def test_straggler_penalty_counts_each_collectives_own_group(cluster_on, constan
                                                  overlap_grad_reduce=False), constants)
     # dp's all-reduce (exposed in full here) waits for the slowest of its 32 ranks, not of all
     # 256 GPUs
-    from sizing.collectives import straggler_stretch
     b = e.breakdown
     whole = float(straggler_stretch(cl.fabric.jitter_cv, 256)) - 1
     group = float(straggler_stretch(cl.fabric.jitter_cv, 32)) - 1
@@ -370,7 +370,6 @@ def test_straggler_penalty_counts_each_collectives_own_group(cluster_on, constan
 
 def test_compute_stragglers_grow_with_the_gpus_that_wait_for_each_other(cluster_on, constants):
     m = preset_model("llama-3-8b")
-    from sizing.collectives import straggler_stretch
     for nodes in (1, 16):
         cl = cluster_on("ib-ndr-400", nodes)
         e = estimate(cl, m, Training(8 * nodes * 4, 1), Layout(dp=8 * nodes, tp=1, pp=1),
