@@ -199,8 +199,8 @@ def _bandwidth_time(op, algorithm, size, n, g, nodes, share, links: Links, nvls_
     return np.maximum(inside, np.where(multi, size / safe, 0.0))
 
 
-def collective_cost(op: str, size, n, per_node, links: Links, share,
-                    algorithm: str = "auto", constants=None):
+def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
+                    algorithm: str = "auto"):
     """Seconds for one collective on a group of n ranks, `per_node` of them in each node, and
     the index into CHOSEN of the algorithm it ran.
 
@@ -281,7 +281,7 @@ def collective_time(op: str, size_bytes: float, cluster, constants, algorithm: s
     else:
         n, per_node = float(cluster.gpus), gpn
         share = links.node_Bps
-    t, code = collective_cost(op, size_bytes, n, per_node, links, share, algorithm, constants)
+    t, code = collective_cost(op, size_bytes, n, per_node, links, share, constants, algorithm)
     multi = np.ceil(n / per_node) > 1
     t = t * np.where(multi, straggler_stretch(c["fabric_jitter_cv"], n), 1.0)
     t = float(t[0])

@@ -263,7 +263,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     def cost(op, size, group, stride, name=None):
         per_node, spans = group_span(group, stride, gpn)
         share = node_bw * per_node / gpn
-        t, chosen = collective_cost(op, size, group, per_node, links, share, "auto", constants)
+        t, chosen = collective_cost(op, size, group, per_node, links, share, constants)
         if name is not None:
             routes[name] = (chosen, np.where(group > 1, tier_reached(spans, per_node, links), 0))
         return t, spans > 1
@@ -286,7 +286,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         _, spans_pp = group_span(pp, tp * dp * cp, gpn)
         pp_cross = spans_pp > 1
         t_p2p, _ = collective_cost("p2p", pp_msg, 2.0, np.where(pp_cross, 1.0, 2.0), links,
-                                   node_bw / gpn, constants=constants)
+                                   node_bw / gpn, constants)
         pp_total = np.where(pp > 1, 2.0 * v * (m + pp - 1) * t_p2p, 0.0)
         # Context parallelism passes each rank's K and V around the CP ring (cp - 1 steps per
         # layer forward; K/V again and their gradients backward: 3x). Megatron's p2p variant is

@@ -24,7 +24,7 @@ def test_ring_latency_follows_nccl_structure(cluster_on, constants):
     # 2 nodes x 8 GPUs, ring LL at 1 KiB: base + (2(n-1) - 2 nodes) intra steps + 4 net steps.
     cluster = cluster_on("ib-ndr-400", 2)
     links = Links.of(cluster.as_arrays(), constants)
-    t, _ = collective_cost("all_reduce", 1024.0, 16, 8, links, links.node_Bps, "ring", constants)
+    t, _ = collective_cost("all_reduce", 1024.0, 16, 8, links, links.node_Bps, constants, "ring")
     hw = constants.nccl_hw_latency_us
     intra = max(hw["nvlink.ring.ll"], constants.nccl_net_overhead_us)
     lat = (constants.nccl_base_latency_us["ring.ll"] + (30 - 4) * intra + 4 * hw["net.ring.ll"])
