@@ -13,7 +13,7 @@ import yaml
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from catalog.pricing import SUPPORT_TIERS, TERMS
-from sizing.hardware import FABRIC_KINDS, INTRA_LINKS
+from sizing.hardware import FABRIC_KINDS, INTRA_LINKS, TOPOLOGIES
 
 __all__ = ["FILES", "REFERENCE_FILE", "CatalogFileError", "read_catalog",
            "read_reference_systems"]
@@ -221,6 +221,8 @@ class GpuSchema(SourcedSchema):
     intra_bandwidth_gbs = Figure(required=True, validate=POSITIVE)
     gpudirect_rdma = Flag(required=True)
     tdp_w = Figure(required=True, validate=POSITIVE)
+    # NVSwitch with in-switch reduction (NVLink SHARP), which NCCL's NVLS algorithm uses.
+    nvlink_sharp = Flag(load_default=False)
 
 
 class ReferenceGpuSchema(GpuSchema):
@@ -314,9 +316,23 @@ class FabricPhysicsSchema(SourcedSchema):
         validate=validate.Length(min=1, error="must offer at least one option"),
     )
     nodes_per_leaf = Count(required=True, validate=POSITIVE)
+    # In-network reduction (SHARP) enabled for NCCL CollNet; adaptive routing in the switches
+    # (no ECMP hash collisions); NICs that resend only lost packets instead of go-back-N.
+    topology = fields.String(load_default="leaf-spine", validate=validate.OneOf(TOPOLOGIES))
+    nodes_per_unit = Count(validate=POSITIVE)
+    nodes_below_core = Count(validate=POSITIVE)
+    sharp = Flag(load_default=False)
+    adaptive_routing = Flag(load_default=False)
+    selective_repeat = Flag(load_default=False)
     description = fields.String(required=True, validate=TEXT)
     # Figure name -> the measurement rows it was fitted on (bench/accuracy checks the fit).
     fitted_on = fields.Dict(keys=fields.String(), values=MeasurementRows())
+
+    @validates_schema
+    def _unit_of_a_rail_optimised_fabric(self, data: dict, **kwargs: Any) -> None:
+        if (data.get("topology") == "rail-optimised") != ("nodes_per_unit" in data):
+            raise ValidationError("a rail-optimised fabric states nodes_per_unit (and only it)",
+                                  field_name="nodes_per_unit")
 
     @validates_schema
     def _fitted_figures(self, data: dict, **kwargs: Any) -> None:

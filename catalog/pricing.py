@@ -63,7 +63,7 @@ class PriceBook:
     servers: dict[tuple[str, str], dict[str, Decimal]]
     fabric_ports: dict[str, dict[str, Decimal]]
     switch_port_month: dict[str, Decimal]
-    nodes_per_leaf: dict[str, int]
+    nodes_below_spine: dict[str, int]  # a leaf, or a rail-optimised unit
     server_names: dict[str, str]
     fabric_names: dict[str, str]
     rates: dict[str, Decimal]
@@ -91,7 +91,8 @@ class PriceBook:
                                         "cable_optics_usd_one_time": money(f["cable_optics_usd_one_time"])}
                           for f in prices["fabric_per_node"]},
             switch_port_month={f["id"]: money(f["switch_port_price_usd_month"]) for f in doc["fabrics"]},
-            nodes_per_leaf={f["id"]: int(f["nodes_per_leaf"]) for f in doc["fabrics"]},
+            nodes_below_spine={f["id"]: int(f["nodes_per_unit"] if f.get("topology") == "rail-optimised"
+                                         else f["nodes_per_leaf"]) for f in doc["fabrics"]},
             server_names={s["id"]: s["name"] for s in doc["servers"]},
             fabric_names={f["id"]: f["name"] for f in doc["fabrics"]},
             rates={k: money(v) for k, v in doc["currencies"]["rates"].items()},
@@ -138,7 +139,7 @@ def line_items(book: PriceBook, config: Configuration, support: str = "none") ->
     nodes = Decimal(config.nodes)
     host_ports = nodes * config.nics_used
     ports = book.fabric_ports[config.fabric]
-    switch_ratio = switch_ports_per_host_port(config.nodes, book.nodes_per_leaf[config.fabric],
+    switch_ratio = switch_ports_per_host_port(config.nodes, book.nodes_below_spine[config.fabric],
                                               config.oversubscription)
     server_name = book.server_names[config.server]
     fabric_name = book.fabric_names[config.fabric]

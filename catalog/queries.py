@@ -73,7 +73,23 @@ def rdma_support(session: Session, version_id: int, server: str | None = None,
     if supported is not None:
         query = query.where(tables.RdmaSupport.supported == supported)
     rows = session.scalars(query.order_by(tables.RdmaSupport.server_id, tables.RdmaSupport.fabric_id))
-    return [row.data for row in rows]
+    gpu_of = {s["id"]: s["gpu"] for s in servers(session, version_id)}
+    nvls = {g["id"]: bool(g.get("nvlink_sharp", False)) for g in gpus(session, version_id)}
+    sharp = {f["id"]: bool(f.get("sharp", False)) for f in fabrics(session, version_id)}
+    return [{**row.data, **collective_support(row.data, nvls[gpu_of[row.data["server"]]],
+                                              sharp[row.data["fabric"]])} for row in rows]
+
+
+def collective_support(entry: dict[str, Any], nvlink_sharp: bool, fabric_sharp: bool) -> dict:
+    """Which of NCCL's in-switch algorithms a supported pair can run.
+
+    NVLS needs the GPU's NVSwitch to reduce (NVLink SHARP); CollNet needs RDMA to switches
+    that reduce in the network (SHARP). Across nodes NCCL runs NVLS only together with CollNet.
+    """
+    supported = bool(entry["supported"])
+    collnet = supported and bool(entry["rdma"]) and fabric_sharp
+    return {"nvls": supported and nvlink_sharp, "collnet": collnet,
+            "nvls_across_nodes": supported and nvlink_sharp and collnet}
 
 
 def regions(session: Session, version_id: int, server: str | None = None) -> list[dict[str, Any]]:

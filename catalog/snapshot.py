@@ -104,7 +104,8 @@ def gpu_of(entry: dict[str, Any]) -> GPU:
                fp8_tflops=None if entry.get("fp8_tflops") is None else float(entry["fp8_tflops"]),
                memory_gb=float(entry["memory_gb"]),
                memory_bandwidth_gbs=float(entry["memory_bandwidth_gbs"]),
-               intra_link=entry["intra_link"], intra_bandwidth_gbs=float(entry["intra_bandwidth_gbs"]))
+               intra_link=entry["intra_link"], intra_bandwidth_gbs=float(entry["intra_bandwidth_gbs"]),
+               nvlink_sharp=bool(entry.get("nvlink_sharp", False)))
 
 
 def server_of(entry: dict[str, Any], gpus: dict[str, GPU]) -> Server:
@@ -128,6 +129,12 @@ def fabric_of(entry: dict[str, Any]) -> Fabric:
         loss_rate=float(entry["loss_rate"]),
         oversubscription=float(min(entry["oversubscription_options"])),
         nodes_per_leaf=int(entry["nodes_per_leaf"]),
+        topology=entry.get("topology", "leaf-spine"),
+        nodes_per_unit=int(entry.get("nodes_per_unit", 0)),
+        nodes_below_core=int(entry.get("nodes_below_core", 0)),
+        sharp=bool(entry.get("sharp", False)),
+        adaptive_routing=bool(entry.get("adaptive_routing", False)),
+        selective_repeat=bool(entry.get("selective_repeat", False)),
     )
 
 

@@ -183,6 +183,7 @@ NCCL_COLUMNS = [
     Column("", None, "ranks", lambda r: r.ranks),
     Column("", None, "operation", lambda r: r.operation),
     Column("", None, "algorithm", lambda r: getattr(r, "algorithm", None)),
+    Column("", None, "algorithm_used", lambda r: getattr(r, "algorithm_used", None)),
 ]
 
 
@@ -232,8 +233,9 @@ def collective(api: Api, output: str, server: str, fabric: str, nodes: int,
         return
     first = results[0]
     chosen = getattr(first, "algorithm", None) or algorithm or "auto"
+    ran = ", ".join(dict.fromkeys(str(getattr(r, "algorithm_used", chosen)) for r in results))
     click.echo(f"# {operation} on {nodes} nodes of {server} over {fabric}: {first.ranks} ranks, "
-               f"algorithm {chosen}; the model's prediction, in nccl-tests' columns")
+               f"algorithm {chosen} (ran {ran}); the model's prediction, in nccl-tests' columns")
     click.echo("#" + " " * 62 + "out-of-place")
     click.echo(f"# {'size':>10}  {'count':>12}  {'type':>8}  {'redop':>6}  {'root':>6}  "
                f"{'time':>7}  {'algbw':>6}  {'busbw':>6}")

@@ -15,7 +15,7 @@ from service.failures import Invalid, Unavailable
 from service.typed import to_document
 from service.workloads import layout_from, model_from, training_from
 from sizing import goodput, intervals
-from sizing.collectives import collective_time
+from sizing.collectives import algorithm_refusal, collective_time
 from sizing.hardware import GPU, Cluster, Fabric, Server
 from sizing.presets import PRESETS
 from sizing.step import estimate, estimate_batch, layout_arrays, validate_layout
@@ -51,6 +51,8 @@ def custom_fabric(snap: Snapshot, doc: dict[str, Any], assumptions: list[str]) -
         jitter_cv=doc.get("jitter_cv", like.jitter_cv),
         loss_rate=doc.get("loss_rate", like.loss_rate),
         oversubscription=1.0, nodes_per_leaf=doc.get("nodes_per_leaf", like.nodes_per_leaf),
+        sharp=doc["sharp"] and doc["rdma"], adaptive_routing=doc["adaptive_routing"],
+        selective_repeat=doc["selective_repeat"],
     )
 
 
@@ -58,10 +60,11 @@ def custom_server(doc: dict[str, Any]) -> Server:
     g = doc["gpu"]
     gpu = GPU(id="custom", name=g["name"], bf16_tflops=g["bf16_tflops"], fp8_tflops=g["fp8_tflops"],
               memory_gb=g["memory_gb"], memory_bandwidth_gbs=g["memory_bandwidth_gbs"],
-              intra_link=g["intra_link"], intra_bandwidth_gbs=g["intra_bandwidth_gbs"])
+              intra_link=g["intra_link"], intra_bandwidth_gbs=g["intra_bandwidth_gbs"],
+              nvlink_sharp=g["nvlink_sharp"])
     return Server(id="custom", name=doc["name"], gpu=gpu, gpus_per_node=doc["gpus_per_node"],
                   nics_per_node=doc["nics_per_node"], nic_rate_gbps=doc["nic_rate_gbps"],
-                  pcie_gen=5, gpudirect_rdma=doc["gpudirect_rdma"])
+                  pcie_gen=doc["pcie_gen"], gpudirect_rdma=doc["gpudirect_rdma"])
 
 
 def reference_cluster(snap: Snapshot, doc: dict[str, Any], assumptions: list[str]) -> Cluster:
@@ -221,11 +224,15 @@ def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
         # One rank moves nothing: its time is 0 and its bandwidths undefined.
         raise Invalid.at("/cluster/nodes", f"a collective needs at least two GPUs; this "
                                               f"cluster has {cluster.gpus} (nodes x GPUs per node)")
-    def timed(constants) -> tuple[float, float, float]:
+    reason = algorithm_refusal(doc["operation"], doc["algorithm"], cluster)
+    if reason is not None:
+        raise Invalid.at("/algorithm", reason)
+
+    def timed(constants) -> tuple[float, float, float, str]:
         return collective_time(doc["operation"], doc["size_bytes"], cluster, constants,
                                doc["algorithm"])
 
-    time_s, algbw, busbw = timed(snap.constants)
+    time_s, algbw, busbw, chosen = timed(snap.constants)
     ranks = 2 if doc["operation"] == "p2p" else cluster.gpus
     calibrated, words = calibration_of(snap, cluster)
     spread = np.zeros(1)
@@ -238,7 +245,8 @@ def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
         spread, np.array([calibrated]))
     figures = to_document({**points, "intervals": as_ranges(bounds)})
     return {"operation": doc["operation"], "size_bytes": doc["size_bytes"], "ranks": ranks,
-            "calibration": words, **figures}
+            "algorithm": doc["algorithm"], "algorithm_used": chosen, "calibration": words,
+            **figures}
 
 
 def presets() -> list[dict[str, Any]]:

@@ -88,6 +88,10 @@ class Breakdown:
                                                  "behind compute"))
     optimizer_s: float = field(**described("Optimizer step (on the GPU, or on the host with "
                                            "offload), after the backward"))
+    overlap_slowdown_s: float = field(**described(
+        "Compute slowed by the communication hidden behind it (SM and HBM contention)"))
+    compute_straggler_s: float = field(**described(
+        "Waiting for the slowest GPU's compute: GPUs of one model run at different speeds"))
 
 
 @dataclass(frozen=True)
@@ -264,6 +268,8 @@ class FabricComparison:
     time_to_train_hours: float = field(**described("With failures, as the ranking weighs it"))
     total: Decimal = field(**described("The training's price with failures, before tax"))
     recommended: bool
+    oversubscription: float = field(default=1.0, **described(
+        "The spine's oversubscription this row was priced and estimated at (n:1)"))
 
 
 @dataclass(frozen=True)
@@ -277,6 +283,7 @@ class WhatIfOption:
     throughput_gain: float = field(**described("Over rank 1, a fraction"))
     throughput_gain_per_1000: float | None = field(**described(
         "Throughput gained (tokens/s or samples/s) per 1,000 of the currency spent per month"))
+    oversubscription: float = field(default=1.0, **described("The spine's ratio (n:1)"))
 
 
 @dataclass(frozen=True)
@@ -288,6 +295,15 @@ class FabricVsMoreGpus:
     more_nodes: WhatIfOption | None
     upgrade_unavailable: str | None
     more_nodes_unavailable: str | None
+    sentence: str
+
+
+@dataclass(frozen=True)
+class NetworkUpgrade:
+    """One faster network for rank 1's server and node count, against rank 1."""
+
+    option: WhatIfOption
+    what: str = field(**described("What changes: lossless, SHARP, the spine or the fabric"))
     sentence: str
 
 
@@ -306,6 +322,9 @@ class NetworkAdvice:
     fabric_vs_more_gpus: FabricVsMoreGpus
     roce_checklist: tuple[ChecklistItem, ...] = field(**described(
         "The lossless-Ethernet checklist, when a ranked configuration is on RoCEv2"))
+    upgrades: tuple[NetworkUpgrade, ...] = field(default=(), **described(
+        "What each faster network option (lossless RoCE, SHARP, a less oversubscribed spine, "
+        "another fabric) buys over rank 1 for this job, most throughput per money first"))
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ from service.sizing_request import SizingRequest
 from service.sizing_result import SizingResult
 from service.sizing_shown import Nothing, Search, shown_result
 from sizing import goodput, ranking, series
-from sizing.search import enumerate_candidates, evaluate
+from sizing.search import Candidates, enumerate_candidates, evaluate
+from sizing.workload import Training
 
 Progress = Callable[[float], None]
 
@@ -34,6 +35,49 @@ def run(snap: Snapshot, request: SizingRequest, progress: Progress, today: date)
 
 
 # ------------------------------------------------------------------------------ the search
+
+def with_oversubscription(snap: Snapshot, pairs, clusters, cands: Candidates, r: dict, model,
+                          training: Training):
+    """The search's candidates plus each fabric's cheaper oversubscribed spines.
+
+    For every (server, fabric, node count) beyond one leaf, the layout of highest throughput on
+    the non-blocking fabric is also evaluated at each higher ratio the fabric is priced at: a
+    2:1 spine costs a topology-ordered ring little and all-to-all much (sizing.collectives), and
+    the ranking weighs that against the cheaper switch ports. Inside one leaf there is no spine
+    to oversubscribe. The variants are appended as hardware of their own.
+    """
+    rate = series.rate_of(model, r)
+    ok = r["valid"].astype(bool) & r["memory_fits"].astype(bool)
+    extra_clusters, picks = [], []
+    for h, ((server, fabric), cluster) in enumerate(zip(pairs, clusters)):
+        higher = [o for o in snap.fabric_oversubscription_options[fabric]
+                  if o > cluster.fabric.oversubscription]
+        beyond = np.flatnonzero(ok & (cands.hardware == h)
+                                & (cands.nodes > cluster.fabric.nodes_below_spine))
+        if not higher or beyond.size == 0:
+            continue
+        best = [at[np.argmax(rate[at])] for n in np.unique(cands.nodes[beyond])
+                for at in [beyond[cands.nodes[beyond] == n]]]
+        for ratio in higher:
+            extra_clusters.append(((server, fabric), snap.cluster(server, fabric, 1, ratio)))
+            picks.extend((len(clusters) + len(extra_clusters) - 1, i) for i in best)
+    if not picks:
+        return pairs, clusters, cands, r
+    new_hw, rows = (np.array(x) for x in zip(*picks))
+    extra = Candidates(hardware=new_hw, nodes=cands.nodes[rows],
+                       layout={k: v[rows] for k, v in cands.layout.items()},
+                       global_batch=cands.global_batch[rows])
+    all_clusters = clusters + tuple(c for _, c in extra_clusters)
+    rx = evaluate(all_clusters, extra, model, training, snap.constants)
+    joined = Candidates(hardware=np.concatenate([cands.hardware, extra.hardware]),
+                        nodes=np.concatenate([cands.nodes, extra.nodes]),
+                        layout={k: np.concatenate([v, extra.layout[k]])
+                                for k, v in cands.layout.items()},
+                        global_batch=np.concatenate([cands.global_batch, extra.global_batch]),
+                        skipped=cands.skipped)
+    return (tuple(pairs) + tuple(p for p, _ in extra_clusters), all_clusters, joined,
+            {k: np.concatenate([v, rx[k]]) for k, v in r.items()})
+
 
 def search(snap: Snapshot, request: SizingRequest, progress: Progress) -> Search | Nothing:
     """The offer's candidates through the model, priced, ruled on, scored and ranked."""
@@ -51,6 +95,8 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress) -> Search
         return Nothing(snap, request, excluded, "no parallel layout fits these node counts", 0)
     r = evaluate(clusters, cands, model, training, snap.constants,
                  chunk=policy.max_candidates_per_pass)
+    pairs, clusters, cands, r = with_oversubscription(snap, pairs, clusters, cands, r, model,
+                                                      training)
     progress(0.6)
     rate = series.rate_of(model, r)
     units = request.work.units

@@ -28,6 +28,7 @@ from service.sizing_result import (
     Interval,
     Memory,
     NetworkAdvice,
+    NetworkUpgrade,
     RankedConfiguration,
     ResultLayout,
     ServerRef,
@@ -170,7 +171,9 @@ def network_advice(found: Search, ranked: ranking.Ranking,
         throughput=o.throughput, throughput_unit=unit,
         communication_share=o.communication_share,
         monthly=found.price(o.candidate).monthly_net, goodput=o.goodput,
-        time_to_train_hours=o.wall_hours, total=totals[o.candidate], recommended=o is rec.pick)
+        time_to_train_hours=o.wall_hours, total=totals[o.candidate], recommended=o is rec.pick,
+        oversubscription=found.clusters[
+            int(cands.hardware[o.candidate])].fabric.oversubscription)
         for o in rec.options)
     beyond = (cands.hardware == top_hw) & (cands.nodes > nodes)
     ruled_out = {rule: int((mask & beyond).sum())
@@ -186,7 +189,40 @@ def network_advice(found: Search, ranked: ranking.Ranking,
         fabric_class=rec.fabric_class, reason=rec.reason, comparison=comparison,
         fabric_vs_more_gpus=fabric_vs_more_gpus(found, what_if),
         roce_checklist=advice.ROCE_CHECKLIST if roce else (),
+        upgrades=network_upgrades(found, rec.pick.candidate, [o.candidate for o in rec.options]),
     ), rec.pick.fabric_id
+
+
+def network_upgrades(found: Search, pick: int, options: list[int]) -> tuple[NetworkUpgrade, ...]:
+    """What each faster option buys over rank 1, in money: gain per 1,000 spent per month."""
+    book, currency = found.snap.prices, found.request.currency
+    unit = throughput_unit(found.request)
+
+    def network(i: int) -> advice.Network:
+        f = found.clusters[int(found.cands.hardware[i])].fabric
+        return advice.Network(f.id, f.name, f.kind, f.lossless, f.sharp, f.oversubscription)
+
+    base, current = network(pick), found.price(pick).monthly_net
+    out = []
+    for i in options:
+        # a less oversubscribed spine is stated even when it buys nothing for this job
+        spine = (network(i).fabric_id == base.fabric_id
+                 and network(i).oversubscription < base.oversubscription)
+        if i == pick or (found.rate[i] <= found.rate[pick] and not spine):
+            continue
+        monthly = found.price(i).monthly_net
+        extra = monthly - current
+        gain = float(found.rate[i] / found.rate[pick] - 1)
+        per_1000 = (max(float(found.rate[i] - found.rate[pick]), 0.0) / float(extra) * 1000
+                    if extra > 0 else None)
+        other = network(i)
+        option = WhatIfOption(other.fabric_id, other.fabric_name, int(found.cands.nodes[i]),
+                              monthly, extra, float(found.rate[i]), gain, per_1000,
+                              other.oversubscription)
+        what = advice.upgrade_label(base, other)
+        out.append(NetworkUpgrade(option, what, advice.upgrade_sentence(
+            what, gain, money_text(book, extra, currency), per_1000, unit)))
+    return tuple(sorted(out, key=lambda u: -(u.option.throughput_gain_per_1000 or float("inf"))))
 
 
 def fabric_vs_more_gpus(found: Search, what_if: advice.WhatIf) -> FabricVsMoreGpus:
@@ -282,7 +318,7 @@ def ranked_configuration(found: Search, rank: int, i: int, first: int, reference
     server_id, fabric_id = found.hardware[hw]
     nodes = int(cands.nodes[i])
     layout, micro_batch = cands.layout_at(i), cands.micro_batch_at(i)
-    cluster = snap.cluster(server_id, fabric_id, nodes)
+    cluster = snap.cluster(server_id, fabric_id, nodes, found.clusters[hw].fabric.oversubscription)
     training = Training(global_batch=int(cands.global_batch[i]), micro_batch=micro_batch,
                         precision=request.precision)
     est = estimate(cluster, request.model, training, layout, snap.constants)
@@ -447,7 +483,12 @@ def efficiency_series(found: Search, top: int, references: dict) -> EfficiencySe
     request, snap, cands = found.request, found.snap, found.cands
     top_hw = int(cands.hardware[top])
     server = found.hardware[top_hw][0]
-    clusters = [c for c, (s, _) in zip(found.clusters, found.hardware) if s == server]
+    # One line per fabric, at its lowest ratio: the oversubscribed variants come after it.
+    first: dict[str, Cluster] = {}
+    for c, (s, f) in zip(found.clusters, found.hardware):
+        if s == server:
+            first.setdefault(f, c)
+    clusters = list(first.values())
     layout, micro_batch = cands.layout_at(top), cands.micro_batch_at(top)
     reference = references.get(server)
     lines = series.fabric_lines(

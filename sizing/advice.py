@@ -242,3 +242,37 @@ def fabric_or_more_gpus_sentence(upgrade: Option | None, more_nodes: Option | No
         return f"{said(more_nodes, 'add')}; a faster fabric is not an option: {no_upgrade}."
     return (f"Neither a faster fabric nor more nodes is an option: {no_upgrade}; and "
             f"{no_more_nodes}.")
+
+
+# --------------------------------------------------------------------------- network upgrades
+
+@dataclass(frozen=True)
+class Network:
+    """What a network option is, for saying what it buys over another."""
+
+    fabric_id: str
+    fabric_name: str
+    kind: str
+    lossless: bool
+    sharp: bool
+    oversubscription: float
+
+
+def upgrade_label(base: Network, other: Network) -> str:
+    """What `other` changes over `base` in a customer's words: lossless, SHARP or the spine."""
+    if other.fabric_id == base.fabric_id:
+        return (f"a {other.oversubscription:g}:1 spine instead of "
+                f"{base.oversubscription:g}:1 ({other.fabric_name})")
+    if base.kind == other.kind == "roce" and other.lossless and not base.lossless:
+        return f"lossless RoCE (PFC + ECN), {other.fabric_name}"
+    if other.sharp and not base.sharp:
+        return f"SHARP in-network reduction, {other.fabric_name}"
+    return f"{other.fabric_name} at {other.oversubscription:g}:1"
+
+
+def upgrade_sentence(label: str, gain: float, extra: str, gain_per_1000: float | None,
+                     unit: str) -> str:
+    """'<label> buys +x% throughput for <extra> per month, <n> <unit> per 1,000 spent.'"""
+    per = (f", {gain_per_1000:,.0f} {unit} per 1,000 of extra spend" if gain_per_1000 is not None
+           else ", at no extra cost")
+    return f"{label[0].upper()}{label[1:]} buys {gain:+.1%} throughput for {extra} per month{per}."

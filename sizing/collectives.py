@@ -1,13 +1,32 @@
-"""Alpha-beta cost of NCCL-style collectives on a two-level (node, fabric) cluster."""
+"""NCCL's collective algorithms and protocols on a (node, leaf, spine) cluster, as NCCL prices them.
+
+Each algorithm (ring, tree, NVLS, CollNet) runs with each of its protocols (LL, LL128, Simple).
+Its time is NCCL's latency structure (a base latency per collective, intra-node steps at the
+intra-node latency, inter-node steps at the network latency, from tuning.cc of NCCL 2.20.3)
+plus the bytes its bottleneck link carries at the protocol's share of that link. `auto` takes
+the fastest enabled pair, as NCCL's own tuning model does. Bandwidths are physical: the GPU's
+NVLink/PCIe rate, the node's NICs behind the host and PCIe limits, and on the network the
+congestion and loss of the fabric for the traffic pattern and the tiers the traffic crosses.
+"""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
-from sizing.hardware import INTRA_LINKS, Cluster
+from sizing.hardware import Cluster
+from sizing.topology import Links, network_share, straggler_stretch
 
 # The collectives and algorithms the cost model prices (the estimate API offers these).
 COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p")
-ALGORITHMS = ("ring", "tree", "auto")
+ALGORITHMS = ("auto", "ring", "tree", "nvls", "collnet")
+# What a priced collective ran: one of NCCL's algorithms, or point-to-point sends (all-to-all,
+# p2p), which NCCL does not tune by algorithm.
+CHOSEN = ("ring", "tree", "nvls", "collnet", "p2p")
+PROTOCOLS = ("ll", "ll128", "simple")
+# The protocols each algorithm runs (tuning.cc: NVLS and CollNet are Simple only).
+ALGORITHM_PROTOCOLS = {"ring": PROTOCOLS, "tree": PROTOCOLS, "nvls": ("simple",),
+                       "collnet": ("simple",)}
 
 
 def busbw_factor(op: str, n):
@@ -22,151 +41,250 @@ def busbw_factor(op: str, n):
     raise ValueError(f"unknown collective {op!r}")
 
 
-# --------------------------------------------------------------------------- link figures
+def _lookup(table, key: str) -> float:
+    return float(table.get(key, table["default"]))
 
-def node_bandwidth_gbs(c: dict, constants) -> np.ndarray:
-    """Achievable inter-node bandwidth of one node, one direction, GB/s.
 
-    NICs x min(NIC, fabric line rate) x achievable fraction, then:
-    - without RDMA the NCCL socket transport caps each NIC (brief 2.6);
-    - RDMA without GPUDirect stages through host memory (lower bandwidth);
-    - RDMA on a lossy fabric recovers by go-back-N: one loss resends a window of packets,
-      goodput ~ 1 / (1 + loss_rate * window) (brief 4, Wang et al.);
-    - traffic leaving a leaf of an oversubscribed fabric gets 1/oversubscription.
+def _log2i(x):
+    return np.floor(np.log2(np.maximum(x, 1.0)))
+
+
+def algorithm_available(op: str, algorithm: str, nodes, links: Links) -> np.ndarray:
+    """Whether NCCL can run `algorithm` for `op` on a group spanning `nodes` (tuning.cc 2.20.3).
+
+    Tree, NVLS and CollNet are priced for all-reduce; NVLS needs an NVSwitch with in-switch
+    reduction and, without SHARP, one node; CollNet needs SHARP on the fabric and two nodes.
     """
-    nics = np.asarray(c["nics_per_node"], float)
-    port_gbps = np.minimum(np.asarray(c["nic_rate_gbps"], float), c["fabric_line_rate_gbps"])
-    bw = nics * port_gbps / 8.0 * c["fabric_achievable_fraction"]
-    rdma = np.asarray(c["fabric_rdma"], bool)
-    gdr = np.asarray(c["gpudirect"], bool) & rdma
-    bw = np.where(rdma, bw, np.minimum(bw, nics * constants.tcp_socket_ceiling_gbs))
-    bw = np.where(rdma & ~gdr, bw * constants.host_staging_bandwidth_factor, bw)
-    lossy = rdma & ~np.asarray(c["fabric_lossless"], bool)
-    goodput = 1.0 / (1.0 + np.asarray(c["fabric_loss_rate"], float) * constants.go_back_n_window_packets)
-    bw = np.where(lossy, bw * goodput, bw)
-    beyond_leaf = np.asarray(c["nodes"]) > np.asarray(c["fabric_nodes_per_leaf"])
-    return np.where(beyond_leaf, bw / np.asarray(c["fabric_oversubscription"], float), bw)
+    nodes = np.asarray(nodes, float)
+    yes = np.ones(np.broadcast(nodes, links.nvls).shape, bool)
+    if algorithm == "ring":
+        return yes
+    if op != "all_reduce":
+        return ~yes
+    if algorithm == "tree":
+        return yes
+    if algorithm == "nvls":
+        return links.nvls & (nodes <= 1)
+    if algorithm == "collnet":
+        return links.collnet & (nodes > 1)
+    raise ValueError(f"unknown algorithm {algorithm!r}")
 
 
-def inter_node_bandwidth_gbs(cluster: Cluster, constants) -> float:
-    """Achievable inter-node bandwidth of one node of `cluster` (all its NICs, one way), GB/s."""
-    return float(node_bandwidth_gbs(cluster.as_arrays(), constants)[0])
+def algorithm_refusal(op: str, algorithm: str, cluster: Cluster) -> str | None:
+    """Why NCCL cannot run `algorithm` for `op` over all GPUs of `cluster`, or None if it can."""
+    if algorithm in ("auto", "ring") or op in ("all_to_all", "p2p"):
+        return None
+    if op != "all_reduce":
+        return f"{algorithm} is priced for all_reduce only; {op} runs as a ring"
+    if algorithm == "tree":
+        return None
+    if algorithm == "nvls":
+        if not cluster.gpu.nvlink_sharp:
+            return (f"nvls needs an NVSwitch with in-switch reduction (NVLink SHARP); "
+                    f"{cluster.gpu.name} has none")
+        if cluster.nodes > 1:
+            return ("nvls spans one node here: across nodes NCCL runs it only together with "
+                    "CollNet (SHARP); use collnet on a SHARP fabric, or one node")
+        return None
+    if not (cluster.fabric.sharp and cluster.fabric.rdma):
+        return f"collnet needs in-network reduction (SHARP) on the fabric; {cluster.fabric.name} has none"
+    if cluster.nodes < 2:
+        return "collnet reduces in the network switches: it needs at least two nodes"
+    return None
 
 
-def inter_latency_s(c: dict, constants) -> np.ndarray:
-    """Per-message inter-node latency (alpha), with host staging when RDMA lacks GPUDirect."""
-    rdma = np.asarray(c["fabric_rdma"], bool)
-    staged = rdma & ~np.asarray(c["gpudirect"], bool)
-    extra = np.where(staged, constants.host_staging_latency_us, 0.0)
-    return (np.asarray(c["fabric_latency_us"], float) + extra) * 1e-6
+@dataclass(frozen=True)
+class _Shape:
+    """A group's counts that every algorithm and protocol of one collective prices alike."""
+
+    n: np.ndarray
+    g: np.ndarray
+    nodes: np.ndarray
+    multi: np.ndarray
+    ring_inter_steps: np.ndarray  # NCCL's nInterSteps
+    ring_intra_steps: np.ndarray  # nsteps - nInterSteps
+    tree_depth: np.ndarray  # log2i(nodes)
+    size_step: np.ndarray  # log2i(bytes / 64), NCCL's index into the tree correction
+
+    @classmethod
+    def of(cls, op: str, size, n, g, nodes) -> _Shape:
+        multi = nodes > 1
+        steps = (2.0 if op == "all_reduce" else 1.0) * (n - 1)
+        inter = np.where(multi, 2.0 * nodes if op == "all_reduce" else nodes - 1, 0.0)
+        size_step = np.clip(_log2i(np.asarray(size, float) / 64.0), 0, 22).astype(int)
+        return cls(n, g, nodes, multi, inter, steps - inter, _log2i(nodes), size_step)
 
 
-def intra_bandwidth_Bps(c: dict, constants) -> np.ndarray:
-    """Achievable GPU-to-GPU bandwidth inside a node, one direction, bytes/s."""
-    table = np.array(
-        [constants.intra_link_efficiency.get(n, constants.intra_link_efficiency["default"])
-         for n in INTRA_LINKS]
-    )
-    eff = table[np.asarray(c["gpu_intra_link"], int)]
-    return np.asarray(c["gpu_intra_bandwidth_gbs"], float) * 1e9 * eff
+def _latency_us(op, algorithm, protocol, shape: _Shape, links: Links, constants):
+    """NCCL's latency of one collective (tuning.cc 2.20.3 ncclTopoTuneModel), microseconds."""
+    hw = constants.nccl_hw_latency_us
+    key = f"{algorithm}.{protocol}"
+    intra = np.where(links.nvlink_like, _lookup(hw, f"nvlink.{key}"), _lookup(hw, f"pci.{key}"))
+    inter = _lookup(hw, f"net.{key}") + links.net_extra_us
+    base = _lookup(constants.nccl_base_latency_us, key)
+    multi, g = shape.multi, shape.g
+    if algorithm == "ring":
+        overhead = constants.nccl_net_overhead_us * (3.0 if protocol == "simple" else 1.0)
+        intra = np.where(multi, np.maximum(intra, overhead), intra)
+        lat = base + shape.ring_intra_steps * intra + shape.ring_inter_steps * inter
+        if op == "all_reduce" and protocol == "simple":
+            lat = np.where(multi, lat * constants.nccl_ring_plateau_factor, lat)
+        return lat
+    if algorithm == "tree":
+        return base + 2.0 * ((g - 1) * intra + shape.tree_depth * np.where(multi, inter, 0.0))
+    if algorithm == "nvls":
+        return base + intra
+    # CollNet: Direct on NVSwitch systems (each GPU talks to the NICs), Chain otherwise.
+    direct = 2.0 * (np.minimum(1.0, g - 1) * intra
+                    + (g - 1) * constants.nccl_collnet_arity_latency_us) + inter
+    chain = 2.0 * (g - 1) * intra + inter
+    return base + np.where(links.nvlink_like, direct, chain)
 
 
-def straggler_stretch(jitter_cv, ranks) -> np.ndarray:
-    """Expected slowest of `ranks` independent normal delays: 1 + cv * sqrt(2 ln N)."""
-    n = np.maximum(np.asarray(ranks, float), 1.0)
-    return 1.0 + np.asarray(jitter_cv, float) * np.sqrt(2.0 * np.log(n))
+def _protocol_factor(algorithm, protocol, shape: _Shape, constants):
+    f = constants.nccl_protocol_bandwidth_factor
+    key = f"{algorithm}.{protocol}"
+    factor = _lookup(f, key)
+    if key == "tree.ll128":
+        factor = np.where(shape.multi, factor, _lookup(f, "tree.ll128.one_node"))
+    if key == "ring.ll128":
+        factor = np.where(shape.multi & (shape.g < 2),
+                          _lookup(f, "ring.ll128.one_gpu_per_node"), factor)
+    if algorithm == "tree":
+        # NCCL's correction of the tree model at medium sizes, by powers of two from 64 B.
+        table = _tree_correction(constants.nccl_tree_correction, protocol)
+        factor = factor * table[shape.size_step]
+    return factor
 
 
-def group_span(size, stride, gpus_per_node):
-    """Members per node and nodes spanned by a group of `size` ranks `stride` apart."""
-    size = np.asarray(size, float)
-    stride = np.asarray(stride, float)
-    gpn = np.asarray(gpus_per_node, float)
-    per_node = np.where(stride >= gpn, 1.0, np.floor(gpn / stride))
-    per_node = np.clip(per_node, 1.0, np.maximum(size, 1.0))
-    return per_node, np.ceil(size / per_node)
+_TREE_TABLES: dict[tuple[int, str], tuple[object, np.ndarray]] = {}
 
 
-# --------------------------------------------------------------------------- costs
+def _tree_correction(table, protocol: str) -> np.ndarray:
+    """The 23 tree corrections of one protocol as an array, built once per constants table."""
+    key = (id(table), protocol)
+    hit = _TREE_TABLES.get(key)
+    if hit is None or hit[0] is not table:  # the table is kept so that its id is not reused
+        hit = (table, np.array([_lookup(table, f"{protocol}.{i}") for i in range(23)]))
+        _TREE_TABLES[key] = hit
+    return hit[1]
 
-def _log2_steps(x):
-    return np.ceil(np.log2(np.maximum(x, 1.0)))
+
+def _bandwidth_time(op, algorithm, size, n, g, nodes, share, links: Links, nvls_factor):
+    """Seconds the algorithm's bottleneck link needs for the bytes, at full protocol efficiency
+    (inside a CollNet node the NVLS phase runs at its own protocol share, `nvls_factor`)."""
+    multi = nodes > 1
+    safe = np.where(multi, share, 1.0)
+    b = links.intra_Bps
+    k = 2.0 if op == "all_reduce" else 1.0
+    intra_ring = np.where(g > 1, k * (g - 1) / g * size / b, 0.0)
+    if algorithm == "ring":
+        inter = np.where(multi, k * (n - 1) / n * size / safe, 0.0)
+        # A flat ring's GPU links carry k(n-1)/n of S: inside one node that is the bound.
+        intra = np.where(multi, intra_ring, k * (n - 1) / n * size / b)
+        return np.maximum(intra, inter)
+    if algorithm == "tree":
+        # Double binary tree, S/2 per tree: on two nodes each node sends S/2 in each tree (S),
+        # half a ring's bytes (nccl-tests #196, nccl #946: 'up to ~2x the network speed');
+        # beyond, a node with two children in one tree sends S/2 up and S down there and S/2
+        # as a leaf of the other: 2S, a ring's bytes.
+        per_node = np.where(nodes > 2, 2.0, 1.0)
+        return np.maximum(intra_ring, np.where(multi, per_node * size / safe, 0.0))
+    if algorithm == "nvls":
+        # Each GPU sends its buffer to the switch once and receives the reduction once.
+        return size / b
+    # CollNet: the node reduces inside (NVLS where the switch reduces, else a ring), then
+    # sends S up to the SHARP switch and receives S back (brief 3.1: 'only N+1 sends').
+    inside = np.where(links.nvls, size / (b * nvls_factor), intra_ring)
+    return np.maximum(inside, np.where(multi, size / safe, 0.0))
 
 
-def collective_cost(op: str, size, n, per_node, b_intra, b_share, a_intra, a_inter,
-                    algorithm: str = "auto") -> np.ndarray:
-    """Seconds for one collective on a group of n ranks, `per_node` of them in each node.
+def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
+                    algorithm: str = "auto"):
+    """Seconds for one collective on a group of n ranks, `per_node` of them in each node, and
+    the index into CHOSEN of the algorithm it ran.
 
-    size: bytes of the full buffer (nccl-tests S). b_intra: per-GPU intra-node bandwidth;
-    b_share: the group's share of its node's NIC bandwidth (bytes/s); alphas in seconds.
-    Two-level model: the intra-node phase runs on NVLink/PCIe/xGMI, the inter-node phase is
-    bounded by the node's NICs; NCCL pipelines the two, so the slower phase sets the time.
-    Ring pays 2(n-1) (or n-1) hop latencies, tree 2 log2 of each level.
+    size: bytes of the full buffer (nccl-tests S); share: the group's share of its node's NIC
+    bandwidth (bytes/s). An algorithm the hardware cannot run costs infinity.
     """
     size = np.asarray(size, float)
     n = np.maximum(np.asarray(n, float), 1.0)
     g = np.minimum(np.asarray(per_node, float), n)
     nodes = np.ceil(n / g)
     multi = nodes > 1
-    hop = np.where(multi, a_inter, a_intra)
-    safe_share = np.where(multi, b_share, 1.0)
-    if op in ("all_reduce", "reduce_scatter", "all_gather"):
-        k = 2.0 if op == "all_reduce" else 1.0
-        t_intra = np.where(g > 1, k * (g - 1) / g * size / b_intra, 0.0)
-        t_inter = np.where(multi, k * (n - 1) / n * size / safe_share, 0.0)
-        bw_time = np.maximum(t_intra, t_inter)
-        ring_lat = k * (n - 1) * hop
-        tree_lat = k * (_log2_steps(g) * a_intra + _log2_steps(nodes) * np.where(multi, a_inter, 0))
-    elif op == "all_to_all":
-        # Each rank sends (n-1)/n of S: the (n-g)/n that leave the node share the group's NICs.
-        t_intra = np.where(g > 1, (g - 1) / n * size / b_intra, 0.0)
-        t_inter = np.where(multi, g * (n - g) / n * size / safe_share, 0.0)
-        bw_time = np.maximum(t_intra, t_inter)
-        ring_lat = tree_lat = (n - 1) * hop
-    elif op == "broadcast":
-        bw_time = size / np.where(multi, np.minimum(b_intra, safe_share), b_intra)
-        ring_lat = (n - 1) * hop
-        tree_lat = (_log2_steps(g) * a_intra + _log2_steps(nodes) * np.where(multi, a_inter, 0))
-    elif op == "p2p":
-        bw_time = size / np.where(multi, safe_share, b_intra)
-        ring_lat = tree_lat = hop
-    else:
+    if op in ("all_to_all", "p2p", "broadcast"):
+        hop = np.where(multi, links.hop_inter_s, links.hop_intra_s)
+        net = share * network_share(op, "ring", nodes, links, constants)
+        safe = np.where(multi, net, 1.0)
+        if op == "all_to_all":
+            # Each rank sends (n-1)/n of S: the (n-g)/n that leave the node share the NICs.
+            t_intra = np.where(g > 1, (g - 1) / n * size / links.intra_Bps, 0.0)
+            t_inter = np.where(multi, g * (n - g) / n * size / safe, 0.0)
+            t = np.maximum(t_intra, t_inter) + (n - 1) * hop
+        elif op == "p2p":
+            t = size / np.where(multi, safe, links.intra_Bps) + hop
+        else:
+            t = size / np.where(multi, np.minimum(links.intra_Bps, safe), links.intra_Bps)
+            t = t + (n - 1) * hop
+        code = CHOSEN.index("p2p") if op != "broadcast" else CHOSEN.index("ring")
+        return np.where(n > 1, t, 0.0), np.full(np.shape(t), code)
+    if op not in ("all_reduce", "reduce_scatter", "all_gather"):
         raise ValueError(f"unknown collective {op!r}")
-    if algorithm == "ring":
-        lat = ring_lat
-    elif algorithm == "tree":
-        lat = tree_lat
-    elif algorithm == "auto":
-        lat = np.minimum(ring_lat, tree_lat)
-    else:
+    if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}")
-    return np.where(n > 1, bw_time + lat, 0.0)
+    names = [a for a in ALGORITHM_PROTOCOLS if algorithm in ("auto", a)]
+    best = np.full(np.broadcast(size, n, g, links.node_Bps).shape, np.inf)
+    code = np.zeros(best.shape, int)
+    shares = {}  # the network's share depends on the algorithm only through its fan-in
+    shape = _Shape.of(op, size, n, g, nodes)
+    for a in names:
+        ok = algorithm_available(op, a, nodes, links)
+        if not ok.any():
+            continue
+        pattern = "tree" if a == "tree" else "ring"
+        if pattern not in shares:
+            shares[pattern] = share * network_share(op, pattern, nodes, links, constants)
+        net = shares[pattern]
+        t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, links, _lookup(
+            constants.nccl_protocol_bandwidth_factor, "nvls.simple"))
+        everywhere = bool(ok.all())
+        for p in ALGORITHM_PROTOCOLS[a]:
+            enabled = ok
+            if p == "ll128":
+                # LL128 needs NVLink inside and, across nodes, a GPUDirect NIC (tuning.cc).
+                enabled = ok & np.where(multi, links.ll128, links.nvlink_like)
+            t = (_latency_us(op, a, p, shape, links, constants) * 1e-6
+                 + t_bw / _protocol_factor(a, p, shape, constants))
+            if p == "ll128" or not everywhere:
+                t = np.where(enabled, t, np.inf)
+            better = t < best
+            best = np.where(better, t, best)
+            code = np.where(better, CHOSEN.index(a), code)
+    return np.where(n > 1, best, 0.0), code
 
 
-def collective_time(op: str, size_bytes: float, cluster, constants, algorithm: str = "ring"):
+def collective_time(op: str, size_bytes: float, cluster, constants, algorithm: str = "auto"):
     """One collective over all GPUs of `cluster` (p2p: one GPU pair, across nodes if any).
 
-    Returns (time_s, algbw_gbs, busbw_gbs) with nccl-tests definitions:
+    Returns (time_s, algbw_gbs, busbw_gbs, chosen) with nccl-tests definitions:
     algbw = S / t, busbw = algbw x factor (2(n-1)/n all-reduce; (n-1)/n RS/AG/all-to-all;
-    1 p2p/broadcast). The slowest of n ranks sets the time (jitter stretch on inter-node runs).
+    1 p2p/broadcast); chosen is the algorithm that ran (CHOSEN). The slowest of n ranks sets
+    the time (jitter stretch on inter-node runs). An impossible algorithm gives time inf.
     """
     c = cluster.as_arrays()
     gpn = float(cluster.gpus_per_node)
-    node_bw = node_bandwidth_gbs(c, constants) * 1e9
-    b_intra = intra_bandwidth_Bps(c, constants)
-    a_inter = inter_latency_s(c, constants)
-    a_intra = constants.intra_latency_us * 1e-6
+    links = Links.of(c, constants)
     if op == "p2p":
         n, per_node = 2.0, (1.0 if cluster.nodes > 1 else 2.0)
         # A single pair uses one NIC (the one next to its GPU).
-        share = node_bw / max(cluster.server.nics_per_node, 1)
+        share = links.node_Bps / max(cluster.server.nics_per_node, 1)
     else:
         n, per_node = float(cluster.gpus), gpn
-        share = node_bw
-    t = collective_cost(op, size_bytes, n, per_node, b_intra, share, a_intra, a_inter, algorithm)
+        share = links.node_Bps
+    t, code = collective_cost(op, size_bytes, n, per_node, links, share, constants, algorithm)
     multi = np.ceil(n / per_node) > 1
     t = t * np.where(multi, straggler_stretch(c["fabric_jitter_cv"], n), 1.0)
     t = float(t[0])
     algbw = size_bytes / t / 1e9 if t > 0 else float("inf")
     busbw = algbw * float(busbw_factor(op, n))
-    return t, algbw, busbw
+    return t, algbw, busbw, CHOSEN[int(code[0])]

@@ -43,12 +43,24 @@ class ModelConstants:
     cpu_adam_params_per_s: float
     intra_link_efficiency: Mapping[str, float]
     intra_latency_us: float
-    tcp_socket_ceiling_gbs: float
+    tcp_host_ceiling_gbs: float
+    nccl_base_latency_us: Mapping[str, float]
+    nccl_hw_latency_us: Mapping[str, float]
+    nccl_net_reference_latency_us: float
+    nccl_net_overhead_us: float
+    nccl_collnet_arity_latency_us: float
+    nccl_protocol_bandwidth_factor: Mapping[str, float]
+    nccl_ring_plateau_factor: float
+    nccl_tree_correction: Mapping[str, float]
+    pfc_incast_penalty: float
+    ecmp_collision_efficiency: float
     host_staging_bandwidth_factor: float
     host_staging_latency_us: float
     go_back_n_window_packets: float
     dp_bucket_mb: float
     overlap_efficiency: float
+    overlap_compute_slowdown: float
+    compute_jitter_cv: float
     tp_overlap_fraction: float
     ep_overlap_fraction: float
     bytes_per_param_weights: float

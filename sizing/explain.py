@@ -1,7 +1,9 @@
 """The model's numbers in words: a configuration's bottleneck, its assumptions, why it ranks."""
 from __future__ import annotations
 
+from sizing.collectives import CHOSEN
 from sizing.hardware import Cluster
+from sizing.topology import TIERS
 from sizing.workload import GenericModel, Layout
 
 _WORDS = {"tp": "tensor-parallel communication", "ep": "expert-parallel all-to-all",
@@ -67,6 +69,24 @@ _ATTENTION_WORDS = {"flash2": "fused attention as FlashAttention-2",
                     "flash3": "fused attention at the GPU's own kernel (FlashAttention-3 or "
                               "cuDNN on Hopper, FlashAttention-2 where there is none)"}
 
+# What each kind of collective of a step is, for the words.
+_COLLECTIVES = (("tp", "tensor-parallel all-reduce"), ("ep", "expert all-to-all"),
+                ("dp", "gradient all-reduce"), ("zero", "gradient reduce-scatter"))
+_TIER_WORDS = {"nvlink": "inside the node", "leaf": "through the leaf switches",
+               "spine": "across the spine", "core": "across the core"}
+
+
+def collective_routes(layout, r) -> str:
+    """Which algorithm each collective of the step ran and which network tier it crossed."""
+    parts = []
+    for key, words in _COLLECTIVES:
+        tier = TIERS[int(r[f"{key}_tier"])]
+        sharded = layout.zero_stage >= 2
+        if tier == "none" or (key == "zero" and not sharded) or (key == "dp" and sharded):
+            continue
+        parts.append(f"{words} {CHOSEN[int(r[f'{key}_algorithm'])]} {_TIER_WORDS[tier]}")
+    return "; ".join(parts) if parts else "no collective crosses a GPU boundary"
+
 
 def assumptions(cluster, model, training, layout, constants, r) -> list:
     """What the estimate assumes that a customer could check or dispute."""
@@ -87,8 +107,9 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
     add(f"Inter-node bandwidth {float(r['inter_node_bandwidth_gbs']):.1f} GB/s per node "
         f"({cluster.server.nics_per_node} x {cluster.nic_rate_effective_gbps:g} Gb/s x "
         f"{f.achievable_fraction:g} achievable fraction{', then reduced' if reduced else ''}).")
-    add("Collectives: NCCL-style two-level ring/tree, alpha-beta costs; the slower of the "
-        "intra-node and inter-node phases bounds each collective.")
+    add("Collectives: NCCL 2.20's algorithms (ring, tree, NVLS, CollNet) and protocols with "
+        "its latency model, the fastest chosen per message size as NCCL does; "
+        + collective_routes(layout, r) + ".")
     if layout.overlaps_gradients:
         add(f"Gradient all-reduce in {constants.dp_bucket_mb:g} MB buckets overlaps the last "
             f"micro-batch's backward at {100 * constants.overlap_efficiency:.0f}% efficiency; "
@@ -96,25 +117,39 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
     else:
         add("Gradient all-reduce after the backward pass, not overlapped "
             f"({layout.framework}'s usual setting or overlap_grad_reduce false).")
-    add(f"Stragglers: each inter-node collective waits for the slowest of {cluster.gpus} ranks "
-        f"(jitter cv {f.jitter_cv:g}, stretch 1 + cv*sqrt(2 ln N)).")
+    add("Stragglers: each inter-node collective waits for the slowest rank of its own group "
+        f"(jitter cv {f.jitter_cv:g}, stretch 1 + cv*sqrt(2 ln N) for N ranks in the group).")
+    add(f"Compute stragglers: GPUs of one model differ in speed (cv "
+        f"{constants.compute_jitter_cv:g}); each step waits for the slowest of {cluster.gpus}.")
+    add(f"Overlap is not free: compute runs {100 * constants.overlap_compute_slowdown:.1f}% "
+        "slower while hidden communication runs under it (SM and HBM contention).")
     add(f"Optimizer: mixed-precision Adam, {state_bytes:g} bytes per parameter before ZeRO "
         f"sharding{', optimizer state in host memory' if layout.offload != 'none' else ''}; "
         f"{constants.runtime_reserved_gb:g} GB reserved per GPU for the runtime (CUDA "
         "context, NCCL buffers); FP32 logits on the last stage and ZeRO-3/FSDP gather "
         "buffers counted.")
     if not f.rdma:
-        add(f"No RDMA: NCCL socket transport capped at {constants.tcp_socket_ceiling_gbs:g} "
-            "GB/s per NIC.")
+        add(f"No RDMA: NCCL socket transport copies through the host's CPUs, capped at "
+            f"{constants.tcp_host_ceiling_gbs:g} GB/s per host whatever the NIC count.")
     elif not cluster.uses_gpudirect:
         add("RDMA without GPUDirect: traffic staged through host memory "
             f"(x{constants.host_staging_bandwidth_factor:g} bandwidth, "
             f"+{constants.host_staging_latency_us:g} us per message).")
     if f.rdma and not f.lossless:
-        add(f"Lossy RDMA fabric: go-back-N recovery at loss rate {f.loss_rate:g}.")
-    if cluster.nodes > f.nodes_per_leaf and f.oversubscription > 1:
-        add(f"{cluster.nodes} nodes exceed {f.nodes_per_leaf} per leaf: bandwidth divided "
-            f"by the {f.oversubscription:g}:1 oversubscription.")
+        resend = "selective repeat" if f.selective_repeat else "go-back-N"
+        add(f"Lossy RDMA fabric: {resend} recovery, drops at {f.loss_rate:g} per packet for "
+            "each sender converging on a receiver and each switch tier crossed (all-to-all "
+            "suffers most).")
+    if f.topology == "rail-optimised":
+        add(f"Topology: rail-optimised units of {f.nodes_per_unit} nodes (a leaf per rail, NCCL's "
+            "rail-aligned traffic stays below the spine inside a unit); the job fills units "
+            "first" + (f", a core tier beyond {f.nodes_below_core} nodes." if f.nodes_below_core
+                       else "."))
+    if cluster.nodes > f.nodes_below_spine and f.oversubscription > 1:
+        add(f"{cluster.nodes} nodes exceed the {f.nodes_below_spine} below one spine hop: the "
+            f"{f.oversubscription:g}:1 spine slows only the bytes that cross it (all-to-all "
+            "sends most of its bytes up; a topology-ordered ring or tree leaves each leaf "
+            "once per channel).")
     if r["tp_cross_node"]:
         add(f"Tensor parallelism {layout.tp} exceeds {cluster.gpus_per_node} GPUs per node: "
             "its all-reduces cross the inter-node fabric.")

@@ -7,6 +7,11 @@ import numpy as np
 
 INTRA_LINKS = ("nvlink", "xgmi", "pcie")
 FABRIC_KINDS = ("infiniband", "roce", "ethernet")
+# Leaf-spine: each node's NICs share one leaf switch. Rail-optimised (NVIDIA's SuperPOD
+# reference): NIC i of every node of a scalable unit goes to leaf i, so rail-aligned traffic
+# (NCCL rings and trees, and all-to-all through PXN's NVLink hop) stays below the spine inside
+# the unit.
+TOPOLOGIES = ("leaf-spine", "rail-optimised")
 
 
 @dataclass(frozen=True)
@@ -20,6 +25,7 @@ class GPU:
     intra_link: str  # 'nvlink' | 'xgmi' | 'pcie'
     intra_bandwidth_gbs: float  # per GPU, one direction, GB/s
     fp32_tflops: float | None = None  # only needed for FP32 training
+    nvlink_sharp: bool = False  # NVSwitch with in-switch reduction (NCCL NVLS)
 
     def peak_tflops(self, precision: str) -> float | None:
         return {"bf16": self.bf16_tflops, "fp8": self.fp8_tflops, "fp32": self.fp32_tflops}.get(
@@ -53,6 +59,18 @@ class Fabric:
     loss_rate: float
     oversubscription: float
     nodes_per_leaf: int
+    topology: str = "leaf-spine"  # TOPOLOGIES
+    nodes_per_unit: int = 0  # rail-optimised: nodes of one scalable unit (a leaf per rail)
+    nodes_below_core: int = 0  # nodes the spine joins; beyond them a core tier (0: none)
+    sharp: bool = False  # in-network reduction (SHARP) enabled for NCCL CollNet
+    adaptive_routing: bool = False  # switches spread flows per packet (no ECMP collisions)
+    selective_repeat: bool = False  # the NIC resends only lost packets (not go-back-N)
+
+
+    @property
+    def nodes_below_spine(self) -> int:
+        """Nodes whose traffic meets without crossing the spine: a leaf, or a rail-optimised unit."""
+        return self.nodes_per_unit if self.topology == "rail-optimised" else self.nodes_per_leaf
 
 
 @dataclass(frozen=True)
@@ -96,6 +114,7 @@ class Cluster:
             "gpu_memory_bandwidth_gbs": np.array([g.memory_bandwidth_gbs], float),
             "gpu_intra_link": np.array([INTRA_LINKS.index(g.intra_link)]),
             "gpu_intra_bandwidth_gbs": np.array([g.intra_bandwidth_gbs], float),
+            "gpu_nvlink_sharp": np.array([g.nvlink_sharp]),
             "gpus_per_node": np.array([s.gpus_per_node]),
             "pcie_gen": np.array([s.pcie_gen]),
             "nics_per_node": np.array([s.nics_per_node]),
@@ -110,6 +129,10 @@ class Cluster:
             "fabric_jitter_cv": np.array([f.jitter_cv], float),
             "fabric_loss_rate": np.array([f.loss_rate], float),
             "fabric_oversubscription": np.array([f.oversubscription], float),
-            "fabric_nodes_per_leaf": np.array([f.nodes_per_leaf]),
+            "fabric_nodes_per_leaf": np.array([f.nodes_below_spine]),
+            "fabric_nodes_below_core": np.array([f.nodes_below_core or np.inf]),
+            "fabric_sharp": np.array([f.sharp]),
+            "fabric_adaptive_routing": np.array([f.adaptive_routing]),
+            "fabric_selective_repeat": np.array([f.selective_repeat]),
             "nodes": np.array([self.nodes]),
         }

@@ -6,14 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sizing import explain
-from sizing.collectives import (
-    collective_cost,
-    group_span,
-    inter_latency_s,
-    intra_bandwidth_Bps,
-    node_bandwidth_gbs,
-    straggler_stretch,
-)
+from sizing.collectives import collective_cost
 from sizing.compute import (
     OPTIMIZER_BYTES_PER_PARAM,
     compute_time,
@@ -29,6 +22,7 @@ from sizing.memory import (
     gradient_bytes_per_param,
     memory_per_gpu,
 )
+from sizing.topology import Links, group_span, straggler_stretch, tier_reached
 from sizing.workload import (
     ATTENTION_KERNELS,
     FRAMEWORK_ATTENTION_KERNEL,
@@ -284,17 +278,20 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     peak = comp["peak"]
 
     # ---- links
-    node_bw = node_bandwidth_gbs(c, constants) * 1e9
-    b_intra = intra_bandwidth_Bps(c, constants)
-    a_inter = inter_latency_s(c, constants)
-    a_intra = constants.intra_latency_us * 1e-6
+    links = Links.of(c, constants)
+    node_bw = links.node_Bps
     act_bytes = 4.0 if fp32 else 2.0
     zeros = np.zeros(n)
+    # The algorithm (sizing.collectives.CHOSEN) and network tier (TIERS) of each kind of
+    # collective, for the breakdown.
+    routes: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
-    def cost(op, size, group, stride, algorithm="auto"):
+    def cost(op, size, group, stride, name=None):
         per_node, spans = group_span(group, stride, gpn)
         share = node_bw * per_node / gpn
-        t = collective_cost(op, size, group, per_node, b_intra, share, a_intra, a_inter, algorithm)
+        t, chosen = collective_cost(op, size, group, per_node, links, share, constants)
+        if name is not None:
+            routes[name] = (chosen, np.where(group > 1, tier_reached(spans, per_node, links), 0))
         return t, spans > 1
 
     # ---- tensor and expert parallelism (per micro-batch, on the critical path)
@@ -302,20 +299,20 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         s, h, L = model.seq_len, model.hidden, model.layers
         tp_msg = s / cp * b * h * act_bytes
         tp_count = np.where(rc == 2, 6.0, 4.0) * L / pp
-        t_tp1, tp_inter = cost("all_reduce", tp_msg, tp, 1)
+        t_tp1, tp_inter = cost("all_reduce", tp_msg, tp, 1, "tp")
         tp_mb = np.where(tp > 1, tp_count * t_tp1, 0.0)
         if model.experts > 1:
             k = min(model.top_k, model.experts)
             ep_msg = s / cp * b * k * h * act_bytes / np.where(sp, tp, 1.0)
-            t_ep1, ep_inter = cost("all_to_all", ep_msg, ep, tp)
+            t_ep1, ep_inter = cost("all_to_all", ep_msg, ep, tp, "ep")
             ep_mb = np.where(ep > 1, 4.0 * L / pp * t_ep1, 0.0)
         else:
             ep_mb, ep_inter = zeros, np.zeros(n, bool)
         pp_msg = s / cp * b * h * act_bytes / tp
         _, spans_pp = group_span(pp, tp * dp * cp, gpn)
         pp_cross = spans_pp > 1
-        t_p2p = collective_cost("p2p", pp_msg, 2.0, np.where(pp_cross, 1.0, 2.0), b_intra,
-                                node_bw / gpn, a_intra, a_inter)
+        t_p2p, _ = collective_cost("p2p", pp_msg, 2.0, np.where(pp_cross, 1.0, 2.0), links,
+                                   node_bw / gpn, constants)
         pp_total = np.where(pp > 1, 2.0 * v * (m + pp - 1) * t_p2p, 0.0)
         # Context parallelism passes each rank's K and V around the CP ring (cp - 1 steps per
         # layer forward; K/V again and their gradients backward: 3x). Megatron's p2p variant is
@@ -344,13 +341,30 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # per-step cost is units x cost(one unit), not the cost of one message of the whole size.
     bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
     n_buckets = np.maximum(grad_bytes / bucket, 1.0)
-    t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp)
+    t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp, "dp")
+    # Expert weights are replicated only over the dp / ep ranks holding the same experts (ep x
+    # tp apart): their gradients reduce over that smaller group, the dense ones over dp x cp.
     t_ar = n_buckets * t_bucket
+    if expert > 0:
+        expert_bytes = expert / (tp * pp * ep) * gbytes
+        dense_buckets = np.maximum((grad_bytes - expert_bytes) / bucket, 1.0)
+        t_ebucket, _ = cost("all_reduce", bucket, np.maximum(dpc / ep, 1.0), tp * ep)
+        t_ar = np.where(ep > 1, dense_buckets * t_bucket + expert_bytes / bucket * t_ebucket,
+                        t_ar)
+    # ZeRO-2 keeps only its shard of the gradients (sizing/memory.py): with accumulation each
+    # micro-batch's gradients are reduce-scattered as they are produced, and the updated
+    # 16-bit weights are all-gathered once after the optimizer step.
+    t_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero2")
+    t_z2_rs = n_buckets * t_rsb
+    w_bucket = np.minimum(bucket, local_params * wbytes)
+    t_agb, _ = cost("all_gather", w_bucket, dpc, tp)
+    t_z2_ag = np.maximum(local_params * wbytes / w_bucket, 1.0) * t_agb
     units = float(model.layers) if is_tf else 1.0
-    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp)
+    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp, "zero")
     t_ag1, _ = cost("all_gather", local_params * wbytes / units, shard, tp)
     t_rs, t_ag = units * t_rs1, units * t_ag1
     z3 = zero == 3
+    z2 = zero == 2
     # HSDP: the shards of each group are all-reduced across the replicas, once per step.
     replicas = dpc / shard
     t_rep1, rep_inter = cost("all_reduce", np.minimum(bucket, grad_bytes / shard), replicas,
@@ -375,21 +389,27 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     offload_mb = np.where(offload == 2,
                           np.maximum(2.0 * act_mb_bytes / host_Bps - t_comp_mb, 0.0), 0.0)
 
-    st = straggler_stretch(c["fabric_jitter_cv"], gpus)
+    # Each inter-node collective waits for the slowest rank of its own group.
+    jitter = c["fabric_jitter_cv"]
+    stretches = {"tp": straggler_stretch(jitter, tp), "ep": straggler_stretch(jitter, ep),
+                 "pp": straggler_stretch(jitter, 2.0), "cp": straggler_stretch(jitter, cp),
+                 "dp": straggler_stretch(jitter, dpc), "zero": straggler_stretch(jitter, shard),
+                 "rep": straggler_stretch(jitter, replicas)}
+    ones = {k: 1.0 for k in stretches}
 
     def assemble(stretch):
-        def s_(t, inter):
-            return t * np.where(inter, stretch, 1.0)
+        def s_(t, inter, kind="dp"):
+            return t * np.where(inter, stretch[kind], 1.0)
 
-        tp_t = s_(tp_mb, tp_inter)
-        ep_t = s_(ep_mb, ep_inter)
+        tp_t = s_(tp_mb, tp_inter, "tp")
+        ep_t = s_(ep_mb, ep_inter, "ep")
         tp_exp = tp_t * (1 - constants.tp_overlap_fraction)
         ep_exp = ep_t * (1 - constants.ep_overlap_fraction)
-        cp_t = s_(cp_mb, cp_inter)
+        cp_t = s_(cp_mb, cp_inter, "cp")
         t_mb = t_comp_mb + tp_exp + ep_exp + cp_t + offload_mb
         pipeline = m * t_mb
         bubble = (pp - 1) / v * t_mb
-        pp_exp = s_(pp_total, pp_cross)
+        pp_exp = s_(pp_total, pp_cross, "pp")
         # DP all-reduce overlaps the last micro-batch's backward, bucket by bucket: the last
         # bucket is always exposed.
         ov = constants.overlap_efficiency
@@ -402,28 +422,42 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # behind forward compute; the backward all-gather and the gradient reduce-scatter share
         # the same NICs (their times add) and hide only behind backward compute (with any
         # recomputation). The first layer's gather and the last layer's reduce-scatter wait.
-        rs1 = s_(t_rs, dp_inter)
-        ag1 = s_(t_ag, dp_inter)
+        rs1 = s_(t_rs, dp_inter, "zero")
+        ag1 = s_(t_ag, dp_inter, "zero")
         exp_fwd = np.minimum(ag1, np.maximum(ag1 / units, ag1 - ov * t_fwd_mb))
         bwd_comm = ag1 + rs1
         exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - ov * t_bwd_mb))
-        rep = s_(t_replica, rep_inter)
+        rep = s_(t_replica, rep_inter, "rep")
         rs = m * rs1 + rep
         ag = m * 2.0 * ag1
         z_total = rs + ag
         exp_z = m * (exp_fwd + exp_bwd) + np.where(dp_overlap, np.maximum(
-            rep - ov * t_bwd_mb, np.minimum(rep, s_(t_rep1, rep_inter))), rep)
+            rep - ov * t_bwd_mb, np.minimum(rep, s_(t_rep1, rep_inter, "rep"))), rep)
         # Tensor parallelism across nodes keeps the NICs busy on the critical path: data-parallel
         # traffic then has no idle NIC time to hide in and is exposed in full.
         exp_ar = np.where(tp_inter, ar, exp_ar)
         exp_z = np.where(tp_inter, z_total, exp_z)
         z_safe = np.where(z_total > 0, z_total, 1.0)
-        dp_total = np.where(has_dp, np.where(z3, rs, ar), 0.0)
-        dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe, exp_ar), 0.0)
-        zero_total = np.where(has_dp & z3, ag, 0.0)
-        zero_exp = np.where(has_dp & z3, exp_z * ag / z_safe, 0.0)
-        step = pipeline + bubble + pp_exp + dp_exp + zero_exp + t_opt
+        # ZeRO-2: each micro-batch's reduce-scatter hides behind its own backward (the last
+        # bucket waits); the weight all-gather after the optimizer step is exposed.
+        z2_rs = s_(t_z2_rs, dp_inter)
+        z2_exp = np.where(dp_overlap & ~tp_inter, np.minimum(z2_rs, np.maximum(
+            s_(t_rsb, dp_inter), z2_rs - ov * t_bwd_mb)), z2_rs)
+        z2_ag = s_(t_z2_ag, dp_inter)
+        dp_total = np.where(has_dp, np.where(z3, rs, np.where(z2, m * z2_rs, ar)), 0.0)
+        dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe,
+                                           np.where(z2, m * z2_exp, exp_ar)), 0.0)
+        zero_total = np.where(has_dp & z3, ag, np.where(has_dp & z2, z2_ag, 0.0))
+        zero_exp = np.where(has_dp & z3, exp_z * ag / z_safe, np.where(has_dp & z2, z2_ag, 0.0))
+        # Overlap is not free: communication kernels running under compute take SMs and HBM
+        # bandwidth from it, so the compute they hide behind runs slower for as long as they
+        # run (constants.overlap_compute_slowdown).
+        hidden = m * (tp_t - tp_exp) + m * (ep_t - ep_exp) + (dp_total - dp_exp) \
+            + (zero_total - zero_exp)
+        contention = constants.overlap_compute_slowdown * hidden
+        step = pipeline + bubble + pp_exp + dp_exp + zero_exp + t_opt + contention
         return {
+            "contention": contention,
             "step": step, "compute": m * t_comp_mb, "tp_exp": m * tp_exp,
             "cp_exp": m * cp_t, "offload_exp": m * offload_mb, "optimizer": t_opt,
             "tp_hid": m * (tp_t - tp_exp), "ep_exp": m * ep_exp, "ep_hid": m * (ep_t - ep_exp),
@@ -431,12 +465,17 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             "zero_exp": zero_exp, "zero_hid": zero_total - zero_exp, "bubble": bubble,
         }
 
-    base = assemble(1.0)
-    slow = assemble(st)
-    step = slow["step"]
-    straggler = step - base["step"]
+    base = assemble(ones)
+    slow = assemble(stretches)
+    straggler = slow["step"] - base["step"]
+    # Compute-side stragglers: GPUs of one SKU run at different speeds (power management,
+    # manufacturing), and every synchronous step waits for the slowest of the job's GPUs.
+    compute_straggler = base["compute"] * (straggler_stretch(constants.compute_jitter_cv,
+                                                             gpus) - 1.0)
+    step = slow["step"] + compute_straggler
     comm_exposed = (base["tp_exp"] + base["ep_exp"] + base["pp_exp"] + base["dp_exp"]
-                    + base["zero_exp"] + base["cp_exp"] + base["offload_exp"] + straggler)
+                    + base["zero_exp"] + base["cp_exp"] + base["offload_exp"] + straggler
+                    + base["contention"])
     mem = memory_per_gpu(model, c, constants, training.precision, comp["activation_parts"])
 
     gb = global_batch
@@ -478,17 +517,27 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         "dp_exposed_s": base["dp_exp"], "dp_hidden_s": base["dp_hid"],
         "zero_exposed_s": base["zero_exp"], "zero_hidden_s": base["zero_hid"],
         "bubble_s": base["bubble"], "straggler_s": straggler,
+        "compute_straggler_s": compute_straggler,
         "cp_exposed_s": base["cp_exp"], "offload_exposed_s": base["offload_exp"],
-        "optimizer_s": base["optimizer"],
+        "optimizer_s": base["optimizer"], "overlap_slowdown_s": base["contention"],
     }
     out.update({f"memory_{k}": val for k, val in mem.items()})
+    none = np.zeros(n, int)
+    # ZeRO-2 reduce-scatters over the whole data-parallel group, ZeRO-3 over its shard group.
+    routes["zero"] = tuple(np.where(zero == 2, a, b) for a, b in zip(routes.pop("zero2"),
+                                                                       routes["zero"]))
+    for name in ("tp", "ep", "dp", "zero"):
+        chosen, tier = routes.get(name, (none, none))
+        out[f"{name}_algorithm"] = np.broadcast_to(chosen, (n,))
+        out[f"{name}_tier"] = np.broadcast_to(tier, (n,))
     return out
 
 
 BREAKDOWN_KEYS = ("compute_s", "tp_exposed_s", "tp_hidden_s", "ep_exposed_s", "ep_hidden_s",
                   "pp_exposed_s", "dp_exposed_s", "dp_hidden_s", "zero_exposed_s",
                   "zero_hidden_s", "bubble_s", "straggler_s", "cp_exposed_s",
-                  "offload_exposed_s", "optimizer_s")
+                  "offload_exposed_s", "optimizer_s", "overlap_slowdown_s",
+                  "compute_straggler_s")
 
 
 def layout_arrays(layout: Layout, training: Training) -> dict:

@@ -130,11 +130,17 @@ def _collective(world: World, f: dict) -> Outcome:
         raise Inexpressible(f"the model has no {f['algorithm']!r} algorithm "
                             f"(sizing.collectives.ALGORITHMS: {', '.join(ALGORITHMS)})")
     cluster = _cluster(world, f)
-    busbw = collective_time(f["op"], f["message_bytes"], cluster, world.constants,
-                            f["algorithm"])[2]
+    _, _, busbw, chosen = collective_time(f["op"], f["message_bytes"], cluster, world.constants,
+                                          f["algorithm"])
+    if busbw == 0:
+        raise Inexpressible(f"NCCL cannot run {f['algorithm']!r} for {f['op']} on "
+                            f"{_hardware_words(cluster)}")
     size = f["message_bytes"]
-    words = f"{size / 2**30:g} GiB" if size >= 2**30 else f"{size / 2**20:g} MiB"
-    return Outcome(busbw, what=f"{f['op']} {f['algorithm']} {words}, {_hardware_words(cluster)}")
+    words = (f"{size / 2**30:g} GiB" if size >= 2**30 else
+             f"{size / 2**20:g} MiB" if size >= 2**20 else f"{size / 2**10:g} KiB")
+    ran = chosen if f["algorithm"] == "auto" else f["algorithm"]
+    return Outcome(busbw, what=f"{f['op']} {f['algorithm']} ({ran}) {words}, "
+                               f"{_hardware_words(cluster)}")
 
 
 def _training(world: World, f: dict, models: dict):

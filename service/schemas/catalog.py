@@ -63,6 +63,8 @@ class GpuSchema(ma.Schema):
     intra_bandwidth_gbs = ma.fields.Float(
         required=True, metadata={"description": "Per GPU, one direction, GB/s (bytes)"})
     gpudirect_rdma = ma.fields.Boolean(required=True)
+    nvlink_sharp = ma.fields.Boolean(load_default=False, dump_default=False, metadata={
+        "description": "NVSwitch with in-switch reduction (NCCL NVLS)"})
     tdp_w = ma.fields.Float()
     sources = Sources
 
@@ -104,6 +106,18 @@ class FabricSchema(ma.Schema):
     loss_rate = ma.fields.Float(required=True, metadata={"description": "Packet loss rate assumed"})
     oversubscription_options = ma.fields.List(ma.fields.Float(), required=True)
     nodes_per_leaf = ma.fields.Integer(required=True)
+    topology = ma.fields.String(dump_default="leaf-spine", metadata={
+        "description": "leaf-spine, or rail-optimised (a leaf per rail in each scalable unit)"})
+    nodes_per_unit = ma.fields.Integer(metadata={
+        "description": "Rail-optimised: nodes of one scalable unit, below the spine"})
+    nodes_below_core = ma.fields.Integer(metadata={
+        "description": "Nodes the spine joins; beyond them traffic crosses a core tier"})
+    sharp = ma.fields.Boolean(dump_default=False, metadata={
+        "description": "In-network reduction (SHARP) enabled for NCCL CollNet"})
+    adaptive_routing = ma.fields.Boolean(dump_default=False, metadata={
+        "description": "Switches spread packets over paths (no ECMP hash collisions)"})
+    selective_repeat = ma.fields.Boolean(dump_default=False, metadata={
+        "description": "NICs resend only lost packets (not go-back-N)"})
     switch_port_price_usd_month = ma.fields.Raw(metadata={"description": "Decimal string, USD"})
     description = ma.fields.String()
     sources = Sources
@@ -117,6 +131,13 @@ class RdmaSupportSchema(ma.Schema):
     nics_used = ma.fields.Integer(allow_none=True)
     rdma = ma.fields.Boolean(required=True)
     gpudirect_rdma = ma.fields.Boolean(required=True)
+    nvls = ma.fields.Boolean(required=True, metadata={
+        "description": "NCCL's NVLS algorithm inside a node: the GPU's NVSwitch reduces "
+                       "(NVLink SHARP)"})
+    collnet = ma.fields.Boolean(required=True, metadata={
+        "description": "NCCL CollNet: the fabric's switches reduce in the network (SHARP)"})
+    nvls_across_nodes = ma.fields.Boolean(required=True, metadata={
+        "description": "NVLS combined with CollNet across nodes"})
     reason = ma.fields.String(allow_none=True)
     sources = Sources
 

@@ -12,7 +12,7 @@ from service.schemas.catalog import VERSION_RANGE
 from service.schemas.workload import LayoutSchema, Strict, TrainingSchema, WorkloadSchema
 from service.sizing_result import INTERVALS_TEXT, Breakdown, Interval, Memory
 from service.typed import schema_for
-from sizing.collectives import ALGORITHMS, COLLECTIVES
+from sizing.collectives import ALGORITHMS, CHOSEN, COLLECTIVES
 from sizing.hardware import FABRIC_KINDS, INTRA_LINKS
 
 
@@ -29,6 +29,8 @@ class CustomGpuSchema(Strict):
     intra_bandwidth_gbs = f.Number(
         required=True, validate=v.Range(min=1, max=10_000),
         metadata={"description": "Per GPU, one direction, GB/s (bytes)"})
+    nvlink_sharp = f.Boolean(load_default=False, metadata={
+        "description": "NVSwitch with in-switch reduction (NCCL NVLS)"})
 
 
 class CustomServerSchema(Strict):
@@ -40,6 +42,8 @@ class CustomServerSchema(Strict):
                                     metadata={"description": "Per NIC, Gb/s (bits)"})
     gpudirect_rdma = f.Boolean(load_default=True,
                                        metadata={"description": "NICs under the GPUs' PCIe switch"})
+    pcie_gen = f.Integer(load_default=5, validate=v.Range(min=3, max=6), metadata={
+        "description": "PCIe generation of the x16 links between GPUs, NICs and host"})
 
 
 class CustomFabricSchema(Strict):
@@ -63,6 +67,12 @@ class CustomFabricSchema(Strict):
     jitter_cv = f.Number(validate=v.Range(min=0, max=5))
     loss_rate = f.Number(validate=v.Range(min=0, max=0.5))
     nodes_per_leaf = f.Integer(validate=v.Range(min=1, max=100_000))
+    sharp = f.Boolean(load_default=False, metadata={
+        "description": "In-network reduction (SHARP) for NCCL CollNet; RDMA fabrics only"})
+    adaptive_routing = f.Boolean(load_default=False, metadata={
+        "description": "Switches spread packets over paths (no ECMP hash collisions)"})
+    selective_repeat = f.Boolean(load_default=False, metadata={
+        "description": "NICs resend only lost packets (not go-back-N)"})
 
     @ma.validates_schema
     def _rdma_kind(self, data, **_):
@@ -204,7 +214,12 @@ class CollectiveRequestSchema(Strict):
     operation = ma.fields.String(required=True, validate=v.OneOf(COLLECTIVES))
     size_bytes = f.Number(required=True, validate=v.Range(min=1, max=1e12),
                                  metadata={"description": "Message size S in bytes (nccl-tests)"})
-    algorithm = ma.fields.String(load_default="auto", validate=v.OneOf(ALGORITHMS))
+    algorithm = ma.fields.String(
+        load_default="auto", validate=v.OneOf(ALGORITHMS),
+        metadata={"description": "NCCL algorithm: auto (NCCL's own choice by message size, as "
+                                 "its tuning model makes it), ring, tree (all_reduce), nvls "
+                                 "(NVLink SHARP, one NVSwitch node) or collnet (InfiniBand "
+                                 "SHARP). An algorithm the hardware cannot run is refused (422)."})
     catalog_version = f.Integer(validate=VERSION_RANGE)
 
 
@@ -212,6 +227,10 @@ class CollectiveSchema(ma.Schema):
     operation = ma.fields.String(required=True)
     size_bytes = ma.fields.Float(required=True)
     ranks = ma.fields.Integer(required=True)
+    algorithm = ma.fields.String(required=True, metadata={"description": "The algorithm asked for"})
+    algorithm_used = ma.fields.String(required=True, validate=v.OneOf(CHOSEN), metadata={
+        "description": "The algorithm that ran: what auto chose (ring, tree, nvls, collnet), or "
+                       "p2p for all_to_all and p2p, which NCCL sends point to point"})
     time_s = ma.fields.Float(required=True)
     algbw_gbs = ma.fields.Float(required=True, metadata={"description": "S / time, GB/s (bytes)"})
     busbw_gbs = ma.fields.Float(

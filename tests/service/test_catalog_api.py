@@ -45,6 +45,18 @@ def test_filters(client):
     assert unsupported and all(e["reason"] for e in unsupported)
 
 
+def test_the_rdma_matrix_says_which_pairs_run_nvls_and_collnet(client):
+    pairs = {(e["server"], e["fabric"]): e
+             for e in client.get("/v1/catalog/rdma-support").get_json()}
+    assert pairs[("hgx-h100-8", "ib-ndr-400")]["nvls"]
+    assert not pairs[("hgx-h100-8", "ib-ndr-400")]["collnet"]
+    sharp = pairs[("hgx-h100-8", "ib-ndr-400-sharp")]
+    assert sharp["collnet"] and sharp["nvls_across_nodes"]
+    a100 = pairs[("hgx-a100-80gb-8", "ib-ndr-400-sharp")]
+    assert a100["collnet"] == a100["supported"] and not a100["nvls"]
+    assert not any(e["collnet"] for e in pairs.values() if not e["supported"])
+
+
 def test_a_filter_beyond_any_server_is_a_422_not_a_database_error(client):
     # SQLite integers are 64-bit: an unbounded filter once reached the database and failed there.
     response = client.get("/v1/catalog/servers?min_gpus=28372675796368809607036928")

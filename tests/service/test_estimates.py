@@ -34,7 +34,12 @@ def test_an_estimate_has_every_output_with_units(client):
 
 
 def test_fabric_order_holds_and_widens_with_nodes(client):
-    eff = {(f, n): estimate(client, f, n).get_json()["scaling_efficiency"]
+    # ZeRO-1 (the distributed optimizer) reduces once per step: with ZeRO-2 the 8-node run's
+    # micro-batches would each reduce-scatter, four times the 32-node run's traffic.
+    def layout(n):
+        return {"dp": n // 2, "tp": 8, "pp": 2, "zero_stage": 1, "sequence_parallel": True}
+
+    eff = {(f, n): estimate(client, f, n, layout(n)).get_json()["scaling_efficiency"]
            for f in ("ib-ndr-400", "roce-400-lossless", "roce-400-lossy", "eth-tcp-100")
            for n in (8, 32)}
     for n in (8, 32):
@@ -190,3 +195,60 @@ def test_a_collective_estimate_has_intervals(client):
     busbw, time_s = body["intervals"]["busbw_gbs"], body["intervals"]["time_s"]
     assert busbw["p10"] < body["busbw_gbs"] and time_s["p90"] > body["time_s"]
     assert body["calibration"] == "calibrated"
+
+
+def collective(client, algorithm=None, fabric="ib-ndr-400", nodes=1, server="hgx-h100-8",
+               size=4 * 2**30):
+    body = {"cluster": {"server": server, "fabric": fabric, "nodes": nodes},
+            "operation": "all_reduce", "size_bytes": size}
+    if algorithm:
+        body["algorithm"] = algorithm
+    return client.post("/v1/estimates/collectives", json=body)
+
+
+def test_a_collective_names_the_algorithm_auto_chose(client):
+    one_node = collective(client).get_json()
+    assert one_node["algorithm"] == "auto" and one_node["algorithm_used"] == "nvls"
+    ring = collective(client, "ring").get_json()
+    assert ring["algorithm_used"] == "ring" and ring["busbw_gbs"] < one_node["busbw_gbs"]
+    small = collective(client, nodes=16, size=4096).get_json()
+    assert small["algorithm_used"] == "tree"
+    sharp = collective(client, "collnet", fabric="ib-ndr-400-sharp", nodes=4).get_json()
+    plain = collective(client, "ring", fabric="ib-ndr-400-sharp", nodes=4).get_json()
+    assert sharp["algorithm_used"] == "collnet" and sharp["busbw_gbs"] > plain["busbw_gbs"]
+
+
+@pytest.mark.parametrize("algorithm,fabric,nodes,server,words", [
+    ("collnet", "ib-ndr-400", 4, "hgx-h100-8", "SHARP"),
+    ("nvls", "ib-ndr-400", 2, "hgx-h100-8", "one node"),
+    ("nvls", "ib-hdr-200", 1, "hgx-a100-80gb-8", "NVLink SHARP"),
+])
+def test_an_impossible_algorithm_is_a_422_naming_the_field(client, algorithm, fabric, nodes,
+                                                           server, words):
+    response = collective(client, algorithm, fabric, nodes, server)
+    assert response.status_code == 422, response.get_json()
+    error = response.get_json()["errors"][0]
+    assert error["pointer"] == "/algorithm" and words in error["detail"]
+
+
+def test_a_custom_fabric_and_server_state_sharp_and_pcie(client):
+    server = {"gpus_per_node": 8, "nics_per_node": 8, "nic_rate_gbps": 400, "pcie_gen": 4,
+              "gpu": {"bf16_tflops": 989, "memory_gb": 80, "intra_link": "nvlink",
+                      "intra_bandwidth_gbs": 450, "nvlink_sharp": True}}
+    fabric = {"kind": "infiniband", "line_rate_gbps": 400, "rdma": True, "lossless": True,
+              "sharp": True}
+
+    def run(**changes):
+        body = {"cluster": {"custom_server": {**server, **changes.get("server", {})},
+                            "custom_fabric": {**fabric, **changes.get("fabric", {})},
+                            "nodes": 4},
+                "operation": "all_reduce", "size_bytes": 4 * 2**30,
+                "algorithm": changes.get("algorithm", "auto")}
+        return client.post("/v1/estimates/collectives", json=body)
+
+    assert run(algorithm="collnet").status_code == 200
+    assert run(algorithm="collnet", fabric={"sharp": False}).status_code == 422
+    # a 400G NIC on PCIe 4 is held to PCIe 4 x16
+    gen4 = run(algorithm="ring").get_json()["busbw_gbs"]
+    gen5 = run(algorithm="ring", server={"pcie_gen": 5}).get_json()["busbw_gbs"]
+    assert gen5 > 1.5 * gen4

@@ -6,6 +6,7 @@ from .catalog_version import CatalogVersion
 from .checklist_item import ChecklistItem
 from .cluster import Cluster
 from .collective import Collective
+from .collective_algorithm_used import CollectiveAlgorithmUsed
 from .collective_calibration import CollectiveCalibration
 from .collective_intervals import CollectiveIntervals
 from .collective_request import CollectiveRequest
@@ -58,6 +59,7 @@ from .list_sizings_origin import ListSizingsOrigin
 from .list_sizings_status import ListSizingsStatus
 from .memory import Memory
 from .network_advice import NetworkAdvice
+from .network_upgrade import NetworkUpgrade
 from .nic import Nic
 from .node_range import NodeRange
 from .pagination_metadata import PaginationMetadata
@@ -132,6 +134,7 @@ __all__ = (
     "ChecklistItem",
     "Cluster",
     "Collective",
+    "CollectiveAlgorithmUsed",
     "CollectiveCalibration",
     "CollectiveIntervals",
     "CollectiveRequest",
@@ -184,6 +187,7 @@ __all__ = (
     "ListSizingsStatus",
     "Memory",
     "NetworkAdvice",
+    "NetworkUpgrade",
     "Nic",
     "NodeRange",
     "PaginationMetadata",

@@ -24,6 +24,7 @@ class Breakdown:
         Attributes:
             bubble_s (float):
             compute_s (float):
+            compute_straggler_s (float): Waiting for the slowest GPU's compute: GPUs of one model run at different speeds
             cp_exposed_s (float): Context-parallel K/V exchange not hidden behind attention
             dp_exposed_s (float):
             dp_hidden_s (float):
@@ -31,6 +32,7 @@ class Breakdown:
             ep_hidden_s (float):
             offload_exposed_s (float): Activation offload traffic not hidden behind compute
             optimizer_s (float): Optimizer step (on the GPU, or on the host with offload), after the backward
+            overlap_slowdown_s (float): Compute slowed by the communication hidden behind it (SM and HBM contention)
             pp_exposed_s (float):
             straggler_s (float):
             tp_exposed_s (float):
@@ -41,6 +43,7 @@ class Breakdown:
 
     bubble_s: float
     compute_s: float
+    compute_straggler_s: float
     cp_exposed_s: float
     dp_exposed_s: float
     dp_hidden_s: float
@@ -48,6 +51,7 @@ class Breakdown:
     ep_hidden_s: float
     offload_exposed_s: float
     optimizer_s: float
+    overlap_slowdown_s: float
     pp_exposed_s: float
     straggler_s: float
     tp_exposed_s: float
@@ -64,6 +68,8 @@ class Breakdown:
 
         compute_s = self.compute_s
 
+        compute_straggler_s = self.compute_straggler_s
+
         cp_exposed_s = self.cp_exposed_s
 
         dp_exposed_s = self.dp_exposed_s
@@ -77,6 +83,8 @@ class Breakdown:
         offload_exposed_s = self.offload_exposed_s
 
         optimizer_s = self.optimizer_s
+
+        overlap_slowdown_s = self.overlap_slowdown_s
 
         pp_exposed_s = self.pp_exposed_s
 
@@ -96,6 +104,7 @@ class Breakdown:
         field_dict.update({
             "bubble_s": bubble_s,
             "compute_s": compute_s,
+            "compute_straggler_s": compute_straggler_s,
             "cp_exposed_s": cp_exposed_s,
             "dp_exposed_s": dp_exposed_s,
             "dp_hidden_s": dp_hidden_s,
@@ -103,6 +112,7 @@ class Breakdown:
             "ep_hidden_s": ep_hidden_s,
             "offload_exposed_s": offload_exposed_s,
             "optimizer_s": optimizer_s,
+            "overlap_slowdown_s": overlap_slowdown_s,
             "pp_exposed_s": pp_exposed_s,
             "straggler_s": straggler_s,
             "tp_exposed_s": tp_exposed_s,
@@ -122,6 +132,8 @@ class Breakdown:
 
         compute_s = d.pop("compute_s")
 
+        compute_straggler_s = d.pop("compute_straggler_s")
+
         cp_exposed_s = d.pop("cp_exposed_s")
 
         dp_exposed_s = d.pop("dp_exposed_s")
@@ -135,6 +147,8 @@ class Breakdown:
         offload_exposed_s = d.pop("offload_exposed_s")
 
         optimizer_s = d.pop("optimizer_s")
+
+        overlap_slowdown_s = d.pop("overlap_slowdown_s")
 
         pp_exposed_s = d.pop("pp_exposed_s")
 
@@ -151,6 +165,7 @@ class Breakdown:
         breakdown = cls(
             bubble_s=bubble_s,
             compute_s=compute_s,
+            compute_straggler_s=compute_straggler_s,
             cp_exposed_s=cp_exposed_s,
             dp_exposed_s=dp_exposed_s,
             dp_hidden_s=dp_hidden_s,
@@ -158,6 +173,7 @@ class Breakdown:
             ep_hidden_s=ep_hidden_s,
             offload_exposed_s=offload_exposed_s,
             optimizer_s=optimizer_s,
+            overlap_slowdown_s=overlap_slowdown_s,
             pp_exposed_s=pp_exposed_s,
             straggler_s=straggler_s,
             tp_exposed_s=tp_exposed_s,

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.collective_algorithm_used import CollectiveAlgorithmUsed
 from ..models.collective_calibration import CollectiveCalibration
 from typing import cast
 
@@ -27,6 +28,9 @@ class Collective:
     """ 
         Attributes:
             algbw_gbs (float): S / time, GB/s (bytes)
+            algorithm (str): The algorithm asked for
+            algorithm_used (CollectiveAlgorithmUsed): The algorithm that ran: what auto chose (ring, tree, nvls, collnet),
+                or p2p for all_to_all and p2p, which NCCL sends point to point
             busbw_gbs (float): nccl-tests bus bandwidth, GB/s (bytes)
             calibration (CollectiveCalibration): calibrated: measured rows exist for this GPU and this fabric; extrapolated:
                 not, and the intervals are widened
@@ -41,6 +45,8 @@ class Collective:
      """
 
     algbw_gbs: float
+    algorithm: str
+    algorithm_used: CollectiveAlgorithmUsed
     busbw_gbs: float
     calibration: CollectiveCalibration
     intervals: CollectiveIntervals
@@ -56,6 +62,10 @@ class Collective:
     def to_dict(self) -> dict[str, Any]:
         from ..models.collective_intervals import CollectiveIntervals # noqa: PLC0415
         algbw_gbs = self.algbw_gbs
+
+        algorithm = self.algorithm
+
+        algorithm_used = self.algorithm_used.value
 
         busbw_gbs = self.busbw_gbs
 
@@ -76,6 +86,8 @@ class Collective:
 
         field_dict.update({
             "algbw_gbs": algbw_gbs,
+            "algorithm": algorithm,
+            "algorithm_used": algorithm_used,
             "busbw_gbs": busbw_gbs,
             "calibration": calibration,
             "intervals": intervals,
@@ -94,6 +106,13 @@ class Collective:
         from ..models.collective_intervals import CollectiveIntervals # noqa: PLC0415
         d = dict(src_dict)
         algbw_gbs = d.pop("algbw_gbs")
+
+        algorithm = d.pop("algorithm")
+
+        algorithm_used = CollectiveAlgorithmUsed(d.pop("algorithm_used"))
+
+
+
 
         busbw_gbs = d.pop("busbw_gbs")
 
@@ -117,6 +136,8 @@ class Collective:
 
         collective = cls(
             algbw_gbs=algbw_gbs,
+            algorithm=algorithm,
+            algorithm_used=algorithm_used,
             busbw_gbs=busbw_gbs,
             calibration=calibration,
             intervals=intervals,

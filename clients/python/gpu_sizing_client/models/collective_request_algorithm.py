@@ -2,6 +2,8 @@ from enum import StrEnum
 
 class CollectiveRequestAlgorithm(StrEnum):
     AUTO = "auto"
+    COLLNET = "collnet"
+    NVLS = "nvls"
     RING = "ring"
     TREE = "tree"
 

@@ -32,6 +32,7 @@ class CustomGpu:
             fp8_tflops (float | None | Unset):
             memory_bandwidth_gbs (float | Unset): GB/s (bytes) Default: 2000.0.
             name (str | Unset):  Default: 'custom GPU'.
+            nvlink_sharp (bool | Unset): NVSwitch with in-switch reduction (NCCL NVLS) Default: False.
      """
 
     bf16_tflops: float
@@ -41,6 +42,7 @@ class CustomGpu:
     fp8_tflops: float | None | Unset = UNSET
     memory_bandwidth_gbs: float | Unset = 2000.0
     name: str | Unset = 'custom GPU'
+    nvlink_sharp: bool | Unset = False
 
 
 
@@ -65,6 +67,8 @@ class CustomGpu:
 
         name = self.name
 
+        nvlink_sharp = self.nvlink_sharp
+
 
         field_dict: dict[str, Any] = {}
 
@@ -80,6 +84,8 @@ class CustomGpu:
             field_dict["memory_bandwidth_gbs"] = memory_bandwidth_gbs
         if name is not UNSET:
             field_dict["name"] = name
+        if nvlink_sharp is not UNSET:
+            field_dict["nvlink_sharp"] = nvlink_sharp
 
         return field_dict
 
@@ -113,6 +119,8 @@ class CustomGpu:
 
         name = d.pop("name", UNSET)
 
+        nvlink_sharp = d.pop("nvlink_sharp", UNSET)
+
         custom_gpu = cls(
             bf16_tflops=bf16_tflops,
             intra_bandwidth_gbs=intra_bandwidth_gbs,
@@ -121,6 +129,7 @@ class CustomGpu:
             fp8_tflops=fp8_tflops,
             memory_bandwidth_gbs=memory_bandwidth_gbs,
             name=name,
+            nvlink_sharp=nvlink_sharp,
         )
 
         return custom_gpu

@@ -32,6 +32,7 @@ class CustomServer:
             nics_per_node (int):
             gpudirect_rdma (bool | Unset): NICs under the GPUs' PCIe switch Default: True.
             name (str | Unset):  Default: 'custom server'.
+            pcie_gen (int | Unset): PCIe generation of the x16 links between GPUs, NICs and host Default: 5.
      """
 
     gpu: CustomGpu
@@ -40,6 +41,7 @@ class CustomServer:
     nics_per_node: int
     gpudirect_rdma: bool | Unset = True
     name: str | Unset = 'custom server'
+    pcie_gen: int | Unset = 5
 
 
 
@@ -59,6 +61,8 @@ class CustomServer:
 
         name = self.name
 
+        pcie_gen = self.pcie_gen
+
 
         field_dict: dict[str, Any] = {}
 
@@ -72,6 +76,8 @@ class CustomServer:
             field_dict["gpudirect_rdma"] = gpudirect_rdma
         if name is not UNSET:
             field_dict["name"] = name
+        if pcie_gen is not UNSET:
+            field_dict["pcie_gen"] = pcie_gen
 
         return field_dict
 
@@ -96,6 +102,8 @@ class CustomServer:
 
         name = d.pop("name", UNSET)
 
+        pcie_gen = d.pop("pcie_gen", UNSET)
+
         custom_server = cls(
             gpu=gpu,
             gpus_per_node=gpus_per_node,
@@ -103,6 +111,7 @@ class CustomServer:
             nics_per_node=nics_per_node,
             gpudirect_rdma=gpudirect_rdma,
             name=name,
+            pcie_gen=pcie_gen,
         )
 
         return custom_server

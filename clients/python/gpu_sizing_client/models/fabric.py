@@ -38,9 +38,15 @@ class Fabric:
             nodes_per_leaf (int):
             oversubscription_options (list[float]):
             rdma (bool):
+            adaptive_routing (bool | Unset): Switches spread packets over paths (no ECMP hash collisions)
             description (str | Unset):
+            nodes_below_core (int | Unset): Nodes the spine joins; beyond them traffic crosses a core tier
+            nodes_per_unit (int | Unset): Rail-optimised: nodes of one scalable unit, below the spine
+            selective_repeat (bool | Unset): NICs resend only lost packets (not go-back-N)
+            sharp (bool | Unset): In-network reduction (SHARP) enabled for NCCL CollNet
             sources (FabricSources | Unset): Field name -> where its figure came from, or 'estimate: why'
             switch_port_price_usd_month (Any | Unset): Decimal string, USD
+            topology (str | Unset): leaf-spine, or rail-optimised (a leaf per rail in each scalable unit)
      """
 
     achievable_fraction: float
@@ -55,9 +61,15 @@ class Fabric:
     nodes_per_leaf: int
     oversubscription_options: list[float]
     rdma: bool
+    adaptive_routing: bool | Unset = UNSET
     description: str | Unset = UNSET
+    nodes_below_core: int | Unset = UNSET
+    nodes_per_unit: int | Unset = UNSET
+    selective_repeat: bool | Unset = UNSET
+    sharp: bool | Unset = UNSET
     sources: FabricSources | Unset = UNSET
     switch_port_price_usd_month: Any | Unset = UNSET
+    topology: str | Unset = UNSET
 
 
 
@@ -91,13 +103,25 @@ class Fabric:
 
         rdma = self.rdma
 
+        adaptive_routing = self.adaptive_routing
+
         description = self.description
+
+        nodes_below_core = self.nodes_below_core
+
+        nodes_per_unit = self.nodes_per_unit
+
+        selective_repeat = self.selective_repeat
+
+        sharp = self.sharp
 
         sources: dict[str, Any] | Unset = UNSET
         if not isinstance(self.sources, Unset):
             sources = self.sources.to_dict()
 
         switch_port_price_usd_month = self.switch_port_price_usd_month
+
+        topology = self.topology
 
 
         field_dict: dict[str, Any] = {}
@@ -116,12 +140,24 @@ class Fabric:
             "oversubscription_options": oversubscription_options,
             "rdma": rdma,
         })
+        if adaptive_routing is not UNSET:
+            field_dict["adaptive_routing"] = adaptive_routing
         if description is not UNSET:
             field_dict["description"] = description
+        if nodes_below_core is not UNSET:
+            field_dict["nodes_below_core"] = nodes_below_core
+        if nodes_per_unit is not UNSET:
+            field_dict["nodes_per_unit"] = nodes_per_unit
+        if selective_repeat is not UNSET:
+            field_dict["selective_repeat"] = selective_repeat
+        if sharp is not UNSET:
+            field_dict["sharp"] = sharp
         if sources is not UNSET:
             field_dict["sources"] = sources
         if switch_port_price_usd_month is not UNSET:
             field_dict["switch_port_price_usd_month"] = switch_port_price_usd_month
+        if topology is not UNSET:
+            field_dict["topology"] = topology
 
         return field_dict
 
@@ -156,7 +192,17 @@ class Fabric:
 
         rdma = d.pop("rdma")
 
+        adaptive_routing = d.pop("adaptive_routing", UNSET)
+
         description = d.pop("description", UNSET)
+
+        nodes_below_core = d.pop("nodes_below_core", UNSET)
+
+        nodes_per_unit = d.pop("nodes_per_unit", UNSET)
+
+        selective_repeat = d.pop("selective_repeat", UNSET)
+
+        sharp = d.pop("sharp", UNSET)
 
         _sources = d.pop("sources", UNSET)
         sources: FabricSources | Unset
@@ -169,6 +215,8 @@ class Fabric:
 
 
         switch_port_price_usd_month = d.pop("switch_port_price_usd_month", UNSET)
+
+        topology = d.pop("topology", UNSET)
 
         fabric = cls(
             achievable_fraction=achievable_fraction,
@@ -183,9 +231,15 @@ class Fabric:
             nodes_per_leaf=nodes_per_leaf,
             oversubscription_options=oversubscription_options,
             rdma=rdma,
+            adaptive_routing=adaptive_routing,
             description=description,
+            nodes_below_core=nodes_below_core,
+            nodes_per_unit=nodes_per_unit,
+            selective_repeat=selective_repeat,
+            sharp=sharp,
             sources=sources,
             switch_port_price_usd_month=switch_port_price_usd_month,
+            topology=topology,
         )
 
         return fabric

@@ -29,6 +29,7 @@ class FabricComparison:
             fabric_name (str):
             goodput (float):
             monthly (str):
+            oversubscription (float): The spine's oversubscription this row was priced and estimated at (n:1)
             recommended (bool):
             scaling_efficiency (float):
             throughput (float):
@@ -43,6 +44,7 @@ class FabricComparison:
     fabric_name: str
     goodput: float
     monthly: str
+    oversubscription: float
     recommended: bool
     scaling_efficiency: float
     throughput: float
@@ -68,6 +70,8 @@ class FabricComparison:
 
         monthly = self.monthly
 
+        oversubscription = self.oversubscription
+
         recommended = self.recommended
 
         scaling_efficiency = self.scaling_efficiency
@@ -90,6 +94,7 @@ class FabricComparison:
             "fabric_name": fabric_name,
             "goodput": goodput,
             "monthly": monthly,
+            "oversubscription": oversubscription,
             "recommended": recommended,
             "scaling_efficiency": scaling_efficiency,
             "throughput": throughput,
@@ -123,6 +128,8 @@ class FabricComparison:
 
         monthly = d.pop("monthly")
 
+        oversubscription = d.pop("oversubscription")
+
         recommended = d.pop("recommended")
 
         scaling_efficiency = d.pop("scaling_efficiency")
@@ -142,6 +149,7 @@ class FabricComparison:
             fabric_name=fabric_name,
             goodput=goodput,
             monthly=monthly,
+            oversubscription=oversubscription,
             recommended=recommended,
             scaling_efficiency=scaling_efficiency,
             throughput=throughput,

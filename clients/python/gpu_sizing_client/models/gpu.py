@@ -36,6 +36,7 @@ class Gpu:
             name (str):
             vendor (str):
             fp8_tflops (float | None | Unset): Dense FP8 TFLOPS; null where none
+            nvlink_sharp (bool | Unset): NVSwitch with in-switch reduction (NCCL NVLS) Default: False.
             sources (GpuSources | Unset): Field name -> where its figure came from, or 'estimate: why'
             tdp_w (float | Unset):
      """
@@ -50,6 +51,7 @@ class Gpu:
     name: str
     vendor: str
     fp8_tflops: float | None | Unset = UNSET
+    nvlink_sharp: bool | Unset = False
     sources: GpuSources | Unset = UNSET
     tdp_w: float | Unset = UNSET
 
@@ -83,6 +85,8 @@ class Gpu:
         else:
             fp8_tflops = self.fp8_tflops
 
+        nvlink_sharp = self.nvlink_sharp
+
         sources: dict[str, Any] | Unset = UNSET
         if not isinstance(self.sources, Unset):
             sources = self.sources.to_dict()
@@ -105,6 +109,8 @@ class Gpu:
         })
         if fp8_tflops is not UNSET:
             field_dict["fp8_tflops"] = fp8_tflops
+        if nvlink_sharp is not UNSET:
+            field_dict["nvlink_sharp"] = nvlink_sharp
         if sources is not UNSET:
             field_dict["sources"] = sources
         if tdp_w is not UNSET:
@@ -146,6 +152,8 @@ class Gpu:
         fp8_tflops = _parse_fp8_tflops(d.pop("fp8_tflops", UNSET))
 
 
+        nvlink_sharp = d.pop("nvlink_sharp", UNSET)
+
         _sources = d.pop("sources", UNSET)
         sources: GpuSources | Unset
         if isinstance(_sources,  Unset):
@@ -169,6 +177,7 @@ class Gpu:
             name=name,
             vendor=vendor,
             fp8_tflops=fp8_tflops,
+            nvlink_sharp=nvlink_sharp,
             sources=sources,
             tdp_w=tdp_w,
         )

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
   from ..models.checklist_item import ChecklistItem
   from ..models.fabric_comparison import FabricComparison
   from ..models.fabric_vs_more_gpus import FabricVsMoreGpus
+  from ..models.network_upgrade import NetworkUpgrade
 
 
 
@@ -37,6 +38,8 @@ class NetworkAdvice:
             roce_checklist (list[ChecklistItem]): The lossless-Ethernet checklist, when a ranked configuration is on RoCEv2
             server (str):
             server_name (str):
+            upgrades (list[NetworkUpgrade]): What each faster network option (lossless RoCE, SHARP, a less oversubscribed
+                spine, another fabric) buys over rank 1 for this job, most throughput per money first
      """
 
     comparison: list[FabricComparison]
@@ -49,6 +52,7 @@ class NetworkAdvice:
     roce_checklist: list[ChecklistItem]
     server: str
     server_name: str
+    upgrades: list[NetworkUpgrade]
 
 
 
@@ -58,6 +62,7 @@ class NetworkAdvice:
         from ..models.checklist_item import ChecklistItem # noqa: PLC0415
         from ..models.fabric_comparison import FabricComparison # noqa: PLC0415
         from ..models.fabric_vs_more_gpus import FabricVsMoreGpus # noqa: PLC0415
+        from ..models.network_upgrade import NetworkUpgrade # noqa: PLC0415
         comparison = []
         for comparison_item_data in self.comparison:
             comparison_item = comparison_item_data.to_dict()
@@ -88,6 +93,13 @@ class NetworkAdvice:
 
         server_name = self.server_name
 
+        upgrades = []
+        for upgrades_item_data in self.upgrades:
+            upgrades_item = upgrades_item_data.to_dict()
+            upgrades.append(upgrades_item)
+
+
+
 
         field_dict: dict[str, Any] = {}
 
@@ -102,6 +114,7 @@ class NetworkAdvice:
             "roce_checklist": roce_checklist,
             "server": server,
             "server_name": server_name,
+            "upgrades": upgrades,
         })
 
         return field_dict
@@ -113,6 +126,7 @@ class NetworkAdvice:
         from ..models.checklist_item import ChecklistItem # noqa: PLC0415
         from ..models.fabric_comparison import FabricComparison # noqa: PLC0415
         from ..models.fabric_vs_more_gpus import FabricVsMoreGpus # noqa: PLC0415
+        from ..models.network_upgrade import NetworkUpgrade # noqa: PLC0415
         d = dict(src_dict)
         comparison = []
         _comparison = d.pop("comparison")
@@ -153,6 +167,16 @@ class NetworkAdvice:
 
         server_name = d.pop("server_name")
 
+        upgrades = []
+        _upgrades = d.pop("upgrades")
+        for upgrades_item_data in (_upgrades):
+            upgrades_item = NetworkUpgrade.from_dict(upgrades_item_data)
+
+
+
+            upgrades.append(upgrades_item)
+
+
         network_advice = cls(
             comparison=comparison,
             fabric_class=fabric_class,
@@ -164,6 +188,7 @@ class NetworkAdvice:
             roce_checklist=roce_checklist,
             server=server,
             server_name=server_name,
+            upgrades=upgrades,
         )
 
         return network_advice

@@ -26,8 +26,11 @@ T = TypeVar("T", bound="RdmaSupport")
 class RdmaSupport:
     """ 
         Attributes:
+            collnet (bool): NCCL CollNet: the fabric's switches reduce in the network (SHARP)
             fabric (str):
             gpudirect_rdma (bool):
+            nvls (bool): NCCL's NVLS algorithm inside a node: the GPU's NVSwitch reduces (NVLink SHARP)
+            nvls_across_nodes (bool): NVLS combined with CollNet across nodes
             rdma (bool):
             server (str):
             supported (bool):
@@ -37,8 +40,11 @@ class RdmaSupport:
             sources (RdmaSupportSources | Unset): Field name -> where its figure came from, or 'estimate: why'
      """
 
+    collnet: bool
     fabric: str
     gpudirect_rdma: bool
+    nvls: bool
+    nvls_across_nodes: bool
     rdma: bool
     server: str
     supported: bool
@@ -53,9 +59,15 @@ class RdmaSupport:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.rdma_support_sources import RdmaSupportSources # noqa: PLC0415
+        collnet = self.collnet
+
         fabric = self.fabric
 
         gpudirect_rdma = self.gpudirect_rdma
+
+        nvls = self.nvls
+
+        nvls_across_nodes = self.nvls_across_nodes
 
         rdma = self.rdma
 
@@ -89,8 +101,11 @@ class RdmaSupport:
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
+            "collnet": collnet,
             "fabric": fabric,
             "gpudirect_rdma": gpudirect_rdma,
+            "nvls": nvls,
+            "nvls_across_nodes": nvls_across_nodes,
             "rdma": rdma,
             "server": server,
             "supported": supported,
@@ -112,9 +127,15 @@ class RdmaSupport:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.rdma_support_sources import RdmaSupportSources # noqa: PLC0415
         d = dict(src_dict)
+        collnet = d.pop("collnet")
+
         fabric = d.pop("fabric")
 
         gpudirect_rdma = d.pop("gpudirect_rdma")
+
+        nvls = d.pop("nvls")
+
+        nvls_across_nodes = d.pop("nvls_across_nodes")
 
         rdma = d.pop("rdma")
 
@@ -163,8 +184,11 @@ class RdmaSupport:
 
 
         rdma_support = cls(
+            collnet=collnet,
             fabric=fabric,
             gpudirect_rdma=gpudirect_rdma,
+            nvls=nvls,
+            nvls_across_nodes=nvls_across_nodes,
             rdma=rdma,
             server=server,
             supported=supported,

@@ -28,6 +28,7 @@ class WhatIfOption:
             fabric_name (str):
             monthly (str):
             nodes (int):
+            oversubscription (float): The spine's ratio (n:1)
             throughput (float):
             throughput_gain (float): Over rank 1, a fraction
             throughput_gain_per_1000 (float | None): Throughput gained (tokens/s or samples/s) per 1,000 of the currency
@@ -39,6 +40,7 @@ class WhatIfOption:
     fabric_name: str
     monthly: str
     nodes: int
+    oversubscription: float
     throughput: float
     throughput_gain: float
     throughput_gain_per_1000: float | None
@@ -58,6 +60,8 @@ class WhatIfOption:
 
         nodes = self.nodes
 
+        oversubscription = self.oversubscription
+
         throughput = self.throughput
 
         throughput_gain = self.throughput_gain
@@ -74,6 +78,7 @@ class WhatIfOption:
             "fabric_name": fabric_name,
             "monthly": monthly,
             "nodes": nodes,
+            "oversubscription": oversubscription,
             "throughput": throughput,
             "throughput_gain": throughput_gain,
             "throughput_gain_per_1000": throughput_gain_per_1000,
@@ -96,6 +101,8 @@ class WhatIfOption:
 
         nodes = d.pop("nodes")
 
+        oversubscription = d.pop("oversubscription")
+
         throughput = d.pop("throughput")
 
         throughput_gain = d.pop("throughput_gain")
@@ -114,6 +121,7 @@ class WhatIfOption:
             fabric_name=fabric_name,
             monthly=monthly,
             nodes=nodes,
+            oversubscription=oversubscription,
             throughput=throughput,
             throughput_gain=throughput_gain,
             throughput_gain_per_1000=throughput_gain_per_1000,

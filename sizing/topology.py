@@ -1,0 +1,217 @@
+"""The network a collective runs on: link figures, tiers and the traffic that crosses them.
+
+A node's NICs behind their PCIe links and the host limits of TCP and of RDMA without GPUDirect;
+the tiers below and above the spine (a leaf, or a rail-optimised unit; a core beyond the spine's
+reach) with the oversubscription that slows only the bytes crossing it; congestion and loss by
+fabric and traffic pattern; the slowest-rank stretch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sizing.hardware import FABRIC_KINDS, INTRA_LINKS, Cluster
+
+# Which tier of the network a collective's traffic reached (the breakdown names it).
+TIERS = ("none", "nvlink", "leaf", "spine", "core")
+_INFINIBAND = FABRIC_KINDS.index("infiniband")
+_ROCE = FABRIC_KINDS.index("roce")
+_NVLINK = INTRA_LINKS.index("nvlink")
+_XGMI = INTRA_LINKS.index("xgmi")
+
+
+# --------------------------------------------------------------------------- link figures
+
+def _pcie_Bps(c: dict, constants) -> np.ndarray:
+    """One x16 PCIe link of the server's generation, bytes/s (the measured host-to-device rate)."""
+    table = constants.host_link_gbs
+    gens = np.asarray(c["pcie_gen"]).astype(int)
+    rate = np.array([float(table.get(str(g), table["default"]))
+                     for g in range(int(gens.max(initial=0)) + 1)])
+    return rate[gens] * 1e9
+
+
+def node_bandwidth_gbs(c: dict, constants) -> np.ndarray:
+    """Achievable inter-node bandwidth of one node, one direction, GB/s, before congestion.
+
+    - RDMA with GPUDirect: each NIC gives min(port rate x achievable fraction, the x16 PCIe
+      link between it and its GPU's switch): a 400G NIC on PCIe 4 is held to PCIe 4;
+    - no RDMA: the NCCL socket transport copies through the kernel on the host's CPUs, one
+      ceiling per host whatever the NIC count (brief 2.6);
+    - RDMA without GPUDirect stages through host memory: slower than GPUDirect, bounded by the
+      GPUs' host links, and never slower than TCP on the same wire (TCP stages too).
+    Congestion, loss and oversubscription depend on the traffic and are priced per collective.
+    """
+    nics = np.asarray(c["nics_per_node"], float)
+    port_gbps = np.minimum(np.asarray(c["nic_rate_gbps"], float), c["fabric_line_rate_gbps"])
+    wire = nics * port_gbps / 8.0 * c["fabric_achievable_fraction"]
+    pcie = _pcie_Bps(c, constants) / 1e9
+    rdma = np.asarray(c["fabric_rdma"], bool)
+    gdr = np.asarray(c["gpudirect"], bool) & rdma
+    tcp = np.minimum(wire, constants.tcp_host_ceiling_gbs)
+    direct = nics * np.minimum(port_gbps / 8.0 * c["fabric_achievable_fraction"], pcie)
+    host_links = np.asarray(c["gpus_per_node"], float) * pcie
+    staged = np.maximum(np.minimum(direct, host_links) * constants.host_staging_bandwidth_factor,
+                        tcp)
+    return np.where(gdr, direct, np.where(rdma, staged, tcp))
+
+
+def inter_node_bandwidth_gbs(cluster: Cluster, constants) -> float:
+    """Achievable inter-node bandwidth of one node of `cluster` (all its NICs, one way), GB/s."""
+    return float(node_bandwidth_gbs(cluster.as_arrays(), constants)[0])
+
+
+def inter_latency_s(c: dict, constants) -> np.ndarray:
+    """Per-message inter-node latency (alpha), with host staging when RDMA lacks GPUDirect."""
+    rdma = np.asarray(c["fabric_rdma"], bool)
+    staged = rdma & ~np.asarray(c["gpudirect"], bool)
+    extra = np.where(staged, constants.host_staging_latency_us, 0.0)
+    return (np.asarray(c["fabric_latency_us"], float) + extra) * 1e-6
+
+
+def intra_bandwidth_Bps(c: dict, constants) -> np.ndarray:
+    """Achievable GPU-to-GPU bandwidth inside a node, one direction, bytes/s."""
+    table = np.array(
+        [constants.intra_link_efficiency.get(n, constants.intra_link_efficiency["default"])
+         for n in INTRA_LINKS]
+    )
+    eff = table[np.asarray(c["gpu_intra_link"], int)]
+    return np.asarray(c["gpu_intra_bandwidth_gbs"], float) * 1e9 * eff
+
+
+@dataclass(frozen=True)
+class Links:
+    """What the collectives of a batch of candidates run on (arrays, one entry per candidate).
+
+    Bandwidths in bytes/s, latencies in seconds.
+    """
+
+    node_Bps: np.ndarray  # one node's NICs, one direction, before congestion
+    intra_Bps: np.ndarray  # one GPU's NVLink / xGMI / PCIe rate, one direction
+    hop_intra_s: np.ndarray | float  # one point-to-point message inside a node
+    hop_inter_s: np.ndarray  # one point-to-point message across nodes
+    net_extra_us: np.ndarray  # fabric latency beyond NCCL's InfiniBand 'net' figures
+    nvlink_like: np.ndarray  # intra-node steps priced at NCCL's NVLink latency (else PCI)
+    nvls: np.ndarray  # NVSwitch with in-switch reduction
+    collnet: np.ndarray  # SHARP in-network reduction on the fabric
+    ll128: np.ndarray  # NCCL enables LL128 (NVLink inside, GPUDirect NIC under the switch)
+    gpus_per_node: np.ndarray
+    lossy: np.ndarray  # RDMA without a lossless class
+    loss_rate: np.ndarray  # drop probability per packet at one sender per receiver
+    resend_packets: np.ndarray  # packets resent per loss (go-back-N window, or 1)
+    pfc: np.ndarray  # lossless Ethernet: PFC pauses under incast
+    ecmp: np.ndarray  # flows hashed on uplinks (no adaptive routing)
+    nodes_per_leaf: np.ndarray  # nodes below the spine: a leaf, or a rail-optimised unit
+    nodes_below_core: np.ndarray  # nodes the spine joins (inf: no core tier)
+    oversubscription: np.ndarray
+
+    @classmethod
+    def of(cls, c: dict, constants) -> Links:
+        """The links of candidate arrays `c` (keys of Cluster.as_arrays())."""
+        rdma = np.asarray(c["fabric_rdma"], bool)
+        gdr = np.asarray(c["gpudirect"], bool) & rdma
+        link = np.asarray(c["gpu_intra_link"], int)
+        kind = np.asarray(c["fabric_kind"], int)
+        lossless = np.asarray(c["fabric_lossless"], bool)
+        staged = np.where(rdma & ~gdr, constants.host_staging_latency_us, 0.0)
+        net_extra = np.maximum(np.asarray(c["fabric_latency_us"], float)
+                               - constants.nccl_net_reference_latency_us, 0.0) + staged
+        selective = np.asarray(c.get("fabric_selective_repeat", False), bool)
+        return cls(
+            node_Bps=node_bandwidth_gbs(c, constants) * 1e9,
+            intra_Bps=intra_bandwidth_Bps(c, constants),
+            hop_intra_s=constants.intra_latency_us * 1e-6,
+            hop_inter_s=inter_latency_s(c, constants),
+            net_extra_us=net_extra,
+            nvlink_like=(link == _NVLINK) | (link == _XGMI),
+            nvls=np.asarray(c.get("gpu_nvlink_sharp", False), bool),
+            collnet=np.asarray(c.get("fabric_sharp", False), bool) & rdma,
+            ll128=(link == _NVLINK) & gdr,
+            gpus_per_node=np.asarray(c["gpus_per_node"], float),
+            lossy=rdma & ~lossless,
+            loss_rate=np.asarray(c["fabric_loss_rate"], float),
+            resend_packets=np.where(selective, 1.0, constants.go_back_n_window_packets),
+            pfc=(kind == _ROCE) & lossless,
+            ecmp=(kind != _INFINIBAND) & ~np.asarray(c.get("fabric_adaptive_routing", False),
+                                                     bool),
+            nodes_per_leaf=np.asarray(c["fabric_nodes_per_leaf"], float),
+            nodes_below_core=np.asarray(c.get("fabric_nodes_below_core", np.inf), float),
+            oversubscription=np.asarray(c["fabric_oversubscription"], float),
+        )
+
+
+def straggler_stretch(jitter_cv, ranks) -> np.ndarray:
+    """Expected slowest of `ranks` independent normal delays: 1 + cv * sqrt(2 ln N)."""
+    n = np.maximum(np.asarray(ranks, float), 1.0)
+    return 1.0 + np.asarray(jitter_cv, float) * np.sqrt(2.0 * np.log(n))
+
+
+def group_span(size, stride, gpus_per_node):
+    """Members per node and nodes spanned by a group of `size` ranks `stride` apart."""
+    size = np.asarray(size, float)
+    stride = np.asarray(stride, float)
+    gpn = np.asarray(gpus_per_node, float)
+    per_node = np.where(stride >= gpn, 1.0, np.floor(gpn / stride))
+    per_node = np.clip(per_node, 1.0, np.maximum(size, 1.0))
+    return per_node, np.ceil(size / per_node)
+
+
+# --------------------------------------------------------------------------- the network
+
+def fan_in(op: str, algorithm: str, nodes) -> np.ndarray:
+    """Senders converging on one receiving NIC: the incast that fills switch queues."""
+    nodes = np.asarray(nodes, float)
+    if op == "all_to_all":
+        return np.maximum(nodes - 1.0, 1.0)
+    if algorithm == "tree":
+        # A node of the double binary tree receives from its two children while reducing.
+        return np.minimum(np.maximum(nodes - 1.0, 1.0), 2.0)
+    return np.ones_like(nodes)
+
+
+def network_share(op: str, algorithm: str, nodes, links: Links, constants) -> np.ndarray:
+    """Share of the NIC bandwidth a collective spanning `nodes` gets from the network.
+
+    - Oversubscription slows only the bytes that cross the spine: a ring or tree ordered by
+      topology leaves each leaf once per channel (its uplinks carry one node's traffic, so a
+      ratio up to the nodes under the leaf costs nothing), while all-to-all sends the share of
+      its bytes addressed to other leaves, (N - k) / N, up.
+    - Lossy RDMA: drops grow with incast fan-in and with the switch tiers crossed; each drop
+      resends a go-back-N window, goodput 1 / (1 + p x window) (brief 4, Wang et al.); a
+      selective-repeat NIC resends one packet (brief 4: IRN, RoSR).
+    - Lossless RoCE: no drops, but PFC pauses under incast block the head of line and spread
+      (brief 4, Mittal et al.); InfiniBand's credit flow control has no such pause storms.
+    - Ethernet without adaptive routing hashes a few large flows onto uplinks (ECMP): crossing
+      the spine, collisions leave some uplinks idle while others queue.
+    """
+    nodes = np.asarray(nodes, float)
+    k = np.minimum(links.nodes_per_leaf, nodes)
+    spine = nodes > links.nodes_per_leaf
+    if op == "all_to_all":
+        up = links.oversubscription * (nodes - k) / np.maximum(nodes, 1.0)
+    else:
+        up = links.oversubscription / np.maximum(k, 1.0)
+    over = np.where(spine, np.maximum(up, 1.0), 1.0)
+    incast = fan_in(op, algorithm, nodes)
+    # switch tiers a packet queues in: the leaf, then the spine, then the core
+    tiers = 1.0 + spine + (nodes > links.nodes_below_core)
+    share = np.where(links.ecmp & spine, constants.ecmp_collision_efficiency, 1.0) / over
+    if links.lossy.any():
+        p = links.loss_rate * incast * tiers
+        share = share * np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
+    if links.pfc.any() and (incast > 1).any():
+        share = share * np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty
+                                                   * (1.0 - 1.0 / incast) * tiers), 1.0)
+    return share
+
+
+def tier_reached(nodes, per_node, links: Links) -> np.ndarray:
+    """Index into TIERS of the highest tier a group's traffic crosses."""
+    nodes = np.asarray(nodes, float)
+    inside = np.where(np.asarray(per_node, float) > 1, 1, 0)
+    return np.where(nodes > links.nodes_below_core, 4,
+                    np.where(nodes > links.nodes_per_leaf, 3, np.where(nodes > 1, 2, inside)))
+
+
+# --------------------------------------------------------------------------- costs

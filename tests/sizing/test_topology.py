@@ -1,0 +1,56 @@
+"""The network below the collectives: host and PCIe limits per node, the slowest-rank stretch."""
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from sizing.hardware import Cluster, Server
+from sizing.topology import inter_node_bandwidth_gbs, node_bandwidth_gbs, straggler_stretch
+
+
+def test_tcp_per_host_does_not_grow_with_nics(cluster_on, constants):
+    tcp = cluster_on("eth-tcp-100", 2).as_arrays()
+    per_host = []
+    for nics in (1, 2, 4, 8):
+        tcp["nics_per_node"] = np.array([nics])
+        per_host.append(float(node_bandwidth_gbs(tcp, constants)[0]))
+    assert per_host[0] < 0.5 * 100 / 8
+    assert max(per_host) == pytest.approx(constants.tcp_host_ceiling_gbs)
+    assert per_host[-1] == per_host[1]
+
+
+def test_rdma_without_gpudirect_is_slower_but_never_slower_than_tcp(cluster_on, fabrics,
+                                                                     constants):
+    gdr = cluster_on("roce-100-lossless", 4, gpudirect=True)
+    staged = cluster_on("roce-100-lossless", 4, gpudirect=False)
+    tcp = cluster_on("eth-tcp-100", 4)
+    assert (inter_node_bandwidth_gbs(tcp, constants) <= inter_node_bandwidth_gbs(staged, constants)
+            < inter_node_bandwidth_gbs(gdr, constants))
+    one_nic = replace(staged, server=replace(staged.server, nics_per_node=1))
+    tcp_one = replace(tcp, server=replace(tcp.server, nics_per_node=1))
+    assert inter_node_bandwidth_gbs(one_nic, constants) >= inter_node_bandwidth_gbs(tcp_one,
+                                                                                     constants)
+
+
+def test_pcie_generation_bounds_each_nic(hgx_h100, fabrics, constants):
+    gen5 = Cluster(hgx_h100, fabrics["ib-ndr-400"], 2, True)
+    gen4 = Cluster(replace(hgx_h100, pcie_gen=4), fabrics["ib-ndr-400"], 2, True)
+    per_nic_gen4 = inter_node_bandwidth_gbs(gen4, constants) / 8
+    assert per_nic_gen4 == pytest.approx(constants.host_link_gbs["4"])
+    assert inter_node_bandwidth_gbs(gen5, constants) > 1.5 * inter_node_bandwidth_gbs(gen4,
+                                                                                       constants)
+    # a 200G NIC fits in a PCIe 4 x16 link: no change
+    hdr4 = Cluster(replace(hgx_h100, pcie_gen=4), fabrics["ib-hdr-200"], 2, True)
+    hdr5 = Cluster(hgx_h100, fabrics["ib-hdr-200"], 2, True)
+    assert inter_node_bandwidth_gbs(hdr4, constants) == inter_node_bandwidth_gbs(hdr5, constants)
+
+
+def test_straggler_stretch_is_expected_max_of_normals():
+    assert float(straggler_stretch(0.05, 1)) == 1.0
+    assert float(straggler_stretch(0.05, 1024)) == pytest.approx(
+        1 + 0.05 * math.sqrt(2 * math.log(1024)))
+
+
+def test_server_fixture_is_pcie5(hgx_h100):
+    assert isinstance(hgx_h100, Server) and hgx_h100.pcie_gen == 5
