@@ -21,8 +21,22 @@ def figure(value: float | None, digits: int = 4) -> str:
     return f"{value:.{digits}g}"
 
 
+def rounded(value: float, digits: int = 3) -> float:
+    """To `digits` significant digits: the p10 and p90 of a range need no more."""
+    return float(f"{value:.{digits}g}")
+
+
+def figure_range(p10: float, p90: float) -> str:
+    """The model's p10-p90 of a figure: 42,500-73,410 -> 42,500–73,400."""
+    return f"{figure(rounded(p10))}–{figure(rounded(p90))}"
+
+
 def percent(share: float | None, decimals: int = 1) -> str:
     return "-" if share is None else f"{share * 100:.{decimals}f}%"
+
+
+def percent_range(p10: float, p90: float) -> str:
+    return f"{p10 * 100:.0f}–{p90 * 100:.0f}%"
 
 
 def signed_percent(share: float) -> str:
@@ -47,6 +61,16 @@ def duration(hours: float | None) -> str:
         return f"{hours:.1f} h"
     days = hours / 24
     return f"{days:.1f} days" if days < 10 else f"{round(days):,} days"
+
+
+def duration_range(p10_hours: float, p90_hours: float) -> str:
+    """A p10-p90 of time in one unit, the one the longer end reads in: 318–549 days."""
+    if p90_hours < 48:
+        return f"{p10_hours:.1f}–{p90_hours:.1f} h"
+    low, high = p10_hours / 24, p90_hours / 24
+    if high < 10:
+        return f"{low:.1f}–{high:.1f} days"
+    return f"{figure(rounded(low))}–{figure(rounded(high))} days"
 
 
 def microseconds(seconds: float) -> str:
