@@ -174,6 +174,8 @@ class HotSpares:
     difference: Decimal = field(**described(
         "total less the configuration's price without spares; negative when the time saved "
         "pays for the spares"))
+    extra_monthly: Decimal = field(**described(
+        "What the spare nodes add to the term's rate per month, before tax"))
 
 
 @dataclass(frozen=True)

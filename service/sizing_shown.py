@@ -369,12 +369,14 @@ def hot_spares(found: Search, i: int) -> HotSpares:
     book = found.snap.prices
     billing = pricing.billing_for(book, with_spares, term=request.term,
                                   currency=request.currency, training_hours=hours)
-    total = pricing.price(book, with_spares, term=request.term, currency=request.currency,
-                          billing=billing).total
+    spared_price = pricing.price(book, with_spares, term=request.term,
+                                 currency=request.currency, billing=billing)
     work = request.work.units or float(found.rate[i] * spared.goodput[0]) * hours * 3600.0
+    without = found.price(i)
     return HotSpares(spare_nodes=spares, goodput=float(spared.goodput[0]),
-                     time_to_train_hours=hours, work_done=float(work), total=total,
-                     difference=total - found.price(i).total)
+                     time_to_train_hours=hours, work_done=float(work), total=spared_price.total,
+                     difference=spared_price.total - without.total,
+                     extra_monthly=spared_price.monthly_net - without.monthly_net)
 
 
 def preferred_note(found: Search, i: int) -> str | None:
@@ -496,6 +498,7 @@ def notes(found: Search, references: dict) -> list[str]:
                "says how much of the wall clock trains. The p10-p90 intervals are the model's "
                "error on published measurements; they leave out the spread of failure rates.")
     out.append(storage_note(found, found.ranked.order[0]))
+    out.append(hot_spare_note(found, found.ranked.order[0]))
     for server, reference in sorted(references.items()):
         if reference is not None and not reference.fits_memory:
             out.append(f"The model does not fit on one node of {snap.servers[server].name}: "
@@ -520,6 +523,28 @@ def storage_note(found: Search, i: int) -> str:
             f"{offer_gbs:,.1f} GB/s ({rel.storage_write_gbs_per_node:g} GB/s per "
             f"node, {rel.storage_write_gbs_total:g} GB/s in all), {enough}. The goodput assumes "
             f"it; it is priced apart at {monthly:,} {request.currency} per node per month.")
+
+
+def hot_spare_note(found: Search, i: int) -> str:
+    """What hot spares buy rank 1, in numbers: the advice on the priced option."""
+    view, rel, request = goodput_view(found, i), found.snap.reliability, found.request
+    spares, currency = view.hot_spares, request.currency
+    # Worth it when a unit of work costs no more with them (the same work, for an amount).
+    pays = spares.total * Decimal(repr(view.work_done)) <= (
+        found.price(i).total * Decimal(repr(spares.work_done)))
+    # The note quotes the figures as the result rounds them, so the two never disagree.
+    hours = (significant(float(found.hours[i])), significant(spares.time_to_train_hours))
+    return explain.hot_spare_advice(
+        spares=spares.spare_nodes,
+        reschedule_minutes=(rel.restart_reschedule_s / 60, rel.restart_reschedule_hot_spare_s / 60),
+        goodput=(significant(view.goodput), significant(spares.goodput)),
+        hours=hours if found.by_work else None,
+        work_gain=(None if found.by_work
+                   else significant(spares.work_done) / significant(view.work_done) - 1),
+        unit=throughput_unit(request).split("/")[0],
+        extra_monthly=f"{spares.extra_monthly:,} {currency}",
+        difference=f"{abs(spares.difference):,} {currency}", cheaper=spares.difference < 0,
+        pays=pays)
 
 
 def empty_result(snap: Snapshot, request: SizingRequest, excluded: dict[str, int], why: str,
