@@ -24,15 +24,16 @@ from gpu_sizing_cli.listing import choices
 from gpu_sizing_cli.numbers import (
     bytes_size,
     duration,
+    end,
     figure,
     figure_range,
+    interval,
     microseconds,
     percent,
     percent_range,
     scientific,
 )
 from gpu_sizing_cli.output import Column, formats, stdout, table, write_csv, write_json
-from gpu_sizing_cli.sizing_view import end, interval
 
 CLUSTER_FLAGS = {"cluster.server": "--server", "cluster.fabric": "--fabric",
                  "cluster.nodes": "--nodes", "cluster.oversubscription": "--oversubscription"}

@@ -6,6 +6,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 import click
+from gpu_sizing_client.models import Interval
 
 # nccl-tests reads sizes in powers of 1024 (-b 8M is 8,388,608 bytes); so does --size.
 SIZE_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
@@ -24,6 +25,16 @@ def figure(value: float | None, digits: int = 4) -> str:
 def rounded(value: float, digits: int = 3) -> float:
     """To `digits` significant digits: the p10 and p90 of a range need no more."""
     return float(f"{value:.{digits}g}")
+
+
+def interval(answer, name: str) -> Interval | None:
+    """The model's p10-p90 of one of an answer's figures (its `intervals`), if it gives one."""
+    return answer.intervals.additional_properties.get(name)
+
+
+def end(found: Interval | None, which: str) -> float | None:
+    """p10 or p90 of an interval, None without one (an empty CSV cell)."""
+    return None if found is None else getattr(found, which)
 
 
 def figure_range(p10: float, p90: float) -> str:

@@ -14,8 +14,10 @@ from rich.markup import escape
 from gpu_sizing_cli.numbers import (
     duration,
     duration_range,
+    end,
     figure,
     figure_range,
+    interval,
     money,
     percent,
     scientific,
@@ -34,17 +36,8 @@ def throughput(c: RankedConfiguration) -> tuple[float, str]:
                                                                              "samples/s")
 
 
-def interval(c, name: str) -> Interval | None:
-    """The model's p10-p90 of one of a result's figures, if it gives one."""
-    return c.intervals.additional_properties.get(name)
-
-
 def throughput_interval(c: RankedConfiguration) -> Interval | None:
     return interval(c, "tokens_per_s" if c.tokens_per_s is not None else "samples_per_s")
-
-
-def end(found: Interval | None, which: str) -> float | None:
-    return None if found is None else getattr(found, which)
 
 
 def throughput_text(c: RankedConfiguration) -> str:
