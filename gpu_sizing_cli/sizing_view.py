@@ -52,6 +52,11 @@ def time_text(c: RankedConfiguration) -> str:
             else duration_range(found.p10, found.p90))
 
 
+def nodes_text(c: RankedConfiguration) -> str:
+    spares = f" + {c.hot_spare_nodes} spare" if c.hot_spare_nodes else ""
+    return f"{c.nodes} ({c.gpus:,} GPUs){spares}"
+
+
 def long_run(result: SizingResult) -> bool:
     return any(c.goodput.expected_interruptions >= LONG_RUN_INTERRUPTIONS
                for c in result.configurations)
@@ -72,9 +77,9 @@ def columns(currency: str, unit: str = "throughput", long: bool = False) -> list
         Column("#", lambda c: str(c.rank), "rank", lambda c: c.rank, right=True),
         Column("server", lambda c: c.server.id, "server", lambda c: c.server.id),
         Column("fabric", lambda c: c.fabric.id, "fabric", lambda c: c.fabric.id),
-        Column("nodes", lambda c: f"{c.nodes} ({c.gpus:,} GPUs)", "nodes", lambda c: c.nodes,
-               right=True),
+        Column("nodes", nodes_text, "nodes", lambda c: c.nodes, right=True),
         Column("", None, "gpus", lambda c: c.gpus),
+        Column("", None, "hot_spare_nodes", lambda c: c.hot_spare_nodes),
         Column("efficiency", lambda c: percent(c.scaling_efficiency), "scaling_efficiency",
                lambda c: c.scaling_efficiency, right=True),
         Column(unit, throughput_text, "throughput", lambda c: throughput(c)[0],

@@ -218,6 +218,9 @@ class RankedConfiguration:
     region: str
     nodes: int
     gpus: int
+    hot_spare_nodes: int = field(**described(
+        "Spare nodes the ranking keeps ready beside the job, billed in the price: taken where "
+        "they better the objective by more than the policy's preference_tolerance (0: none)"))
     nics_per_node: int
     oversubscription: float
     layout: ResultLayout

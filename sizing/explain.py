@@ -178,21 +178,25 @@ def tenths(hours: float) -> str:
     return f"{hours:,.1f} hours" if hours < 48 else f"{hours / 24:,.1f} days"
 
 
-def hot_spare_advice(*, spares: int, reschedule_minutes: tuple[float, float],
+def hot_spare_advice(*, taken: bool, spares: int, reschedule_minutes: tuple[float, float],
                      goodput: tuple[float, float], hours: tuple[float, float] | None,
                      work_gain: float | None, unit: str, extra_monthly: str, difference: str,
-                     cheaper: bool, pays: bool) -> str:
+                     cheaper: bool, pays: bool, tolerance: float) -> str:
     """What keeping spare nodes ready buys a configuration: goodput, then time or work, for
-    their price. `hours` (without, with) for an amount of work; `work_gain` for a duration.
-    `difference` is unsigned, `cheaper` its sign; `pays`: the cost per unit of work is no
-    higher with them."""
+    their price, and whether the ranking took them. `hours` (without, with) for an amount of
+    work; `work_gain` for a duration. `difference` is unsigned, `cheaper` its sign; `pays`: the
+    cost per unit of work is no higher with them."""
     nodes = f"{spares} spare node{'s' if spares != 1 else ''}"
     before, after = goodput
     bought = (f"cuts the time to train by {duration(hours[0] - hours[1])} "
               f"({tenths(hours[0])} to {tenths(hours[1])})" if hours is not None
               else f"trains {work_gain:+.2%} more {unit} in the time given")
-    if pays:
-        verdict = "they pay for themselves"
+    if taken:
+        verdict = (f"the ranking keeps them, priced in (they better the objective by more than "
+                   f"{tolerance:.0%}, or the configuration meets the rules only with them)")
+    elif pays:
+        verdict = ("they pay for themselves, but better the objective by less than "
+                   f"{tolerance:.0%}, so the ranking leaves them out")
     elif hours is not None:
         verdict = "they cost more than the time they save"
     else:

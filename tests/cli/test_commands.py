@@ -217,3 +217,20 @@ def test_catalog_lists_every_server(gpu_sizing):
     assert shown.code == 0 and servers
     assert all(s["id"] in shown.out for s in servers)
     assert gpu_sizing("catalog", "racks").code == 2
+
+
+def test_hot_spares_the_ranking_keeps_are_shown_beside_the_nodes(gpu_sizing):
+    pinned = ("size", "--preset", "llama-3-405b", "--tokens", "5e11", "--nodes", "64",
+              "--gpu", "h100-sxm", "--fabric", "ib-ndr-400", "--max-results", "1")
+    free = json.loads(gpu_sizing(*pinned, "--json").out)["result"]["configurations"][0]
+    spares = free["goodput"]["hot_spares"]
+    # A deadline only the configuration with spares meets.
+    days = (spares["time_to_train_hours"] + free["time_to_train_hours"]) / 2 / 24
+    ran = gpu_sizing(*pinned, "--duration-days", f"{days:.4f}")
+    assert ran.code == 0, ran.err
+    row = next(line for line in ran.out.splitlines() if re.match(r"\W*1 \W", line))
+    assert f"64 (512 GPUs) + {spares['spare_nodes']} spare" in row
+    assert "the ranking keeps them" in " ".join(ran.out.split())
+    table = gpu_sizing(*pinned, "--duration-days", f"{days:.4f}", "--csv").out
+    assert next(csv.DictReader(io.StringIO(table)))["hot_spare_nodes"] == str(
+        spares["spare_nodes"])
