@@ -195,8 +195,8 @@ def hot_spare_advice(*, taken: bool, spares: int, reschedule_minutes: tuple[floa
         verdict = (f"the ranking keeps them, priced in (they better the objective by more than "
                    f"{tolerance:.0%}, or the configuration meets the rules only with them)")
     elif pays:
-        verdict = ("they pay for themselves, but better the objective by less than "
-                   f"{tolerance:.0%}, so the ranking leaves them out")
+        verdict = ("they pay for themselves, but the ranking leaves them out (they better the "
+                   f"objective by less than {tolerance:.0%}, or the stock lacks them)")
     elif hours is not None:
         verdict = "they cost more than the time they save"
     else:
