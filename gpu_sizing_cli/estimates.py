@@ -21,7 +21,18 @@ from rich.markup import escape
 
 from gpu_sizing_cli.api import Api
 from gpu_sizing_cli.listing import choices
-from gpu_sizing_cli.numbers import bytes_size, figure, microseconds, percent
+from gpu_sizing_cli.numbers import (
+    bytes_size,
+    duration,
+    end,
+    figure,
+    figure_range,
+    interval,
+    microseconds,
+    percent,
+    percent_range,
+    scientific,
+)
 from gpu_sizing_cli.output import Column, formats, stdout, table, write_csv, write_json
 
 CLUSTER_FLAGS = {"cluster.server": "--server", "cluster.fabric": "--fabric",
@@ -31,7 +42,12 @@ ESTIMATE_FLAGS = {**CLUSTER_FLAGS, "workload.preset": "--preset", "workload.seq_
                   "training.precision": "--precision", "layout.dp": "--dp", "layout.tp": "--tp",
                   "layout.pp": "--pp", "layout.ep": "--ep", "layout.zero_stage": "--zero",
                   "layout.virtual_stages": "--virtual-stages", "layout.recompute": "--recompute",
-                  "layout.sequence_parallel": "--sequence-parallel"}
+                  "layout.sequence_parallel": "--sequence-parallel",
+                  "duration_days": "--duration-days"}
+CALIBRATION_WORDS = {
+    "calibrated": "calibrated: published measurements of this GPU and fabric exist",
+    "extrapolated": "extrapolated: no published measurement of this GPU and fabric, the ranges "
+                    "are wider"}
 
 
 def cluster_options(command):
@@ -67,12 +83,16 @@ def cluster(server: str, fabric: str, nodes: int, oversubscription: float | None
 @click.option("--virtual-stages", type=int, help="Interleaved 1F1B chunks per stage.")
 @click.option("--recompute", type=choices(LayoutRecompute))
 @click.option("--sequence-parallel", is_flag=True, default=None)
+@click.option("--duration-days", type=float, help="A run of this many days: adds its goodput "
+              "(interruptions, checkpoints, restarts).")
 @formats
 @click.pass_obj
 def estimate(api: Api, output: str, server: str, fabric: str, nodes: int,
              oversubscription: float | None, preset: str, seq_len: int | None, global_batch: int,
-             micro_batch: int | None, precision: str | None, dp: int | None, **layout) -> None:
-    """One configuration through the model: step time, throughput, efficiency, memory."""
+             micro_batch: int | None, precision: str | None, dp: int | None,
+             duration_days: float | None, **layout) -> None:
+    """One configuration through the model: step time, throughput, efficiency, memory, with
+    the model's p10-p90 and, over --duration-days, the goodput."""
     if dp is None:
         gpus_per_node = api.call(get_server, server_id=server).parsed.gpus_per_node
         dp = max(1, nodes * gpus_per_node // (layout["tp"] * layout["pp"]))
@@ -85,6 +105,7 @@ def estimate(api: Api, output: str, server: str, fabric: str, nodes: int,
                      **{k: v for k, v in (("micro_batch", micro_batch), ("precision", precision))
                         if v is not None}},
         "layout": {"dp": dp, **{k: v for k, v in layout.items() if v is not None}},
+        **({"duration_days": duration_days} if duration_days is not None else {}),
     }
     response = api.call(create_estimate, ESTIMATE_FLAGS, body=EstimateRequest.from_dict(body))
     result: Estimate = response.parsed
@@ -96,13 +117,38 @@ def estimate(api: Api, output: str, server: str, fabric: str, nodes: int,
         show_estimate(body, result)
 
 
-ESTIMATE_COLUMNS = [
-    Column("", None, name, lambda e, name=name: getattr(e, name))
-    for name in ("nodes", "gpus", "step_time_s", "tokens_per_s", "samples_per_s", "mfu",
+def raw_columns(names, of) -> list[Column]:
+    """CSV columns of the API's values under their own names, `of` picking an object's value."""
+    return [Column("", None, name, lambda r, name=name: of(r, name)) for name in names]
+
+
+def interval_columns(names) -> list[Column]:
+    """Each figure's p10 and p90 as <name>_p10 and <name>_p90 (empty where the API gives none)."""
+    return [Column("", None, f"{name}_{which}", lambda r, name=name, which=which: end(
+        interval(r, name), which)) for name in names for which in ("p10", "p90")]
+
+
+def goodput_of(e: Estimate, name: str):
+    return None if e.goodput is None else getattr(e.goodput, name)
+
+
+ESTIMATE_COLUMNS = (
+    raw_columns(("nodes", "gpus", "step_time_s", "tokens_per_s", "samples_per_s", "mfu",
                  "achieved_tflops_per_gpu", "scaling_efficiency", "communication_share",
-                 "inter_node_bandwidth_gbs", "catalog_version")
-] + [Column("", None, "memory_total_gb", lambda e: e.memory.total_gb),
-     Column("", None, "memory_fits", lambda e: e.memory.fits)]
+                 "inter_node_bandwidth_gbs", "catalog_version"), getattr)
+    + [Column("", None, "memory_total_gb", lambda e: e.memory.total_gb),
+       Column("", None, "memory_fits", lambda e: e.memory.fits),
+       Column("", None, "calibration", lambda e: str(e.calibration))]
+    + interval_columns(("step_time_s", "tokens_per_s", "samples_per_s", "mfu",
+                        "achieved_tflops_per_gpu", "scaling_efficiency"))
+    + raw_columns(("goodput", "expected_interruptions", "interruptions_per_day",
+                   "checkpoint_size_gb", "checkpoint_write_s", "checkpoint_interval_hours",
+                   "restart_s", "useful_hours", "work_done"), goodput_of))
+
+
+def with_range(text: str, found, shown=figure_range) -> str:
+    """A point value and, beside it, the model's p10-p90 when the API gives one."""
+    return text if found is None else f"{text} (p10–p90 {shown(found.p10, found.p90)})"
 
 
 def show_estimate(body: dict, e: Estimate) -> None:
@@ -110,20 +156,26 @@ def show_estimate(body: dict, e: Estimate) -> None:
     degrees = ", ".join(f"{name} {value}" for name, value in layout.items())
     stdout.print(f"[bold]{body['workload']['preset']}[/] on {c['nodes']} nodes of {c['server']} "
                  f"over {c['fabric']}: {e.gpus:,} GPUs, {degrees}")
-    throughput = (f"{figure(e.tokens_per_s)} tokens/s ({figure(e.samples_per_s)} samples/s)"
-                  if e.tokens_per_s is not None else f"{figure(e.samples_per_s)} samples/s")
+    rate, unit = ((e.tokens_per_s, "tokens_per_s") if e.tokens_per_s is not None
+                  else (e.samples_per_s, "samples_per_s"))
+    throughput = with_range(f"{figure(rate)} {unit.replace('_per_', '/')}", interval(e, unit))
     memory = e.memory
     rows = [
-        ("step time", f"{figure(e.step_time_s)} s"),
+        ("step time", with_range(f"{figure(e.step_time_s)} s", interval(e, "step_time_s"))),
         ("throughput", throughput),
-        ("MFU", f"{percent(e.mfu)} ({figure(e.achieved_tflops_per_gpu)} TFLOPS per GPU)"),
-        ("scaling efficiency", percent(e.scaling_efficiency)),
+        ("MFU", with_range(percent(e.mfu), interval(e, "mfu"), percent_range)
+         + f", {figure(e.achieved_tflops_per_gpu)} TFLOPS per GPU"),
+        ("scaling efficiency", with_range(percent(e.scaling_efficiency),
+                                          interval(e, "scaling_efficiency"), percent_range)),
+        ("model", CALIBRATION_WORDS.get(str(e.calibration), str(e.calibration))),
         ("communication", f"{percent(e.communication_share)} of each step, exposed"),
         ("inter-node bandwidth", f"{figure(e.inter_node_bandwidth_gbs)} GB/s per node"),
         ("memory per GPU", f"{figure(memory.total_gb)} GB of {figure(memory.capacity_gb)} GB: "
                            + ("fits" if memory.fits else "[red]does not fit[/]")
                            + f" (margin {figure(memory.margin_gb)} GB)"),
     ]
+    if e.goodput is not None:
+        rows += goodput_rows(body["duration_days"], e.goodput, unit.split("_")[0])
     stdout.print(table(None, [Column("", lambda r: r[0], "", None),
                               Column("", lambda r: r[1], "", None)], rows, header=False))
     # The exposed parts, compute, bubble and straggler add up to the step; hidden parts overlap
@@ -144,6 +196,23 @@ def show_estimate(body: dict, e: Estimate) -> None:
     stdout.print(escape(e.bottleneck))
     for assumption in e.assumptions:
         stdout.print(f"[dim]- {escape(assumption)}[/]")
+
+
+def goodput_rows(days: float, g, unit: str) -> list[tuple[str, str]]:
+    """A run of `days` on the configuration: what failures, checkpoints and restarts leave."""
+    trained = (f"{percent(g.goodput)}: {duration(g.useful_hours)} of training, "
+               f"{scientific(g.work_done)} {unit}")
+    interruptions = (f"{figure(g.expected_interruptions, 2)} expected "
+                     f"({figure(g.interruptions_per_day, 2)} a day)")
+    checkpoints = (f"{figure(g.checkpoint_size_gb, 3)} GB every "
+                   f"{duration(g.checkpoint_interval_hours)}, "
+                   f"{figure(g.checkpoint_write_s, 2)} s to write")
+    return [
+        (f"goodput over {figure(days)} days", trained),
+        ("interruptions", interruptions),
+        ("checkpoints", checkpoints),
+        ("restart", f"{figure(g.restart_s / 60, 2)} min each"),
+    ]
 
 
 # What nccl-tests prints for each operation (their *_perf binaries, default float data).
@@ -184,6 +253,8 @@ NCCL_COLUMNS = [
     Column("", None, "operation", lambda r: r.operation),
     Column("", None, "algorithm", lambda r: getattr(r, "algorithm", None)),
     Column("", None, "algorithm_used", lambda r: getattr(r, "algorithm_used", None)),
+    Column("", None, "calibration", lambda r: str(r.calibration)),
+    *interval_columns(("time_s", "algbw_gbs", "busbw_gbs")),
 ]
 
 
@@ -244,6 +315,23 @@ def collective(api: Api, output: str, server: str, fabric: str, nodes: int,
     for r in results:
         click.echo(nccl_line(r))
     click.echo(f"# Avg bus bandwidth    : {sum(r.busbw_gbs for r in results) / len(results):g}")
+    ranges(results)
+
+
+def ranges(results: list[Collective]) -> None:
+    """The model's p10-p90 of each line, as comments, so the lines above stay nccl-tests'."""
+    click.echo("#")
+    click.echo(f"# The model's p10-p90, {CALIBRATION_WORDS[str(results[0].calibration)]}:")
+    click.echo(f"# {'size':>10}  {'time (us)':>17}  {'algbw (GB/s)':>15}  {'busbw (GB/s)':>15}")
+    for r in results:
+        time, algbw, busbw = (interval(r, name) for name in ("time_s", "algbw_gbs", "busbw_gbs"))
+        click.echo(f"# {int(r.size_bytes):>10}  "
+                   f"{span(time, microseconds):>17}  {span(algbw, '{:.2f}'.format):>15}  "
+                   f"{span(busbw, '{:.2f}'.format):>15}")
+
+
+def span(found, shown) -> str:
+    return "-" if found is None else f"{shown(found.p10)}–{shown(found.p90)}"
 
 
 COMMANDS = (estimate, collective)

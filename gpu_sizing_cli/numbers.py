@@ -6,6 +6,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 import click
+from gpu_sizing_client.models import Interval
 
 # nccl-tests reads sizes in powers of 1024 (-b 8M is 8,388,608 bytes); so does --size.
 SIZE_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
@@ -21,8 +22,32 @@ def figure(value: float | None, digits: int = 4) -> str:
     return f"{value:.{digits}g}"
 
 
+def rounded(value: float, digits: int = 3) -> float:
+    """To `digits` significant digits: the p10 and p90 of a range need no more."""
+    return float(f"{value:.{digits}g}")
+
+
+def interval(answer, name: str) -> Interval | None:
+    """The model's p10-p90 of one of an answer's figures (its `intervals`), if it gives one."""
+    return answer.intervals.additional_properties.get(name)
+
+
+def end(found: Interval | None, which: str) -> float | None:
+    """p10 or p90 of an interval, None without one (an empty CSV cell)."""
+    return None if found is None else getattr(found, which)
+
+
+def figure_range(p10: float, p90: float) -> str:
+    """The model's p10-p90 of a figure: 42,500-73,410 -> 42,500–73,400."""
+    return f"{figure(rounded(p10))}–{figure(rounded(p90))}"
+
+
 def percent(share: float | None, decimals: int = 1) -> str:
     return "-" if share is None else f"{share * 100:.{decimals}f}%"
+
+
+def percent_range(p10: float, p90: float) -> str:
+    return f"{p10 * 100:.0f}–{p90 * 100:.0f}%"
 
 
 def signed_percent(share: float) -> str:
@@ -47,6 +72,16 @@ def duration(hours: float | None) -> str:
         return f"{hours:.1f} h"
     days = hours / 24
     return f"{days:.1f} days" if days < 10 else f"{round(days):,} days"
+
+
+def duration_range(p10_hours: float, p90_hours: float) -> str:
+    """A p10-p90 of time in one unit, the one the longer end reads in: 318–549 days."""
+    if p90_hours < 48:
+        return f"{p10_hours:.1f}–{p90_hours:.1f} h"
+    low, high = p10_hours / 24, p90_hours / 24
+    if high < 10:
+        return f"{low:.1f}–{high:.1f} days"
+    return f"{figure(rounded(low))}–{figure(rounded(high))} days"
 
 
 def microseconds(seconds: float) -> str:

@@ -2,16 +2,64 @@
 
 from __future__ import annotations
 
-from gpu_sizing_client.models import NetworkAdvice, RankedConfiguration, SizingResult, WhatIfOption
+from gpu_sizing_client.models import (
+    Interval,
+    NetworkAdvice,
+    RankedConfiguration,
+    SizingResult,
+    WhatIfOption,
+)
 from rich.markup import escape
 
-from gpu_sizing_cli.numbers import duration, figure, money, percent, scientific, signed_percent
+from gpu_sizing_cli.numbers import (
+    duration,
+    duration_range,
+    end,
+    figure,
+    figure_range,
+    interval,
+    money,
+    percent,
+    scientific,
+    signed_percent,
+)
 from gpu_sizing_cli.output import Column, stdout, table
+
+# Below one expected interruption over the whole run, checkpoints and restarts barely move the
+# time to train (the goodput column says so): the table leaves their columns out.
+LONG_RUN_INTERRUPTIONS = 1.0
+EXTRAPOLATED_MARK = " *"
 
 
 def throughput(c: RankedConfiguration) -> tuple[float, str]:
     return (c.tokens_per_s, "tokens/s") if c.tokens_per_s is not None else (c.samples_per_s,
                                                                              "samples/s")
+
+
+def throughput_interval(c: RankedConfiguration) -> Interval | None:
+    return interval(c, "tokens_per_s" if c.tokens_per_s is not None else "samples_per_s")
+
+
+def throughput_text(c: RankedConfiguration) -> str:
+    found = throughput_interval(c)
+    shown = figure(throughput(c)[0]) if found is None else figure_range(found.p10, found.p90)
+    return shown + (EXTRAPOLATED_MARK if str(c.calibration) == "extrapolated" else "")
+
+
+def time_text(c: RankedConfiguration) -> str:
+    found = interval(c, "time_to_train_hours")
+    return (duration(c.time_to_train_hours) if found is None
+            else duration_range(found.p10, found.p90))
+
+
+def nodes_text(c: RankedConfiguration) -> str:
+    spares = f" + {c.hot_spare_nodes} spare" if c.hot_spare_nodes else ""
+    return f"{c.nodes} ({c.gpus:,} GPUs){spares}"
+
+
+def long_run(result: SizingResult) -> bool:
+    return any(c.goodput.expected_interruptions >= LONG_RUN_INTERRUPTIONS
+               for c in result.configurations)
 
 
 def stock_text(c: RankedConfiguration) -> str:
@@ -20,21 +68,40 @@ def stock_text(c: RankedConfiguration) -> str:
     return f"{c.stock.from_deliveries} by {c.stock.delivery_date.isoformat()}"
 
 
-def columns(currency: str) -> list[Column]:
+def columns(currency: str, unit: str = "throughput", long: bool = False) -> list[Column]:
+    """The ranked table; CSV gets every column, a person the long-run ones for long runs."""
+    def shown_if_long(text):
+        return text if long else None
+
     return [
         Column("#", lambda c: str(c.rank), "rank", lambda c: c.rank, right=True),
         Column("server", lambda c: c.server.id, "server", lambda c: c.server.id),
         Column("fabric", lambda c: c.fabric.id, "fabric", lambda c: c.fabric.id),
-        Column("nodes", lambda c: f"{c.nodes} ({c.gpus:,} GPUs)", "nodes", lambda c: c.nodes,
-               right=True),
+        Column("nodes", nodes_text, "nodes", lambda c: c.nodes, right=True),
         Column("", None, "gpus", lambda c: c.gpus),
+        Column("", None, "hot_spare_nodes", lambda c: c.hot_spare_nodes),
         Column("efficiency", lambda c: percent(c.scaling_efficiency), "scaling_efficiency",
                lambda c: c.scaling_efficiency, right=True),
-        Column("throughput", lambda c: f"{figure(throughput(c)[0])} {throughput(c)[1]}",
-               "throughput", lambda c: throughput(c)[0], right=True),
+        Column(unit, throughput_text, "throughput", lambda c: throughput(c)[0],
+               right=True),
+        Column("", None, "throughput_p10", lambda c: end(throughput_interval(c), "p10")),
+        Column("", None, "throughput_p90", lambda c: end(throughput_interval(c), "p90")),
         Column("", None, "throughput_unit", lambda c: throughput(c)[1]),
-        Column("time to train", lambda c: duration(c.time_to_train_hours), "time_to_train_hours",
+        Column("", None, "calibration", lambda c: str(c.calibration)),
+        Column("goodput", lambda c: percent(c.goodput.goodput), "goodput",
+               lambda c: c.goodput.goodput, right=True),
+        Column("interruptions", shown_if_long(lambda c: figure(c.goodput.expected_interruptions,
+                                                               2)),
+               "expected_interruptions", lambda c: c.goodput.expected_interruptions, right=True),
+        Column("checkpoint every", shown_if_long(lambda c: duration(
+            c.goodput.checkpoint_interval_hours)), "checkpoint_interval_hours",
+               lambda c: c.goodput.checkpoint_interval_hours, right=True),
+        Column("time to train", time_text, "time_to_train_hours",
                lambda c: c.time_to_train_hours, right=True),
+        Column("", None, "time_to_train_hours_p10",
+               lambda c: end(interval(c, "time_to_train_hours"), "p10")),
+        Column("", None, "time_to_train_hours_p90",
+               lambda c: end(interval(c, "time_to_train_hours"), "p90")),
         Column(f"total {currency}", lambda c: money(c.price.total), "price_total",
                lambda c: c.price.total, right=True),
         Column("per month", lambda c: money(c.price.monthly), "price_monthly",
@@ -45,16 +112,30 @@ def columns(currency: str) -> list[Column]:
     ]
 
 
-def work(result: SizingResult) -> str:
+def amount(result: SizingResult) -> str | None:
     w = result.workload
     if w.tokens:
-        amount = f"{scientific(w.tokens)} tokens"
-    elif w.samples_per_epoch:
-        amount = f"{scientific(w.samples_per_epoch)} samples x {figure(w.epochs or 1)} epochs"
-    else:
-        amount = ""
-    deadline = f" within {figure(w.duration_days)} days" if w.duration_days else ""
-    return f"{w.name} ({scientific(w.params)} parameters), {amount}{deadline}, {w.precision}"
+        return f"{scientific(w.tokens)} tokens"
+    if w.samples_per_epoch:
+        return f"{scientific(w.samples_per_epoch)} samples x {figure(w.epochs or 1)} epochs"
+    return None
+
+
+def work(result: SizingResult) -> str:
+    w = result.workload
+    deadline = f"within {figure(w.duration_days)} days" if w.duration_days else None
+    asked = " ".join(part for part in (amount(result), deadline) if part)
+    return f"{w.name} ({scientific(w.params)} parameters), {asked}, {w.precision}"
+
+
+def ranges_text(result: SizingResult, unit: str) -> str:
+    """What the table's ranges and its goodput mean for this kind of request."""
+    if amount(result) is None:
+        return (f"The {unit} column is the model's p10–p90. The time is the "
+                f"{figure(result.workload.duration_days)} days given; goodput is the share of "
+                "them that trains, the rest lost to interruptions, checkpoints and restarts.")
+    return (f"The {unit} and time to train columns are the model's p10–p90; time to train and "
+            "the price count interruptions, checkpoints and restarts (goodput).")
 
 
 def show(sizing_id: str, result: SizingResult) -> None:
@@ -66,11 +147,21 @@ def show(sizing_id: str, result: SizingResult) -> None:
     if not result.configurations:
         say("[bold]No configuration fits the request.[/]")
     else:
-        say(table(f"Ranked configurations (sizing {sizing_id})", columns(result.currency),
-                  result.configurations))
+        long = long_run(result)
+        unit = throughput(result.configurations[0])[1]
+        say(table(f"Ranked configurations (sizing {sizing_id})",
+                  columns(result.currency, unit, long), result.configurations))
+        say(f"[dim]{escape(ranges_text(result, unit))}[/]")
+        if any(str(c.calibration) == "extrapolated" for c in result.configurations):
+            say(f"[dim]{EXTRAPOLATED_MARK.strip()} extrapolated: no published measurement of this "
+                "GPU and fabric, so the range is wider.[/]")
+        if result.rank_stability:
+            say(escape(result.rank_stability))
         best = result.configurations[0]
         say(f"[bold]1.[/] {escape(best.bottleneck)}")
         say(f"   {escape(best.why)}")
+        if long:
+            say(f"   {escape(failures_text(best))}")
         for warning in (best.price.warning, best.stock.warning):
             if warning:
                 say(f"   [yellow]{escape(warning)}[/]")
@@ -83,6 +174,16 @@ def show(sizing_id: str, result: SizingResult) -> None:
         say(f"\nRuled out: {ruled_out}.")
     for note in result.notes:
         say(f"[dim]- {escape(note)}[/]")
+
+
+def failures_text(c: RankedConfiguration) -> str:
+    """Rank 1's run with its failures, as the goodput block counts them."""
+    g = c.goodput
+    return (f"Goodput {percent(g.goodput)}: {figure(g.expected_interruptions, 2)} interruptions "
+            f"expected over the run ({figure(g.interruptions_per_day, 2)} a day), a "
+            f"{figure(g.checkpoint_size_gb, 3)} GB checkpoint every "
+            f"{duration(g.checkpoint_interval_hours)} ({figure(g.checkpoint_write_s, 2)} s to "
+            f"write), {figure(g.restart_s / 60, 2)} min per restart.")
 
 
 def advice(a: NetworkAdvice) -> None:

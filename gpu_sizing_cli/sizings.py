@@ -162,7 +162,8 @@ def finish(response, output: str) -> None:
             if error else "no reason given"
         raise ApiError(f"sizing {sizing.id} {sizing.status}: {detail}")
     if output == "csv":
-        write_csv(sizing_view.columns(sizing.result.currency), sizing.result.configurations)
+        write_csv(sizing_view.columns(sizing.result.currency, long=True),
+                  sizing.result.configurations)
     elif output == "table":
         sizing_view.show(sizing.id, sizing.result)
 

@@ -210,6 +210,10 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
     notes = list(priced.notes)
     if tax.note:
         notes.append(tax.note)
+    if sizing is not None and sizing.ranked.hot_spare_nodes:
+        notes.append(f"{config.nodes} nodes: {sizing.ranked.nodes} for the job and "
+                     f"{sizing.ranked.hot_spare_nodes} hot spare nodes kept ready, so a failure "
+                     "waits for no replacement (the sizing's goodput counts them).")
     if sizing is not None and (terms.term, terms.currency) == (sizing.ranked.price.term,
                                                                sizing.ranked.price.currency):
         if sizing.ranked.price.warning:

@@ -64,8 +64,10 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
             raise Invalid.at("/sizing_id", "this sizing was stored by an earlier version of the "
                              "service and cannot be quoted; submit the questionnaire again",
                              "sizing_outdated") from None
-        config = qd.configuration_of(snap, ranked.server.id, ranked.fabric.id, ranked.nodes,
-                                     ranked.region, ranked.oversubscription, "/sizing_id")
+        # The hot spare nodes the ranking kept are billed with the job's.
+        config = qd.configuration_of(snap, ranked.server.id, ranked.fabric.id,
+                                     ranked.nodes + ranked.hot_spare_nodes, ranked.region,
+                                     ranked.oversubscription, "/sizing_id")
         term, currency, sizing_id = ranked.price.term, ranked.price.currency, sizing.id
     else:
         if principal.publishable:

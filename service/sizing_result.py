@@ -178,6 +178,8 @@ class HotSpares:
     difference: Decimal = field(**described(
         "total less the configuration's price without spares; negative when the time saved "
         "pays for the spares"))
+    extra_monthly: Decimal = field(**described(
+        "What the spare nodes add to the term's rate per month, before tax"))
 
 
 @dataclass(frozen=True)
@@ -220,6 +222,9 @@ class RankedConfiguration:
     region: str
     nodes: int
     gpus: int
+    hot_spare_nodes: int = field(**described(
+        "Spare nodes the ranking keeps ready beside the job, billed in the price: taken where "
+        "they better the objective by more than the policy's preference_tolerance (0: none)"))
     nics_per_node: int
     oversubscription: float
     layout: ResultLayout

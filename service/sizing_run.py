@@ -9,6 +9,7 @@ the same engine -> SizingResult.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
@@ -102,29 +103,96 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress) -> Search
     units = request.work.units
     days = request.work.duration_days
     ideal = units / rate / 3600.0 if units else np.full(len(cands), days * 24.0)
-    failures = goodput.of_candidates(
-        snap.reliability, clusters, cands.hardware, cands.nodes, r["gpus"],
-        goodput.checkpoint_bytes(model.params, snap.constants, request.precision), ideal)
-    # Billed: the work with checkpoints, interruptions and restarts, or the duration given.
-    hours = failures.wall_hours if units else ideal
-
-    # One price per (hardware, node count), from the engine's Decimal lines.
+    size_bytes = goodput.checkpoint_bytes(model.params, snap.constants, request.precision)
     counts = request.node_counts
-    configs = [Configuration(s, f, n, request.region, c.server.nics_per_node,
-                             c.fabric.oversubscription)
-               for (s, f), c in zip(pairs, clusters) for n in counts]
-    book = snap.prices
-    rates = pricing.rate_table(book, configs, term=request.term, currency=request.currency)
-    cell = cands.hardware * len(counts) + (cands.nodes - counts[0])
-    cost, months, on_demand = pricing.training_cost(rates, cell, hours, request.term,
-                                                    book.hours_per_month)
-    monthly = rates.monthly_net[cell]
-
     usable = np.array([snap.stock_of(request.region, s).usable(request.max_lead_time_days)
                        for s, _ in pairs])
+    # Each candidate twice: as asked, and with hot spare nodes kept ready (restarts skip finding
+    # a replacement; the spares are billed). The ranking takes the spares where they pay.
+    spares_at = goodput.hot_spares(snap.reliability, np.asarray(counts)).astype(int)
+    # One price per (hardware, node count billed), from the engine's Decimal lines; the counts
+    # run on past the largest asked for to bill its spares.
+    billed_counts = range(counts[0], counts[-1] + int(spares_at[-1]) + 1)
+    configs = [Configuration(s, f, n, request.region, c.server.nics_per_node,
+                             c.fabric.oversubscription)
+               for (s, f), c in zip(pairs, clusters) for n in billed_counts]
+    rates = pricing.rate_table(snap.prices, configs, term=request.term,
+                               currency=request.currency)
+    options = [priced_option(snap, request, clusters, cands, r, rate, ideal, size_bytes,
+                             spares_at * with_spares, usable, rates, len(billed_counts),
+                             hot_spare=with_spares)
+               for with_spares in (False, True)]
+    without, spared = options
+    take = ranking.worth_adding(policy.preference_tolerance, without.raw, spared.raw,
+                                without.eligibility.eligible, spared.eligibility.eligible)
+    chosen = Option.choose(take, without, spared)
+    eligibility, raw = chosen.eligibility, chosen.raw
+    fabrics = [snap.fabrics[f] for _, f in pairs]
+    lossy = np.array([f.kind == "roce" and not f.lossless for f in fabrics])
+    score = raw + ranking.preference_handicap(policy.preference_tolerance, lossy[cands.hardware])
+    excluded.update(eligibility.excluded)
+    ranked = ranking.rank(cands.hardware, cands.nodes, score, eligibility.eligible,
+                          [s for s, _ in pairs], policy.max_results_per_server,
+                          request.max_results)
+    if not ranked.order:
+        return Nothing(snap, request, excluded, "every candidate was ruled out", len(cands))
+    return Search(snap, request, training, max_batch, tuple(pairs), clusters, cands, r, rate,
+                  chosen.hours, chosen.cost, chosen.months, chosen.on_demand, chosen.monthly,
+                  raw, score, chosen.failures, eligibility, excluded, ranked, chosen.spares)
+
+
+@dataclass(frozen=True)
+class Option:
+    """Every candidate with or without hot spares: failures, billed time, price, rules, score."""
+
+    spares: np.ndarray  # spare nodes billed beside each candidate's nodes
+    failures: goodput.CandidateGoodput
+    hours: np.ndarray  # billed: the work with its failures, or the duration given
+    cost: np.ndarray
+    months: np.ndarray
+    on_demand: np.ndarray
+    monthly: np.ndarray
+    eligibility: ranking.Eligibility
+    raw: np.ndarray  # the objective alone
+
+    @classmethod
+    def choose(cls, take: np.ndarray, without: Option, with_: Option) -> Option:
+        def pick(name: str) -> np.ndarray:
+            return np.where(take, getattr(with_, name), getattr(without, name))
+
+        rules = [(name, np.where(take, with_.eligibility.ruled_out.get(name, False),
+                                 without.eligibility.ruled_out.get(name, False)))
+                 for name in dict.fromkeys([*without.eligibility.ruled_out,
+                                            *with_.eligibility.ruled_out])]
+        return cls(spares=pick("spares"),
+                   failures=goodput.choose(take, without.failures, with_.failures),
+                   hours=pick("hours"), cost=pick("cost"), months=pick("months"),
+                   on_demand=pick("on_demand"), monthly=pick("monthly"),
+                   eligibility=ranking.sellable([(name, ~out) for name, out in rules]),
+                   raw=pick("raw"))
+
+
+def priced_option(snap: Snapshot, request: SizingRequest, clusters, cands, r, rate: np.ndarray,
+                  ideal: np.ndarray, size_bytes: float, spares_at: np.ndarray,
+                  usable: np.ndarray, rates: pricing.RateTable, billed_counts: int,
+                  hot_spare: bool) -> Option:
+    """The candidates with `spares_at[k]` spare nodes beside node count k: their failures,
+    their price for the wall clock that follows, the rules and the objective. `rates` holds
+    `billed_counts` node counts per hardware, from the smallest asked for."""
+    units, counts = request.work.units, request.node_counts
+    failures = goodput.of_candidates(snap.reliability, clusters, cands.hardware, cands.nodes,
+                                     r["gpus"], size_bytes, ideal, hot_spare=hot_spare)
+    # Billed: the work with checkpoints, interruptions and restarts, or the duration given.
+    hours = failures.wall_hours if units else ideal
+    spares = np.asarray(spares_at)[cands.nodes - counts[0]]
+    cell = cands.hardware * billed_counts + (cands.nodes + spares - counts[0])
+    cost, months, on_demand = pricing.training_cost(rates, cell, hours, request.term,
+                                                    snap.prices.hours_per_month)
+    monthly = rates.monthly_net[cell]
+
     rules = [("invalid_layout", r["valid"].astype(bool)),
              ("memory", r["memory_fits"].astype(bool)),
-             ("stock", cands.nodes <= usable[cands.hardware])]
+             ("stock", cands.nodes + spares <= usable[cands.hardware])]
     if request.budget_per_month is not None:
         rules.append(("budget", monthly <= float(request.budget_per_month)))
     if request.budget_total is not None:
@@ -141,16 +209,5 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress) -> Search
         useful_rate = rate * failures.goodput
         time_per_unit, cost_per_unit = 1.0 / useful_rate, cost / useful_rate
     raw = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
-    fabrics = [snap.fabrics[f] for _, f in pairs]
-    lossy = np.array([f.kind == "roce" and not f.lossless for f in fabrics])
-    score = raw + ranking.preference_handicap(policy.preference_tolerance, lossy[cands.hardware])
-    excluded.update(eligibility.excluded)
-    ranked = ranking.rank(cands.hardware, cands.nodes, score, eligibility.eligible,
-                          [s for s, _ in pairs], policy.max_results_per_server,
-                          request.max_results)
-    if not ranked.order:
-        return Nothing(snap, request, excluded, "every candidate was ruled out", len(cands))
-    return Search(snap, request, training, max_batch, tuple(pairs), clusters, cands, r, rate,
-                  hours, cost, months, on_demand, monthly, raw, score, failures, eligibility,
-                  excluded, ranked)
+    return Option(spares, failures, hours, cost, months, on_demand, monthly, eligibility, raw)
 

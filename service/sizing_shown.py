@@ -6,7 +6,7 @@ the pricing engine (catalog.pricing) for the billing the ranking used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
@@ -70,16 +70,20 @@ class Search:
     eligibility: ranking.Eligibility
     excluded: dict[str, int]  # by the offer, the layouts and the rules
     ranked: ranking.Ranking
+    spares: np.ndarray  # hot spare nodes the ranking took beside each candidate's nodes (or 0)
 
     @property
     def by_work(self) -> bool:
         return self.request.work.units is not None
 
-    def config(self, i: int) -> Configuration:
+    def config(self, i: int, spares: int | None = None) -> Configuration:
+        """What candidate i bills: its nodes and its spare nodes (or `spares` of them)."""
         server, fabric = self.hardware[int(self.cands.hardware[i])]
         cluster = self.clusters[int(self.cands.hardware[i])]
-        return Configuration(server, fabric, int(self.cands.nodes[i]), self.request.region,
-                             cluster.server.nics_per_node, cluster.fabric.oversubscription)
+        extra = int(self.spares[i]) if spares is None else spares
+        return Configuration(server, fabric, int(self.cands.nodes[i]) + extra,
+                             self.request.region, cluster.server.nics_per_node,
+                             cluster.fabric.oversubscription)
 
     def price(self, i: int) -> pricing.Price:
         """Candidate i priced in Decimal by the engine, for the billing its ranking used."""
@@ -331,6 +335,7 @@ def ranked_configuration(found: Search, rank: int, i: int, first: int, reference
         fabric=FabricRef(fabric_id, fabric.name, fabric.kind, pairing.rdma,
                          pairing.gpudirect_rdma),
         gpu=cluster.gpu.id, region=request.region, nodes=nodes, gpus=cluster.gpus,
+        hot_spare_nodes=int(found.spares[i]),
         nics_per_node=cluster.server.nics_per_node,
         oversubscription=cluster.fabric.oversubscription,
         layout=ResultLayout.of(layout, micro_batch), global_batch=training.global_batch,
@@ -342,12 +347,12 @@ def ranked_configuration(found: Search, rank: int, i: int, first: int, reference
                                                   references.get(server_id)),
         communication_share=est.communication_share,
         time_to_train_hours=float(found.hours[i]),
-        price=sizing_price(found, i, cluster.gpus),
+        price=sizing_price(found, i, cluster.gpus + int(found.spares[i]) * cluster.gpus_per_node),
         goodput=goodput_view(found, i), intervals=uncertainty.intervals[i],
         calibration="calibrated" if uncertainty.calibrated[i] else "extrapolated",
         memory=Memory(**est.memory), bottleneck=est.bottleneck,
         assumptions=tuple(est.assumptions),
-        stock=stock_view(found, server_id, nodes, today),
+        stock=stock_view(found, server_id, nodes + int(found.spares[i]), today),
         network_note=network_note(fabric, recommended, snap.fabrics[recommended].name),
         why=explain.why_rank(rank, request.objective, by_work, *per_unit(found, i),
                              *per_unit(found, first),
@@ -391,26 +396,49 @@ def goodput_view(found: Search, i: int) -> Goodput:
         hot_spares=hot_spares(found, i))
 
 
-def hot_spares(found: Search, i: int) -> HotSpares:
-    """The same configuration with hot spare nodes: restarts skip finding a replacement."""
+@dataclass(frozen=True)
+class SpareChoice:
+    """Candidate i without and with hot spare nodes, whichever the ranking took."""
+
+    spares: int
+    goodput: tuple[float, float]  # without, with
+    hours: tuple[float, float]  # billed: the work with its failures, or the duration given
+    work: tuple[float, float]  # tokens or samples trained in those hours
+    price: tuple[pricing.Price, pricing.Price]
+
+
+def spare_choice(found: Search, i: int) -> SpareChoice:
     g, cands, request = found.failures, found.cands, found.request
     ideal = g.wall_hours[[i]] * g.goodput[[i]] if found.by_work else found.hours[[i]]
-    spared = goodput.of_candidates(found.snap.reliability, found.clusters, cands.hardware[[i]],
-                                   cands.nodes[[i]], found.r["gpus"][[i]],
-                                   float(g.checkpoint_bytes[i]), ideal, hot_spare=True)
     spares = int(goodput.hot_spares(found.snap.reliability, found.cands.nodes[[i]])[0])
-    hours = float(spared.wall_hours[0]) if found.by_work else float(found.hours[i])
-    config = found.config(i)
-    with_spares = replace(config, nodes=config.nodes + spares)
-    book = found.snap.prices
-    billing = pricing.billing_for(book, with_spares, term=request.term,
-                                  currency=request.currency, training_hours=hours)
-    total = pricing.price(book, with_spares, term=request.term, currency=request.currency,
-                          billing=billing).total
-    work = request.work.units or float(found.rate[i] * spared.goodput[0]) * hours * 3600.0
-    return HotSpares(spare_nodes=spares, goodput=float(spared.goodput[0]),
-                     time_to_train_hours=hours, work_done=float(work), total=total,
-                     difference=total - found.price(i).total)
+
+    def priced(with_spares: bool) -> tuple[float, float, float, pricing.Price]:
+        option = goodput.of_candidates(found.snap.reliability, found.clusters,
+                                       cands.hardware[[i]], cands.nodes[[i]],
+                                       found.r["gpus"][[i]], float(g.checkpoint_bytes[i]), ideal,
+                                       hot_spare=with_spares)
+        hours = float(option.wall_hours[0]) if found.by_work else float(found.hours[i])
+        config = found.config(i, spares if with_spares else 0)
+        billing = pricing.billing_for(found.snap.prices, config, term=request.term,
+                                      currency=request.currency, training_hours=hours)
+        work = request.work.units or float(found.rate[i] * option.goodput[0]) * hours * 3600.0
+        return (float(option.goodput[0]), hours, float(work),
+                pricing.price(found.snap.prices, config, term=request.term,
+                              currency=request.currency, billing=billing))
+
+    without, with_ = priced(False), priced(True)
+    return SpareChoice(spares, *(tuple(pair) for pair in zip(without, with_, strict=True)))
+
+
+def hot_spares(found: Search, i: int) -> HotSpares:
+    """The same configuration with hot spare nodes: restarts skip finding a replacement. Priced
+    against the configuration without them, whichever of the two the ranking took."""
+    choice = spare_choice(found, i)
+    without, with_ = choice.price
+    return HotSpares(spare_nodes=choice.spares, goodput=choice.goodput[1],
+                     time_to_train_hours=choice.hours[1], work_done=choice.work[1],
+                     total=with_.total, difference=with_.total - without.total,
+                     extra_monthly=with_.monthly_net - without.monthly_net)
 
 
 def preferred_note(found: Search, i: int) -> str | None:
@@ -533,10 +561,12 @@ def notes(found: Search, references: dict) -> list[str]:
     out.append("Time to train and its price include interruptions (per GPU, node and NIC link "
                "at Llama 3's published rates, the links by the fabric's stability class), "
                "checkpoints written synchronously at the Young/Daly interval and restarts "
-               "without hot spares (catalog reliability.yaml); each configuration's goodput "
-               "says how much of the wall clock trains. The p10-p90 intervals are the model's "
-               "error on published measurements; they leave out the spread of failure rates.")
+               "(catalog reliability.yaml), with hot spares where a configuration keeps them "
+               "(hot_spare_nodes); each configuration's goodput says how much of the wall clock "
+               "trains. The p10-p90 intervals are the model's error on published measurements; "
+               "they leave out the spread of failure rates.")
     out.append(storage_note(found, found.ranked.order[0]))
+    out.append(hot_spare_note(found, found.ranked.order[0]))
     for server, reference in sorted(references.items()):
         if reference is not None and not reference.fits_memory:
             out.append(f"The model does not fit on one node of {snap.servers[server].name}: "
@@ -561,6 +591,29 @@ def storage_note(found: Search, i: int) -> str:
             f"{offer_gbs:,.1f} GB/s ({rel.storage_write_gbs_per_node:g} GB/s per "
             f"node, {rel.storage_write_gbs_total:g} GB/s in all), {enough}. The goodput assumes "
             f"it; it is priced apart at {monthly:,} {request.currency} per node per month.")
+
+
+def hot_spare_note(found: Search, i: int) -> str:
+    """What hot spares buy rank 1, in numbers, and whether the ranking took them."""
+    choice, rel, currency = spare_choice(found, i), found.snap.reliability, found.request.currency
+    without, with_ = choice.price
+    # Worth it when a unit of work costs no more with them (the same work, for an amount).
+    pays = with_.total * Decimal(repr(choice.work[0])) <= (
+        without.total * Decimal(repr(choice.work[1])))
+    difference = with_.total - without.total
+    # The note quotes the figures as the result rounds them, so the two never disagree.
+    hours = tuple(significant(h) for h in choice.hours)
+    work = tuple(significant(w) for w in choice.work)
+    return explain.hot_spare_advice(
+        taken=bool(found.spares[i]), spares=choice.spares,
+        reschedule_minutes=(rel.restart_reschedule_s / 60, rel.restart_reschedule_hot_spare_s / 60),
+        goodput=tuple(significant(x) for x in choice.goodput),
+        hours=hours if found.by_work else None,
+        work_gain=None if found.by_work else work[1] / work[0] - 1,
+        unit=throughput_unit(found.request).split("/")[0],
+        extra_monthly=f"{with_.monthly_net - without.monthly_net:,} {currency}",
+        difference=f"{abs(difference):,} {currency}", cheaper=difference < 0, pays=pays,
+        tolerance=found.snap.policy.preference_tolerance)
 
 
 def empty_result(snap: Snapshot, request: SizingRequest, excluded: dict[str, int], why: str,

@@ -208,6 +208,41 @@ def duration(hours: float) -> str:
     return f"{hours / 24:,.0f} days"
 
 
+def tenths(hours: float) -> str:
+    """A time to train to a tenth, where a difference between two of them is small."""
+    return f"{hours:,.1f} hours" if hours < 48 else f"{hours / 24:,.1f} days"
+
+
+def hot_spare_advice(*, taken: bool, spares: int, reschedule_minutes: tuple[float, float],
+                     goodput: tuple[float, float], hours: tuple[float, float] | None,
+                     work_gain: float | None, unit: str, extra_monthly: str, difference: str,
+                     cheaper: bool, pays: bool, tolerance: float) -> str:
+    """What keeping spare nodes ready buys a configuration: goodput, then time or work, for
+    their price, and whether the ranking took them. `hours` (without, with) for an amount of
+    work; `work_gain` for a duration. `difference` is unsigned, `cheaper` its sign; `pays`: the
+    cost per unit of work is no higher with them."""
+    nodes = f"{spares} spare node{'s' if spares != 1 else ''}"
+    before, after = goodput
+    bought = (f"cuts the time to train by {duration(hours[0] - hours[1])} "
+              f"({tenths(hours[0])} to {tenths(hours[1])})" if hours is not None
+              else f"trains {work_gain:+.2%} more {unit} in the time given")
+    if taken:
+        verdict = (f"the ranking keeps them, priced in (they better the objective by more than "
+                   f"{tolerance:.0%}, or the configuration meets the rules only with them)")
+    elif pays:
+        verdict = ("they pay for themselves, but the ranking leaves them out (they better the "
+                   f"objective by less than {tolerance:.0%}, or the stock lacks them)")
+    elif hours is not None:
+        verdict = "they cost more than the time they save"
+    else:
+        verdict = f"each of its {unit} costs more with them"
+    total = f"{difference} {'less' if cheaper else 'more'} in all"
+    return (f"Hot spares for rank 1: keeping {nodes} ready cuts each restart's rescheduling "
+            f"from {reschedule_minutes[0]:.0f} to {reschedule_minutes[1]:.0f} minutes, lifts "
+            f"goodput from {before:.2%} to {after:.2%} and {bought}, for {extra_monthly} more "
+            f"per month ({total}): {verdict}.")
+
+
 def term_warning(term: str, months_billed: int, training_hours: float, hours_per_month: int,
                  idle_share_limit: float, monthly_term_total: str | None) -> str | None:
     """A committed term that bills well beyond the work, said with the alternative's price."""

@@ -103,6 +103,14 @@ class CandidateGoodput:
     expected_interruptions: np.ndarray
 
 
+def choose(take: np.ndarray, without: CandidateGoodput, with_: CandidateGoodput) -> CandidateGoodput:
+    """Per candidate, `with_` where `take` holds, else `without` (e.g. with hot spares)."""
+    take = np.asarray(take, bool)
+    return CandidateGoodput(**{f.name: np.where(take, getattr(with_, f.name),
+                                                getattr(without, f.name))
+                               for f in fields(CandidateGoodput)})
+
+
 def young_daly_interval_s(write_s: np.ndarray, mtbf_s: np.ndarray) -> np.ndarray:
     """Compute time between checkpoints: sqrt(2 C M) (Young 1974, 'A first order approximation
     to the optimum checkpoint interval'), which Daly 2006 ('A higher order estimate of the

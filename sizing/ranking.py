@@ -40,6 +40,15 @@ def preference_handicap(tolerance: float, lossy_roce: np.ndarray) -> np.ndarray:
     return np.log1p(tolerance) * np.asarray(lossy_roce, bool).astype(float)
 
 
+def worth_adding(tolerance: float, score_without: np.ndarray, score_with: np.ndarray,
+                 ok_without: np.ndarray, ok_with: np.ndarray) -> np.ndarray:
+    """Where an option (hot spares) is taken: it can be sold, and it lowers the objective by
+    more than `tolerance`, a share below the model's error, or the candidate cannot be sold
+    without it. Scores are on objective_score's log scale."""
+    better = np.asarray(score_with) < np.asarray(score_without) - np.log1p(tolerance)
+    return np.asarray(ok_with, bool) & (better | ~np.asarray(ok_without, bool))
+
+
 @dataclass(frozen=True)
 class Eligibility:
     """Which candidates can be sold, and what ruled the others out."""

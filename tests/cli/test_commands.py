@@ -12,6 +12,11 @@ SIZE = ("size", "--preset", "llama-3-70b", "--tokens", "2e12", "--nodes", "8-32"
         "--currency", "EUR")
 
 
+def three_digits(value: float) -> str:
+    """A range end as a person reads it: three significant digits, thousands grouped."""
+    return f"{float(f'{value:.3g}'):,.0f}"
+
+
 def test_size_follows_progress_to_completion_and_prints_what_a_person_reads(gpu_sizing):
     ran = gpu_sizing(*SIZE)
     assert ran.code == 0, ran.err
@@ -19,8 +24,9 @@ def test_size_follows_progress_to_completion_and_prints_what_a_person_reads(gpu_
     assert re.search(r"succeeded\s.*100%", ran.err), ran.err
     title = re.search(r"Ranked configurations \(sizing (" + UUID.pattern + r")\)", ran.out)
     assert title, ran.out
-    for header in ("server", "fabric", "nodes", "efficiency", "throughput", "time to train",
-                   "total EUR", "per month", "stock", "Network advice", "What if"):
+    for header in ("server", "fabric", "nodes", "efficiency", "tokens/s", "goodput",
+                   "interruptions", "checkpoint every", "time to train", "total EUR",
+                   "per month", "stock", "Network advice", "What if"):
         assert header in ran.out
 
     document = json.loads(gpu_sizing("sizing", title.group(1), "--json").out)
@@ -28,16 +34,37 @@ def test_size_follows_progress_to_completion_and_prints_what_a_person_reads(gpu_
     result = document["result"]
     top = result["configurations"][0]
     row = next(line for line in ran.out.splitlines() if re.match(r"\W*1 \W", line))
-    # The first row shows rank 1's numbers, rounded for a person.
+    # The first row shows rank 1's numbers, rounded for a person: throughput and time to train
+    # as the model's p10-p90, not as one figure to many digits.
     assert top["server"]["id"] in row and top["fabric"]["id"] in row
     assert f"{top['nodes']} ({top['gpus']} GPUs)" in row
     assert f"{top['scaling_efficiency'] * 100:.1f}%" in row
-    assert f"{round(top['tokens_per_s']):,} tokens/s" in row
+    tokens, hours = top["intervals"]["tokens_per_s"], top["intervals"]["time_to_train_hours"]
+    assert f"{three_digits(tokens['p10'])}–{three_digits(tokens['p90'])}" in row
+    assert f"{round(top['tokens_per_s']):,}" not in row
+    assert f"{three_digits(hours['p10'] / 24)}–{three_digits(hours['p90'] / 24)} days" in row
+    assert f"{top['goodput']['goodput'] * 100:.1f}%" in row
     total = top["price"]["total"]
     assert f"{int(total.split('.')[0]):,}.{total.split('.')[1]}" in row
+    # A run this long is interrupted: rank 1's interruptions and checkpoint interval are shown.
+    assert top["goodput"]["expected_interruptions"] > 1
+    said = " ".join(ran.out.split())
+    assert f"{top['goodput']['expected_interruptions']:.0f} interruptions expected" in said
+    assert f"{top['goodput']['checkpoint_interval_hours']:.1f} h" in row
+    assert result["rank_stability"] in said
     advice = result["network_advice"]
     assert f"{advice['recommended_fabric']} (recommended)" in ran.out
-    assert advice["fabric_vs_more_gpus"]["sentence"].split(";")[0][:60] in " ".join(ran.out.split())
+    assert advice["fabric_vs_more_gpus"]["sentence"].split(";")[0][:60] in said
+
+
+def test_a_week_on_four_nodes_shows_goodput_without_the_long_run_columns(gpu_sizing):
+    ran = gpu_sizing("size", "--preset", "llama-3-8b", "--duration-days", "7", "--nodes", "4",
+                     "--max-results", "3")
+    assert ran.code == 0, ran.err
+    header = next(line for line in ran.out.splitlines() if "goodput" in line and "#" in line)
+    assert "interruptions" not in header and "checkpoint every" not in header
+    assert "7.0 days" in ran.out and "the 7 days given" in " ".join(ran.out.split())
+    assert "interruptions expected over the run" not in ran.out
 
 
 def test_csv_is_one_table_of_the_api_values(gpu_sizing):
@@ -50,6 +77,24 @@ def test_csv_is_one_table_of_the_api_values(gpu_sizing):
     assert {len(r) for r in body} == {len(header)}
     assert [int(r[0]) for r in body] == [1, 2, 3, 4, 5]
     assert all(float(r[header.index("scaling_efficiency")]) <= 1.0 for r in body)
+
+
+def test_csv_gives_the_intervals_and_goodput_as_the_api_does(gpu_sizing):
+    sizing = json.loads(gpu_sizing("size", "--preset", "llama-3-8b", "--tokens", "1e11",
+                                   "--nodes", "1-2", "--json").out)
+    ran = gpu_sizing("sizing", sizing["id"], "--csv")
+    assert ran.code == 0, ran.err
+    rows = list(csv.DictReader(io.StringIO(ran.out)))
+    for row, c in zip(rows, sizing["result"]["configurations"], strict=True):
+        tokens, hours = c["intervals"]["tokens_per_s"], c["intervals"]["time_to_train_hours"]
+        assert float(row["throughput"]) == c["tokens_per_s"]
+        assert (float(row["throughput_p10"]), float(row["throughput_p90"])) == (
+            tokens["p10"], tokens["p90"])
+        assert (float(row["time_to_train_hours_p10"]), float(row["time_to_train_hours_p90"])) == (
+            hours["p10"], hours["p90"])
+        assert float(row["goodput"]) == c["goodput"]["goodput"]
+        assert float(row["expected_interruptions"]) == c["goodput"]["expected_interruptions"]
+        assert row["calibration"] == c["calibration"]
 
 
 def test_json_is_the_api_document(gpu_sizing):
@@ -124,6 +169,22 @@ def test_estimate_of_one_configuration(gpu_sizing):
     assert document["gpus"] == 32
     assert f"{document['scaling_efficiency'] * 100:.1f}%" in ran.out
     assert document["bottleneck"] in " ".join(ran.out.split())
+    tokens = document["intervals"]["tokens_per_s"]
+    assert f"(p10–p90 {three_digits(tokens['p10'])}–{three_digits(tokens['p90'])})" in ran.out
+    assert document["calibration"] in ran.out and "goodput" not in ran.out
+
+
+def test_estimate_over_a_duration_prints_its_goodput(gpu_sizing):
+    args = ("estimate", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "4",
+            "--preset", "llama-3-8b", "--tp", "2", "--global-batch", "256",
+            "--duration-days", "30")
+    ran = gpu_sizing(*args)
+    assert ran.code == 0, ran.err
+    g = json.loads(gpu_sizing(*args, "--json").out)["goodput"]
+    assert f"goodput over 30 days │ {g['goodput'] * 100:.1f}%" in ran.out
+    assert f"{g['checkpoint_size_gb']:.0f} GB every" in ran.out
+    row = next(csv.DictReader(io.StringIO(gpu_sizing(*args, "--csv").out)))
+    assert float(row["goodput"]) == g["goodput"] and float(row["work_done"]) == g["work_done"]
 
 
 def test_collective_prints_what_nccl_tests_would(gpu_sizing):
@@ -139,9 +200,15 @@ def test_collective_prints_what_nccl_tests_would(gpu_sizing):
     assert measured[:5] == ["1073741824", "268435456", "float", "sum", "-1"]
     assert float(measured[5]) == round(document["time_s"] * 1e6, 1)
     assert measured[6:] == [f"{document['algbw_gbs']:.2f}", f"{document['busbw_gbs']:.2f}"]
+    # The model's p10-p90 follow as comments, so a parser of nccl-tests' lines reads them past.
+    busbw = document["intervals"]["busbw_gbs"]
+    ranges = next(line for line in lines if line.startswith("# ") and "1073741824" in line)
+    assert ranges.split()[-1] == f"{busbw['p10']:.2f}–{busbw['p90']:.2f}"
+    assert all(line.startswith("#") for line in lines[5:])
     sweep = gpu_sizing(*args[:-2], "-b", "8M", "-e", "128M", "-f", "4", "--csv")
-    sizes = [int(row["size_bytes"]) for row in csv.DictReader(io.StringIO(sweep.out))]
-    assert sizes == [8 * 2**20, 32 * 2**20, 128 * 2**20]
+    rows = list(csv.DictReader(io.StringIO(sweep.out)))
+    assert [int(row["size_bytes"]) for row in rows] == [8 * 2**20, 32 * 2**20, 128 * 2**20]
+    assert all(float(r["busbw_gbs_p10"]) < float(r["busbw_gbs_p90"]) for r in rows)
 
 
 def test_catalog_lists_every_server(gpu_sizing):
@@ -150,3 +217,20 @@ def test_catalog_lists_every_server(gpu_sizing):
     assert shown.code == 0 and servers
     assert all(s["id"] in shown.out for s in servers)
     assert gpu_sizing("catalog", "racks").code == 2
+
+
+def test_hot_spares_the_ranking_keeps_are_shown_beside_the_nodes(gpu_sizing):
+    pinned = ("size", "--preset", "llama-3-405b", "--tokens", "5e11", "--nodes", "64",
+              "--gpu", "h100-sxm", "--fabric", "ib-ndr-400", "--max-results", "1")
+    free = json.loads(gpu_sizing(*pinned, "--json").out)["result"]["configurations"][0]
+    spares = free["goodput"]["hot_spares"]
+    # A deadline only the configuration with spares meets.
+    days = (spares["time_to_train_hours"] + free["time_to_train_hours"]) / 2 / 24
+    ran = gpu_sizing(*pinned, "--duration-days", f"{days:.4f}")
+    assert ran.code == 0, ran.err
+    row = next(line for line in ran.out.splitlines() if re.match(r"\W*1 \W", line))
+    assert f"64 (512 GPUs) + {spares['spare_nodes']} spare" in row
+    assert "the ranking keeps them" in " ".join(ran.out.split())
+    table = gpu_sizing(*pinned, "--duration-days", f"{days:.4f}", "--csv").out
+    assert next(csv.DictReader(io.StringIO(table)))["hot_spare_nodes"] == str(
+        spares["spare_nodes"])

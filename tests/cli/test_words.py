@@ -7,7 +7,17 @@ import json
 import click
 import pytest
 
-from gpu_sizing_cli.numbers import bytes_size, duration, figure, microseconds, money, percent
+from gpu_sizing_cli.numbers import (
+    bytes_size,
+    duration,
+    duration_range,
+    figure,
+    figure_range,
+    microseconds,
+    money,
+    percent,
+    percent_range,
+)
 from gpu_sizing_cli.problems import field_name, from_body
 
 
@@ -15,6 +25,15 @@ def test_figures_keep_four_significant_digits_with_separators():
     assert [figure(v) for v in (67090.0, 1_346_432.0, 8.189, 0.003082, None)] == [
         "67,090", "1,346,432", "8.189", "0.003082", "-"]
     assert percent(0.9625) == "96.2%" and percent(1.0) == "100.0%"
+
+
+def test_ranges_keep_three_significant_digits_and_one_unit():
+    assert figure_range(42500.0, 73410.0) == "42,500–73,400"
+    assert figure_range(5.188, 8.961) == "5.19–8.96"
+    assert percent_range(0.688, 1.0) == "69–100%"
+    # The unit is the one the longer end reads in.
+    assert [duration_range(*h) for h in ((3.0, 5.5), (31.0, 77.0), (7624.0, 13170.0))] == [
+        "3.0–5.5 h", "1.3–3.2 days", "318–549 days"]
 
 
 def test_money_is_grouped_as_given_never_through_a_float():

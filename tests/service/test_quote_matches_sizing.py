@@ -108,7 +108,8 @@ def test_top_three_quote_the_sizings_money_within_stock_and_rank_one_advised(api
         assert quote["totals"]["term_net"] == price["total"], "to the cent"
         assert quote["totals"]["months_billed"] == price["months_billed"]
         assert quote["totals"]["hours_billed"] == price["hours_billed"]
-        assert quote["configuration"]["nodes"] == config["nodes"]
+        billed_nodes = config["nodes"] + config["hot_spare_nodes"]
+        assert quote["configuration"]["nodes"] == billed_nodes
         advised = result["network_advice"]["recommended_fabric"]
         assert quote["network_advice"]["recommended"] == (config["fabric"]["id"] == advised)
         assert bool(quote["network_advice"]["roce_checklist"]) == (config["fabric"]["kind"] == "roce")
@@ -116,9 +117,9 @@ def test_top_three_quote_the_sizings_money_within_stock_and_rank_one_advised(api
         stock = regions[request["region"]][config["server"]["id"]]
         arriving = (stock["arriving_nodes"] if stock["lead_time_days"] <= request["max_lead_time_days"]
                     else 0)
-        assert config["nodes"] <= stock["available_nodes"] + arriving
+        assert billed_nodes <= stock["available_nodes"] + arriving
         assert config["stock"]["available_now"] == stock["available_nodes"]
-        if config["nodes"] > stock["available_nodes"]:
+        if billed_nodes > stock["available_nodes"]:
             assert config["stock"]["lead_time_days"] <= request["max_lead_time_days"]
             assert config["stock"]["delivery_date"] in config["stock"]["warning"]
 
@@ -130,3 +131,30 @@ def test_top_three_quote_the_sizings_money_within_stock_and_rank_one_advised(api
             expected = Decimal(price["total"]) / Decimal(repr(work)) * 1_000_000
             assert abs(Decimal(per_million) - expected) <= Decimal("0.01")
         assert Decimal(price["price_per_gpu_hour"]) > 0
+
+
+def test_a_deadline_only_hot_spares_meet_keeps_them_and_the_quote_bills_them(api):
+    pinned = {"workload": {"preset": "llama-3-405b"}, "tokens": 5e11,
+              "nodes": {"min": 64, "max": 64}, "gpu_models": ["h100-sxm"],
+              "fabrics_include": ["ib-ndr-400"], "max_results": 1}
+    free = size(api, pinned)["result"]["configurations"][0]
+    spares = free["goodput"]["hot_spares"]
+    # Without a deadline the spares save too little time for their price to be kept.
+    assert free["hot_spare_nodes"] == 0
+    assert spares["time_to_train_hours"] < free["time_to_train_hours"] - 2
+    # A deadline between the two wall clocks: only the configuration with spares meets it.
+    days = (spares["time_to_train_hours"] + free["time_to_train_hours"]) / 2 / 24
+    sizing = size(api, {**pinned, "duration_days": days})
+    kept = sizing["result"]["configurations"][0]
+    assert kept["hot_spare_nodes"] == spares["spare_nodes"]
+    assert kept["time_to_train_hours"] == spares["time_to_train_hours"] <= days * 24
+    assert kept["goodput"]["goodput"] == spares["goodput"] > free["goodput"]["goodput"]
+    assert kept["price"]["total"] == spares["total"]
+    assert any("the ranking keeps them" in n for n in sizing["result"]["notes"])
+
+    status, quote = api.call("POST", "/v1/quotes", {
+        "sizing_id": sizing["id"], "rank": 1, "customer": {"name": "Check", "country": "US"}})
+    assert status == 201, quote
+    assert quote["configuration"]["nodes"] == 64 + spares["spare_nodes"]
+    assert quote["totals"]["term_net"] == kept["price"]["total"], "to the cent"
+    assert any("hot spare nodes kept ready" in n for n in quote["notes"])

@@ -302,9 +302,25 @@ def test_a_405b_run_on_hundreds_of_nodes_counts_its_failures(app):
         assert c["time_to_train_hours"] == pytest.approx(
             g["time_to_train_without_failures_hours"] / g["goodput"], rel=1e-3)
         spares = g["hot_spares"]
+        # Spares this small a share of the time are not worth their price: none kept.
+        assert c["hot_spare_nodes"] == 0
         assert spares["goodput"] > g["goodput"] and spares["work_done"] == g["work_done"]
         assert spares["time_to_train_hours"] < c["time_to_train_hours"]
+        # The spare nodes cost what nodes cost: at most the configuration's rate per node each.
+        per_node = Decimal(c["price"]["monthly"]) / c["nodes"]
+        assert 0 < Decimal(spares["extra_monthly"]) <= per_node * spares["spare_nodes"]
     assert "goodput" in result["network_advice"]["reason"]
+    # The advice says what hot spares buy rank 1, in the numbers of its hot_spares block.
+    first = result["configurations"][0]
+    spares, currency = first["goodput"]["hot_spares"], first["price"]["currency"]
+    advice = next(n for n in result["notes"] if n.startswith("Hot spares for rank 1"))
+    assert f"keeping {spares['spare_nodes']} spare node" in advice
+    assert (f"goodput from {first['goodput']['goodput']:.2%} to {spares['goodput']:.2%}"
+            in advice)
+    assert f"{Decimal(spares['extra_monthly']):,} {currency} more per month" in advice
+    assert f"{abs(Decimal(spares['difference'])):,} {currency}" in advice
+    saved_days = (first["time_to_train_hours"] - spares["time_to_train_hours"]) / 24
+    assert f"to {spares['time_to_train_hours'] / 24:,.1f} days" in advice and saved_days > 0
     storage = next(n for n in result["notes"] if "storage offer gives" in n)
     top = result["configurations"][0]["goodput"]
     assert f"{top['storage_needed_gbs']:,.1f} GB/s" in storage and "per node per month" in storage
@@ -321,6 +337,12 @@ def test_a_week_on_four_nodes_keeps_nearly_all_its_time_and_no_fabric_is_insiste
                                                rel=1e-3)
     reason = result["network_advice"]["reason"]
     assert "InfiniBand comes first" not in reason and "goodput" in reason
+    # A week on four nodes barely fails: spares buy a sliver of work and raise its unit cost.
+    advice = next(n for n in result["notes"] if n.startswith("Hot spares for rank 1"))
+    spares = result["configurations"][0]["goodput"]["hot_spares"]
+    gain = spares["work_done"] / result["configurations"][0]["goodput"]["work_done"] - 1
+    assert 0 < gain < 0.01 and f"trains {gain:+.2%} more tokens" in advice
+    assert "costs more with them" in advice
 
 
 def test_the_search_prices_oversubscribed_spines_and_the_advice_says_what_a_better_net_buys(app):

@@ -139,7 +139,10 @@ def test_size_a_cluster_and_request_a_quote(live_server, browser, artifacts):
     assert "(EUR)" in by_id(driver, "config-table").find_element("css selector", "thead").text
     assert re.fullmatch(r"[\d,]+\.\d\d", first.find_element("css selector", ".price-monthly").text)
     assert re.fullmatch(r"\d+\.\d\d", first.find_element("css selector", ".price-gpu-hour").text)
-    assert re.fullmatch(r"[\d,]+ tokens/s", first.find_element("css selector", ".throughput").text)
+    # The point, and under it the model's p10-p90 (an extrapolated configuration says so).
+    rate, spread = first.find_element("css selector", ".throughput").text.splitlines()
+    assert re.fullmatch(r"[\d,]+ tokens/s", rate)
+    assert re.fullmatch(r"p10–p90 [\d,]+ – [\d,]+( \(extrapolated: .*\))?", spread)
     assert re.search(r"\d+ (in stock|now, \d+ by \d{4}-\d\d-\d\d)",
                      first.find_element("css selector", ".stock").text)
     assert "of one node, per GPU" in first.find_element("css selector", ".efficiency").text

@@ -12,6 +12,7 @@ from sizing.ranking import (
     preference_handicap,
     rank,
     sellable,
+    worth_adding,
 )
 
 
@@ -55,3 +56,14 @@ def test_one_entry_per_pair_at_most_per_server_rank_one_the_best():
     assert ranked.order == (1, 4)  # server a once (its best), then b; c is ineligible
     assert ranked.best[(1, 2)] == 2 and ranked.options_at(4) == {0: 1, 1: 3, 2: 4}
     assert ranked.options_of(0) == {2: 0, 4: 1}
+
+
+def test_an_option_is_taken_when_it_betters_the_score_beyond_the_tolerance_or_alone_sells():
+    without = np.log(np.array([100.0, 100.0, 100.0, 100.0, 100.0]))
+    with_ = np.log(np.array([94.0, 96.0, 94.0, 200.0, 90.0]))
+    ok_without = np.array([True, True, True, False, True])
+    ok_with = np.array([True, True, False, True, True])
+    # 6% better: taken; 4% better: within the 5% tolerance, left out; not sellable with it:
+    # left out however good; the only sellable one: taken however worse.
+    assert worth_adding(0.05, without, with_, ok_without, ok_with).tolist() == [
+        True, False, False, True, True]

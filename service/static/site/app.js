@@ -742,7 +742,8 @@
       cell(row, "Rank", rank);
       cell(row, "Server", withSub(c.server.name, c.gpu));
       cell(row, "Fabric", withSub(c.fabric.name, c.fabric.rdma ? (c.fabric.gpudirect_rdma ? "RDMA, GPUDirect" : "RDMA") : "no RDMA"));
-      cell(row, "Nodes (GPUs)", c.nodes + " (" + c.gpus + ")", "num");
+      cell(row, "Nodes (GPUs)", withSub(c.nodes + " (" + c.gpus + ")",
+        c.hot_spare_nodes ? "+ " + c.hot_spare_nodes + " hot spare" : null), "num");
       cell(row, "Scaling efficiency", withSub(pct(c.scaling_efficiency),
         c.efficiency_vs_one_node === null ? null : pct(c.efficiency_vs_one_node, 0) + " of one node, per GPU"),
         "num efficiency");
@@ -966,7 +967,8 @@
     $("quote-form").hidden = false;
     clearErrors($("quote-form"), "quote-error-summary", "quote-error-list");
     $("quote-title").textContent = "Request a quote for rank " + c.rank;
-    $("quote-config").textContent = c.nodes + " × " + c.server.name + " (" + c.gpus + " GPUs) on " + c.fabric.name +
+    $("quote-config").textContent = c.nodes + " × " + c.server.name + " (" + c.gpus + " GPUs)" +
+      (c.hot_spare_nodes ? " and " + c.hot_spare_nodes + " hot spare nodes" : "") + " on " + c.fabric.name +
       ", " + money(c.price.total, c.price.currency) + " for the training (" + billed(c.price) + ", term " +
       (state.request.term || "monthly") + "), the total the quote will show before tax.";
     $("quote-title").focus();

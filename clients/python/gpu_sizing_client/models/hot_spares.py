@@ -24,6 +24,7 @@ class HotSpares:
         Attributes:
             difference (str): total less the configuration's price without spares; negative when the time saved pays for the
                 spares
+            extra_monthly (str): What the spare nodes add to the term's rate per month, before tax
             goodput (float):
             spare_nodes (int): Nodes kept ready beside the job (reliability.yaml hot_spare_share, at least one)
             time_to_train_hours (float): With the spares: the work with failures, or the duration given
@@ -32,6 +33,7 @@ class HotSpares:
      """
 
     difference: str
+    extra_monthly: str
     goodput: float
     spare_nodes: int
     time_to_train_hours: float
@@ -44,6 +46,8 @@ class HotSpares:
 
     def to_dict(self) -> dict[str, Any]:
         difference = self.difference
+
+        extra_monthly = self.extra_monthly
 
         goodput = self.goodput
 
@@ -60,6 +64,7 @@ class HotSpares:
 
         field_dict.update({
             "difference": difference,
+            "extra_monthly": extra_monthly,
             "goodput": goodput,
             "spare_nodes": spare_nodes,
             "time_to_train_hours": time_to_train_hours,
@@ -76,6 +81,8 @@ class HotSpares:
         d = dict(src_dict)
         difference = d.pop("difference")
 
+        extra_monthly = d.pop("extra_monthly")
+
         goodput = d.pop("goodput")
 
         spare_nodes = d.pop("spare_nodes")
@@ -88,6 +95,7 @@ class HotSpares:
 
         hot_spares = cls(
             difference=difference,
+            extra_monthly=extra_monthly,
             goodput=goodput,
             spare_nodes=spare_nodes,
             time_to_train_hours=time_to_train_hours,

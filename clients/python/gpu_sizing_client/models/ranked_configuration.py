@@ -47,6 +47,8 @@ class RankedConfiguration:
             goodput (Goodput):
             gpu (str):
             gpus (int):
+            hot_spare_nodes (int): Spare nodes the ranking keeps ready beside the job, billed in the price: taken where they
+                better the objective by more than the policy's preference_tolerance (0: none)
             intervals (RankedConfigurationIntervals): p10-p90 of each headline figure from the model's error on published
                 measurements by category (split-conformal, catalog/data/uncertainty.yaml), widened for an extrapolated
                 configuration by a prior on the constants marked estimate; money as a range of the model's uncertainty, not a
@@ -84,6 +86,7 @@ class RankedConfiguration:
     goodput: Goodput
     gpu: str
     gpus: int
+    hot_spare_nodes: int
     intervals: RankedConfigurationIntervals
     layout: ResultLayout
     memory: Memory
@@ -143,6 +146,8 @@ class RankedConfiguration:
 
         gpus = self.gpus
 
+        hot_spare_nodes = self.hot_spare_nodes
+
         intervals = self.intervals.to_dict()
 
         layout = self.layout.to_dict()
@@ -197,6 +202,7 @@ class RankedConfiguration:
             "goodput": goodput,
             "gpu": gpu,
             "gpus": gpus,
+            "hot_spare_nodes": hot_spare_nodes,
             "intervals": intervals,
             "layout": layout,
             "memory": memory,
@@ -275,6 +281,8 @@ class RankedConfiguration:
 
         gpus = d.pop("gpus")
 
+        hot_spare_nodes = d.pop("hot_spare_nodes")
+
         intervals = RankedConfigurationIntervals.from_dict(d.pop("intervals"))
 
 
@@ -349,6 +357,7 @@ class RankedConfiguration:
             goodput=goodput,
             gpu=gpu,
             gpus=gpus,
+            hot_spare_nodes=hot_spare_nodes,
             intervals=intervals,
             layout=layout,
             memory=memory,
