@@ -5,10 +5,11 @@
 
   var SVG_NS = "http://www.w3.org/2000/svg";
   // Dark enough for 3:1 against white; never the only cue (dashes and markers differ too).
+  // One style per fabric of the catalog (12 today); past that, styles repeat.
   var COLOURS = ["#0a5fa8", "#c2410c", "#047857", "#a3307a", "#6d28d9",
-                 "#7c5e00", "#1b1f24", "#b3261e", "#0e7490", "#7a4b21"];
+                 "#7c5e00", "#1b1f24", "#b3261e", "#0e7490", "#7a4b21", "#4d7c0f", "#9f1239"];
   var DASHES = ["", "8 4", "2 3", "10 3 2 3", "14 5", "5 2 1 2", "1 3", "10 2 2 2 2 2", "4 6",
-                "16 3 3 3"];
+                "16 3 3 3", "6 2", "12 4 2 4 2 4"];
   var MARKERS = ["circle", "square", "triangle", "diamond", "triangle-down", "plus", "cross",
                  "star", "hexagon", "ring"];
 
