@@ -8,7 +8,7 @@ from sizing.presets import PRESETS
 # Hardware fields a spec may set beside its system that a body cannot carry (it names the
 # system, and at most how many of each node's GPUs the run uses).
 _OVERRIDES = ("gpu", "nics_per_node", "nic_rate_gbps", "node_gbps",
-              "gpudirect", "fabric", "pcie_gen", "gpus")
+              "gpudirect", "fabric", "pcie_gen", "gpus", "nodes_per_leaf")
 _LAYOUT = ("dp", "tp", "pp", "ep", "virtual_stages", "zero_stage", "sequence_parallel",
            "recompute", "recompute_layers", "shard_group", "offload", "flash_attention",
            "attention_kernel", "overlap_grad_reduce", "fused_cross_entropy")
