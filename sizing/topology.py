@@ -217,31 +217,36 @@ def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
     adaptive routing (InfiniBand, SRD) packets spread evenly and only the mean load counts;
     with ECMP a synchronous collective waits for its busiest uplink.
     """
-    f = constants.ecmp_flows_per_nic
-    rail = links.rail
-    leaves = np.ceil(nodes / np.maximum(k, 1.0))
-    # uplinks one hashing group spreads over, and the sets of independent hashings
-    uplinks = np.where(rail, 1.0, links.nics) * k / links.oversubscription
-    sets = leaves * np.where(rail, links.nics, 1.0)
-    if op == "all_to_all":
-        share_up = (nodes - k) / np.maximum(nodes, 1.0)
-        flows = np.where(rail, 1.0, links.nics) * k * f * np.maximum(nodes - k, 1.0)
-        # the uplinks carry k x NICs ports' worth of bytes x share_up, split over the flows
-        per_link = flows / np.maximum(uplinks * links.oversubscription * share_up, 1e-12)
-        mean = links.oversubscription * share_up
-    else:
-        flows = np.where(rail, 1.0, links.nics) * f
-        per_link = f  # flows one uplink carries at full rate: each is 1/f of a port
-        mean = links.oversubscription / np.maximum(k, 1.0)
+    nodes = np.asarray(nodes, float)
+    a2a = op == "all_to_all"
+    share_up = (nodes - k) / np.maximum(nodes, 1.0) if a2a else None
+    mean = (links.oversubscription * share_up if a2a
+            else links.oversubscription / np.maximum(k, 1.0))
     load = np.array(np.broadcast_to(mean, np.broadcast(nodes, mean, links.ecmp).shape), float)
-    hashed = links.ecmp & (nodes > k)
-    if hashed.any():  # only ECMP candidates whose traffic crosses the spine
-        pick = np.nonzero(np.broadcast_to(hashed, load.shape))
+    hashed = np.broadcast_to(links.ecmp & (nodes > k), load.shape)
+    if not hashed.any():
+        return np.maximum(load, 1.0)
+    # only ECMP candidates whose traffic crosses the spine: their figures, picked out first
+    pick = np.nonzero(hashed)
 
-        def at(x):
-            return np.broadcast_to(x, load.shape)[pick]
+    def at(x):
+        return np.broadcast_to(x, load.shape)[pick]
 
-        load[pick] = hashed_busiest(at(flows), at(uplinks), at(sets)) / at(per_link)
+    f = constants.ecmp_flows_per_nic
+    n, kk, over, nics, rail = at(nodes), at(k), at(links.oversubscription), at(links.nics), \
+        at(links.rail)
+    per_group = np.where(rail, 1.0, nics)  # NICs one hashing group (a leaf) serves per node
+    # uplinks one hashing group spreads over, and the sets of independent hashings
+    uplinks = per_group * kk / over
+    sets = np.ceil(n / np.maximum(kk, 1.0)) * np.where(rail, nics, 1.0)
+    if a2a:
+        flows = per_group * kk * f * np.maximum(n - kk, 1.0)
+        # the uplinks carry k x NICs ports' worth of bytes x share_up, split over the flows
+        per_link = flows / np.maximum(uplinks * over * at(share_up), 1e-12)
+    else:
+        flows = per_group * f
+        per_link = f  # flows one uplink carries at full rate: each is 1/f of a port
+    load[pick] = hashed_busiest(flows, uplinks, sets) / per_link
     return np.maximum(load, 1.0)
 
 
