@@ -329,7 +329,9 @@ class NetworkAdvice:
         "The lossless-Ethernet checklist, when a ranked configuration is on RoCEv2"))
     upgrades: tuple[NetworkUpgrade, ...] = field(default=(), **described(
         "What each faster network option (lossless RoCE, SHARP, a less oversubscribed spine, "
-        "another fabric) buys over rank 1 for this job, most throughput per money first"))
+        "another fabric) buys over rank 1 for this job, most throughput per money first: one "
+        "line per other fabric at its best-value spine ratio, and rank 1's fabric at each less "
+        "oversubscribed spine"))
 
 
 @dataclass(frozen=True)

@@ -204,16 +204,36 @@ def network_upgrades(found: Search, pick: int, options: list[int]) -> tuple[Netw
 
     def network(i: int) -> advice.Network:
         f = found.clusters[int(found.cands.hardware[i])].fabric
-        return advice.Network(f.id, f.name, f.kind, f.lossless, f.sharp, f.oversubscription)
+        return advice.Network(f.id, f.name, f.kind, f.lossless, f.sharp, f.oversubscription,
+                              f.line_rate_gbps)
 
     base, current = network(pick), found.price(pick).monthly_net
-    out = []
+
+    def per_money(i: int) -> float:
+        extra = float(found.price(i).monthly_net - current)
+        gain = float(found.rate[i] - found.rate[pick])
+        return gain / extra if extra > 0 else float("inf")
+
+    # One line per other fabric, at the spine ratio that buys the most per unit of money (its
+    # other ratios are in the comparison); rank 1's own fabric at each less oversubscribed
+    # spine, stated even when it buys nothing for this job.
+    best: dict[str, int] = {}
+    spines: list[int] = []
     for i in options:
-        # a less oversubscribed spine is stated even when it buys nothing for this job
-        spine = (network(i).fabric_id == base.fabric_id
-                 and network(i).oversubscription < base.oversubscription)
-        if i == pick or (found.rate[i] <= found.rate[pick] and not spine):
+        if i == pick:
             continue
+        other = network(i)
+        if other.fabric_id == base.fabric_id:
+            if other.oversubscription < base.oversubscription:
+                spines.append(i)
+            continue
+        if found.rate[i] <= found.rate[pick]:
+            continue
+        held = best.get(other.fabric_id)
+        if held is None or per_money(i) > per_money(held):
+            best[other.fabric_id] = i
+    out = []
+    for i in spines + list(best.values()):
         monthly = found.price(i).monthly_net
         extra = monthly - current
         gain = float(found.rate[i] / found.rate[pick] - 1)
@@ -225,7 +245,7 @@ def network_upgrades(found: Search, pick: int, options: list[int]) -> tuple[Netw
                               other.oversubscription)
         what = advice.upgrade_label(base, other)
         out.append(NetworkUpgrade(option, what, advice.upgrade_sentence(
-            what, gain, money_text(book, extra, currency), per_1000, unit)))
+            what, gain, money_text(book, extra, currency), per_1000, unit, currency)))
     return tuple(sorted(out, key=lambda u: -(u.option.throughput_gain_per_1000 or float("inf"))))
 
 
@@ -252,7 +272,7 @@ def fabric_vs_more_gpus(found: Search, what_if: advice.WhatIf) -> FabricVsMoreGp
     def words(o: WhatIfOption | None, label: str) -> advice.Option | None:
         return o and advice.Option(label, o.throughput_gain, money_text(book, o.extra_monthly,
                                                                         currency),
-                                   o.throughput_gain_per_1000, unit)
+                                   o.throughput_gain_per_1000, unit, currency)
 
     sentence = advice.fabric_or_more_gpus_sentence(
         words(upgrade, f"Upgrading to {upgrade.fabric_name}" if upgrade else ""),

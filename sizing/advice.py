@@ -219,6 +219,7 @@ class Option:
     extra: str  # extra per month, as written
     gain_per_1000: float | None  # throughput units per 1,000 of the currency; None: no extra
     unit: str  # "tokens/s"
+    currency: str = ""  # the currency the 1,000 are in
 
 
 def fabric_or_more_gpus_sentence(upgrade: Option | None, more_nodes: Option | None,
@@ -226,7 +227,8 @@ def fabric_or_more_gpus_sentence(upgrade: Option | None, more_nodes: Option | No
     """Words for the what-if; the verdict weighs throughput gained per unit of money, so two
     options of different extra spend compare as if for the same money."""
     def said(o: Option, verb: str) -> str:
-        per = (f", {o.gain_per_1000:,.0f} {o.unit} per 1,000 of extra spend"
+        thousand = f"1,000 {o.currency}".strip()
+        per = (f", {o.gain_per_1000:,.0f} {o.unit} per {thousand} of extra monthly spend"
                if o.gain_per_1000 is not None else ", at no extra cost")
         return f"{o.label} {verb} {o.gain:+.0%} throughput for {o.extra} per month{per}"
 
@@ -256,23 +258,44 @@ class Network:
     lossless: bool
     sharp: bool
     oversubscription: float
+    line_rate_gbps: float
 
 
 def upgrade_label(base: Network, other: Network) -> str:
-    """What `other` changes over `base` in a customer's words: lossless, SHARP or the spine."""
+    """What `other` changes over `base` in a customer's words: lossless, SHARP or the spine.
+
+    Lossless or SHARP is named as the change only when it is the only change (same kind, line
+    rate and spine); otherwise the gain is the other fabric's as a whole, and it is named so.
+    """
+    at = f"{other.fabric_name} at {other.oversubscription:g}:1"
     if other.fabric_id == base.fabric_id:
         return (f"a {other.oversubscription:g}:1 spine instead of "
                 f"{base.oversubscription:g}:1 ({other.fabric_name})")
-    if base.kind == other.kind == "roce" and other.lossless and not base.lossless:
-        return f"lossless RoCE (PFC + ECN), {other.fabric_name}"
-    if other.sharp and not base.sharp:
-        return f"SHARP in-network reduction, {other.fabric_name}"
-    return f"{other.fabric_name} at {other.oversubscription:g}:1"
+    alike = (other.kind == base.kind and other.line_rate_gbps == base.line_rate_gbps
+             and other.oversubscription == base.oversubscription)
+    if alike and other.kind == "roce" and other.lossless and not base.lossless:
+        return f"lossless RoCE (PFC + ECN) on the same wire, {at}"
+    if alike and other.sharp and not base.sharp:
+        return f"SHARP in-network reduction on the same fabric, {at}"
+    if other.kind == "roce" and not other.lossless:
+        # a sales engineer must not sell it as a plain upgrade
+        return f"{at} (no PFC/ECN: each drop resends a go-back-N window, worse with scale)"
+    return at
+
+
+# Below this throughput gain an option buys nothing a customer would see (the model's own
+# resolution is coarser); the sentence says so instead of quoting '+0.0%' and '0 per 1,000'.
+MEASURABLE_GAIN = 0.001
 
 
 def upgrade_sentence(label: str, gain: float, extra: str, gain_per_1000: float | None,
-                     unit: str) -> str:
-    """'<label> buys +x% throughput for <extra> per month, <n> <unit> per 1,000 spent.'"""
-    per = (f", {gain_per_1000:,.0f} {unit} per 1,000 of extra spend" if gain_per_1000 is not None
-           else ", at no extra cost")
-    return f"{label[0].upper()}{label[1:]} buys {gain:+.1%} throughput for {extra} per month{per}."
+                     unit: str, currency: str) -> str:
+    """'<label> buys +x% throughput for <extra> per month, <n> <unit> per 1,000 <currency> of
+    extra monthly spend.' (or that it buys nothing measurable for this job)."""
+    what = f"{label[0].upper()}{label[1:]}"
+    if gain < MEASURABLE_GAIN:
+        return (f"{what} buys no measurable throughput for this job ({extra} per month): "
+                "its traffic does not wait on what this option changes.")
+    per = (f", {gain_per_1000:,.0f} {unit} per 1,000 {currency} of extra monthly spend"
+           if gain_per_1000 is not None else ", at no extra cost")
+    return f"{what} buys {gain:+.1%} throughput for {extra} per month{per}."

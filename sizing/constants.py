@@ -53,7 +53,7 @@ class ModelConstants:
     nccl_ring_plateau_factor: float
     nccl_tree_correction: Mapping[str, float]
     pfc_incast_penalty: float
-    ecmp_collision_efficiency: float
+    ecmp_flows_per_nic: float
     host_staging_bandwidth_factor: float
     host_staging_latency_us: float
     go_back_n_window_packets: float

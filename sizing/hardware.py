@@ -130,6 +130,7 @@ class Cluster:
             "fabric_loss_rate": np.array([f.loss_rate], float),
             "fabric_oversubscription": np.array([f.oversubscription], float),
             "fabric_nodes_per_leaf": np.array([f.nodes_below_spine]),
+            "fabric_rail": np.array([f.topology == "rail-optimised"]),
             "fabric_nodes_below_core": np.array([f.nodes_below_core or np.inf]),
             "fabric_sharp": np.array([f.sharp]),
             "fabric_adaptive_routing": np.array([f.adaptive_routing]),

@@ -103,6 +103,8 @@ class Links:
     pfc: np.ndarray  # lossless Ethernet: PFC pauses under incast
     ecmp: np.ndarray  # flows hashed on uplinks (no adaptive routing)
     nodes_per_leaf: np.ndarray  # nodes below the spine: a leaf, or a rail-optimised unit
+    rail: np.ndarray  # rail-optimised: NIC i of each node on leaf i (else each node on one leaf)
+    nics: np.ndarray  # NICs per node
     nodes_below_core: np.ndarray  # nodes the spine joins (inf: no core tier)
     oversubscription: np.ndarray
 
@@ -136,6 +138,8 @@ class Links:
             ecmp=(kind != _INFINIBAND) & ~np.asarray(c.get("fabric_adaptive_routing", False),
                                                      bool),
             nodes_per_leaf=np.asarray(c["fabric_nodes_per_leaf"], float),
+            rail=np.asarray(c.get("fabric_rail", False), bool),
+            nics=np.maximum(np.asarray(c["nics_per_node"], float), 1.0),
             nodes_below_core=np.asarray(c.get("fabric_nodes_below_core", np.inf), float),
             oversubscription=np.asarray(c["fabric_oversubscription"], float),
         )
@@ -170,33 +174,103 @@ def fan_in(op: str, algorithm: str, nodes) -> np.ndarray:
     return np.ones_like(nodes)
 
 
+_BUSIEST_TERMS = 48  # loads summed exactly; beyond ~8 flows per link the normal limit is used
+
+
+def hashed_busiest(flows, links, sets) -> np.ndarray:
+    """Expected flows on the busiest of `links` x `sets` links when each of `sets` groups hashes
+    `flows` flows onto its own `links` uniformly at random (ECMP without adaptive routing).
+
+    Balls into bins: P(busiest < m) ~ P(Binomial(flows, 1/links) < m) ** (links x sets), summed
+    over m for a handful of flows per link; beyond, the expected maximum of `bins` normals
+    (mean + sd x the Gumbel location sqrt(2 ln B) - (ln ln B + ln 4 pi) / (2 sqrt(2 ln B))).
+    """
+    flows = np.maximum(np.asarray(flows, float), 0.0)
+    links = np.maximum(np.asarray(links, float), 1.0)
+    bins = links * np.maximum(np.asarray(sets, float), 1.0)
+    p = 1.0 / links
+    mean = flows * p
+    sd = np.sqrt(flows * p * (1.0 - p))
+    root = np.sqrt(2.0 * np.log(np.maximum(bins, 3.0)))
+    normal = mean + sd * (root - (np.log(root**2 / 2.0) + np.log(4.0 * np.pi)) / (2.0 * root))
+    q = np.where(p < 1.0, p / np.maximum(1.0 - p, 1e-12), 0.0)
+    pmf = np.where(p < 1.0, (1.0 - p) ** flows, 0.0)  # P(load = 0)
+    cdf = pmf
+    exact = np.zeros(np.shape(mean))
+    for j in range(_BUSIEST_TERMS):
+        tail = 1.0 - cdf ** bins  # P(busiest >= j + 1)
+        exact = exact + tail
+        if j >= 1 and float(np.max(np.where(mean <= 8.0, tail, 0.0), initial=0.0)) < 1e-4:
+            break  # the remaining terms add less than 1e-4 flows each
+        pmf = pmf * np.maximum(flows - j, 0.0) / (j + 1.0) * q
+        cdf = np.minimum(cdf + pmf, 1.0)
+    one_link = links <= 1.0  # every flow on the one link
+    return np.where(one_link, flows, np.where(mean <= 8.0, exact, normal))
+
+
+def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
+    """How many times over its rate the busiest uplink is asked to carry, >= 1 (no slowdown).
+
+    A ring or tree ordered by topology leaves each leaf once per channel: one node's NICs'
+    flows go up (rail-optimised: one flow set per rail leaf). All-to-all sends the share of
+    each node's bytes addressed to other leaves, (N - k) / N, as many small flows. With
+    adaptive routing (InfiniBand, SRD) packets spread evenly and only the mean load counts;
+    with ECMP a synchronous collective waits for its busiest uplink.
+    """
+    nodes = np.asarray(nodes, float)
+    a2a = op == "all_to_all"
+    share_up = (nodes - k) / np.maximum(nodes, 1.0) if a2a else None
+    mean = (links.oversubscription * share_up if a2a
+            else links.oversubscription / np.maximum(k, 1.0))
+    load = np.array(np.broadcast_to(mean, np.broadcast(nodes, mean, links.ecmp).shape), float)
+    hashed = np.broadcast_to(links.ecmp & (nodes > k), load.shape)
+    if not hashed.any():
+        return np.maximum(load, 1.0)
+    # only ECMP candidates whose traffic crosses the spine: their figures, picked out first
+    pick = np.nonzero(hashed)
+
+    def at(x):
+        return np.broadcast_to(x, load.shape)[pick]
+
+    f = constants.ecmp_flows_per_nic
+    n, kk, over, nics, rail = at(nodes), at(k), at(links.oversubscription), at(links.nics), \
+        at(links.rail)
+    per_group = np.where(rail, 1.0, nics)  # NICs one hashing group (a leaf) serves per node
+    # uplinks one hashing group spreads over, and the sets of independent hashings
+    uplinks = per_group * kk / over
+    sets = np.ceil(n / np.maximum(kk, 1.0)) * np.where(rail, nics, 1.0)
+    if a2a:
+        flows = per_group * kk * f * np.maximum(n - kk, 1.0)
+        # the uplinks carry k x NICs ports' worth of bytes x share_up, split over the flows
+        per_link = flows / np.maximum(uplinks * over * at(share_up), 1e-12)
+    else:
+        flows = per_group * f
+        per_link = f  # flows one uplink carries at full rate: each is 1/f of a port
+    load[pick] = hashed_busiest(flows, uplinks, sets) / per_link
+    return np.maximum(load, 1.0)
+
+
 def network_share(op: str, algorithm: str, nodes, links: Links, constants) -> np.ndarray:
     """Share of the NIC bandwidth a collective spanning `nodes` gets from the network.
 
-    - Oversubscription slows only the bytes that cross the spine: a ring or tree ordered by
-      topology leaves each leaf once per channel (its uplinks carry one node's traffic, so a
-      ratio up to the nodes under the leaf costs nothing), while all-to-all sends the share of
-      its bytes addressed to other leaves, (N - k) / N, up.
+    - Across the spine the collective runs at its busiest uplink (_spine_load): the mean load
+      of the oversubscribed tier, and on Ethernet without adaptive routing the flows ECMP
+      hashed onto the same uplink, which grow with the leaves crossed (brief 4; few large
+      flows per NIC collide, many small ones average out).
     - Lossy RDMA: drops grow with incast fan-in and with the switch tiers crossed; each drop
       resends a go-back-N window, goodput 1 / (1 + p x window) (brief 4, Wang et al.); a
       selective-repeat NIC resends one packet (brief 4: IRN, RoSR).
     - Lossless RoCE: no drops, but PFC pauses under incast block the head of line and spread
       (brief 4, Mittal et al.); InfiniBand's credit flow control has no such pause storms.
-    - Ethernet without adaptive routing hashes a few large flows onto uplinks (ECMP): crossing
-      the spine, collisions leave some uplinks idle while others queue.
     """
     nodes = np.asarray(nodes, float)
     k = np.minimum(links.nodes_per_leaf, nodes)
     spine = nodes > links.nodes_per_leaf
-    if op == "all_to_all":
-        up = links.oversubscription * (nodes - k) / np.maximum(nodes, 1.0)
-    else:
-        up = links.oversubscription / np.maximum(k, 1.0)
-    over = np.where(spine, np.maximum(up, 1.0), 1.0)
+    over = np.where(spine, _spine_load(op, nodes, k, links, constants), 1.0)
     incast = fan_in(op, algorithm, nodes)
     # switch tiers a packet queues in: the leaf, then the spine, then the core
     tiers = 1.0 + spine + (nodes > links.nodes_below_core)
-    share = np.where(links.ecmp & spine, constants.ecmp_collision_efficiency, 1.0) / over
+    share = 1.0 / over
     if links.lossy.any():
         p = links.loss_rate * incast * tiers
         share = share * np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)

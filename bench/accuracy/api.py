@@ -1,4 +1,5 @@
-"""A row spec as the body of POST /v1/estimates, and the row's metric read from the response."""
+"""A row spec as the body of POST /v1/estimates (training rows) or POST /v1/estimates/collectives
+(NCCL busbw rows), and the row's metric read from the response."""
 from __future__ import annotations
 
 from bench.accuracy.predict import FRAMEWORK_PROFILES, PRECISIONS, sides
@@ -8,18 +9,53 @@ from sizing.presets import PRESETS
 # Hardware fields a spec may set beside its system that a body cannot carry (it names the
 # system, and at most how many of each node's GPUs the run uses).
 _OVERRIDES = ("gpu", "nics_per_node", "nic_rate_gbps", "node_gbps",
-              "gpudirect", "fabric", "pcie_gen", "gpus")
+              "gpudirect", "fabric", "pcie_gen", "gpus", "nodes_per_leaf")
 _LAYOUT = ("dp", "tp", "pp", "ep", "virtual_stages", "zero_stage", "sequence_parallel",
            "recompute", "recompute_layers", "shard_group", "offload", "flash_attention",
            "attention_kernel", "overlap_grad_reduce", "fused_cross_entropy")
 
 
-def expressible(spec: Spec) -> bool:
-    """A training row on a reference system as it is (the API takes systems by id)."""
-    if spec.kind != "training" or spec.skip:
+# Server fields a collective row may state beside a catalog fabric: the body carries them as
+# a custom server (the GPU's figures copied from the catalog entry the harness uses).
+_CUSTOM_SERVER = ("gpu", "gpus_per_node", "nics_per_node", "nic_rate_gbps", "gpudirect",
+                  "pcie_gen")
+
+
+def _on_a_system(run: dict) -> bool:
+    return "system" in run and not any(k in run for k in _OVERRIDES)
+
+
+def expressible(spec: Spec, catalog_fabrics=()) -> bool:
+    """A training row on a reference system as it is (the API takes systems by id), or a
+    collective row on a reference system or on stated hardware joined by a catalog fabric."""
+    if spec.skip or spec.kind not in ("training", "collective"):
         return False
     run = sides(spec)["run"]
-    return "system" in run and not any(k in run for k in _OVERRIDES)
+    if spec.kind == "training" or _on_a_system(run):
+        return _on_a_system(run)
+    return ("system" not in run and set(_CUSTOM_SERVER) <= set(run)
+            and run.get("fabric") in catalog_fabrics and "nodes" in run
+            and not any(k in run for k in ("node_gbps", "gpus", "nodes_per_leaf")))
+
+
+def collective_body(spec: Spec, gpus: dict) -> dict:
+    """The collective request that states the row's run: hardware, operation, size, algorithm."""
+    run = sides(spec)["run"]
+    if _on_a_system(run):
+        cluster = {"system": run["system"], "nodes": int(run["nodes"])}
+    else:
+        g = gpus[run["gpu"]]
+        gpu = {"name": g.name, "bf16_tflops": g.bf16_tflops, "fp8_tflops": g.fp8_tflops,
+               "memory_gb": g.memory_gb, "memory_bandwidth_gbs": g.memory_bandwidth_gbs,
+               "intra_link": g.intra_link, "intra_bandwidth_gbs": g.intra_bandwidth_gbs,
+               "nvlink_sharp": g.nvlink_sharp}
+        server = {"gpu": gpu, "gpus_per_node": int(run["gpus_per_node"]),
+                  "nics_per_node": int(run["nics_per_node"]),
+                  "nic_rate_gbps": float(run["nic_rate_gbps"]),
+                  "gpudirect_rdma": bool(run["gpudirect"]), "pcie_gen": int(run["pcie_gen"])}
+        cluster = {"custom_server": server, "fabric": run["fabric"], "nodes": int(run["nodes"])}
+    return {"cluster": cluster, "operation": run["op"], "size_bytes": float(run["message_bytes"]),
+            "algorithm": run["algorithm"]}
 
 
 def request_body(spec: Spec, models: dict) -> dict:
@@ -53,7 +89,9 @@ def request_body(spec: Spec, models: dict) -> dict:
 
 
 def metric_of(spec: Spec, response: dict) -> float:
-    """The row's metric from an estimate response, in the row's unit."""
+    """The row's metric from an estimate (or collective estimate) response, in the row's unit."""
+    if spec.kind == "collective":
+        return {"busbw_gbs": response["busbw_gbs"]}[spec.metric]
     gpus = response["gpus"]
     return {
         "tflops_per_gpu": response["achieved_tflops_per_gpu"],

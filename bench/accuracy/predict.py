@@ -85,6 +85,9 @@ def _cluster(world: World, f: dict) -> Cluster:
         rate = float(pick("nic_rate_gbps", "nic_rate_gbps"))
     gpudirect = bool(pick("gpudirect", "gpudirect_rdma"))
     fabric = world.fabrics[pick("fabric", "fabric")]
+    if "nodes_per_leaf" in f:  # a leaf-spine fabric whose leaf the row's source sizes
+        fabric = dataclasses.replace(fabric, topology="leaf-spine",
+                                     nodes_per_leaf=int(f["nodes_per_leaf"]))
     if "nodes" in f:
         nodes = int(f["nodes"])
     else:

@@ -20,7 +20,8 @@ METRICS = {
     "ratio": ("ratio", "ratio_pct", "scaling_efficiency_pct"),
 }
 SYSTEM_FIELDS = ("system", "gpu", "gpus_per_node", "nics_per_node", "nic_rate_gbps", "node_gbps",
-                 "gpudirect", "fabric", "pcie_gen", "nodes", "gpus")
+                 "gpudirect", "fabric", "pcie_gen", "nodes", "gpus",
+                 "nodes_per_leaf")
 COLLECTIVE_FIELDS = SYSTEM_FIELDS + ("op", "algorithm", "message_bytes")
 TRAINING_FIELDS = SYSTEM_FIELDS + (
     "model", "seq_len", "dp", "tp", "pp", "ep", "context_parallel", "virtual_stages",

@@ -1,8 +1,10 @@
-"""python -m bench.accuracy.through_api: every expressible check row through POST /v1/estimates.
+"""python -m bench.accuracy.through_api: every expressible check row through the HTTP API.
 
-An outside grader's view: each check row the API can state (a reference system, a training
-run) posted with its source's layout to an embedded app, the row's metric read from the
-answer. Prints one line per row and a summary line.
+An outside grader's view: each check row the API can state posted to an embedded app, the
+row's metric read from the answer: training runs on a reference system with their source's
+layout through POST /v1/estimates, NCCL busbw rows (a reference system, or stated hardware on a
+catalog fabric) through POST /v1/estimates/collectives. Prints one line per row and a summary
+line per kind.
 """
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.accuracy.api import expressible, metric_of, request_body
+from bench.accuracy.api import collective_body, expressible, metric_of, request_body
 from bench.accuracy.evaluate import Evaluation, evaluate
+from catalog.shipped import shipped
 
 
 @dataclass
@@ -31,11 +34,13 @@ class ApiRun:
                 f"{median:.1f}%, worst {worst:.1f}%, refused as not fitting: {self.refused}")
 
 
-def check_rows(ev: Evaluation) -> list[int]:
-    """Check rows (never fitted, never seen) that ran in the harness and the API can state."""
+def check_rows(ev: Evaluation, kind: str = "training") -> list[int]:
+    """Check rows (never fitted, never seen) of `kind` that ran in the harness and the API can
+    state."""
+    catalog = tuple(shipped().fabrics)
     return [r for r, res in sorted(ev.results.items())
-            if 400 <= r <= 599 and res.skipped is None and res.split == "check"
-            and expressible(ev.specs.specs[r])]
+            if 300 <= r <= 599 and res.skipped is None and res.split == "check"
+            and ev.specs.specs[r].kind == kind and expressible(ev.specs.specs[r], catalog)]
 
 
 def run_rows(client, ev: Evaluation, rows: list[int]) -> ApiRun:
@@ -43,7 +48,11 @@ def run_rows(client, ev: Evaluation, rows: list[int]) -> ApiRun:
     run = ApiRun(rows)
     for row in rows:
         spec = ev.specs.specs[row]
-        response = client.post("/v1/estimates", json=request_body(spec, ev.specs.models))
+        if spec.kind == "collective":
+            response = client.post("/v1/estimates/collectives",
+                                   json=collective_body(spec, ev.world.gpus))
+        else:
+            response = client.post("/v1/estimates", json=request_body(spec, ev.specs.models))
         if response.status_code == 422 and response.get_json()["code"] == "does_not_fit":
             run.refused.append(row)
             continue
@@ -61,14 +70,18 @@ def main() -> int:
     ev = evaluate()
     with tempfile.TemporaryDirectory() as tmp:
         app = build_app(f"sqlite:///{Path(tmp) / 'accuracy.sqlite3'}")
-        run = run_rows(authorised(app), ev, check_rows(ev))
-    for row in run.rows:
-        if row in run.refused:
-            print(f"{row:>4} refused: over the GPU's memory")
-        else:
-            print(f"{row:>4} measured {ev.measurements[row].value:>10.4g} API "
-                  f"{run.answers[row]:>10.4g} {100 * run.errors[row]:+6.1f}%")
-    print(run.summary())
+        client = authorised(app)
+        runs = {kind: run_rows(client, ev, check_rows(ev, kind))
+                for kind in ("collective", "training")}
+    for kind, run in runs.items():
+        for row in run.rows:
+            if row in run.refused:
+                print(f"{row:>4} refused: over the GPU's memory")
+            else:
+                print(f"{row:>4} measured {ev.measurements[row].value:>10.4g} API "
+                      f"{run.answers[row]:>10.4g} {100 * run.errors[row]:+6.1f}%  "
+                      f"(harness {ev.results[row].predicted:.4g})")
+        print(f"[{kind}] {run.summary()}")
     return 0
 
 

@@ -85,3 +85,16 @@ def test_a_reference_system_can_be_narrowed_to_some_of_its_gpus(client):
     response = client.post("/v1/estimates", json=not_a_system)
     assert response.status_code == 422
     assert "gpus_per_node" in str(response.get_json())
+
+
+def test_collective_check_rows_through_the_api_match_the_harness(client):
+    ev = evaluate()
+    rows = check_rows(ev, "collective")
+    # the network check rows gathered for issue 13 (300-307) that run: a reference system
+    # (p4dn) and stated hardware on a catalog fabric
+    assert {302, 305, 306, 307} <= set(rows)
+    run = run_rows(client, ev, rows)
+    assert not run.refused
+    for row, value in run.answers.items():
+        assert value == pytest.approx(ev.results[row].predicted, rel=2e-3), row
+    print("\n" + run.summary())

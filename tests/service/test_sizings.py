@@ -363,6 +363,10 @@ def test_the_search_prices_oversubscribed_spines_and_the_advice_says_what_a_bett
                                                                   top["oversubscription"])
         assert "per month" in upgrade["sentence"]
     assert any("spine" in u["what"] or "InfiniBand" in u["what"] for u in advice["upgrades"])
+    # one line per other fabric (its other spine ratios are in the comparison)
+    others = [u["option"]["fabric"] for u in advice["upgrades"]
+              if u["option"]["fabric"] != top["fabric"]["id"]]
+    assert len(others) == len(set(others))
     # the efficiency plot keeps one line per fabric (at its non-blocking ratio)
     fabrics = [line["fabric"] for line in result["efficiency_series"]["lines"]]
     assert sorted(fabrics) == sorted(set(fabrics))

@@ -10,11 +10,14 @@ import pytest
 
 from sizing.advice import (
     FabricOption,
+    Network,
     Option,
     fabric_class,
     fabric_or_more_gpus,
     fabric_or_more_gpus_sentence,
     recommend,
+    upgrade_label,
+    upgrade_sentence,
 )
 
 TOL = 0.05
@@ -109,3 +112,27 @@ def test_for_a_duration_the_reason_shows_the_work_each_fabric_gets_done():
     roce = replace(ROCE, goodput=0.96, wall_hours=720.0, cost_text="900 USD", work_done=2.4e12)
     reason = recommend([ib, roce], "balanced", TOL).reason
     assert "INFINIBAND-0 97.0% goodput, 2.5e+12 tokens in 30 days, 1,000 USD" in reason
+
+
+def test_an_upgrade_that_buys_nothing_says_so_instead_of_quoting_zero_per_1000():
+    sentence = upgrade_sentence("a 1:1 spine instead of 2:1 (IB)", 0.0, "+8,960.00 USD", 0.0,
+                                "tokens/s", "USD")
+    assert "no measurable throughput" in sentence and "0 tokens/s" not in sentence
+    priced = upgrade_sentence("IB NDR at 1:1", 0.017, "+8,960.00 USD", 510.0, "tokens/s", "USD")
+    assert "510 tokens/s per 1,000 USD of extra monthly spend" in priced
+
+
+def test_lossless_or_sharp_is_named_only_when_it_is_the_only_change():
+    lossy100 = Network("roce-100-lossy", "RoCE 100 lossy", "roce", False, False, 1.0, 100.0)
+    lossless100 = Network("roce-100-lossless", "RoCE 100", "roce", True, False, 1.0, 100.0)
+    lossless400 = Network("roce-400-lossless", "RoCE 400", "roce", True, False, 1.0, 400.0)
+    assert upgrade_label(lossy100, lossless100).startswith("lossless RoCE")
+    # a faster wire as well: the gain is not lossless RoCE's alone
+    assert not upgrade_label(lossy100, lossless400).startswith("lossless")
+    ndr = Network("ib-ndr-400", "IB NDR", "infiniband", True, False, 1.0, 400.0)
+    sharp = Network("ib-ndr-400-sharp", "IB NDR SHARP", "infiniband", True, True, 1.0, 400.0)
+    hdr = Network("ib-hdr-200", "IB HDR", "infiniband", True, False, 2.0, 200.0)
+    assert upgrade_label(ndr, sharp).startswith("SHARP")
+    assert not upgrade_label(hdr, sharp).startswith("SHARP")
+    # lossy RoCE is never offered as a plain upgrade
+    assert "go-back-N" in upgrade_label(hdr, replace(lossy100, line_rate_gbps=400.0))

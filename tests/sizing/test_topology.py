@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from sizing.hardware import Cluster, Server
-from sizing.topology import inter_node_bandwidth_gbs, node_bandwidth_gbs, straggler_stretch
+from sizing.collectives import collective_time
+from sizing.topology import (hashed_busiest, inter_node_bandwidth_gbs, node_bandwidth_gbs,
+                             straggler_stretch)
 
 
 def test_tcp_per_host_does_not_grow_with_nics(cluster_on, constants):
@@ -54,3 +56,32 @@ def test_straggler_stretch_is_expected_max_of_normals():
 
 def test_server_fixture_is_pcie5(hgx_h100):
     assert isinstance(hgx_h100, Server) and hgx_h100.pcie_gen == 5
+
+
+@pytest.mark.parametrize("flows,links,sets", [(16, 16, 2), (16, 32, 3), (2, 16, 8), (8, 16, 3),
+                                               (100, 16, 2), (300, 8, 4)])
+def test_hashed_busiest_is_the_expected_busiest_link_of_random_hashing(flows, links, sets):
+    rng = np.random.default_rng(7)
+    draws = [max(np.bincount(rng.integers(0, links, flows), minlength=links).max()
+                 for _ in range(sets)) for _ in range(3000)]
+    assert float(hashed_busiest(flows, links, sets)) == pytest.approx(np.mean(draws), rel=0.05)
+
+
+def test_one_uplink_carries_every_flow():
+    assert float(hashed_busiest(16, 1, 2)) == 16.0
+
+
+def test_ecmp_ring_bandwidth_falls_as_the_job_crosses_more_leaves_adaptive_routing_does_not(
+        cluster_on, constants):
+    size = 2**34  # large enough that NCCL's per-step latency does not matter
+    roce = [collective_time("all_reduce", size, cluster_on("roce-400-lossless", n), constants,
+                            "ring")[2] for n in (4, 8, 16, 32)]  # 4 nodes per leaf
+    assert roce[1] < 0.85 * roce[0]  # the first spine crossing: flows collide on uplinks
+    assert np.all(np.diff(roce) < 0)  # more leaves crossed, a busier busiest uplink
+    adaptive = [collective_time("all_reduce", size, replace(
+        cluster_on("roce-400-lossless", n), fabric=replace(
+            cluster_on("roce-400-lossless", n).fabric, adaptive_routing=True)), constants,
+        "ring")[2] for n in (4, 8, 16, 32)]
+    # only the slowest-rank stretch remains, a few percent
+    assert min(adaptive) > 0.9 * adaptive[0]
+    assert all(a > r for a, r in zip(adaptive[1:], roce[1:]))

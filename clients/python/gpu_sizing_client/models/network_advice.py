@@ -39,7 +39,8 @@ class NetworkAdvice:
             server (str):
             server_name (str):
             upgrades (list[NetworkUpgrade]): What each faster network option (lossless RoCE, SHARP, a less oversubscribed
-                spine, another fabric) buys over rank 1 for this job, most throughput per money first
+                spine, another fabric) buys over rank 1 for this job, most throughput per money first: one line per other fabric
+                at its best-value spine ratio, and rank 1's fabric at each less oversubscribed spine
      """
 
     comparison: list[FabricComparison]
