@@ -5,10 +5,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from sizing.hardware import Cluster, Server
 from sizing.collectives import collective_time
-from sizing.topology import (hashed_busiest, inter_node_bandwidth_gbs, node_bandwidth_gbs,
-                             straggler_stretch)
+from sizing.hardware import Cluster, Server
+from sizing.topology import (
+    hashed_busiest,
+    inter_node_bandwidth_gbs,
+    node_bandwidth_gbs,
+    straggler_stretch,
+)
 
 
 def test_tcp_per_host_does_not_grow_with_nics(cluster_on, constants):
