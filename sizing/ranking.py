@@ -121,3 +121,63 @@ def rank(hardware: np.ndarray, nodes: np.ndarray, score: np.ndarray, eligible: n
             if len(order) == limit:
                 break
     return Ranking(tuple(order), best)
+
+
+class RunningBest:
+    """What a search streamed chunk by chunk keeps: the best eligible candidate of each cell
+    (hardware pair x node count) with its columns, and the counts the result reports.
+
+    Ties go to the candidate seen first, as `best_per_group` gives them over the whole search,
+    so the kept table is the exhaustive one whatever the chunk size.
+    """
+
+    def __init__(self, hardware: int, node_counts: int):
+        self.node_counts = node_counts
+        cells = hardware * node_counts
+        self.score = np.full(cells, np.inf)
+        self.columns: dict[str, np.ndarray] = {}
+        self.evaluated = 0
+        self.eligible = 0
+        self.best_raw_score = np.inf  # of every eligible candidate, not only the kept ones
+        self.excluded: dict[str, int] = {}
+        # Per rule and cell: candidates ruled out by that rule first.
+        self.ruled_out: dict[str, np.ndarray] = {}
+
+    def add(self, cell: np.ndarray, score: np.ndarray, raw_score: np.ndarray,
+            eligibility: Eligibility, columns: Mapping[str, np.ndarray],
+            rows: np.ndarray) -> None:
+        """One chunk: its cells, scores and eligibility per candidate, and the columns to keep
+        of its winners, given for the chunk's `rows` (sorted; every eligible one among them)."""
+        self.evaluated += int(cell.shape[0])
+        eligible = eligibility.eligible
+        for name, count in eligibility.excluded.items():
+            self.excluded[name] = self.excluded.get(name, 0) + count
+        for name, mask in eligibility.ruled_out.items():
+            per_cell = np.bincount(cell[mask], minlength=self.score.shape[0])
+            self.ruled_out[name] = self.ruled_out.get(name, 0) + per_cell
+        n_eligible = int(eligible.sum())
+        if not n_eligible:
+            return
+        self.eligible += n_eligible
+        self.best_raw_score = min(self.best_raw_score, float(raw_score[eligible].min()))
+        winners = best_per_group(cell, score, eligible)
+        better = winners[score[winners] < self.score[cell[winners]]]
+        targets = cell[better]
+        self.score[targets] = score[better]
+        at = np.searchsorted(rows, better)
+        for key, column in columns.items():
+            column = np.asarray(column)
+            if key not in self.columns:
+                self.columns[key] = np.zeros(self.score.shape[0], dtype=column.dtype)
+            self.columns[key][targets] = column[at]
+
+    def kept(self) -> np.ndarray:
+        """The cells that hold a candidate, in candidate order."""
+        return np.flatnonzero(np.isfinite(self.score))
+
+    def ruled_out_of(self, hardware: int, node_index_above: int) -> dict[str, int]:
+        """Candidates of one hardware pair past a node index, by the rule that ruled them out."""
+        lo = hardware * self.node_counts + node_index_above + 1
+        hi = (hardware + 1) * self.node_counts
+        counts = {name: int(per_cell[lo:hi].sum()) for name, per_cell in self.ruled_out.items()}
+        return {name: n for name, n in counts.items() if n}

@@ -1,16 +1,22 @@
-"""Enumerates clusters x node counts x parallel layouts as arrays and evaluates them in one pass."""
+"""Enumerates clusters x node counts x parallel layouts in chunks of bounded size, and evaluates them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import product
 
 import numpy as np
 
 from sizing.hardware import Cluster
-from sizing.step import estimate_batch
+from sizing.step import GpuCodes, estimate_batch, feasibility_batch
 from sizing.workload import FRAMEWORKS, RECOMPUTE, Layout, Training, Transformer
+
+LAYOUT_NAMES = ("tp", "pp", "ep", "zero_stage", "micro_batch", "recompute", "virtual_stages",
+                "sequence_parallel", "cp", "framework")
+INTEGER_COLUMNS = ("tp", "pp", "ep", "dp", "zero_stage", "recompute", "virtual_stages",
+                   "micro_batch", "cp", "framework")
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,8 @@ class Candidates:
     layout: dict[str, np.ndarray]
     global_batch: np.ndarray
     skipped: dict[str, int] = field(default_factory=dict)
+    # Index into the search's node counts, so that (hardware, node_index) names a cell.
+    node_index: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.hardware.shape[0])
@@ -50,6 +58,11 @@ class Candidates:
 
     def micro_batch_at(self, i: int) -> int:
         return int(self.layout["micro_batch"][i])
+
+    def take(self, rows: np.ndarray) -> Candidates:
+        return Candidates(self.hardware[rows], self.nodes[rows],
+                          {k: v[rows] for k, v in self.layout.items()}, self.global_batch[rows],
+                          node_index=None if self.node_index is None else self.node_index[rows])
 
 
 def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
@@ -75,22 +88,118 @@ def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
                 for t, p, e, z, mb, rc, c in product(tps, pps, eps, space.zero_stage, mbs, rcs,
                                                       cps)]
     cols = np.array(rows, dtype=float).T
-    names = ("tp", "pp", "ep", "zero_stage", "micro_batch", "recompute", "virtual_stages",
-             "sequence_parallel", "cp", "framework")
-    return {n: cols[i] for i, n in enumerate(names)}
+    return {n: cols[i] for i, n in enumerate(LAYOUT_NAMES)}
 
 
-def search_size(hardware: int, node_counts: int, model, space: LayoutSpace) -> int:
-    """How many candidates a search builds before any rule drops one: hardware pairs x node
-    counts x layouts. Known before the search runs, it bounds both the memory the candidate
-    arrays take and the work of the model (which evaluates at most these)."""
-    return hardware * node_counts * int(layout_grid(model, space)["tp"].shape[0])
+@dataclass(frozen=True)
+class CellLayouts:
+    """The layouts of one GPU count: grid rows whose degrees divide it, with their dp and batch."""
+
+    rows: np.ndarray  # into the layout grid
+    dp: np.ndarray
+    global_batch: np.ndarray
+    degrees: int  # grid rows whose degrees do not divide the GPU count (never built)
+    batch: int  # rows built, then ruled out by the batch rule
 
 
-def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int], model,
-                         training: Training, space: LayoutSpace, batch_fixed: bool,
-                         max_global_batch: float = np.inf) -> Candidates:
-    """Cross hardware x node counts x layouts; keep those whose degrees multiply to the GPUs.
+@dataclass(frozen=True)
+class Enumeration:
+    """The candidates of one search, built a chunk at a time.
+
+    A cell is one hardware pair at one node count; its candidates are the grid's layouts
+    whose degrees divide the cell's GPU count, and those depend on the GPU count alone, so
+    they are worked out once per distinct GPU count. Cells come hardware-major, node counts
+    ascending, layouts in grid order: the order of the candidates is fixed, whatever the
+    chunk size.
+    """
+
+    gpus_per_node: tuple[int, ...]  # per hardware pair
+    node_counts: tuple[int, ...]
+    grid: dict[str, np.ndarray]
+    training: Training
+    fixed_dp: int
+    batch_fixed: bool
+    max_global_batch: float
+
+    @cached_property
+    def _by_gpus(self) -> dict[int, CellLayouts]:
+        return {g: self._layouts(g) for g in
+                sorted({gpn * n for gpn in self.gpus_per_node for n in self.node_counts})}
+
+    def _layouts(self, gpus: int) -> CellLayouts:
+        grid = self.grid
+        model_parallel = (grid["tp"] * grid["pp"] * grid["cp"]).astype(np.int64)
+        divides = gpus % model_parallel == 0
+        dp = gpus // np.maximum(model_parallel, 1)
+        ok = divides & (dp >= 1) & (dp % grid["ep"].astype(np.int64) == 0)
+        if self.fixed_dp:
+            ok &= dp == self.fixed_dp
+        rows = np.flatnonzero(ok)
+        dp = dp[rows].astype(float)
+        unit = dp * grid["micro_batch"][rows]
+        batch = float(self.training.global_batch)
+        if self.batch_fixed:
+            fits = np.fmod(batch, unit) == 0
+            gb = np.full(rows.shape, batch)
+        else:
+            gb = np.maximum(np.round(batch / unit), 1) * unit
+            fits = gb <= self.max_global_batch
+        return CellLayouts(rows[fits], dp[fits], gb[fits], int(grid["tp"].shape[0] - rows.size),
+                           int((~fits).sum()))
+
+    def cells(self) -> Iterator[tuple[int, int, CellLayouts]]:
+        """(hardware, node index, layouts) in candidate order."""
+        for hw, gpn in enumerate(self.gpus_per_node):
+            for j, n in enumerate(self.node_counts):
+                yield hw, j, self._by_gpus[gpn * n]
+
+    @property
+    def skipped(self) -> dict[str, int]:
+        """Layouts of the grid never built (degrees) or built and ruled out by the batch rule."""
+        out = {"degrees": 0, "batch": 0}
+        for _, _, cell in self.cells():
+            out["degrees"] += cell.degrees
+            out["batch"] += cell.batch
+        return out
+
+    @property
+    def size(self) -> int:
+        """Candidates built, before the batch rule: the work a search may do."""
+        return sum(c.rows.size + c.batch for _, _, c in self.cells())
+
+    def chunks(self, chunk: int) -> Iterator[Candidates]:
+        """The candidates, at most about `chunk` at a time (whole cells; one cell holds at most
+        the grid's rows)."""
+        parts: list[tuple[int, int, CellLayouts]] = []
+        held = 0
+        for hw, j, cell in self.cells():
+            if cell.rows.size == 0:
+                continue
+            if parts and held + cell.rows.size > chunk:
+                yield self._build(parts)
+                parts, held = [], 0
+            parts.append((hw, j, cell))
+            held += cell.rows.size
+        if parts:
+            yield self._build(parts)
+
+    def _build(self, parts: list[tuple[int, int, CellLayouts]]) -> Candidates:
+        sizes = [c.rows.size for _, _, c in parts]
+        rows = np.concatenate([c.rows for _, _, c in parts])
+        node_index = np.repeat(np.array([j for _, j, _ in parts]), sizes)
+        layout = {k: v[rows] for k, v in self.grid.items()}
+        layout["dp"] = np.concatenate([c.dp for _, _, c in parts])
+        return Candidates(
+            hardware=np.repeat(np.array([hw for hw, _, _ in parts]), sizes),
+            nodes=np.asarray(self.node_counts)[node_index], layout=layout,
+            global_batch=np.concatenate([c.global_batch for _, _, c in parts]),
+            node_index=node_index)
+
+
+def enumeration(gpus_per_node: Sequence[int], node_counts: Sequence[int], model,
+                training: Training, space: LayoutSpace, batch_fixed: bool,
+                max_global_batch: float = np.inf) -> Enumeration:
+    """The search's candidates: per cell, the layouts whose degrees divide its GPU count.
 
     With a fixed global batch, dp x micro_batch must divide it; otherwise the batch is rounded to
     the nearest multiple per candidate (reported with each result), and a layout whose data
@@ -98,63 +207,107 @@ def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int]
     batch size more samples per step no longer shorten training, so the speed it shows is not
     real.
     """
-    grid = layout_grid(model, space)
-    k = grid["tp"].shape[0]
-    gpn = np.array([c.gpus_per_node for c in clusters], float)
-    hw, nodes = np.meshgrid(np.arange(len(clusters)), np.asarray(node_counts), indexing="ij")
-    hw, nodes = hw.ravel(), nodes.ravel()
-    pairs = hw.shape[0]
-    gpus = np.repeat(gpn[hw] * nodes, k)
-    lay = {n: np.tile(v, pairs) for n, v in grid.items()}
-    model_parallel = lay["tp"] * lay["pp"] * lay["cp"]
-    dp = gpus / model_parallel
-    ok = (dp == np.floor(dp)) & (dp >= 1)
-    if space.fixed is not None and space.fixed.dp:
-        ok &= dp == space.fixed.dp
-    ok &= (dp % lay["ep"] == 0)
-    skipped = {"degrees": int((~ok).sum())}
-    unit = dp * lay["micro_batch"]
-    if batch_fixed:
-        fits_batch = np.fmod(training.global_batch, np.where(unit > 0, unit, 1)) == 0
-        gb = np.full(dp.shape, float(training.global_batch))
+    fixed_dp = space.fixed.dp if space.fixed is not None and space.fixed.dp else 0
+    return Enumeration(tuple(int(g) for g in gpus_per_node), tuple(int(n) for n in node_counts),
+                       layout_grid(model, space), training, fixed_dp, batch_fixed,
+                       max_global_batch)
+
+
+def search_size(gpus_per_node: Sequence[int], node_counts: Sequence[int], model,
+                space: LayoutSpace) -> int:
+    """How many candidates a search builds: per hardware pair and node count, the layouts whose
+    degrees divide the GPU count. Known before the search runs, it bounds the work of the
+    model (which evaluates at most these); memory is bounded by the chunk size instead."""
+    return enumeration(gpus_per_node, node_counts, model, Training(1, 1), space, True).size
+
+
+def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int], model,
+                         training: Training, space: LayoutSpace, batch_fixed: bool,
+                         max_global_batch: float = np.inf) -> Candidates:
+    """Every candidate of a small search at once (a series, one node): one chunk of all."""
+    e = enumeration([c.gpus_per_node for c in clusters], node_counts, model, training, space,
+                    batch_fixed, max_global_batch)
+    parts = list(e.chunks(np.iinfo(np.int64).max))
+    if parts:
+        out = parts[0]
     else:
-        gb = np.maximum(np.round(training.global_batch / np.where(unit > 0, unit, 1)), 1) * unit
-        fits_batch = gb <= max_global_batch
-    skipped["batch"] = int((ok & ~fits_batch).sum())
-    ok &= fits_batch
-    lay["dp"] = dp
-    keep = np.flatnonzero(ok)
-    return Candidates(
-        hardware=np.repeat(hw, k)[keep], nodes=np.repeat(nodes, k)[keep],
-        layout={n: v[keep] for n, v in lay.items()}, global_batch=gb[keep], skipped=skipped,
-    )
+        empty = np.zeros(0)
+        out = Candidates(empty.astype(int), empty.astype(int),
+                         {k: empty for k in (*LAYOUT_NAMES, "dp")}, empty,
+                         node_index=empty.astype(int))
+    out.skipped = e.skipped
+    return out
 
 
-def hardware_arrays(clusters: Sequence[Cluster]) -> dict[str, np.ndarray]:
-    """Columns of every cluster's figures, to be indexed by candidate."""
-    rows = [c.as_arrays() for c in clusters]
-    return {key: np.concatenate([r[key] for r in rows]) for key in rows[0] if key != "nodes"}
+@dataclass(frozen=True)
+class HardwareTable:
+    """Every hardware pair's figures as columns, built once per search and indexed by integer
+    (the GPU ids as codes, so no chunk sorts strings)."""
+
+    columns: dict[str, np.ndarray]
+    gpu_codes: np.ndarray
+    gpu_ids: tuple[str, ...]
+
+    @classmethod
+    def of(cls, clusters: Sequence[Cluster]) -> HardwareTable:
+        rows = [c.as_arrays() for c in clusters]
+        columns = {key: np.concatenate([r[key] for r in rows]) for key in rows[0]
+                   if key not in ("nodes", "gpu_id")}
+        ids = tuple(sorted({c.gpu.id for c in clusters}))
+        codes = np.array([ids.index(c.gpu.id) for c in clusters], dtype=np.intp)
+        return cls(columns, codes, ids)
+
+    def batch(self, cands: Candidates) -> dict:
+        """The model's input columns for `cands`."""
+        hw = cands.hardware
+        batch = {key: col[hw] for key, col in self.columns.items()}
+        batch["gpu_id"] = GpuCodes(self.gpu_codes[hw], self.gpu_ids)
+        batch["nodes"] = cands.nodes
+        batch.update(cands.layout)
+        batch["global_batch"] = cands.global_batch
+        for key in INTEGER_COLUMNS:
+            batch[key] = batch[key].astype(int)
+        batch["sequence_parallel"] = batch["sequence_parallel"].astype(bool)
+        return batch
 
 
-def evaluate(clusters: Sequence[Cluster], cands: Candidates, model, training: Training,
-             constants, chunk: int | None = None) -> dict[str, np.ndarray]:
-    """All candidates through the model, vectorised, at most `chunk` per pass.
+def evaluate(clusters: Sequence[Cluster] | HardwareTable, cands: Candidates, model,
+             training: Training, constants) -> dict[str, np.ndarray]:
+    """All candidates through the model, vectorised, in one pass."""
+    table = clusters if isinstance(clusters, HardwareTable) else HardwareTable.of(clusters)
+    return estimate_batch(table.batch(cands), model, training, constants)
 
-    Chunking bounds the memory of the intermediate arrays of a very large search; the
-    results are the same as one pass.
+
+@dataclass(frozen=True)
+class Evaluated:
+    """One chunk after the model: which candidates could run, and the model on those."""
+
+    valid: np.ndarray  # per candidate of the chunk
+    memory_fits: np.ndarray
+    kept: np.ndarray  # indices of the valid candidates that fit
+    r: dict[str, np.ndarray]  # the model's columns of the kept candidates
+
+
+def evaluate_feasible(table: HardwareTable, cands: Candidates, model, training: Training,
+                      constants) -> Evaluated:
+    """Validity and memory first, then the time model only on the candidates that can run.
+
+    Exact: the model is element-wise, so a candidate's figures do not depend on which others
+    share its pass, and a candidate that is invalid or does not fit is never eligible.
     """
-    hw = hardware_arrays(clusters)
-    batch = {key: col[cands.hardware] for key, col in hw.items()}
-    batch["nodes"] = cands.nodes
-    batch.update(cands.layout)
-    batch["global_batch"] = cands.global_batch
-    for key in ("tp", "pp", "ep", "dp", "zero_stage", "recompute", "virtual_stages", "micro_batch",
-                "cp", "framework"):
-        batch[key] = batch[key].astype(int)
-    batch["sequence_parallel"] = batch["sequence_parallel"].astype(bool)
-    n = len(cands)
-    if not chunk or n <= chunk:
-        return estimate_batch(batch, model, training, constants)
-    parts = [estimate_batch({k: v[start:start + chunk] for k, v in batch.items()}, model, training,
-                            constants) for start in range(0, n, chunk)]
-    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    batch = table.batch(cands)
+    pre = feasibility_batch(batch, model, training, constants)
+    valid = pre["valid"].astype(bool)
+    fits = pre["memory_fits"].astype(bool)
+    kept = np.flatnonzero(valid & fits)
+    r = estimate_batch({k: (GpuCodes(v.codes[kept], v.ids) if isinstance(v, GpuCodes) else v[kept])
+                        for k, v in batch.items()}, model, training, constants)
+    return Evaluated(valid, fits, kept, r)
+
+
+def evaluate_all(table: HardwareTable, cands: Candidates, model, training: Training,
+                 constants) -> Evaluated:
+    """Every candidate through the whole model: the reference `evaluate_feasible` equals."""
+    r = evaluate(table, cands, model, training, constants)
+    return Evaluated(r["valid"].astype(bool), r["memory_fits"].astype(bool),
+                     np.arange(len(cands)), r)

@@ -1,26 +1,56 @@
-"""The search: candidates enumerated as arrays, evaluated in chunks or one pass alike, ranked."""
+"""The search: candidates enumerated cell by cell in chunks, the model run on what can run."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from sizing.presets import PRESETS
-from sizing.search import LayoutSpace, enumerate_candidates, evaluate, search_size
+from sizing.search import (
+    HardwareTable,
+    LayoutSpace,
+    enumerate_candidates,
+    enumeration,
+    evaluate,
+    evaluate_feasible,
+    layout_grid,
+    search_size,
+)
 from sizing.workload import Training
 
 
-def test_chunked_evaluation_equals_one_pass(cluster_on, constants):
-    h100_ndr_cluster = cluster_on("ib-ndr-400", 1)
-    model = PRESETS["llama-3-8b"].model
+def test_chunks_hold_the_candidates_of_one_pass_in_the_same_order(cluster_on):
+    clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
+    space = enumeration([c.gpus_per_node for c in clusters], range(1, 9),
+                        PRESETS["llama-3-70b"].model, Training(512, 1), LayoutSpace(), False,
+                        2048)
+    whole = list(space.chunks(10**9))
+    parts = list(space.chunks(100))
+    assert len(whole) == 1 and len(parts) > 5
+    # A chunk holds whole cells, so it is at most one cell's layouts past the bound.
+    assert max(len(p) for p in parts) <= 100 + len(space.grid["tp"])
+    for key in ("hardware", "nodes", "global_batch", "node_index"):
+        np.testing.assert_array_equal(np.concatenate([getattr(p, key) for p in parts]),
+                                      getattr(whole[0], key))
+    for key, column in whole[0].layout.items():
+        np.testing.assert_array_equal(np.concatenate([p.layout[key] for p in parts]), column)
+
+
+def test_the_model_runs_only_on_what_is_valid_and_fits_with_the_same_figures(cluster_on,
+                                                                               constants):
+    clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
+    model = PRESETS["llama-3-70b"].model
     training = Training(global_batch=512, micro_batch=1)
-    clusters = [h100_ndr_cluster]
     cands = enumerate_candidates(clusters, [1, 2, 4, 8], model, training, LayoutSpace(), False)
-    assert len(cands) > 100
+    table = HardwareTable.of(clusters)
     whole = evaluate(clusters, cands, model, training, constants)
-    chunked = evaluate(clusters, cands, model, training, constants, chunk=37)
-    assert whole.keys() == chunked.keys()
-    for key in whole:
-        np.testing.assert_array_equal(whole[key], chunked[key])
+    pruned = evaluate_feasible(table, cands, model, training, constants)
+    np.testing.assert_array_equal(pruned.valid, whole["valid"])
+    np.testing.assert_array_equal(pruned.memory_fits, whole["memory_fits"])
+    assert 0 < pruned.kept.size < len(cands)  # 70B does not fit on one node in every layout
+    np.testing.assert_array_equal(pruned.kept, np.flatnonzero(whole["valid"]
+                                                              & whole["memory_fits"]))
+    for key, column in pruned.r.items():
+        np.testing.assert_array_equal(column, whole[key][pruned.kept], err_msg=key)
 
 
 def test_every_candidate_multiplies_to_the_gpu_count(cluster_on):
@@ -52,7 +82,8 @@ def test_data_parallelism_may_not_grow_the_default_batch_past_the_limit(cluster_
 
 
 def test_the_search_size_is_known_before_the_search_runs(cluster_on):
-    """search_size counts exactly the candidates enumerate_candidates builds and filters."""
+    """search_size counts exactly the candidates the search builds (the batch rule drops
+    some after), and only layouts whose degrees divide the GPU count are built."""
     clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
     for preset, space in (("llama-3-70b", LayoutSpace()), ("mixtral-8x7b", LayoutSpace()),
                           ("resnet-50", LayoutSpace()),
@@ -60,5 +91,8 @@ def test_the_search_size_is_known_before_the_search_runs(cluster_on):
         model = PRESETS[preset].model
         nodes = list(range(1, 13))
         cands = enumerate_candidates(clusters, nodes, model, Training(512, 1), space, False, 2048)
-        built = len(cands) + sum(cands.skipped.values())
-        assert search_size(len(clusters), len(nodes), model, space) == built, preset
+        built = len(cands) + cands.skipped["batch"]
+        gpus_per_node = [c.gpus_per_node for c in clusters]
+        assert search_size(gpus_per_node, nodes, model, space) == built, preset
+        cross = len(clusters) * len(nodes) * len(layout_grid(model, space)["tp"])
+        assert built + cands.skipped["degrees"] == cross, preset
