@@ -400,6 +400,17 @@ def _rates_of(book: PriceBook, config: Configuration, nodes: np.ndarray, term: s
             _round_half_up(once, places))
 
 
+def rate_grid(book: PriceBook, templates: Sequence[Configuration], node_counts: Sequence[int],
+              *, term: str, currency: str) -> RateTable:
+    """The rates of each template at each node count, template-major (a search's cells)."""
+    if term not in book.term_discounts:
+        raise PricingError(f"unknown term {term!r}")
+    nodes = np.asarray(node_counts, float)
+    parts = [_rates_of(book, t, nodes, term, currency) for t in templates]
+    return RateTable(*(np.concatenate([p[k] for p in parts]) if parts else np.zeros(0)
+                       for k in range(3)))
+
+
 def rate_table(book: PriceBook, configs: Sequence[Configuration], *, term: str,
                currency: str) -> RateTable:
     if term not in book.term_discounts:

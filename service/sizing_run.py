@@ -26,11 +26,11 @@ from sizing import ranking, series
 from sizing.policy import SizingPolicy
 from sizing.search import (
     Candidates,
-    Evaluated,
     HardwareTable,
     enumeration,
-    evaluate_all,
-    evaluate_feasible,
+    feasibility,
+    model_on,
+    throughput_bound,
 )
 
 Progress = Callable[[float], None]
@@ -65,7 +65,6 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
                         training, request.layout, request.batch_fixed, max_batch)
     excluded.update({f"layout_{k}": v for k, v in space.skipped.items() if v})
     chunks = space.chunks(np.iinfo(np.int64).max if exhaustive else policy.max_candidates_per_pass)
-    model_pass = evaluate_all if exhaustive else evaluate_feasible
     first = next(chunks, None)
     if first is None:
         return Nothing(snap, request, excluded, "no parallel layout fits these node counts", 0)
@@ -74,7 +73,7 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     best = ranking.RunningBest(len(pairs), len(request.node_counts))
     done, total = 0, space.size
     for cands in chain([first], chunks):
-        _rank_chunk(ctx, best, cands, model_pass(table, cands, model, training, snap.constants))
+        _rank_chunk(ctx, best, table, cands, exhaustive)
         done += len(cands)
         progress(0.1 + 0.5 * done / max(total, 1))
     excluded.update(best.excluded)
@@ -102,6 +101,7 @@ class _Context:
 
     request: SizingRequest
     policy: SizingPolicy
+    constants: object
     rates: pricing.RateTable  # by cell: hardware x node counts
     hours_per_month: int
     usable: np.ndarray  # nodes in stock per hardware pair
@@ -110,64 +110,116 @@ class _Context:
 
     @classmethod
     def of(cls, snap: Snapshot, request: SizingRequest, pairs, clusters) -> _Context:
-        configs = [Configuration(s, f, n, request.region, c.server.nics_per_node,
-                                 c.fabric.oversubscription)
-                   for (s, f), c in zip(pairs, clusters) for n in request.node_counts]
+        templates = [Configuration(s, f, 1, request.region, c.server.nics_per_node,
+                                   c.fabric.oversubscription)
+                     for (s, f), c in zip(pairs, clusters)]
         fabrics = [snap.fabrics[f] for _, f in pairs]
         return cls(
-            request, snap.policy,
-            pricing.rate_table(snap.prices, configs, term=request.term, currency=request.currency),
+            request, snap.policy, snap.constants,
+            pricing.rate_grid(snap.prices, templates, request.node_counts, term=request.term,
+                              currency=request.currency),
             snap.prices.hours_per_month,
             np.array([snap.stock_of(request.region, s).usable(request.max_lead_time_days)
                       for s, _ in pairs]),
             np.array([f.kind == "roce" and not f.lossless for f in fabrics]),
             np.array([f.kind == "infiniband" for f in fabrics]))
 
+    @property
+    def rules_need_the_time(self) -> bool:
+        """Whether a rule reads the time to train (a total budget, a deadline)."""
+        r = self.request
+        return r.budget_total is not None or bool(r.work.units and r.work.duration_days)
 
-def _rank_chunk(ctx: _Context, best: ranking.RunningBest, cands: Candidates,
-                ev: Evaluated) -> None:
-    """One chunk's rules and scores; its best candidate per cell goes to `best`."""
-    request, policy = ctx.request, ctx.policy
+    def scored(self, rate: np.ndarray, cell: np.ndarray, hardware: np.ndarray,
+               nodes: np.ndarray) -> dict[str, np.ndarray]:
+        """Time, money and score of candidates of this throughput. Every figure rises with
+        the time to train, so a throughput's upper bound gives each figure's lower bound."""
+        request, policy = self.request, self.policy
+        units = request.work.units
+        hours = (units / rate / 3600.0 if units
+                 else np.full(rate.shape, request.work.duration_days * 24.0))
+        cost, months, on_demand = pricing.training_cost(self.rates, cell, hours, request.term,
+                                                        self.hours_per_month)
+        if units:
+            time_per_unit, cost_per_unit = hours, cost
+        else:
+            # A fixed duration: rank by time and cost per unit of work done in it.
+            time_per_unit, cost_per_unit = 1.0 / rate, cost / rate
+        raw = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
+        long_large = (hours >= policy.long_run_days * 24) & (nodes >= policy.long_run_nodes)
+        score = raw + ranking.preference_handicap(policy.preference_tolerance,
+                                                  self.lossy[hardware],
+                                                  self.infiniband[hardware], long_large)
+        return {"rate": rate, "hours": hours, "cost": cost, "months": months,
+                "on_demand": on_demand, "monthly": self.rates.monthly_net[cell],
+                "raw_score": raw, "score": score, "long_large_run": long_large}
+
+
+def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
+                cands: Candidates, exhaustive: bool) -> None:
+    """One chunk's rules and scores; its best candidate per cell goes to `best`.
+
+    The time model runs only on candidates that pass every rule known without it (valid,
+    fits in memory, in stock, within the monthly budget) and, unless a rule reads the time to
+    train, only on those whose compute-only bound could still beat their cell's best: both
+    exact, since a candidate left out could be neither eligible-and-unseen nor a cell's best.
+    """
+    request, model, training = ctx.request, ctx.request.model, ctx.request.training(ctx.policy)
     cell = cands.hardware * len(request.node_counts) + cands.node_index
-    kept, r = ev.kept, ev.r
-    n = len(cands)
-    rate = series.rate_of(request.model, r)
-    units = request.work.units
-    hours = units / rate / 3600.0 if units else np.full(kept.size, request.work.duration_days * 24.0)
-    kept_cell = cell[kept]
-    cost, months, on_demand = pricing.training_cost(ctx.rates, kept_cell, hours, request.term,
-                                                    ctx.hours_per_month)
-    monthly = ctx.rates.monthly_net[kept_cell]
-
-    def spread(values, fill):
-        """Figures of the kept candidates on the whole chunk (the rules see every candidate)."""
-        out = np.full(n, fill, dtype=np.asarray(values).dtype)
-        out[kept] = values
-        return out
-
-    rules = [("invalid_layout", ev.valid), ("memory", ev.memory_fits),
+    batch = table.batch(cands)
+    found = feasibility(batch, model, training, ctx.constants, exhaustive)
+    rules = [("invalid_layout", found.valid), ("memory", found.memory_fits),
              ("stock", cands.nodes <= ctx.usable[cands.hardware])]
     if request.budget_per_month is not None:
-        rules.append(("budget", spread(monthly <= float(request.budget_per_month), False)))
-    if request.budget_total is not None:
-        rules.append(("budget", spread(cost <= float(request.budget_total), False)))
-    if units and request.work.duration_days is not None:
-        rules.append(("deadline", spread(hours <= request.work.duration_days * 24.0, False)))
-    eligibility = ranking.sellable(rules)
+        rules.append(("budget", ctx.rates.monthly_net[cell] <= float(request.budget_per_month)))
+    passing = np.logical_and.reduce([allowed for _, allowed in rules])
+    run = np.arange(len(cands)) if exhaustive else np.flatnonzero(passing)
+    if not exhaustive and run.size and not ctx.rules_need_the_time:
+        run = _undominated(ctx, best, batch, cands, cell, run)
+    r = model_on(batch, run, model, training, ctx.constants, found)
+    figures = ctx.scored(series.rate_of(model, r), cell[run], cands.hardware[run],
+                         cands.nodes[run])
+    n = len(cands)
 
-    if units:
-        time_per_unit, cost_per_unit = hours, cost
-    else:
-        # A fixed duration: rank by time and cost per unit of work done in it.
-        time_per_unit, cost_per_unit = 1.0 / rate, cost / rate
-    raw = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
-    hw = cands.hardware[kept]
-    long_large = ((hours >= policy.long_run_days * 24) & (cands.nodes[kept] >= policy.long_run_nodes))
-    score = raw + ranking.preference_handicap(policy.preference_tolerance, ctx.lossy[hw],
-                                              ctx.infiniband[hw], long_large)
-    columns = {"rate": rate, "hours": hours, "cost": cost, "months": months,
-               "on_demand": on_demand, "monthly": monthly, "raw_score": raw, "score": score,
-               "long_large_run": long_large, "global_batch": cands.global_batch[kept],
-               **{f"layout_{k}": v[kept] for k, v in cands.layout.items()},
+    def spread(values, fill):
+        """Figures of the candidates the model ran on, on the whole chunk."""
+        out = np.full(n, fill, dtype=np.asarray(values).dtype)
+        out[run] = values
+        return out
+
+    units = request.work.units
+    if request.budget_total is not None:
+        rules.append(("budget", spread(figures["cost"] <= float(request.budget_total), False)))
+    if units and request.work.duration_days is not None:
+        rules.append(("deadline", spread(figures["hours"] <= request.work.duration_days * 24.0,
+                                         False)))
+    eligibility = ranking.sellable(rules)
+    columns = {**figures, "global_batch": cands.global_batch[run],
+               **{f"layout_{k}": v[run] for k, v in cands.layout.items()},
                **{f"r_{k}": v for k, v in r.items()}}
-    best.add(cell, spread(score, np.inf), spread(raw, np.inf), eligibility, columns, kept)
+    best.add(cell, spread(figures["score"], np.inf), spread(figures["raw_score"], np.inf),
+             eligibility, columns, run)
+
+
+def _undominated(ctx: _Context, best: ranking.RunningBest, batch: dict, cands: Candidates,
+                 cell: np.ndarray, run: np.ndarray) -> np.ndarray:
+    """The rows of `run` (all eligible: no rule reads the time) that could be their cell's best.
+
+    Each cell's row of best compute-only bound runs first; a row whose bound is worse than
+    that row's true score cannot be the cell's best, and with its bound's raw score no better
+    than the best raw score seen it cannot lower that either, so it is counted as eligible
+    without running the time model on it.
+    """
+    model, training = ctx.request.model, ctx.request.training(ctx.policy)
+    cells, hw, nodes = cell[run], cands.hardware[run], cands.nodes[run]
+    bound = ctx.scored(series.rate_of(model, throughput_bound(batch, run, model, training,
+                                                              ctx.constants)),
+                       cells, hw, nodes)
+    first = ranking.best_per_group(cells, bound["score"], np.ones(run.size, bool))
+    r = model_on(batch, run[first], model, training, ctx.constants)
+    true = ctx.scored(series.rate_of(model, r), cells[first], hw[first], nodes[first])
+    beat = np.full(best.score.shape, np.inf)
+    beat[cells[first]] = true["score"]
+    raw_floor = min(best.best_raw_score, float(np.nanmin(true["raw_score"], initial=np.inf)))
+    dominated = (bound["score"] > beat[cells]) & (bound["raw_score"] >= raw_floor)
+    return run[~dominated]

@@ -137,6 +137,7 @@ class RunningBest:
         self.score = np.full(cells, np.inf)
         self.columns: dict[str, np.ndarray] = {}
         self.evaluated = 0
+        self.timed = 0  # candidates the time model ran on (the others were ruled out before)
         self.eligible = 0
         self.best_raw_score = np.inf  # of every eligible candidate, not only the kept ones
         self.excluded: dict[str, int] = {}
@@ -149,6 +150,7 @@ class RunningBest:
         """One chunk: its cells, scores and eligibility per candidate, and the columns to keep
         of its winners, given for the chunk's `rows` (sorted; every eligible one among them)."""
         self.evaluated += int(cell.shape[0])
+        self.timed += int(rows.size)
         eligible = eligibility.eligible
         for name, count in eligibility.excluded.items():
             self.excluded[name] = self.excluded.get(name, 0) + count

@@ -10,7 +10,7 @@ from itertools import product
 import numpy as np
 
 from sizing.hardware import Cluster
-from sizing.step import GpuCodes, estimate_batch, feasibility_batch
+from sizing.step import GpuCodes, compute_bound_batch, estimate_batch, feasibility_batch
 from sizing.workload import FRAMEWORKS, RECOMPUTE, Layout, Training, Transformer
 
 LAYOUT_NAMES = ("tp", "pp", "ep", "zero_stage", "micro_batch", "recompute", "virtual_stages",
@@ -278,36 +278,47 @@ def evaluate(clusters: Sequence[Cluster] | HardwareTable, cands: Candidates, mod
     return estimate_batch(table.batch(cands), model, training, constants)
 
 
+def rows_of(batch: dict, rows: np.ndarray) -> dict:
+    """The model's input columns of some candidates of a chunk."""
+    return {k: GpuCodes(v.codes[rows], v.ids) if isinstance(v, GpuCodes) else v[rows]
+            for k, v in batch.items()}
+
+
 @dataclass(frozen=True)
-class Evaluated:
-    """One chunk after the model: which candidates could run, and the model on those."""
+class Feasibility:
+    """Which candidates of a chunk can run at all, known before the time model."""
 
-    valid: np.ndarray  # per candidate of the chunk
+    valid: np.ndarray
     memory_fits: np.ndarray
-    kept: np.ndarray  # indices of the valid candidates that fit
-    r: dict[str, np.ndarray]  # the model's columns of the kept candidates
+    # The whole model's columns when it already ran on every candidate (exhaustive).
+    full: dict[str, np.ndarray] | None = None
+
+    @property
+    def runnable(self) -> np.ndarray:
+        return self.valid & self.memory_fits
 
 
-def evaluate_feasible(table: HardwareTable, cands: Candidates, model, training: Training,
-                      constants) -> Evaluated:
-    """Validity and memory first, then the time model only on the candidates that can run.
-
-    Exact: the model is element-wise, so a candidate's figures do not depend on which others
-    share its pass, and a candidate that is invalid or does not fit is never eligible.
-    """
-    batch = table.batch(cands)
+def feasibility(batch: dict, model, training: Training, constants,
+                exhaustive: bool = False) -> Feasibility:
+    """Validity and memory of a chunk; `exhaustive` runs the whole model on every candidate
+    instead (the reference the pruned search is held to). Either way the figures agree: the
+    model is element-wise, so a candidate's figures do not depend on the others in its pass."""
+    if exhaustive:
+        r = estimate_batch(batch, model, training, constants)
+        return Feasibility(r["valid"].astype(bool), r["memory_fits"].astype(bool), r)
     pre = feasibility_batch(batch, model, training, constants)
-    valid = pre["valid"].astype(bool)
-    fits = pre["memory_fits"].astype(bool)
-    kept = np.flatnonzero(valid & fits)
-    r = estimate_batch({k: (GpuCodes(v.codes[kept], v.ids) if isinstance(v, GpuCodes) else v[kept])
-                        for k, v in batch.items()}, model, training, constants)
-    return Evaluated(valid, fits, kept, r)
+    return Feasibility(pre["valid"].astype(bool), pre["memory_fits"].astype(bool))
 
 
-def evaluate_all(table: HardwareTable, cands: Candidates, model, training: Training,
-                 constants) -> Evaluated:
-    """Every candidate through the whole model: the reference `evaluate_feasible` equals."""
-    r = evaluate(table, cands, model, training, constants)
-    return Evaluated(r["valid"].astype(bool), r["memory_fits"].astype(bool),
-                     np.arange(len(cands)), r)
+def model_on(batch: dict, rows: np.ndarray, model, training: Training, constants,
+             found: Feasibility | None = None) -> dict[str, np.ndarray]:
+    """The whole model on some rows of a chunk (taken from `found` if it already ran)."""
+    if found is not None and found.full is not None:
+        return {k: v[rows] for k, v in found.full.items()}
+    return estimate_batch(rows_of(batch, rows), model, training, constants)
+
+
+def throughput_bound(batch: dict, rows: np.ndarray, model, training: Training,
+                     constants) -> dict[str, np.ndarray]:
+    """Upper bounds of the throughput of some rows of a chunk, from compute alone."""
+    return compute_bound_batch(rows_of(batch, rows), model, training, constants)

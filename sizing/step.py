@@ -279,6 +279,17 @@ def feasibility_batch(batch: dict, model, training: Training, constants) -> dict
     return out
 
 
+def compute_bound_batch(batch: dict, model, training: Training, constants) -> dict:
+    """Upper bounds of each candidate's throughput (tokens_per_s, samples_per_s) from its
+    compute alone: every other part of estimate_batch's step time (communication, bubble,
+    optimizer, stragglers) only adds to the micro-batches' compute."""
+    c = _prepared(batch, training, model)
+    step = c["micro_batches"] * compute_side(c, model, training, constants)["t_mb"]
+    samples = c["global_batch"].astype(np.float64) / step
+    tokens = samples * model.seq_len if isinstance(model, Transformer) else np.full_like(step, np.nan)
+    return {"samples_per_s": samples, "tokens_per_s": tokens}
+
+
 def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     """Evaluate every candidate in `batch` (dict of equal-length arrays) in one numpy pass.
 

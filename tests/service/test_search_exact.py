@@ -53,3 +53,15 @@ def test_the_streamed_search_answers_as_the_exhaustive_one(snap, name):
     assert result.candidates_evaluated > CHUNK * 3
     assert result.configurations, name
     assert result == shown_result(exhaustive, today)
+
+
+def test_the_time_model_runs_on_a_small_share_of_a_wide_search(snap):
+    """What the pruning buys: 70B on every server and fabric at 1-24 nodes."""
+    request = request_of(QUESTIONNAIRES["70B by tokens, every server and fabric"])
+    streamed = search(snap, request, lambda _f: None)
+    exhaustive = search(snap, request, lambda _f: None, exhaustive=True)
+    assert exhaustive.tally.timed == exhaustive.tally.evaluated
+    # Invalid, too large for memory or out of stock: never timed; and some eligible candidates
+    # are left out by their compute bound alone.
+    assert streamed.tally.timed < 0.35 * streamed.tally.evaluated
+    assert streamed.tally.timed < streamed.tally.eligible
