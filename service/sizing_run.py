@@ -61,15 +61,15 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     pairs, excluded = offer.pairs, dict(offer.excluded)
     progress(0.1)
     clusters = tuple(snap.cluster(s, f, 1) for s, f in pairs)
+    table = HardwareTable.of(clusters)
     space = enumeration([c.gpus_per_node for c in clusters], request.node_counts, model,
-                        training, request.layout, request.batch_fixed, max_batch)
+                        training, request.layout, request.batch_fixed, max_batch, table.groups)
     excluded.update({f"layout_{k}": v for k, v in space.skipped.items() if v})
     chunks = space.chunks(np.iinfo(np.int64).max if exhaustive else policy.max_candidates_per_pass)
     first = next(chunks, None)
     if first is None:
         return Nothing(snap, request, excluded, "no parallel layout fits these node counts", 0)
     ctx = _Context.of(snap, request, pairs, clusters)
-    table = HardwareTable.of(clusters)
     best = ranking.RunningBest(len(pairs), len(request.node_counts))
     done, total = 0, space.size
     for cands in chain([first], chunks):
@@ -167,7 +167,7 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     request, model, training = ctx.request, ctx.request.model, ctx.request.training(ctx.policy)
     cell = cands.hardware * len(request.node_counts) + cands.node_index
     batch = table.batch(cands)
-    found = feasibility(batch, model, training, ctx.constants, exhaustive)
+    found = feasibility(batch, cands, model, training, ctx.constants, exhaustive)
     rules = [("invalid_layout", found.valid), ("memory", found.memory_fits),
              ("stock", cands.nodes <= ctx.usable[cands.hardware])]
     if request.budget_per_month is not None:
@@ -212,8 +212,8 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, batch: dict, cands: C
     """
     model, training = ctx.request.model, ctx.request.training(ctx.policy)
     cells, hw, nodes = cell[run], cands.hardware[run], cands.nodes[run]
-    bound = ctx.scored(series.rate_of(model, throughput_bound(batch, run, model, training,
-                                                              ctx.constants)),
+    bound = ctx.scored(series.rate_of(model, throughput_bound(batch, cands, run, model,
+                                                              training, ctx.constants)),
                        cells, hw, nodes)
     first = ranking.best_per_group(cells, bound["score"], np.ones(run.size, bool))
     r = model_on(batch, run[first], model, training, ctx.constants)

@@ -49,6 +49,10 @@ class Candidates:
     skipped: dict[str, int] = field(default_factory=dict)
     # Index into the search's node counts, so that (hardware, node_index) names a cell.
     node_index: np.ndarray | None = None
+    # Candidates that differ only in the fabric have the same validity, memory and compute:
+    # `shared_first` holds one row of each such set, `shared_of` maps every row to its set.
+    shared_first: np.ndarray | None = None
+    shared_of: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.hardware.shape[0])
@@ -108,9 +112,10 @@ class Enumeration:
 
     A cell is one hardware pair at one node count; its candidates are the grid's layouts
     whose degrees divide the cell's GPU count, and those depend on the GPU count alone, so
-    they are worked out once per distinct GPU count. Cells come hardware-major, node counts
-    ascending, layouts in grid order: the order of the candidates is fixed, whatever the
-    chunk size.
+    they are worked out once per distinct GPU count. Cells come node counts ascending, then
+    hardware pairs, layouts in grid order: the order of the candidates is fixed, whatever the
+    chunk size, and the pairs of one server at one node count share a chunk, so what does not
+    depend on the fabric is computed once for them.
     """
 
     gpus_per_node: tuple[int, ...]  # per hardware pair
@@ -120,6 +125,8 @@ class Enumeration:
     fixed_dp: int
     batch_fixed: bool
     max_global_batch: float
+    # Pairs of one group have the same server-side figures (GPU, GPUs per node, PCIe).
+    groups: tuple[int, ...] = ()
 
     @cached_property
     def _by_gpus(self) -> dict[int, CellLayouts]:
@@ -149,8 +156,8 @@ class Enumeration:
 
     def cells(self) -> Iterator[tuple[int, int, CellLayouts]]:
         """(hardware, node index, layouts) in candidate order."""
-        for hw, gpn in enumerate(self.gpus_per_node):
-            for j, n in enumerate(self.node_counts):
+        for j, n in enumerate(self.node_counts):
+            for hw, gpn in enumerate(self.gpus_per_node):
                 yield hw, j, self._by_gpus[gpn * n]
 
     @property
@@ -189,16 +196,30 @@ class Enumeration:
         node_index = np.repeat(np.array([j for _, j, _ in parts]), sizes)
         layout = {k: v[rows] for k, v in self.grid.items()}
         layout["dp"] = np.concatenate([c.dp for _, _, c in parts])
+        # One set of rows per (group, node count): the first part of each is its set.
+        groups = self.groups or tuple(range(len(self.gpus_per_node)))
+        seen: dict[tuple[int, int], int] = {}
+        first, shared_of = [], []
+        start = unique = 0
+        for (hw, j, cell), size in zip(parts, sizes):
+            key = (groups[hw], j)
+            if key not in seen:
+                seen[key] = unique
+                first.append(np.arange(start, start + size))
+                unique += size
+            shared_of.append(np.arange(seen[key], seen[key] + size))
+            start += size
         return Candidates(
             hardware=np.repeat(np.array([hw for hw, _, _ in parts]), sizes),
             nodes=np.asarray(self.node_counts)[node_index], layout=layout,
             global_batch=np.concatenate([c.global_batch for _, _, c in parts]),
-            node_index=node_index)
+            node_index=node_index, shared_first=np.concatenate(first),
+            shared_of=np.concatenate(shared_of))
 
 
 def enumeration(gpus_per_node: Sequence[int], node_counts: Sequence[int], model,
                 training: Training, space: LayoutSpace, batch_fixed: bool,
-                max_global_batch: float = np.inf) -> Enumeration:
+                max_global_batch: float = np.inf, groups: Sequence[int] = ()) -> Enumeration:
     """The search's candidates: per cell, the layouts whose degrees divide its GPU count.
 
     With a fixed global batch, dp x micro_batch must divide it; otherwise the batch is rounded to
@@ -210,7 +231,7 @@ def enumeration(gpus_per_node: Sequence[int], node_counts: Sequence[int], model,
     fixed_dp = space.fixed.dp if space.fixed is not None and space.fixed.dp else 0
     return Enumeration(tuple(int(g) for g in gpus_per_node), tuple(int(n) for n in node_counts),
                        layout_grid(model, space), training, fixed_dp, batch_fixed,
-                       max_global_batch)
+                       max_global_batch, tuple(groups))
 
 
 def search_size(gpus_per_node: Sequence[int], node_counts: Sequence[int], model,
@@ -226,7 +247,7 @@ def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int]
                          max_global_batch: float = np.inf) -> Candidates:
     """Every candidate of a small search at once (a series, one node): one chunk of all."""
     e = enumeration([c.gpus_per_node for c in clusters], node_counts, model, training, space,
-                    batch_fixed, max_global_batch)
+                    batch_fixed, max_global_batch, HardwareTable.of(clusters).groups)
     parts = list(e.chunks(np.iinfo(np.int64).max))
     if parts:
         out = parts[0]
@@ -247,6 +268,10 @@ class HardwareTable:
     columns: dict[str, np.ndarray]
     gpu_codes: np.ndarray
     gpu_ids: tuple[str, ...]
+    # Per pair: which pairs have the same server-side figures. Validity, memory and compute
+    # read only the GPU, GPUs per node and PCIe generation (the host link), never the fabric
+    # or the NICs.
+    groups: tuple[int, ...]
 
     @classmethod
     def of(cls, clusters: Sequence[Cluster]) -> HardwareTable:
@@ -255,7 +280,8 @@ class HardwareTable:
                    if key not in ("nodes", "gpu_id")}
         ids = tuple(sorted({c.gpu.id for c in clusters}))
         codes = np.array([ids.index(c.gpu.id) for c in clusters], dtype=np.intp)
-        return cls(columns, codes, ids)
+        sides = [(c.gpu, c.gpus_per_node, c.server.pcie_gen) for c in clusters]
+        return cls(columns, codes, ids, tuple(sides.index(side) for side in sides))
 
     def batch(self, cands: Candidates) -> dict:
         """The model's input columns for `cands`."""
@@ -298,16 +324,26 @@ class Feasibility:
         return self.valid & self.memory_fits
 
 
-def feasibility(batch: dict, model, training: Training, constants,
+def feasibility(batch: dict, cands: Candidates, model, training: Training, constants,
                 exhaustive: bool = False) -> Feasibility:
-    """Validity and memory of a chunk; `exhaustive` runs the whole model on every candidate
-    instead (the reference the pruned search is held to). Either way the figures agree: the
-    model is element-wise, so a candidate's figures do not depend on the others in its pass."""
+    """Validity and memory of a chunk, once per set of rows that differ only in the fabric;
+    `exhaustive` runs the whole model on every candidate instead (the reference the pruned
+    search is held to). Either way the figures agree: the model is element-wise, so a
+    candidate's figures do not depend on the others in its pass."""
     if exhaustive:
         r = estimate_batch(batch, model, training, constants)
         return Feasibility(r["valid"].astype(bool), r["memory_fits"].astype(bool), r)
-    pre = feasibility_batch(batch, model, training, constants)
-    return Feasibility(pre["valid"].astype(bool), pre["memory_fits"].astype(bool))
+    first, shared_of = _sharing(cands)
+    pre = feasibility_batch(rows_of(batch, first), model, training, constants)
+    return Feasibility(pre["valid"].astype(bool)[shared_of],
+                       pre["memory_fits"].astype(bool)[shared_of])
+
+
+def _sharing(cands: Candidates) -> tuple[np.ndarray, np.ndarray]:
+    if cands.shared_first is None:
+        rows = np.arange(len(cands))
+        return rows, rows
+    return cands.shared_first, cands.shared_of
 
 
 def model_on(batch: dict, rows: np.ndarray, model, training: Training, constants,
@@ -318,7 +354,13 @@ def model_on(batch: dict, rows: np.ndarray, model, training: Training, constants
     return estimate_batch(rows_of(batch, rows), model, training, constants)
 
 
-def throughput_bound(batch: dict, rows: np.ndarray, model, training: Training,
-                     constants) -> dict[str, np.ndarray]:
-    """Upper bounds of the throughput of some rows of a chunk, from compute alone."""
-    return compute_bound_batch(rows_of(batch, rows), model, training, constants)
+def throughput_bound(batch: dict, cands: Candidates, rows: np.ndarray, model,
+                     training: Training, constants) -> dict[str, np.ndarray]:
+    """Upper bounds of the throughput of some rows of a chunk, from compute alone (once per
+    set of rows that differ only in the fabric)."""
+    _, shared_of = _sharing(cands)
+    sets, back = np.unique(shared_of[rows], return_inverse=True)
+    first = np.empty(sets.size, np.intp)
+    first[back] = rows  # any row of each set will do: they share the figures
+    bound = compute_bound_batch(rows_of(batch, first), model, training, constants)
+    return {k: v[back] for k, v in bound.items()}
