@@ -71,11 +71,15 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
         return Nothing(snap, request, excluded, "no parallel layout fits these node counts", 0)
     ctx = _Context.of(snap, request, pairs, clusters)
     best = ranking.RunningBest(len(pairs), len(request.node_counts))
-    done, total = 0, space.size
+    done, total, told = 0, max(space.size, 1), 0
     for cands in chain([first], chunks):
         _rank_chunk(ctx, best, table, cands, exhaustive)
         done += len(cands)
-        progress(0.1 + 0.5 * done / max(total, 1))
+        # Each report is a heartbeat the worker commits: one per tenth of the search is
+        # enough to show progress and keep the lease, not one per chunk.
+        if (tenth := 10 * done // total) > told:
+            told = tenth
+            progress(0.1 + 0.5 * done / total)
     excluded.update(best.excluded)
     kept = best.kept()
     if kept.size == 0:
@@ -166,8 +170,7 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     """
     request, model, training = ctx.request, ctx.request.model, ctx.request.training(ctx.policy)
     cell = cands.hardware * len(request.node_counts) + cands.node_index
-    batch = table.batch(cands)
-    found = feasibility(batch, cands, model, training, ctx.constants, exhaustive)
+    found = feasibility(table, cands, model, training, ctx.constants, exhaustive)
     rules = [("invalid_layout", found.valid), ("memory", found.memory_fits),
              ("stock", cands.nodes <= ctx.usable[cands.hardware])]
     if request.budget_per_month is not None:
@@ -175,8 +178,8 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     passing = np.logical_and.reduce([allowed for _, allowed in rules])
     run = np.arange(len(cands)) if exhaustive else np.flatnonzero(passing)
     if not exhaustive and run.size and not ctx.rules_need_the_time:
-        run = _undominated(ctx, best, batch, cands, cell, run)
-    r = model_on(batch, run, model, training, ctx.constants, found)
+        run = _undominated(ctx, best, table, cands, cell, run)
+    r = model_on(table, cands, run, model, training, ctx.constants, found)
     figures = ctx.scored(series.rate_of(model, r), cell[run], cands.hardware[run],
                          cands.nodes[run])
     n = len(cands)
@@ -195,14 +198,14 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
                                          False)))
     eligibility = ranking.sellable(rules)
     columns = {**figures, "global_batch": cands.global_batch[run],
-               **{f"layout_{k}": v[run] for k, v in cands.layout.items()},
+               **{f"layout_{k}": v for k, v in cands.layout_of(run).items()},
                **{f"r_{k}": v for k, v in r.items()}}
     best.add(cell, spread(figures["score"], np.inf), spread(figures["raw_score"], np.inf),
              eligibility, columns, run)
 
 
-def _undominated(ctx: _Context, best: ranking.RunningBest, batch: dict, cands: Candidates,
-                 cell: np.ndarray, run: np.ndarray) -> np.ndarray:
+def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
+                 cands: Candidates, cell: np.ndarray, run: np.ndarray) -> np.ndarray:
     """The rows of `run` (all eligible: no rule reads the time) that could be their cell's best.
 
     Each cell's row of best compute-only bound runs first; a row whose bound is worse than
@@ -212,11 +215,11 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, batch: dict, cands: C
     """
     model, training = ctx.request.model, ctx.request.training(ctx.policy)
     cells, hw, nodes = cell[run], cands.hardware[run], cands.nodes[run]
-    bound = ctx.scored(series.rate_of(model, throughput_bound(batch, cands, run, model,
+    bound = ctx.scored(series.rate_of(model, throughput_bound(table, cands, run, model,
                                                               training, ctx.constants)),
                        cells, hw, nodes)
     first = ranking.best_per_group(cells, bound["score"], np.ones(run.size, bool))
-    r = model_on(batch, run[first], model, training, ctx.constants)
+    r = model_on(table, cands, run[first], model, training, ctx.constants)
     true = ctx.scored(series.rate_of(model, r), cells[first], hw[first], nodes[first])
     beat = np.full(best.score.shape, np.inf)
     beat[cells[first]] = true["score"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
@@ -63,10 +63,34 @@ class Candidates:
     def micro_batch_at(self, i: int) -> int:
         return int(self.layout["micro_batch"][i])
 
-    def take(self, rows: np.ndarray) -> Candidates:
-        return Candidates(self.hardware[rows], self.nodes[rows],
-                          {k: v[rows] for k, v in self.layout.items()}, self.global_batch[rows],
-                          node_index=None if self.node_index is None else self.node_index[rows])
+    def layout_of(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        """The layout columns of some candidates."""
+        if isinstance(self.layout, LayoutColumns):
+            return self.layout.at(rows)
+        return {k: v[rows] for k, v in self.layout.items()}
+
+
+class LayoutColumns(Mapping):
+    """A chunk's layouts as grid rows: columns are gathered only for the candidates that need
+    them (most are ruled out on validity and memory, computed once per server)."""
+
+    def __init__(self, grid: dict[str, np.ndarray], rows: np.ndarray, dp: np.ndarray):
+        self.grid, self.rows, self.dp = grid, rows, dp
+
+    def at(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        picked = self.rows[rows]
+        out = {k: v[picked] for k, v in self.grid.items()}
+        out["dp"] = self.dp[rows]
+        return out
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.dp if name == "dp" else self.grid[name][self.rows]
+
+    def __iter__(self):
+        return iter((*self.grid, "dp"))
+
+    def __len__(self) -> int:
+        return len(self.grid) + 1
 
 
 def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
@@ -92,7 +116,9 @@ def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
                 for t, p, e, z, mb, rc, c in product(tps, pps, eps, space.zero_stage, mbs, rcs,
                                                       cps)]
     cols = np.array(rows, dtype=float).T
-    return {n: cols[i] for i, n in enumerate(LAYOUT_NAMES)}
+    # Typed once here, as the model reads them, rather than per chunk.
+    dtypes = {n: int for n in INTEGER_COLUMNS} | {"sequence_parallel": bool}
+    return {n: cols[i].astype(dtypes.get(n, float)) for i, n in enumerate(LAYOUT_NAMES)}
 
 
 @dataclass(frozen=True)
@@ -142,8 +168,8 @@ class Enumeration:
         if self.fixed_dp:
             ok &= dp == self.fixed_dp
         rows = np.flatnonzero(ok)
-        dp = dp[rows].astype(float)
-        unit = dp * grid["micro_batch"][rows]
+        dp = dp[rows]
+        unit = (dp * grid["micro_batch"][rows]).astype(float)
         batch = float(self.training.global_batch)
         if self.batch_fixed:
             fits = np.fmod(batch, unit) == 0
@@ -194,8 +220,7 @@ class Enumeration:
         sizes = [c.rows.size for _, _, c in parts]
         rows = np.concatenate([c.rows for _, _, c in parts])
         node_index = np.repeat(np.array([j for _, j, _ in parts]), sizes)
-        layout = {k: v[rows] for k, v in self.grid.items()}
-        layout["dp"] = np.concatenate([c.dp for _, _, c in parts])
+        layout = LayoutColumns(self.grid, rows, np.concatenate([c.dp for _, _, c in parts]))
         # One set of rows per (group, node count): the first part of each is its set.
         groups = self.groups or tuple(range(len(self.gpus_per_node)))
         seen: dict[tuple[int, int], int] = {}
@@ -283,17 +308,19 @@ class HardwareTable:
         sides = [(c.gpu, c.gpus_per_node, c.server.pcie_gen) for c in clusters]
         return cls(columns, codes, ids, tuple(sides.index(side) for side in sides))
 
-    def batch(self, cands: Candidates) -> dict:
-        """The model's input columns for `cands`."""
-        hw = cands.hardware
+    def batch(self, cands: Candidates, rows: np.ndarray | None = None) -> dict:
+        """The model's input columns for `cands` (or some rows of them)."""
+        if rows is None:
+            rows = np.arange(len(cands))
+        hw = cands.hardware[rows]
         batch = {key: col[hw] for key, col in self.columns.items()}
         batch["gpu_id"] = GpuCodes(self.gpu_codes[hw], self.gpu_ids)
-        batch["nodes"] = cands.nodes
-        batch.update(cands.layout)
-        batch["global_batch"] = cands.global_batch
+        batch["nodes"] = cands.nodes[rows]
+        batch.update(cands.layout_of(rows))
+        batch["global_batch"] = cands.global_batch[rows]
         for key in INTEGER_COLUMNS:
-            batch[key] = batch[key].astype(int)
-        batch["sequence_parallel"] = batch["sequence_parallel"].astype(bool)
+            batch[key] = batch[key].astype(int, copy=False)
+        batch["sequence_parallel"] = batch["sequence_parallel"].astype(bool, copy=False)
         return batch
 
 
@@ -302,12 +329,6 @@ def evaluate(clusters: Sequence[Cluster] | HardwareTable, cands: Candidates, mod
     """All candidates through the model, vectorised, in one pass."""
     table = clusters if isinstance(clusters, HardwareTable) else HardwareTable.of(clusters)
     return estimate_batch(table.batch(cands), model, training, constants)
-
-
-def rows_of(batch: dict, rows: np.ndarray) -> dict:
-    """The model's input columns of some candidates of a chunk."""
-    return {k: GpuCodes(v.codes[rows], v.ids) if isinstance(v, GpuCodes) else v[rows]
-            for k, v in batch.items()}
 
 
 @dataclass(frozen=True)
@@ -324,17 +345,17 @@ class Feasibility:
         return self.valid & self.memory_fits
 
 
-def feasibility(batch: dict, cands: Candidates, model, training: Training, constants,
+def feasibility(table: HardwareTable, cands: Candidates, model, training: Training, constants,
                 exhaustive: bool = False) -> Feasibility:
     """Validity and memory of a chunk, once per set of rows that differ only in the fabric;
     `exhaustive` runs the whole model on every candidate instead (the reference the pruned
     search is held to). Either way the figures agree: the model is element-wise, so a
     candidate's figures do not depend on the others in its pass."""
     if exhaustive:
-        r = estimate_batch(batch, model, training, constants)
+        r = estimate_batch(table.batch(cands), model, training, constants)
         return Feasibility(r["valid"].astype(bool), r["memory_fits"].astype(bool), r)
     first, shared_of = _sharing(cands)
-    pre = feasibility_batch(rows_of(batch, first), model, training, constants)
+    pre = feasibility_batch(table.batch(cands, first), model, training, constants)
     return Feasibility(pre["valid"].astype(bool)[shared_of],
                        pre["memory_fits"].astype(bool)[shared_of])
 
@@ -346,15 +367,16 @@ def _sharing(cands: Candidates) -> tuple[np.ndarray, np.ndarray]:
     return cands.shared_first, cands.shared_of
 
 
-def model_on(batch: dict, rows: np.ndarray, model, training: Training, constants,
+def model_on(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
+             training: Training, constants,
              found: Feasibility | None = None) -> dict[str, np.ndarray]:
     """The whole model on some rows of a chunk (taken from `found` if it already ran)."""
     if found is not None and found.full is not None:
         return {k: v[rows] for k, v in found.full.items()}
-    return estimate_batch(rows_of(batch, rows), model, training, constants)
+    return estimate_batch(table.batch(cands, rows), model, training, constants)
 
 
-def throughput_bound(batch: dict, cands: Candidates, rows: np.ndarray, model,
+def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
                      training: Training, constants) -> dict[str, np.ndarray]:
     """Upper bounds of the throughput of some rows of a chunk, from compute alone (once per
     set of rows that differ only in the fabric)."""
@@ -362,5 +384,5 @@ def throughput_bound(batch: dict, cands: Candidates, rows: np.ndarray, model,
     sets, back = np.unique(shared_of[rows], return_inverse=True)
     first = np.empty(sets.size, np.intp)
     first[back] = rows  # any row of each set will do: they share the figures
-    bound = compute_bound_batch(rows_of(batch, first), model, training, constants)
+    bound = compute_bound_batch(table.batch(cands, first), model, training, constants)
     return {k: v[back] for k, v in bound.items()}

@@ -46,14 +46,14 @@ def test_validity_memory_and_the_model_on_some_rows_agree_with_one_whole_pass(cl
     # One server on two fabrics: validity and memory are worked out once for both.
     assert HardwareTable.of(clusters).groups == (0, 0)
     assert cands.shared_first.size == len(cands) // 2
-    batch = HardwareTable.of(clusters).batch(cands)
+    table = HardwareTable.of(clusters)
     whole = evaluate(clusters, cands, model, training, constants)
-    found = feasibility(batch, cands, model, training, constants)
+    found = feasibility(table, cands, model, training, constants)
     np.testing.assert_array_equal(found.valid, whole["valid"])
     np.testing.assert_array_equal(found.memory_fits, whole["memory_fits"])
     rows = np.flatnonzero(found.runnable)
     assert 0 < rows.size < len(cands)  # 70B does not fit on one node in every layout
-    some = model_on(batch, rows, model, training, constants)
+    some = model_on(table, cands, rows, model, training, constants)
     for key, column in some.items():
         np.testing.assert_array_equal(column, whole[key][rows], err_msg=key)
 
@@ -66,10 +66,9 @@ def test_the_compute_bound_is_never_below_the_model_s_throughput(cluster_on, con
         training = Training(global_batch=1024, micro_batch=1)
         cands = enumerate_candidates(clusters, [1, 2, 3, 8, 16], model, training, LayoutSpace(),
                                      False)
-        batch = HardwareTable.of(clusters).batch(cands)
         whole = evaluate(clusters, cands, model, training, constants)
-        bound = throughput_bound(batch, cands, np.arange(len(cands)), model, training,
-                                 constants)
+        bound = throughput_bound(HardwareTable.of(clusters), cands, np.arange(len(cands)),
+                                 model, training, constants)
         assert np.all(bound["samples_per_s"] >= whole["samples_per_s"]), preset
         # ... and it is a bound worth having: within 2x of the model on most candidates.
         assert np.median(whole["samples_per_s"] / bound["samples_per_s"]) > 0.5, preset
