@@ -98,10 +98,14 @@ class Config:
     # Reverse proxies in front that append the client to X-Forwarded-For (nginx: 1); with 0
     # the address is the TCP peer and the header is ignored.
     trusted_proxies: int = 0
-    # Candidates one sizing may enumerate (sizing.search.search_size) by the kind of key:
-    # 2.5 million is about 4 s of a worker's CPU and 1.3 GB; the page's key gets a sixth.
-    search_candidates_secret_key: int = 2_500_000
-    search_candidates_publishable_key: int = 400_000
+    # Candidates one sizing may enumerate (sizing.search.search_size) by the kind of key. The
+    # search streams them in chunks, so memory no longer grows with them (under 50 MiB of
+    # peak RSS for any questionnaire the schema allows); what they cost is CPU time: on the
+    # 2-core bench machine the widest questionnaire, Mixtral on every pair at 1-512 nodes
+    # (13.1 million), took 2.0 s and 70B at 1-128 (1.35 million) 0.33 s. A secret key may
+    # send any of today's questionnaires; the page's key about the full catalog at 1-128.
+    search_candidates_secret_key: int = 15_000_000
+    search_candidates_publishable_key: int = 1_500_000
     # Sizings queued or running at once per account, and of those made by publishable keys.
     active_sizings_per_account: int = 10
     active_sizings_from_publishable_keys: int = 4

@@ -18,7 +18,8 @@ LIMITS = [
     (("Failed authentications per minute per client address (then every keyed request from "
       "it waits out the minute, without a lookup)"), "auth_failures_per_address",
      "AUTH_FAILURES_PER_ADDRESS", "429 too_many_failed_authentications"),
-    ("Candidates one sizing may search with a secret key (pairs x node counts x layouts)",
+    (("Candidates one sizing may search with a secret key (pairs x node counts x the "
+      "layouts whose degrees divide each GPU count)"),
      "search_candidates_secret_key", "SEARCH_CANDIDATES_SECRET_KEY", "422 search_too_large"),
     ("... with a publishable key", "search_candidates_publishable_key",
      "SEARCH_CANDIDATES_PUBLISHABLE_KEY", "422 search_too_large"),
