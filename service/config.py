@@ -73,6 +73,7 @@ WHOLE_NUMBERS: dict[str, tuple[str, int]] = {
     "wait_slots": ("PREFER_WAIT_SLOTS", 0),
     "body_read_timeout_s": ("BODY_READ_TIMEOUT_S", 1),
     "idempotency_key_ttl_s": ("IDEMPOTENCY_KEY_TTL_S", 60),
+    "api_key_cache_s": ("API_KEY_CACHE_S", 0),
 }
 
 
@@ -120,6 +121,10 @@ class Config:
     # A request body that stops arriving this long (a client announcing more than it sends) is
     # refused with 408 instead of holding a thread; nginx's client_body_timeout is the same.
     body_read_timeout_s: int = 10
+    # A key a process authenticated is not looked up again for this long: a key revoked by
+    # another process (the command line, another server) stops working within this many
+    # seconds; through the same process, at once. 0 looks every request's key up.
+    api_key_cache_s: int = 5
     # How long an Idempotency-Key is remembered after its first use.
     idempotency_key_ttl_s: int = 86_400
     # A running sizing whose worker has not beaten for this long belongs to a dead worker.

@@ -31,6 +31,9 @@ LIMITS = [
      "the answer comes at the cap"),
     ("Requests waiting at once per server process", "wait_slots", "PREFER_WAIT_SLOTS",
      "answered at once, without Preference-Applied"),
+    (("Seconds a key revoked by another process may still work (each process remembers "
+      "the keys it authenticated for this long)"), "api_key_cache_s", "API_KEY_CACHE_S",
+     "401 invalid_key"),
     ("Lifetime of an Idempotency-Key after its first use, in seconds", "idempotency_key_ttl_s",
      "IDEMPOTENCY_KEY_TTL_S", "the key is new again"),
     ("Largest request body, in bytes", "max_body_bytes", "MAX_BODY_BYTES",
