@@ -14,13 +14,7 @@ from catalog.changes import apply_changes
 from catalog.tables import utcnow
 from service import accounts, db
 from service.records import ApiKey
-from tests.conftest import (
-    authorised,
-    build_app,
-    drop_postgres_database,
-    new_key,
-    new_postgres_database,
-)
+from tests.conftest import authorised, build_app, new_key
 
 ESTIMATE = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 4},
             "workload": {"preset": "llama-3-8b"}, "training": {"global_batch": 512},
@@ -28,14 +22,9 @@ ESTIMATE = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes":
 CACHE_S = 1
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path):
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'hot.sqlite3'}"
-        return
-    url = new_postgres_database()
-    yield url
-    drop_postgres_database(url)
+@pytest.fixture()
+def database_url(empty_database_url):
+    return empty_database_url
 
 
 @pytest.fixture()
