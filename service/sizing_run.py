@@ -34,6 +34,11 @@ from sizing.search import (
 )
 
 Progress = Callable[[float], None]
+# The model's columns the result reads of each (hardware, node count)'s best candidate (the
+# advice's options); the ranked configurations themselves are estimated again, one by one.
+# Only these are kept per cell, so the kept table stays small however wide the node range.
+SHOWN_MODEL_COLUMNS = ("scaling_efficiency", "communication_share", "gpus", "tokens_per_s",
+                       "samples_per_s", "step_time_s")
 
 
 def run(snap: Snapshot, request: SizingRequest, progress: Progress, today: date) -> SizingResult:
@@ -81,10 +86,9 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
             told = tenth
             progress(0.1 + 0.5 * done / total)
     excluded.update(best.excluded)
-    kept = best.kept()
+    kept, col = best.kept()
     if kept.size == 0:
         return Nothing(snap, request, excluded, "every candidate was ruled out", best.evaluated)
-    col = {key: column[kept] for key, column in best.columns.items()}
     counts = len(request.node_counts)
     cands = Candidates(kept // counts, np.asarray(request.node_counts)[kept % counts],
                        {k[len("layout_"):]: v for k, v in col.items() if k.startswith("layout_")},
@@ -199,7 +203,7 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     eligibility = ranking.sellable(rules)
     columns = {**figures, "global_batch": cands.global_batch[run],
                **{f"layout_{k}": v for k, v in cands.layout_of(run).items()},
-               **{f"r_{k}": v for k, v in r.items()}}
+               **{f"r_{k}": r[k] for k in SHOWN_MODEL_COLUMNS}}
     best.add(cell, spread(figures["score"], np.inf), spread(figures["raw_score"], np.inf),
              eligibility, columns, run)
 

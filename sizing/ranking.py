@@ -135,7 +135,11 @@ class RunningBest:
         self.node_counts = node_counts
         cells = hardware * node_counts
         self.score = np.full(cells, np.inf)
+        # Columns are stored only for cells that ever held a winner (most cells of a wide
+        # node range hold none: past the stock, or nothing fits), at the cell's slot.
+        self.slot = np.full(cells, -1, np.int32)
         self.columns: dict[str, np.ndarray] = {}
+        self._used, self._allocated = 0, 64
         self.evaluated = 0
         self.timed = 0  # candidates the time model ran on (the others were ruled out before)
         self.eligible = 0
@@ -155,8 +159,11 @@ class RunningBest:
         for name, count in eligibility.excluded.items():
             self.excluded[name] = self.excluded.get(name, 0) + count
         for name, mask in eligibility.ruled_out.items():
-            per_cell = np.bincount(cell[mask], minlength=self.score.shape[0])
-            self.ruled_out[name] = self.ruled_out.get(name, 0) + per_cell
+            per_cell = np.bincount(cell[mask], minlength=self.score.shape[0]).astype(np.int32)
+            if name in self.ruled_out:
+                self.ruled_out[name] += per_cell
+            else:
+                self.ruled_out[name] = per_cell
         n_eligible = int(eligible.sum())
         if not n_eligible:
             return
@@ -167,15 +174,29 @@ class RunningBest:
         targets = cell[better]
         self.score[targets] = score[better]
         at = np.searchsorted(rows, better)
+        slots = self._slots(targets)
         for key, column in columns.items():
             column = np.asarray(column)
             if key not in self.columns:
-                self.columns[key] = np.zeros(self.score.shape[0], dtype=column.dtype)
-            self.columns[key][targets] = column[at]
+                self.columns[key] = np.zeros(self._allocated, dtype=column.dtype)
+            self.columns[key][slots] = column[at]
 
-    def kept(self) -> np.ndarray:
-        """The cells that hold a candidate, in candidate order."""
-        return np.flatnonzero(np.isfinite(self.score))
+    def _slots(self, targets: np.ndarray) -> np.ndarray:
+        new = targets[self.slot[targets] < 0]
+        if new.size:
+            self.slot[new] = np.arange(self._used, self._used + new.size)
+            self._used += new.size
+            if self._used > self._allocated:
+                self._allocated = max(self._used, 2 * self._allocated)
+                self.columns = {k: np.concatenate([v, np.zeros(self._allocated - v.shape[0],
+                                                               v.dtype)])
+                                for k, v in self.columns.items()}
+        return self.slot[targets]
+
+    def kept(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """The cells that hold a candidate, in candidate order, and their columns."""
+        cells = np.flatnonzero(np.isfinite(self.score))
+        return cells, {key: column[self.slot[cells]] for key, column in self.columns.items()}
 
     def ruled_out_of(self, hardware: int, node_index_above: int) -> dict[str, int]:
         """Candidates of one hardware pair past a node index, by the rule that ruled them out."""

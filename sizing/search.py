@@ -154,51 +154,69 @@ class Enumeration:
     # Pairs of one group have the same server-side figures (GPU, GPUs per node, PCIe).
     groups: tuple[int, ...] = ()
 
-    @cached_property
-    def _by_gpus(self) -> dict[int, CellLayouts]:
-        return {g: self._layouts(g) for g in
-                sorted({gpn * n for gpn in self.gpus_per_node for n in self.node_counts})}
-
-    def _layouts(self, gpus: int) -> CellLayouts:
+    def _tables(self, gpus: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """For each GPU count (rows) and grid layout (columns): built (degrees divide it),
+        kept by the batch rule, dp and the global batch."""
         grid = self.grid
         model_parallel = (grid["tp"] * grid["pp"] * grid["cp"]).astype(np.int64)
-        divides = gpus % model_parallel == 0
-        dp = gpus // np.maximum(model_parallel, 1)
-        ok = divides & (dp >= 1) & (dp % grid["ep"].astype(np.int64) == 0)
+        g = np.asarray(gpus, np.int64)[:, None]
+        dp = g // np.maximum(model_parallel, 1)
+        built = (g % model_parallel == 0) & (dp >= 1) & (dp % grid["ep"].astype(np.int64) == 0)
         if self.fixed_dp:
-            ok &= dp == self.fixed_dp
-        rows = np.flatnonzero(ok)
-        dp = dp[rows]
-        unit = (dp * grid["micro_batch"][rows]).astype(float)
+            built &= dp == self.fixed_dp
+        unit = np.maximum(dp * grid["micro_batch"], 1).astype(float)
         batch = float(self.training.global_batch)
         if self.batch_fixed:
-            fits = np.fmod(batch, unit) == 0
-            gb = np.full(rows.shape, batch)
+            kept = built & (np.fmod(batch, unit) == 0)
+            gb = np.full(unit.shape, batch)
         else:
             gb = np.maximum(np.round(batch / unit), 1) * unit
-            fits = gb <= self.max_global_batch
-        return CellLayouts(rows[fits], dp[fits], gb[fits], int(grid["tp"].shape[0] - rows.size),
-                           int((~fits).sum()))
+            kept = built & (gb <= self.max_global_batch)
+        return built, kept, dp, gb
+
+    def _layouts(self, gpus: int) -> CellLayouts:
+        built, kept, dp, gb = (t[0] for t in self._tables(np.array([gpus])))
+        rows = np.flatnonzero(kept)
+        return CellLayouts(rows, dp[rows], gb[rows], int(built.size - built.sum()),
+                           int(built.sum() - rows.size))
+
+    @cached_property
+    def _counts(self) -> tuple[int, int, int]:
+        """(built, never built, built then ruled out by the batch rule) over every cell,
+        counted per distinct GPU count a block at a time, without keeping any layout."""
+        cells = np.multiply.outer(np.asarray(self.gpus_per_node, np.int64),
+                                  np.asarray(self.node_counts, np.int64)).ravel()
+        gpus, times = np.unique(cells, return_counts=True)
+        built = never = batch = 0
+        for start in range(0, gpus.size, 256):
+            b, k, _, _ = self._tables(gpus[start:start + 256])
+            weight = times[start:start + 256]
+            built += int(b.sum(axis=1) @ weight)
+            never += int((~b).sum(axis=1) @ weight)
+            batch += int((b & ~k).sum(axis=1) @ weight)
+        return built, never, batch
 
     def cells(self) -> Iterator[tuple[int, int, CellLayouts]]:
-        """(hardware, node index, layouts) in candidate order."""
+        """(hardware, node index, layouts) in candidate order; the layouts of a GPU count are
+        kept only while its node count is being walked, so memory does not grow with the range."""
         for j, n in enumerate(self.node_counts):
+            here: dict[int, CellLayouts] = {}
             for hw, gpn in enumerate(self.gpus_per_node):
-                yield hw, j, self._by_gpus[gpn * n]
+                g = gpn * n
+                if g not in here:
+                    here[g] = self._layouts(g)
+                yield hw, j, here[g]
 
     @property
     def skipped(self) -> dict[str, int]:
         """Layouts of the grid never built (degrees) or built and ruled out by the batch rule."""
-        out = {"degrees": 0, "batch": 0}
-        for _, _, cell in self.cells():
-            out["degrees"] += cell.degrees
-            out["batch"] += cell.batch
-        return out
+        _, never, batch = self._counts
+        return {"degrees": never, "batch": batch}
 
     @property
     def size(self) -> int:
         """Candidates built, before the batch rule: the work a search may do."""
-        return sum(c.rows.size + c.batch for _, _, c in self.cells())
+        return self._counts[0]
 
     def chunks(self, chunk: int) -> Iterator[Candidates]:
         """The candidates, at most about `chunk` at a time (whole cells; one cell holds at most
