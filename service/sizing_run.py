@@ -37,6 +37,9 @@ Progress = Callable[[float], None]
 # The model's columns the result reads of each (hardware, node count)'s best candidate (the
 # advice's options); the ranked configurations themselves are estimated again, one by one.
 # Only these are kept per cell, so the kept table stays small however wide the node range.
+# Rows of best bound per cell timed first: their best true score is what the cell's other rows'
+# bounds must beat. More probes prune more rows and cost more of their own.
+PROBES_PER_CELL = 8
 SHOWN_MODEL_COLUMNS = ("scaling_efficiency", "communication_share", "gpus", "tokens_per_s",
                        "samples_per_s", "step_time_s")
 
@@ -182,8 +185,9 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     passing = np.logical_and.reduce([allowed for _, allowed in rules])
     run = np.arange(len(cands)) if exhaustive else np.flatnonzero(passing)
     if not exhaustive and run.size and not ctx.rules_need_the_time:
-        run = _undominated(ctx, best, table, cands, cell, run)
-    r = model_on(table, cands, run, model, training, ctx.constants, found)
+        run, r = _undominated(ctx, best, table, cands, cell, run)
+    else:
+        r = model_on(table, cands, run, model, training, ctx.constants, found)
     figures = ctx.scored(series.rate_of(model, r), cell[run], cands.hardware[run],
                          cands.nodes[run])
     n = len(cands)
@@ -209,11 +213,13 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
 
 
 def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
-                 cands: Candidates, cell: np.ndarray, run: np.ndarray) -> np.ndarray:
-    """The rows of `run` (all eligible: no rule reads the time) that could be their cell's best.
+                 cands: Candidates, cell: np.ndarray,
+                 run: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The rows of `run` (all eligible: no rule reads the time) that could be their cell's
+    best, and the model's columns of those rows.
 
-    Each cell's row of best compute-only bound runs first; a row whose bound is worse than
-    that row's true score cannot be the cell's best, and with its bound's raw score no better
+    Each cell's rows of best compute-only bound run first; a row whose bound is worse than
+    the best true score among them cannot be the cell's best, and with its bound's raw score no better
     than the best raw score seen it cannot lower that either, so it is counted as eligible
     without running the time model on it.
     """
@@ -222,11 +228,20 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     bound = ctx.scored(series.rate_of(model, throughput_bound(table, cands, run, model,
                                                               training, ctx.constants)),
                        cells, hw, nodes)
-    first = ranking.best_per_group(cells, bound["score"], np.ones(run.size, bool))
+    first = ranking.lowest_per_group(cells, bound["score"], PROBES_PER_CELL)
     r = model_on(table, cands, run[first], model, training, ctx.constants)
     true = ctx.scored(series.rate_of(model, r), cells[first], hw[first], nodes[first])
     beat = np.full(best.score.shape, np.inf)
-    beat[cells[first]] = true["score"]
+    np.minimum.at(beat, cells[first], true["score"])
     raw_floor = min(best.best_raw_score, float(np.nanmin(true["raw_score"], initial=np.inf)))
     dominated = (bound["score"] > beat[cells]) & (bound["raw_score"] >= raw_floor)
-    return run[~dominated]
+    # The probes' figures are kept: only the other rows left are timed now.
+    probed = np.zeros(run.size, bool)
+    probed[first] = True
+    rest = np.flatnonzero(~dominated & ~probed)
+    r_rest = model_on(table, cands, run[rest], model, training, ctx.constants)
+    kept = np.flatnonzero(~dominated)
+    order = np.argsort(np.concatenate([first, rest]), kind="stable")
+    at = np.searchsorted(np.concatenate([first, rest])[order], kept)
+    merged = {k: np.concatenate([r[k], r_rest[k]])[order][at] for k in r}
+    return run[kept], merged

@@ -81,6 +81,17 @@ def best_per_group(groups: np.ndarray, score: np.ndarray, eligible: np.ndarray) 
     return order[first]
 
 
+def lowest_per_group(groups: np.ndarray, score: np.ndarray, count: int) -> np.ndarray:
+    """Indices of the `count` lowest scores in each group (ties: first seen), in index order."""
+    if groups.size == 0:
+        return np.zeros(0, np.intp)
+    order = np.lexsort((score, groups))
+    sorted_groups = groups[order]
+    starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]])
+    rank = np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size]))
+    return np.sort(order[rank < count])
+
+
 @dataclass(frozen=True)
 class Ranking:
     """The ranked list and the table it was chosen from."""

@@ -281,10 +281,13 @@ def feasibility_batch(batch: dict, model, training: Training, constants) -> dict
 
 def compute_bound_batch(batch: dict, model, training: Training, constants) -> dict:
     """Upper bounds of each candidate's throughput (tokens_per_s, samples_per_s) from its
-    compute alone: every other part of estimate_batch's step time (communication, bubble,
-    optimizer, stragglers) only adds to the micro-batches' compute."""
+    compute alone: the micro-batches' compute and the pipeline bubble's share of it, which
+    estimate_batch's step time holds with each micro-batch's communication on top; every
+    other part of it (communication, optimizer, stragglers) only adds."""
     c = _prepared(batch, training, model)
-    step = c["micro_batches"] * compute_side(c, model, training, constants)["t_mb"]
+    t_mb = compute_side(c, model, training, constants)["t_mb"]
+    bubble = (c["pp"].astype(np.float64) - 1) / c["virtual_stages"].astype(np.float64) * t_mb
+    step = c["micro_batches"] * t_mb + bubble
     samples = c["global_batch"].astype(np.float64) / step
     tokens = samples * model.seq_len if isinstance(model, Transformer) else np.full_like(step, np.nan)
     return {"samples_per_s": samples, "tokens_per_s": tokens}

@@ -8,6 +8,7 @@ import numpy as np
 
 from sizing.ranking import (
     best_per_group,
+    lowest_per_group,
     objective_score,
     preference_handicap,
     rank,
@@ -58,3 +59,12 @@ def test_one_entry_per_pair_at_most_per_server_rank_one_the_best():
     assert ranked.order == (1, 4)  # server a once (its best), then b; c is ineligible
     assert ranked.best[(1, 2)] == 2 and ranked.options_at(4) == {0: 1, 1: 3, 2: 4}
     assert ranked.options_of(0) == {2: 0, 4: 1}
+
+
+def test_the_lowest_of_each_group_are_found_in_index_order():
+    groups = np.array([2, 1, 2, 1, 2, 2, 1])
+    score = np.array([5.0, 1.0, 3.0, 1.0, 4.0, 3.0, 0.5])
+    # Group 1: 0.5 (6), then the tie at 1.0 goes to the first seen (1); group 2: 3.0 (2, 5).
+    assert lowest_per_group(groups, score, 2).tolist() == [1, 2, 5, 6]
+    assert lowest_per_group(groups, score, 10).tolist() == list(range(7))
+    assert lowest_per_group(groups[:0], score[:0], 3).size == 0
