@@ -7,7 +7,7 @@ lines, so what a sizing shows is what its quote charges.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Literal
 
@@ -409,21 +409,6 @@ def rate_grid(book: PriceBook, templates: Sequence[Configuration], node_counts: 
     parts = [_rates_of(book, t, nodes, term, currency) for t in templates]
     return RateTable(*(np.concatenate([p[k] for p in parts]) if parts else np.zeros(0)
                        for k in range(3)))
-
-
-def rate_table(book: PriceBook, configs: Sequence[Configuration], *, term: str,
-               currency: str) -> RateTable:
-    if term not in book.term_discounts:
-        raise PricingError(f"unknown term {term!r}")
-    monthly, hourly, once = (np.zeros(len(configs)) for _ in range(3))
-    groups: dict[Configuration, list[int]] = {}
-    for i, c in enumerate(configs):
-        groups.setdefault(replace(c, nodes=1), []).append(i)
-    for template, index in groups.items():
-        nodes = np.array([configs[i].nodes for i in index], float)
-        monthly[index], hourly[index], once[index] = _rates_of(book, template, nodes, term,
-                                                                currency)
-    return RateTable(monthly, hourly, once)
 
 
 def training_cost(rates: RateTable, index: np.ndarray, training_hours: np.ndarray, term: str,

@@ -23,6 +23,7 @@ from service.sizing_request import SizingRequest
 from service.sizing_result import SizingResult
 from service.sizing_shown import Nothing, Search, shown_result
 from sizing import ranking, series
+from sizing.constants import ModelConstants
 from sizing.policy import SizingPolicy
 from sizing.search import (
     Candidates,
@@ -112,7 +113,7 @@ class _Context:
 
     request: SizingRequest
     policy: SizingPolicy
-    constants: object
+    constants: ModelConstants
     rates: pricing.RateTable  # by cell: hardware x node counts
     hours_per_month: int
     usable: np.ndarray  # nodes in stock per hardware pair

@@ -15,7 +15,6 @@ from catalog.pricing import (
     billing_plans,
     price,
     rate_grid,
-    rate_table,
     tax,
     training_cost,
 )
@@ -33,13 +32,15 @@ def test_a_term_bills_its_months_or_more_and_monthly_goes_by_the_hour_when_cheap
 
 
 def test_the_ranking_tables_are_the_engines_decimals(snap):
-    configs = [H100, Configuration("pcie-l40s-8", "eth-tcp-25", 3, "eu-central", 1, 1.0)]
-    rates = rate_table(snap.prices, configs, term="1y", currency="EUR")
-    for i, config in enumerate(configs):
+    l40s = Configuration("pcie-l40s-8", "eth-tcp-25", 1, "eu-central", 1, 1.0)
+    rates = rate_grid(snap.prices, [dataclasses.replace(H100, nodes=1), l40s], [3, 4],
+                      term="1y", currency="EUR")
+    for i, config in enumerate([dataclasses.replace(H100, nodes=3), H100,
+                                dataclasses.replace(l40s, nodes=3), dataclasses.replace(l40s, nodes=4)]):
         exact = price(snap.prices, config, term="1y", currency="EUR", billing=Billing.for_term("1y"))
         assert rates.monthly_net[i] == float(exact.monthly_net)
         assert rates.one_time[i] == float(exact.one_time)
-    cost, months, on_demand = training_cost(rates, np.array([0]), np.array([77 * 24.0]), "1y", 730)
+    cost, months, on_demand = training_cost(rates, np.array([1]), np.array([77 * 24.0]), "1y", 730)
     exact = price(snap.prices, H100, term="1y", currency="EUR", billing=Billing("1y", 12, 0))
     assert months[0] == 12 and on_demand[0] == 0
     assert cost[0] == pytest.approx(float(exact.total), abs=0.01)
