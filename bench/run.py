@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import async_bench, http_bench, model_bench, search_bench
+from bench import async_bench, http_bench, model_bench, peer_bench, search_bench
 
 
 def machine() -> str:
@@ -42,6 +42,8 @@ def main() -> int:
     print(f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {machine()}", flush=True)
     print("model ...", flush=True)
     model = model_bench.measure()
+    print("peer ...", flush=True)
+    peer = peer_bench.measure()
     print("search ...", flush=True)
     search = search_bench.measure()
     print("http ...", flush=True)
@@ -54,6 +56,15 @@ def main() -> int:
     rows.append(("model: estimate_batch (goal >= 1M/s)",
                  f"{pair.a.median:,.0f} configs/s (best {pair.a.best:,.0f})",
                  f"loop of estimate: {pair.b.median:,.0f} configs/s", ratio(pair, 0)))
+    if peer is None:
+        rows.append(("model: one estimate vs llm-analysis", "llm-analysis not installed",
+                     "make bench installs it (the bench extra)", "-"))
+    else:
+        pair = peer["pair"]
+        rows.append(("model: one estimate vs llm-analysis (goal < 1x)",
+                     f"{pair.a.median * 1000:.3f} ms (best {pair.a.best * 1000:.3f})",
+                     (f"llm-analysis 0.2.2 training(), same GPT-3 175B layout: "
+                     f"{pair.b.median * 1000:.3f} ms"), ratio(pair)))
     e2e = search["end_to_end"]["pair"]
     rows.append(("search: full catalog vs one node (goal <= 5x)",
                  (f"{e2e.a.median * 1000:,.0f} ms (best {e2e.a.best * 1000:,.0f}), "
