@@ -109,7 +109,8 @@ class Sizings(MethodView):
         "request. Names the field."))
     @blp.doc(operationId="createSizing", summary="Submit a workload questionnaire", description=(
         "Before it is queued, a sizing's search size (server and fabric pairs x node counts x "
-        "parallel layouts) is checked against the key's allowance, and the account's sizings "
+        "the parallel layouts whose degrees divide each GPU count) is checked against the "
+        "key's allowance, and the account's sizings "
         "queued or running at once against its caps (429 too_many_active_sizings with "
         "Retry-After past them). `Prefer: wait=N` waits at most PREFER_WAIT_MAX_S, and only "
         "while the server has a wait slot free; Preference-Applied says when it waited. The "
