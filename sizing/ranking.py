@@ -152,7 +152,9 @@ class RunningBest:
         self.columns: dict[str, np.ndarray] = {}
         self._used, self._allocated = 0, 64
         self.evaluated = 0
-        self.timed = 0  # candidates the time model ran on (the others were ruled out before)
+        # Candidates ranked on the time model's figures (the others were ruled out before it,
+        # or left out by their compute bound; a few bound probes run and are left out too).
+        self.timed = 0
         self.eligible = 0
         self.best_raw_score = np.inf  # of every eligible candidate, not only the kept ones
         self.excluded: dict[str, int] = {}
