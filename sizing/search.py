@@ -138,7 +138,8 @@ class Enumeration:
 
     A cell is one hardware pair at one node count; its candidates are the grid's layouts
     whose degrees divide the cell's GPU count, and those depend on the GPU count alone, so
-    they are worked out once per distinct GPU count. Cells come node counts ascending, then
+    they are worked out once per GPU count at each node count (and counted, for the search
+    size, without being kept). Cells come node counts ascending, then
     hardware pairs, layouts in grid order: the order of the candidates is fixed, whatever the
     chunk size, and the pairs of one server at one node count share a chunk, so what does not
     depend on the fabric is computed once for them.
