@@ -182,7 +182,8 @@ class RunningBest:
             return
         self.eligible += n_eligible
         self.best_raw_score = min(self.best_raw_score, float(raw_score[eligible].min()))
-        winners = best_per_group(cell, score, eligible)
+        # Only the given rows can win: every other eligible one scores inf here.
+        winners = rows[best_per_group(cell[rows], score[rows], eligible[rows])]
         better = winners[score[winners] < self.score[cell[winners]]]
         targets = cell[better]
         self.score[targets] = score[better]
