@@ -243,22 +243,25 @@ class Enumeration:
         # One set of rows per (group, node count): the first part of each is its set.
         groups = self.groups or tuple(range(len(self.gpus_per_node)))
         seen: dict[tuple[int, int], int] = {}
-        first, shared_of = [], []
-        start = unique = 0
-        for (hw, j, cell), size in zip(parts, sizes):
+        set_start, is_first = [], []
+        unique = 0
+        for (hw, j, _), size in zip(parts, sizes):
             key = (groups[hw], j)
+            is_first.append(key not in seen)
             if key not in seen:
                 seen[key] = unique
-                first.append(np.arange(start, start + size))
                 unique += size
-            shared_of.append(np.arange(seen[key], seen[key] + size))
-            start += size
+            set_start.append(seen[key])
+        sizes_a = np.asarray(sizes)
+        part_start = np.cumsum(sizes_a) - sizes_a
+        offset = np.repeat(np.asarray(set_start) - part_start, sizes_a)
         return Candidates(
             hardware=np.repeat(np.array([hw for hw, _, _ in parts]), sizes),
             nodes=np.asarray(self.node_counts)[node_index], layout=layout,
             global_batch=np.concatenate([c.global_batch for _, _, c in parts]),
-            node_index=node_index, shared_first=np.concatenate(first),
-            shared_of=np.concatenate(shared_of))
+            node_index=node_index,
+            shared_first=np.flatnonzero(np.repeat(np.asarray(is_first), sizes_a)),
+            shared_of=np.arange(rows.size) + offset)
 
 
 def enumeration(gpus_per_node: Sequence[int], node_counts: Sequence[int], model,
