@@ -24,16 +24,23 @@ class Side:
 
 @dataclass(frozen=True)
 class Pair:
+    """The two sides, and the ratio of each A to the B measured right after it."""
+
     a: Side
     b: Side
 
     @property
+    def ratios(self) -> tuple[float, ...]:
+        return tuple(x / y for x, y in zip(self.a.values, self.b.values))
+
+    @property
     def ratio_median(self) -> float:
-        return self.a.median / self.b.median
+        return statistics.median(self.ratios)
 
     @property
     def ratio_best(self) -> float:
-        return self.a.best / self.b.best
+        """The best of the per-turn ratios: the highest for rates, the lowest for times."""
+        return max(self.ratios) if self.a.higher_is_better else min(self.ratios)
 
 
 def interleaved(a: Callable[[], float], b: Callable[[], float], repeats: int,

@@ -116,7 +116,8 @@ def main() -> int:
     print(line)
     for row in rows:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
-    print(f"\nEvery ratio: its two sides measured turn about (A B A B ...), median of the repeats "
+    print(f"\nEvery ratio: its two sides measured turn about (A B A B ...); the median of the "
+          f"ratios of each turn, the best turn in brackets; figures: median of the repeats "
           f"(best in brackets). gunicorn {http['workers']} workers x {http['threads']} threads, "
           f"{http['clients']} client threads on loopback, {http['rounds']} rounds of "
           f"{http['per_round']} requests per side; {time.perf_counter() - started:.0f} s in all")

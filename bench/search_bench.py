@@ -162,7 +162,7 @@ def memory() -> dict:
     return out
 
 
-def measure(repeats: int = 5) -> dict:
+def measure(repeats: int = 7) -> dict:
     snap = shipped_snapshot()
     return {"end_to_end": end_to_end(repeats), "per_candidate": per_candidate(snap, 3),
             "memory": memory()}
