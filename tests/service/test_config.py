@@ -38,7 +38,7 @@ def test_a_public_key_is_never_allowed_more_than_a_secret_one(env, message):
 def test_the_defaults_are_the_documented_ones():
     config = Config.from_env({})
     assert (config.search_candidates_secret_key, config.search_candidates_publishable_key) == \
-        (15_000_000, 1_500_000)
+        (6_000_000, 1_500_000)
     assert (config.active_sizings_per_account, config.active_sizings_from_publishable_keys) == (10, 4)
     assert (config.rate_limit_per_minute, config.account_rate_limit_per_minute,
             config.publishable_rate_limit_per_address, config.auth_failures_per_address) == \
