@@ -71,9 +71,12 @@ def test_the_compute_bound_is_never_below_the_model_s_throughput(cluster_on, con
         bound = throughput_bound(HardwareTable.of(clusters), cands, np.arange(len(cands)),
                                  model, training, constants)
         assert np.all(bound["samples_per_s"] >= whole["samples_per_s"]), preset
-        # The terms the network and compute physics add to the step are never negative.
+        # The terms the network and compute physics add to the step are never negative (but
+        # for float rounding of a difference of equal times, far below a step).
+        valid = whole["valid"].astype(bool)
         for term in ("straggler_s", "compute_straggler_s", "overlap_slowdown_s"):
-            assert np.all(whole[term][whole["valid"].astype(bool)] >= 0), (preset, term)
+            assert np.all(whole[term][valid] >= -1e-12 * whole["step_time_s"][valid]), (preset,
+                                                                                         term)
         # ... and it is a bound worth having: within 2x of the model on most candidates.
         assert np.median(whole["samples_per_s"] / bound["samples_per_s"]) > 0.5, preset
 
