@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from decimal import Decimal
+from itertools import product
 
 import numpy as np
 import pytest
@@ -51,7 +52,7 @@ def test_the_ranking_grid_is_the_engine_to_the_cent_for_every_pair_and_node_coun
     on both sides of each fabric's leaf size, each term, in the base and a converted currency."""
     book = snap.prices
     nodes = sorted({*range(1, 20), 31, 32, 33, 64, 65, 127, 128, 129, 255, 256, 257, 512}
-                   | {n + d for n in book.nodes_per_leaf.values() for d in (-1, 0, 1)})
+                   | {n + d for n in book.nodes_below_spine.values() for d in (-1, 0, 1)})
     checked = 0
     for (server, region) in sorted(book.servers):
         for fabric in sorted({f for s, f in snap.pairings if s == server}):
@@ -59,9 +60,13 @@ def test_the_ranking_grid_is_the_engine_to_the_cent_for_every_pair_and_node_coun
             if not pairing.supported:
                 continue
             cluster = snap.cluster(server, fabric, 1)
-            template = Configuration(server, fabric, 1, region, cluster.server.nics_per_node,
-                                     cluster.fabric.oversubscription)
-            for term, currency in (("monthly", "USD"), ("1y", "EUR"), ("3y", "USD")):
+            # The fabric as sold, and every oversubscribed spine it is priced at (the
+            # search's variants past one leaf).
+            ratios = {cluster.fabric.oversubscription, *snap.fabric_oversubscription_options[fabric]}
+            for ratio, (term, currency) in product(sorted(ratios), (("monthly", "USD"),
+                                                                    ("1y", "EUR"), ("3y", "USD"))):
+                template = Configuration(server, fabric, 1, region, cluster.server.nics_per_node,
+                                         ratio)
                 grid = rate_grid(book, [template], nodes, term=term, currency=currency)
                 for j, n in enumerate(nodes):
                     exact = price(book, dataclasses.replace(template, nodes=n), term=term,
