@@ -101,9 +101,11 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
             told = tenth
             progress(0.1 + 0.5 * done / total)
     extra = variants.candidates(fastest, request.node_counts)
-    if extra is not None:
-        # Few rows (one per cell and ratio): the whole model on each, nothing pruned.
-        _rank_chunk(ctx, best, table, extra, True, None)
+    step = policy.max_candidates_per_pass
+    for start in range(0, len(extra) if extra is not None else 0, step):
+        # One row per cell and ratio, each a cell of its own: the whole model on each, nothing
+        # pruned, a chunk at a time.
+        _rank_chunk(ctx, best, table, extra.rows(slice(start, start + step)), True, None)
     excluded.update(best.excluded)
     kept, col = best.kept()
     if kept.size == 0:
@@ -131,7 +133,8 @@ class Variants:
     the non-blocking fabric is also evaluated at each higher ratio the fabric is priced at: a
     2:1 spine costs a topology-ordered ring little and all-to-all much (sizing.collectives), and
     the ranking weighs that against the cheaper switch ports. Inside one leaf there is no spine
-    to oversubscribe.
+    to oversubscribe; a cell out of stock has no variant (it shares the server's stock, so it
+    could not be sold either).
     """
 
     pairs: tuple[tuple[str, str], ...]
@@ -380,7 +383,10 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     known = tuple(np.logical_and.reduce([allowed for _, allowed in ctx.known_rules(
         cands, found.valid, found.memory_fits, with_spares)]) for with_spares in (False, True))
     passing = known[0] | known[1]
-    wants_fastest = runnable & (cands.nodes > ctx.fastest_above[cands.hardware])
+    # A variant shares its pair's server and so its stock: out of stock as asked, it is out
+    # of stock with spares too and could not be sold; its layout is not looked for.
+    wants_fastest = (runnable & (cands.nodes > ctx.fastest_above[cands.hardware])
+                     & (cands.nodes <= ctx.usable[cands.hardware]))
     if fastest is None:
         wants_fastest[:] = False
     run = np.arange(len(cands)) if exhaustive else np.flatnonzero(passing | wants_fastest)

@@ -69,6 +69,13 @@ class Candidates:
     def micro_batch_at(self, i: int) -> int:
         return int(self.layout["micro_batch"][i])
 
+    def rows(self, rows: slice) -> Candidates:
+        """Some candidates, as candidates of their own (the sharing of fabrics not kept)."""
+        node_index = None if self.node_index is None else self.node_index[rows]
+        return Candidates(self.hardware[rows], self.nodes[rows],
+                          {k: v[rows] for k, v in self.layout.items()}, self.global_batch[rows],
+                          node_index=node_index)
+
     def layout_of(self, rows: np.ndarray) -> dict[str, np.ndarray]:
         """The layout columns of some candidates."""
         if isinstance(self.layout, LayoutColumns):
