@@ -45,7 +45,12 @@ openapi: install
 client: install
 	$(BIN)/python clients/generate.py
 
-bench: install
+# The bench's own peer (llm-analysis) goes into the same environment, once.
+$(VENV)/.bench-stamp: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	touch $@
+
+bench: install $(VENV)/.bench-stamp
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 # The model against published measurements, each run as its source ran it (bench/accuracy).

@@ -18,6 +18,7 @@ from sqlalchemy import create_engine, text
 
 from bench.databases import drop_postgres_database, new_postgres_database, prepare
 from bench.http_bench import SIZING
+from bench.interleave import interleaved
 from tests.faults.servers import (
     LOAD_TEST_ENV,
     ApiServer,
@@ -31,6 +32,7 @@ from tests.faults.servers import (
 
 WORKERS = 2  # worker processes, one task at a time each: one per core
 CLIENTS = 8
+ROUNDS = 4
 
 
 def noop_round_trips(redis_url: str, count: int) -> dict:
@@ -105,20 +107,29 @@ def measure(sizings: int = 1000, noops: int = 1000) -> dict:
             for worker in workers:
                 worker.wait_ready()
 
-            floor = noop_round_trips(redis.url, noops)
-
-            t0 = time.perf_counter()
-            ids = submit(api.port, key, sizings)
-            submitted = time.perf_counter() - t0
-
-            def all_done():
+            def done_count() -> int:
                 with engine.connect() as conn:
                     return conn.execute(text(
                         "SELECT count(*) FROM sizings WHERE status IN "
-                        "('succeeded', 'failed', 'cancelled')")).scalar() >= len(ids)
+                        "('succeeded', 'failed', 'cancelled')")).scalar()
 
-            wait_until(all_done, 900, "every sizing to finish", 0.05)
-            elapsed = time.perf_counter() - t0
+            ids: list[str] = []
+
+            def sizings_round() -> float:
+                t0 = time.perf_counter()
+                ids.extend(submit(api.port, key, sizings // ROUNDS))
+                wait_until(lambda: done_count() >= len(ids), 900, "every sizing to finish", 0.05)
+                return (sizings // ROUNDS) / (time.perf_counter() - t0)
+
+            # Turn about: no-op round trips, sizings, no-op round trips, ...
+            latencies: list[float] = []
+
+            def noop_round() -> float:
+                result = noop_round_trips(redis.url, noops // ROUNDS)
+                latencies.append(result["round_trip_ms"])
+                return result["per_s"]
+
+            pair = interleaved(sizings_round, noop_round, ROUNDS, higher_is_better=True)
             with engine.connect() as conn:
                 states = dict(conn.execute(text(
                     "SELECT status, count(*) FROM sizings GROUP BY status")).all())
@@ -134,18 +145,18 @@ def measure(sizings: int = 1000, noops: int = 1000) -> dict:
             redis.stop()
             engine.dispose()
             drop_postgres_database(database_url)
-    return {"noop": floor, "sizings": {"count": len(ids), "seconds": elapsed,
-                                       "submit_seconds": submitted, "per_s": len(ids) / elapsed,
-                                       "states": states},
-            "rss": rss, "workers": WORKERS}
+    return {"pair": pair, "count": len(ids), "round_trip_ms": statistics.median(latencies),
+            "states": states, "rss": rss, "workers": WORKERS, "rounds": ROUNDS}
 
 
 def main():
     m = measure()
-    s, n = m["sizings"], m["noop"]
-    print(f"no-op task round trip: {n['per_s']:.0f} tasks/s, {n['round_trip_ms']:.1f} ms each")
-    print(f"sizings end to end: {s['count']} in {s['seconds']:.1f} s = {s['per_s']:.1f}/s "
-          f"({s['states']})")
+    pair = m["pair"]
+    print(f"sizings end to end: median {pair.a.median:.1f}/s (best {pair.a.best:.1f}), "
+          f"{m['count']} in {m['rounds']} rounds ({m['states']})")
+    print(f"no-op task round trips: median {pair.b.median:.0f}/s (best {pair.b.best:.0f}), "
+          f"{m['round_trip_ms']:.1f} ms one at a time")
+    print(f"ratio: {pair.ratio_median:.3f}x (best {pair.ratio_best:.3f}x)")
     print(f"peak RSS: API worker {m['rss']['api_worker_kb'] / 1024:.0f} MiB, Celery pool process "
           f"{m['rss']['celery_child_kb'] / 1024:.0f} MiB, Celery main "
           f"{m['rss']['celery_main_kb'] / 1024:.0f} MiB")

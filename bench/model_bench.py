@@ -9,6 +9,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.interleave import interleaved
 from catalog.shipped import shipped
 from sizing.hardware import Cluster, Server
 from sizing.presets import preset_model
@@ -60,35 +61,43 @@ def as_batch(candidates) -> dict:
     return {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
 
 
-def measure(n: int = N, loop_sample: int = LOOP_SAMPLE) -> dict:
-    """Configurations per second of estimate_batch and of a loop of estimate, same candidates."""
+def measure(n: int = N, loop_sample: int = LOOP_SAMPLE, repeats: int = 3) -> dict:
+    """Configurations per second of estimate_batch and of a loop of estimate on the same
+    candidates, turn about (batch, loop, batch, loop, ...)."""
     rng = np.random.default_rng(7)
     constants, fabrics = shipped().constants, shipped().fabrics
     model = preset_model("llama-3-70b")
     candidates = random_candidates(n, rng, model, fabrics)
     batch = as_batch(candidates)
-
-    t0 = time.perf_counter()
-    out = estimate_batch(batch, model, Training(GLOBAL_BATCH, 1), constants)
-    t_vec = time.perf_counter() - t0
-
     sample = candidates[:loop_sample]
-    t0 = time.perf_counter()
-    for cluster, training, layout in sample:
-        estimate(cluster, model, training, layout, constants)
-    t_loop = (time.perf_counter() - t0) / len(sample) * n
-    return {"candidates": n, "loop_sample": len(sample), "all_valid": bool(out["valid"].all()),
-            "vectorised_s": t_vec, "loop_s": t_loop,
-            "vectorised_per_s": n / t_vec, "loop_per_s": n / t_loop}
+    valid = []
+
+    def vectorised() -> float:
+        t0 = time.perf_counter()
+        out = estimate_batch(batch, model, Training(GLOBAL_BATCH, 1), constants)
+        seconds = time.perf_counter() - t0
+        valid.append(bool(out["valid"].all()))
+        return n / seconds
+
+    def loop() -> float:
+        t0 = time.perf_counter()
+        for cluster, training, layout in sample:
+            estimate(cluster, model, training, layout, constants)
+        return len(sample) / (time.perf_counter() - t0)
+
+    pair = interleaved(vectorised, loop, repeats, higher_is_better=True)
+    return {"candidates": n, "loop_sample": len(sample), "all_valid": all(valid), "pair": pair,
+            "vectorised_per_s": pair.a.median, "loop_per_s": pair.b.median}
 
 
 def main():
     m = measure()
+    pair = m["pair"]
     print(f"candidates: {m['candidates']} (all valid: {m['all_valid']})")
-    print(f"estimate_batch: {m['vectorised_s']:.3f} s, {m['vectorised_per_s']:,.0f} configurations/s")
-    print(f"estimate loop:  {m['loop_s']:.2f} s (extrapolated from {m['loop_sample']}), "
-          f"{m['loop_per_s']:,.0f} configurations/s")
-    print(f"speed-up: {m['vectorised_per_s'] / m['loop_per_s']:,.0f}x")
+    print(f"estimate_batch: median {pair.a.median:,.0f} configurations/s (best {pair.a.best:,.0f})")
+    print(f"estimate loop:  median {pair.b.median:,.0f} configurations/s (best {pair.b.best:,.0f}), "
+          f"{m['loop_sample']} per repeat")
+    print(f"speed-up: {pair.ratio_median:,.0f}x (best {pair.ratio_best:,.0f}x)")
 
 
 if __name__ == "__main__":

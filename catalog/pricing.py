@@ -354,8 +354,10 @@ def tax(book: PriceBook, net: Decimal, currency: str, country: str | None,
 class RateTable:
     """Net rates of many configurations in one currency, as floats for ranking arrays.
 
-    Each figure is the float of the Decimal the engine gives the same configuration, so a
-    shown configuration re-priced by `price()` has the same money.
+    Each figure is the engine's unit prices (Decimal, converted and rounded once per server and
+    fabric) times each line's quantity, every line rounded half up as `price()` rounds it, so
+    a shown configuration re-priced by `price()` has the same money (a test checks every pair
+    of the catalog at every node count).
     """
 
     monthly_net: np.ndarray  # the term's rate per month
@@ -363,13 +365,54 @@ class RateTable:
     one_time: np.ndarray
 
 
-def rate_table(book: PriceBook, configs: Sequence[Configuration], *, term: str,
-               currency: str) -> RateTable:
-    priced = [price(book, c, term=term, currency=currency, billing=Billing.for_term(term))
-              for c in configs]
-    return RateTable(np.array([float(p.monthly_net) for p in priced]),
-                     np.array([float(p.hourly_net) for p in priced]),
-                     np.array([float(p.one_time) for p in priced]))
+def _round_half_up(amount: np.ndarray, places: int) -> np.ndarray:
+    # The float error of a product of cents is far below 1e-6 of the last place kept.
+    scale = 10.0 ** places
+    return np.floor(np.asarray(amount, float) * scale + 0.5 + 1e-6) / scale
+
+
+def line_quantities(book: PriceBook, config: Configuration, nodes: np.ndarray) -> dict[str, np.ndarray]:
+    """Each line's quantity for arrays of node counts, as `line_items` counts them."""
+    nodes = np.asarray(nodes, float)
+    host_ports = nodes * config.nics_used
+    switch_ratio = np.where(nodes <= book.nodes_below_spine[config.fabric], 1.0,
+                            1.0 + 2.0 / config.oversubscription)
+    return {"servers": nodes, "fabric_nic_ports": host_ports,
+            "fabric_switch_ports": _round_half_up(host_ports * switch_ratio, 2),
+            "cables_optics": host_ports, "setup": nodes, "support": nodes}
+
+
+def _rates_of(book: PriceBook, config: Configuration, nodes: np.ndarray, term: str,
+              currency: str, support: str = "none") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    fx = book.fx(currency)
+    places = book.minor_units.get(currency, 2)
+    rate = float(book.term_discounts[term])
+    quantity = line_quantities(book, config, nodes)
+    monthly = hourly = once = np.zeros(np.shape(nodes))
+    for item in line_items(book, config, support):
+        q = quantity[item.code]
+        unit = float(book.round(item.unit_price * fx, currency))
+        amount = _round_half_up(q * unit, places)
+        if not item.recurring:
+            once = once + amount
+            continue
+        discount = _round_half_up(amount * rate, places) if item.discountable else 0.0
+        monthly = monthly + amount - discount
+        hourly = hourly + q * float(book.round(item.hourly_price * fx, currency, HOURLY_PLACES))
+    # Sums of whole cents, rounded again only to drop the floats' noise.
+    return (_round_half_up(monthly, places), _round_half_up(hourly, HOURLY_PLACES),
+            _round_half_up(once, places))
+
+
+def rate_grid(book: PriceBook, templates: Sequence[Configuration], node_counts: Sequence[int],
+              *, term: str, currency: str) -> RateTable:
+    """The rates of each template at each node count, template-major (a search's cells)."""
+    if term not in book.term_discounts:
+        raise PricingError(f"unknown term {term!r}")
+    nodes = np.asarray(node_counts, float)
+    parts = [_rates_of(book, t, nodes, term, currency) for t in templates]
+    return RateTable(*(np.concatenate([p[k] for p in parts]) if parts else np.zeros(0)
+                       for k in range(3)))
 
 
 def training_cost(rates: RateTable, index: np.ndarray, training_hours: np.ndarray, term: str,

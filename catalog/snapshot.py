@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from catalog import tables
 from catalog.pricing import PriceBook
+from catalog.queries import CatalogNotLoaded, UnknownVersion
 from sizing.constants import ModelConstants
 from sizing.goodput import Reliability
 from sizing.hardware import GPU, Cluster, Fabric, Server
@@ -186,6 +187,26 @@ def snapshot(session: Session, version_id: int) -> Snapshot:
         select(tables.CatalogVersion.content_sha256).where(tables.CatalogVersion.id == version_id))
     if digest is None:
         raise LookupError(f"catalog version {version_id} does not exist")
+    return _cached(session, version_id, digest)
+
+
+def current_snapshot(session: Session, version_id: int | None = None) -> Snapshot:
+    """The snapshot of a version, or of the latest one, in one small query per call: the id
+    and hash of the version, never its document once it is cached. Asking each time is what
+    makes a newly loaded version seen by the next request of every process."""
+    query = select(tables.CatalogVersion.id, tables.CatalogVersion.content_sha256)
+    if version_id is None:
+        found = session.execute(query.order_by(tables.CatalogVersion.id.desc()).limit(1)).first()
+        if found is None:
+            raise CatalogNotLoaded()
+    else:
+        found = session.execute(query.where(tables.CatalogVersion.id == version_id)).first()
+        if found is None:
+            raise UnknownVersion(version_id)
+    return _cached(session, found[0], found[1])
+
+
+def _cached(session: Session, version_id: int, digest: str) -> Snapshot:
     key = (version_id, digest)
     with _lock:
         cached = _cache.get(key)

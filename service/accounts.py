@@ -6,6 +6,8 @@ import hashlib
 import hmac
 import re
 import secrets
+import threading
+import time
 from dataclasses import dataclass
 
 from sqlalchemy import select, update
@@ -82,25 +84,68 @@ def create_key(session: Session, account_id: str, *, kind: str = "secret", mode:
     return key, plaintext
 
 
-def authenticate(session: Session, presented: str) -> Principal | None:
-    """The principal of a presented key, or None for an unknown, malformed or revoked key."""
+class SeenKeys:
+    """Keys this process authenticated in the last `cache_s` seconds, so that a busy client's
+    requests do not each look its key up. A key revoked through this process stops at once;
+    one revoked by another (the command line, another server) within `cache_s` seconds."""
+
+    MAX_ENTRIES = 10_000
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[str, str], tuple[Principal, str, float]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, where: str, hashed: str) -> Principal | None:
+        with self._lock:
+            entry = self._entries.get((where, hashed))
+        return entry[0] if entry and entry[2] > time.monotonic() else None
+
+    def put(self, where: str, hashed: str, principal: Principal, prefix: str,
+            cache_s: float) -> None:
+        now = time.monotonic()
+        with self._lock:
+            if len(self._entries) >= self.MAX_ENTRIES:
+                self._entries = {k: v for k, v in self._entries.items() if v[2] > now}
+            self._entries[(where, hashed)] = (principal, prefix, now + cache_s)
+
+    def forget(self, prefix: str) -> None:
+        with self._lock:
+            self._entries = {k: v for k, v in self._entries.items() if v[1] != prefix}
+
+
+SEEN = SeenKeys()
+
+
+def authenticate(session: Session, presented: str, cache_s: float = 0.0) -> Principal | None:
+    """The principal of a presented key, or None for an unknown, malformed or revoked key.
+
+    With `cache_s`, a key this process authenticated less than that long ago is not looked
+    up again (keyed by the database too, since one process may talk to several)."""
+    hashed = digest(presented)
+    where = str(session.get_bind().url)
+    if cache_s > 0 and (seen := SEEN.get(where, hashed)) is not None:
+        return seen
     prefix = presented[:16]
     key = session.scalars(select(ApiKey).where(ApiKey.prefix == prefix)).first()
     if key is None or key.revoked_at is not None:
         return None
-    if not hmac.compare_digest(key.secret_hash, digest(presented)):
+    if not hmac.compare_digest(key.secret_hash, hashed):
         return None
     now = utcnow()
     # last_used_at is advisory: write it at most once a minute per key.
     if key.last_used_at is None or (now - key.last_used_at).total_seconds() > 60:
         session.execute(update(ApiKey).where(ApiKey.id == key.id).values(last_used_at=now))
         session.commit()
-    return Principal(account_id=key.account_id, key_id=key.id, kind=key.kind,
-                     scopes=frozenset(key.scopes))
+    principal = Principal(account_id=key.account_id, key_id=key.id, kind=key.kind,
+                          scopes=frozenset(key.scopes))
+    if cache_s > 0:
+        SEEN.put(where, hashed, principal, prefix, cache_s)
+    return principal
 
 
 def revoke(session: Session, prefix: str) -> bool:
     result = session.execute(update(ApiKey).where(ApiKey.prefix == prefix, ApiKey.revoked_at.is_(None))
                              .values(revoked_at=utcnow()))
     session.commit()
+    SEEN.forget(prefix)
     return result.rowcount == 1

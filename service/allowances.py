@@ -12,7 +12,6 @@ from service.config import Config
 from service.errors import Problem
 from service.records import Account, Sizing
 from service.sizing_request import SizingRequest
-from sizing.search import search_size
 
 ACTIVE = ("queued", "running")
 # A sizing of the allowed size finishes in seconds; a client past the cap retries after this.
@@ -29,14 +28,13 @@ def check_search_size(snap: Snapshot, request: SizingRequest, principal: Princip
     """The candidates the request would enumerate; a 422 past the key's allowance."""
     size = request.search_size(snap)
     hardware, node_counts = request.hardware_pairs(snap), len(request.node_counts)
-    model, space = request.model, request.layout
     allowance = search_allowance(principal, config)
     if size > allowance:
         kind = "publishable" if principal.publishable else "secret"
         detail = (f"this questionnaire searches {size:,} candidates ({hardware} server and "
-                  f"fabric pairs x {node_counts} node counts x {search_size(1, 1, model, space)} "
-                  f"layouts), more than the {allowance:,} a {kind} key may: narrow the node "
-                  "range, or choose gpu_models or fabrics_include")
+                  f"fabric pairs x {node_counts} node counts x the layouts whose degrees divide "
+                  f"each GPU count), more than the {allowance:,} a {kind} key may: narrow the "
+                  "node range, or choose gpu_models or fabrics_include")
         raise Problem(422, "search_too_large", f"The search is too large: {detail}",
                       errors=[{"pointer": "/nodes", "detail": detail}])
     return size

@@ -67,7 +67,8 @@ def current_principal() -> Principal:
         raise Problem(429, "too_many_failed_authentications",
                       f"Too many requests with an unknown key from this address; retry in "
                       f"{window_now()[1]} s", headers={"Retry-After": str(window_now()[1])})
-    principal = accounts.authenticate(db.session(), key) if KEY_SHAPE.fullmatch(key) else None
+    principal = (accounts.authenticate(db.session(), key, settings().api_key_cache_s)
+                 if KEY_SHAPE.fullmatch(key) else None)
     if principal is None:
         limiter().add(failures)
         raise Problem(401, "invalid_key", "The API key is unknown or revoked",

@@ -51,6 +51,11 @@ def celery_init_app(app: Flask, config: Config) -> Celery:
     return celery
 
 
+def tasks_run_here() -> bool:
+    """Whether tasks run in the sending process (embedded mode) rather than on workers."""
+    return bool(current_app.extensions["celery"].conf.task_always_eager)
+
+
 def send_task(name: str, *args) -> bool:
     """Send a task by name; False when the broker cannot take it now.
 
@@ -58,7 +63,7 @@ def send_task(name: str, *args) -> bool:
     the record stays queued and the dispatcher sends it again later.
     """
     celery: Celery = current_app.extensions["celery"]
-    if celery.conf.task_always_eager:
+    if tasks_run_here():
         celery.loader.import_default_modules()
         celery.tasks[name].apply(args=args, headers={"request_id": REQUEST_ID.get()})
         return True

@@ -73,6 +73,7 @@ WHOLE_NUMBERS: dict[str, tuple[str, int]] = {
     "wait_slots": ("PREFER_WAIT_SLOTS", 0),
     "body_read_timeout_s": ("BODY_READ_TIMEOUT_S", 1),
     "idempotency_key_ttl_s": ("IDEMPOTENCY_KEY_TTL_S", 60),
+    "api_key_cache_s": ("API_KEY_CACHE_S", 0),
 }
 
 
@@ -98,10 +99,15 @@ class Config:
     # Reverse proxies in front that append the client to X-Forwarded-For (nginx: 1); with 0
     # the address is the TCP peer and the header is ignored.
     trusted_proxies: int = 0
-    # Candidates one sizing may enumerate (sizing.search.search_size) by the kind of key:
-    # 2.5 million is about 4 s of a worker's CPU and 1.3 GB; the page's key gets a sixth.
-    search_candidates_secret_key: int = 2_500_000
-    search_candidates_publishable_key: int = 400_000
+    # Candidates one sizing may enumerate (sizing.search.search_size) by the kind of key. The
+    # search streams them in chunks, so memory no longer grows with them (under 50 MiB of
+    # peak RSS for any questionnaire the schema allows); what they cost is CPU time: on the
+    # 2-core bench machine a dense model on every pair at 1-512 nodes (5.4 million) took
+    # 0.7-1.0 s, Mixtral's larger expert grid there (13.1 million) 2.0 s, 70B at 1-128 (1.35
+    # million) 0.33 s. A secret key may send any dense model at any node range of today's
+    # catalog (MoE up to about 1-240 nodes); the page's key about the full catalog at 1-128.
+    search_candidates_secret_key: int = 6_000_000
+    search_candidates_publishable_key: int = 1_500_000
     # Sizings queued or running at once per account, and of those made by publishable keys.
     active_sizings_per_account: int = 10
     active_sizings_from_publishable_keys: int = 4
@@ -116,6 +122,10 @@ class Config:
     # A request body that stops arriving this long (a client announcing more than it sends) is
     # refused with 408 instead of holding a thread; nginx's client_body_timeout is the same.
     body_read_timeout_s: int = 10
+    # A key a process authenticated is not looked up again for this long: a key revoked by
+    # another process (the command line, another server) stops working within this many
+    # seconds; through the same process, at once. 0 looks every request's key up.
+    api_key_cache_s: int = 5
     # How long an Idempotency-Key is remembered after its first use.
     idempotency_key_ttl_s: int = 86_400
     # A running sizing whose worker has not beaten for this long belongs to a dead worker.

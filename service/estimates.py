@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from catalog import queries
 from catalog.shipped import shipped
-from catalog.snapshot import Snapshot, snapshot
+from catalog.snapshot import Snapshot, current_snapshot
 from service.failures import Invalid, Unavailable
 from service.typed import to_document
 from service.workloads import layout_from, model_from, training_from
@@ -24,7 +24,7 @@ from sizing.workload import Transformer
 
 def catalog_snapshot(session: Session, version: int | None) -> Snapshot:
     try:
-        return snapshot(session, queries.resolve_version(session, version).id)
+        return current_snapshot(session, version)
     except queries.CatalogNotLoaded:
         raise Unavailable("No catalog is loaded yet", code="catalog_not_loaded") from None
     except queries.UnknownVersion:

@@ -18,7 +18,8 @@ LIMITS = [
     (("Failed authentications per minute per client address (then every keyed request from "
       "it waits out the minute, without a lookup)"), "auth_failures_per_address",
      "AUTH_FAILURES_PER_ADDRESS", "429 too_many_failed_authentications"),
-    ("Candidates one sizing may search with a secret key (pairs x node counts x layouts)",
+    (("Candidates one sizing may search with a secret key (pairs x node counts x the "
+      "layouts whose degrees divide each GPU count)"),
      "search_candidates_secret_key", "SEARCH_CANDIDATES_SECRET_KEY", "422 search_too_large"),
     ("... with a publishable key", "search_candidates_publishable_key",
      "SEARCH_CANDIDATES_PUBLISHABLE_KEY", "422 search_too_large"),
@@ -30,6 +31,9 @@ LIMITS = [
      "the answer comes at the cap"),
     ("Requests waiting at once per server process", "wait_slots", "PREFER_WAIT_SLOTS",
      "answered at once, without Preference-Applied"),
+    (("Seconds a key revoked by another process may still work (each process remembers "
+      "the keys it authenticated for this long)"), "api_key_cache_s", "API_KEY_CACHE_S",
+     "401 invalid_key"),
     ("Lifetime of an Idempotency-Key after its first use, in seconds", "idempotency_key_ttl_s",
      "IDEMPOTENCY_KEY_TTL_S", "the key is new again"),
     ("Largest request body, in bytes", "max_body_bytes", "MAX_BODY_BYTES",

@@ -118,8 +118,9 @@ class SizingRequest:
 
     def search_size(self, snap: Snapshot) -> int:
         """The candidates the search will enumerate (the search's own count, before it runs)."""
-        return search_size(self.hardware_pairs(snap), len(self.node_counts), self.model,
-                           self.layout)
+        pairs = sellable_pairs(snap, self.hardware, self.region).pairs
+        return search_size([snap.servers[s].gpus_per_node for s, _ in pairs], self.node_counts,
+                           self.model, self.layout)
 
     def problems(self, snap: Snapshot) -> Problems:
         """What no configuration of this catalog could satisfy, each with what to change."""

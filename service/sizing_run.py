@@ -1,16 +1,17 @@
 """The work of one sizing: the offer's candidates through the core, priced, as a typed result.
 
 body -> SizingRequest -> sellable pairs (catalog) -> candidates and model (sizing.search) ->
-price tables (catalog.pricing) -> rules and rank (sizing.ranking) -> advice, series, words
-(sizing.advice, sizing.series, sizing.explain) -> the shown configurations priced in Decimal by
-the same engine -> SizingResult.
+price tables (catalog.pricing) -> failures (sizing.goodput) -> rules and rank (sizing.ranking)
+-> advice, series, words (sizing.advice, sizing.series, sizing.explain) -> the shown
+configurations priced in Decimal by the same engine -> SizingResult.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import date
+from itertools import chain
 
 import numpy as np
 
@@ -22,10 +23,30 @@ from service.sizing_request import SizingRequest
 from service.sizing_result import SizingResult
 from service.sizing_shown import Nothing, Search, shown_result
 from sizing import goodput, ranking, series
-from sizing.search import Candidates, enumerate_candidates, evaluate
-from sizing.workload import Training
+from sizing.constants import ModelConstants
+from sizing.hardware import Cluster
+from sizing.policy import SizingPolicy
+from sizing.search import (
+    Candidates,
+    HardwareTable,
+    enumeration,
+    feasibility,
+    model_on,
+    throughput_bound,
+)
 
 Progress = Callable[[float], None]
+# Rows of best bound per cell timed first: their best true score is what the cell's other rows'
+# bounds must beat. More probes prune more rows and cost more of their own (measured on the
+# 70B full-catalog search: 1 probe left 133k rows to time, 4 left 126k, 8 left 104k, 16 100k).
+PROBES_PER_CELL = 8
+# The model's columns the result reads of each (hardware, node count)'s best candidate (the
+# advice's options, the intervals of the ranked ones); the ranked configurations themselves
+# are estimated again, one by one. Only these are kept per cell, so the kept table stays small
+# however wide the node range.
+SHOWN_MODEL_COLUMNS = ("scaling_efficiency", "communication_share", "gpus", "tokens_per_s",
+                       "samples_per_s", "step_time_s", "mfu")
+FAILURE_FIELDS = tuple(f.name for f in fields(goodput.CandidateGoodput))
 
 
 def run(snap: Snapshot, request: SizingRequest, progress: Progress, today: date) -> SizingResult:
@@ -37,177 +58,415 @@ def run(snap: Snapshot, request: SizingRequest, progress: Progress, today: date)
 
 # ------------------------------------------------------------------------------ the search
 
-def with_oversubscription(snap: Snapshot, pairs, clusters, cands: Candidates, r: dict, model,
-                          training: Training):
-    """The search's candidates plus each fabric's cheaper oversubscribed spines.
+def search(snap: Snapshot, request: SizingRequest, progress: Progress,
+           exhaustive: bool = False) -> Search | Nothing:
+    """The offer's candidates through the model a chunk at a time, priced with and without hot
+    spares, ruled on, scored; of each chunk only the best candidate per (hardware, node count)
+    and the counts are kept, so memory is bounded by the chunk size whatever the node range.
+    Beyond one leaf, each cell's fastest layout is then evaluated on the fabric's oversubscribed
+    spines (`Variants`), ranked as hardware of its own.
+
+    `exhaustive` runs every candidate through the whole model in one pass, without ruling out
+    invalid or non-fitting layouts first: the reference the tests hold the search to.
+    """
+    policy, model = snap.policy, request.model
+    training = request.training(policy)
+    max_batch = request.max_global_batch(policy)
+    offer = sellable_pairs(snap, request.hardware, request.region)
+    pairs, excluded = tuple(offer.pairs), dict(offer.excluded)
+    progress(0.1)
+    clusters = tuple(snap.cluster(s, f, 1) for s, f in pairs)
+    variants = Variants.of(snap, pairs, clusters, request.node_counts)
+    all_pairs, all_clusters = pairs + variants.pairs, clusters + variants.clusters
+    table = HardwareTable.of(all_clusters)
+    space = enumeration([c.gpus_per_node for c in clusters], request.node_counts, model,
+                        training, request.layout, request.batch_fixed, max_batch,
+                        table.groups[:len(clusters)])
+    excluded.update({f"layout_{k}": v for k, v in space.skipped.items() if v})
+    chunks = space.chunks(np.iinfo(np.int64).max if exhaustive else policy.max_candidates_per_pass)
+    first = next(chunks, None)
+    if first is None:
+        return Nothing(snap, request, excluded, "no parallel layout fits these node counts", 0)
+    ctx = _Context.of(snap, request, all_pairs, all_clusters,
+                      variants.leaf_of(len(all_pairs)))
+    best = ranking.RunningBest(len(all_pairs), len(request.node_counts))
+    fastest = _Fastest(len(pairs) * len(request.node_counts))
+    done, total, told = 0, max(space.size, 1), 0
+    for cands in chain([first], chunks):
+        _rank_chunk(ctx, best, table, cands, exhaustive, fastest)
+        done += len(cands)
+        # Each report is a heartbeat the worker commits: one per tenth of the search is
+        # enough to show progress and keep the lease, not one per chunk.
+        if (tenth := 10 * done // total) > told:
+            told = tenth
+            progress(0.1 + 0.5 * done / total)
+    extra = variants.candidates(fastest, request.node_counts)
+    step = policy.max_candidates_per_pass
+    for start in range(0, len(extra) if extra is not None else 0, step):
+        # One row per cell and ratio, each a cell of its own: the whole model on each, nothing
+        # pruned, a chunk at a time.
+        _rank_chunk(ctx, best, table, extra.rows(slice(start, start + step)), True, None)
+    excluded.update(best.excluded)
+    kept, col = best.kept()
+    if kept.size == 0:
+        return Nothing(snap, request, excluded, "every candidate was ruled out", best.evaluated)
+    counts = len(request.node_counts)
+    cands = Candidates(kept // counts, np.asarray(request.node_counts)[kept % counts],
+                       {k[len("layout_"):]: v for k, v in col.items() if k.startswith("layout_")},
+                       col["global_batch"], node_index=kept % counts)
+    r = {k[len("r_"):]: v for k, v in col.items() if k.startswith("r_")}
+    failures = goodput.CandidateGoodput(**{name: col[f"f_{name}"] for name in FAILURE_FIELDS})
+    ranked = ranking.rank(cands.hardware, cands.nodes, col["score"], np.ones(kept.size, bool),
+                          [s for s, _ in all_pairs], policy.max_results_per_server,
+                          request.max_results)
+    return Search(snap, request, training, max_batch, all_pairs, all_clusters, cands, r,
+                  col["rate"], col["hours"], col["cost"], col["months"], col["on_demand"],
+                  col["monthly"], col["raw_score"], col["score"], failures, best, excluded,
+                  ranked, col["spares"].astype(int))
+
+
+@dataclass(frozen=True)
+class Variants:
+    """Each fabric's priced oversubscribed spines, as hardware of their own after the pairs.
 
     For every (server, fabric, node count) beyond one leaf, the layout of highest throughput on
     the non-blocking fabric is also evaluated at each higher ratio the fabric is priced at: a
     2:1 spine costs a topology-ordered ring little and all-to-all much (sizing.collectives), and
     the ranking weighs that against the cheaper switch ports. Inside one leaf there is no spine
-    to oversubscribe. The variants are appended as hardware of their own.
+    to oversubscribe; a cell out of stock has no variant (it shares the server's stock, so it
+    could not be sold either).
     """
-    rate = series.rate_of(model, r)
-    ok = r["valid"].astype(bool) & r["memory_fits"].astype(bool)
-    extra_clusters, picks = [], []
-    for h, ((server, fabric), cluster) in enumerate(zip(pairs, clusters)):
-        higher = [o for o in snap.fabric_oversubscription_options[fabric]
-                  if o > cluster.fabric.oversubscription]
-        beyond = np.flatnonzero(ok & (cands.hardware == h)
-                                & (cands.nodes > cluster.fabric.nodes_below_spine))
-        if not higher or beyond.size == 0:
-            continue
-        best = [at[np.argmax(rate[at])] for n in np.unique(cands.nodes[beyond])
-                for at in [beyond[cands.nodes[beyond] == n]]]
-        for ratio in higher:
-            extra_clusters.append(((server, fabric), snap.cluster(server, fabric, 1, ratio)))
-            picks.extend((len(clusters) + len(extra_clusters) - 1, i) for i in best)
-    if not picks:
-        return pairs, clusters, cands, r
-    new_hw, rows = (np.array(x) for x in zip(*picks))
-    extra = Candidates(hardware=new_hw, nodes=cands.nodes[rows],
-                       layout={k: v[rows] for k, v in cands.layout.items()},
-                       global_batch=cands.global_batch[rows])
-    all_clusters = clusters + tuple(c for _, c in extra_clusters)
-    rx = evaluate(all_clusters, extra, model, training, snap.constants)
-    joined = Candidates(hardware=np.concatenate([cands.hardware, extra.hardware]),
-                        nodes=np.concatenate([cands.nodes, extra.nodes]),
-                        layout={k: np.concatenate([v, extra.layout[k]])
-                                for k, v in cands.layout.items()},
-                        global_batch=np.concatenate([cands.global_batch, extra.global_batch]),
-                        skipped=cands.skipped)
-    return (tuple(pairs) + tuple(p for p, _ in extra_clusters), all_clusters, joined,
-            {k: np.concatenate([v, rx[k]]) for k, v in r.items()})
+
+    pairs: tuple[tuple[str, str], ...]
+    clusters: tuple[Cluster, ...]
+    origin: tuple[int, ...]  # the pair each variant oversubscribes
+    below_spine: tuple[int, ...]  # nodes of one leaf, per variant
+
+    @classmethod
+    def of(cls, snap: Snapshot, pairs, clusters, node_counts) -> Variants:
+        rows = []
+        for h, ((server, fabric), cluster) in enumerate(zip(pairs, clusters)):
+            leaf = cluster.fabric.nodes_below_spine
+            if max(node_counts) <= leaf:
+                continue
+            rows.extend(((server, fabric), snap.cluster(server, fabric, 1, ratio), h, leaf)
+                        for ratio in snap.fabric_oversubscription_options[fabric]
+                        if ratio > cluster.fabric.oversubscription)
+        return cls(*(tuple(x) for x in zip(*rows))) if rows else cls((), (), (), ())
+
+    def leaf_of(self, pairs: int) -> np.ndarray:
+        """Per hardware, the node count past which the variants read its fastest layout per
+        cell (none: past every count)."""
+        above = np.full(pairs, np.iinfo(np.int64).max)
+        for h, leaf in zip(self.origin, self.below_spine):
+            above[h] = leaf
+        return above
+
+    def candidates(self, fastest: _Fastest, node_counts) -> Candidates | None:
+        """Per variant and node count beyond its leaf, its pair's fastest runnable layout."""
+        counts = len(node_counts)
+        nodes = np.asarray(node_counts)
+        hardware, rows = [], []
+        for v, (h, leaf) in enumerate(zip(self.origin, self.below_spine)):
+            cells = h * counts + np.flatnonzero(nodes > leaf)
+            cells = cells[np.isfinite(fastest.rate[cells])]
+            hardware.extend([len(fastest.rate) // counts + v] * cells.size)
+            rows.extend(cells.tolist())
+        if not rows:
+            return None
+        rows_a = np.asarray(rows)
+        node_index = rows_a % counts
+        cols = {k: v[fastest.slot[rows_a]] for k, v in fastest.columns.items()}
+        return Candidates(np.asarray(hardware), nodes[node_index],
+                          {k[len("layout_"):]: v for k, v in cols.items()
+                           if k.startswith("layout_")},
+                          cols["global_batch"], node_index=node_index)
 
 
-def search(snap: Snapshot, request: SizingRequest, progress: Progress) -> Search | Nothing:
-    """The offer's candidates through the model, priced, ruled on, scored and ranked."""
-    policy, model = snap.policy, request.model
-    training = request.training(policy)
-    max_batch = request.max_global_batch(policy)
-    offer = sellable_pairs(snap, request.hardware, request.region)
-    pairs, excluded = offer.pairs, dict(offer.excluded)
-    progress(0.1)
-    clusters = tuple(snap.cluster(s, f, 1) for s, f in pairs)
-    cands = enumerate_candidates(clusters, request.node_counts, model, training, request.layout,
-                                 request.batch_fixed, max_batch)
-    excluded.update({f"layout_{k}": v for k, v in cands.skipped.items() if v})
-    if len(cands) == 0:
-        return Nothing(snap, request, excluded, "no parallel layout fits these node counts", 0)
-    r = evaluate(clusters, cands, model, training, snap.constants,
-                 chunk=policy.max_candidates_per_pass)
-    pairs, clusters, cands, r = with_oversubscription(snap, pairs, clusters, cands, r, model,
-                                                      training)
-    progress(0.6)
-    rate = series.rate_of(model, r)
-    units = request.work.units
-    days = request.work.duration_days
-    ideal = units / rate / 3600.0 if units else np.full(len(cands), days * 24.0)
-    size_bytes = goodput.checkpoint_bytes(model.params, snap.constants, request.precision)
-    counts = request.node_counts
-    usable = np.array([snap.stock_of(request.region, s).usable(request.max_lead_time_days)
-                       for s, _ in pairs])
-    # Each candidate twice: as asked, and with hot spare nodes kept ready (restarts skip finding
-    # a replacement; the spares are billed). The ranking takes the spares where they pay.
-    spares_at = goodput.hot_spares(snap.reliability, np.asarray(counts)).astype(int)
-    # One price per (hardware, node count billed), from the engine's Decimal lines; the counts
-    # run on past the largest asked for to bill its spares.
-    billed_counts = range(counts[0], counts[-1] + int(spares_at[-1]) + 1)
-    configs = [Configuration(s, f, n, request.region, c.server.nics_per_node,
-                             c.fabric.oversubscription)
-               for (s, f), c in zip(pairs, clusters) for n in billed_counts]
-    rates = pricing.rate_table(snap.prices, configs, term=request.term,
-                               currency=request.currency)
-    options = [priced_option(snap, request, clusters, cands, r, rate, ideal, size_bytes,
-                             spares_at * with_spares, usable, rates, len(billed_counts),
-                             hot_spare=with_spares)
-               for with_spares in (False, True)]
-    without, spared = options
-    take = ranking.worth_adding(policy.preference_tolerance, without.raw, spared.raw,
-                                without.eligibility.eligible, spared.eligibility.eligible)
-    chosen = Option.choose(take, without, spared)
-    eligibility, raw = chosen.eligibility, chosen.raw
-    fabrics = [snap.fabrics[f] for _, f in pairs]
-    lossy = np.array([f.kind == "roce" and not f.lossless for f in fabrics])
-    score = raw + ranking.preference_handicap(policy.preference_tolerance, lossy[cands.hardware])
-    excluded.update(eligibility.excluded)
-    ranked = ranking.rank(cands.hardware, cands.nodes, score, eligibility.eligible,
-                          [s for s, _ in pairs], policy.max_results_per_server,
-                          request.max_results)
-    if not ranked.order:
-        return Nothing(snap, request, excluded, "every candidate was ruled out", len(cands))
-    return Search(snap, request, training, max_batch, tuple(pairs), clusters, cands, r, rate,
-                  chosen.hours, chosen.cost, chosen.months, chosen.on_demand, chosen.monthly,
-                  raw, score, chosen.failures, eligibility, excluded, ranked, chosen.spares)
+class _Fastest:
+    """Per cell of the pairs, the runnable layout of highest throughput (ties: first seen), for
+    the oversubscribed variants. Each cell lies in one chunk, so a chunk sets its cells once."""
+
+    def __init__(self, cells: int):
+        self.rate = np.full(cells, -np.inf)
+        self.slot = np.full(cells, -1, np.intp)
+        self.columns: dict[str, np.ndarray] = {}
+        self._rows: dict[str, list[np.ndarray]] = {}
+        self._used = 0
+
+    def add(self, cell: np.ndarray, rate: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+        if cell.size == 0:
+            return
+        top = ranking.lowest_per_group(cell, -rate, 1)
+        self.rate[cell[top]] = rate[top]
+        self.slot[cell[top]] = np.arange(self._used, self._used + top.size)
+        self._used += top.size
+        for k, v in columns.items():
+            self._rows.setdefault(k, []).append(np.asarray(v)[top])
+        self.columns = {k: np.concatenate(v) for k, v in self._rows.items()}
 
 
 @dataclass(frozen=True)
-class Option:
-    """Every candidate with or without hot spares: failures, billed time, price, rules, score."""
+class _Context:
+    """What every chunk's rules and scores read: per billed cell prices, per pair stock and
+    fabric, the hot spares of each node count."""
 
-    spares: np.ndarray  # spare nodes billed beside each candidate's nodes
-    failures: goodput.CandidateGoodput
-    hours: np.ndarray  # billed: the work with its failures, or the duration given
-    cost: np.ndarray
-    months: np.ndarray
-    on_demand: np.ndarray
-    monthly: np.ndarray
-    eligibility: ranking.Eligibility
-    raw: np.ndarray  # the objective alone
+    request: SizingRequest
+    policy: SizingPolicy
+    constants: ModelConstants
+    rel: goodput.Reliability
+    clusters: tuple[Cluster, ...]
+    rates: pricing.RateTable  # by billed cell: hardware x node counts billed (spares included)
+    billed_counts: int
+    hours_per_month: int
+    usable: np.ndarray  # nodes in stock per hardware pair
+    lossy: np.ndarray
+    spares_at: np.ndarray  # the hot-spare option's spare nodes per node index
+    checkpoint_bytes: float
+    # Per hardware: the node count past which its fastest runnable layout per cell is kept.
+    fastest_above: np.ndarray
 
     @classmethod
-    def choose(cls, take: np.ndarray, without: Option, with_: Option) -> Option:
-        def pick(name: str) -> np.ndarray:
-            return np.where(take, getattr(with_, name), getattr(without, name))
+    def of(cls, snap: Snapshot, request: SizingRequest, pairs, clusters,
+           fastest_above: np.ndarray) -> _Context:
+        counts = request.node_counts
+        spares_at = goodput.hot_spares(snap.reliability, np.asarray(counts)).astype(int)
+        # The counts run on past the largest asked for to bill its spares.
+        billed = range(counts[0], counts[-1] + int(spares_at[-1]) + 1)
+        templates = [Configuration(s, f, 1, request.region, c.server.nics_per_node,
+                                   c.fabric.oversubscription)
+                     for (s, f), c in zip(pairs, clusters)]
+        fabrics = [snap.fabrics[f] for _, f in pairs]
+        return cls(
+            request, snap.policy, snap.constants, snap.reliability, tuple(clusters),
+            pricing.rate_grid(snap.prices, templates, billed, term=request.term,
+                              currency=request.currency),
+            len(billed), snap.prices.hours_per_month,
+            np.array([snap.stock_of(request.region, s).usable(request.max_lead_time_days)
+                      for s, _ in pairs]),
+            np.array([f.kind == "roce" and not f.lossless for f in fabrics]),
+            spares_at,
+            goodput.checkpoint_bytes(request.model.params, snap.constants, request.precision),
+            fastest_above)
 
-        rules = [(name, np.where(take, with_.eligibility.ruled_out.get(name, False),
-                                 without.eligibility.ruled_out.get(name, False)))
-                 for name in dict.fromkeys([*without.eligibility.ruled_out,
-                                            *with_.eligibility.ruled_out])]
-        return cls(spares=pick("spares"),
-                   failures=goodput.choose(take, without.failures, with_.failures),
-                   hours=pick("hours"), cost=pick("cost"), months=pick("months"),
-                   on_demand=pick("on_demand"), monthly=pick("monthly"),
-                   eligibility=ranking.sellable([(name, ~out) for name, out in rules]),
-                   raw=pick("raw"))
+    @property
+    def rules_need_the_time(self) -> bool:
+        """Whether a rule reads the time to train (a total budget, a deadline)."""
+        r = self.request
+        return r.budget_total is not None or bool(r.work.units and r.work.duration_days)
+
+    def spares(self, cands: Candidates, with_spares: bool) -> np.ndarray:
+        return self.spares_at[cands.node_index] if with_spares else np.zeros(len(cands), int)
+
+    def billed_cell(self, cands: Candidates, spares: np.ndarray) -> np.ndarray:
+        counts = self.request.node_counts
+        return cands.hardware * self.billed_counts + (cands.nodes + spares - counts[0])
+
+    def known_rules(self, cands: Candidates, valid: np.ndarray, fits: np.ndarray,
+                    with_spares: bool) -> list[tuple[str, np.ndarray]]:
+        """The rules known before the time model, for the candidates as asked or with spares."""
+        spares = self.spares(cands, with_spares)
+        rules = [("invalid_layout", valid), ("memory", fits),
+                 ("stock", cands.nodes + spares <= self.usable[cands.hardware])]
+        if self.request.budget_per_month is not None:
+            monthly = self.rates.monthly_net[self.billed_cell(cands, spares)]
+            rules.append(("budget", monthly <= float(self.request.budget_per_month)))
+        return rules
+
+    def scored(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray, gpus: np.ndarray,
+               with_spares: bool) -> dict[str, np.ndarray]:
+        """Failures, billed time, money and score of some rows of a chunk at this throughput,
+        as asked or with hot spares. Every figure rises with the time to train (the wall clock
+        with failures is linear in it), so a throughput's upper bound gives each figure's lower
+        bound."""
+        request = self.request
+        units, hardware = request.work.units, cands.hardware[rows]
+        ideal = (units / rate / 3600.0 if units
+                 else np.full(rate.shape, request.work.duration_days * 24.0))
+        failures = goodput.of_candidates(self.rel, self.clusters, hardware, cands.nodes[rows],
+                                         gpus, self.checkpoint_bytes, ideal,
+                                         hot_spare=with_spares)
+        # Billed: the work with checkpoints, interruptions and restarts, or the duration given.
+        hours = failures.wall_hours if units else ideal
+        spares = self.spares(cands, with_spares)[rows]
+        cell = self.billed_cell(cands, self.spares(cands, with_spares))[rows]
+        cost, months, on_demand = pricing.training_cost(self.rates, cell, hours, request.term,
+                                                        self.hours_per_month)
+        if units:
+            time_per_unit, cost_per_unit = hours, cost
+        else:
+            # A fixed duration: rank by time and cost per unit of work done in it, the time
+            # lost to failures excluded.
+            useful_rate = rate * failures.goodput
+            time_per_unit, cost_per_unit = 1.0 / useful_rate, cost / useful_rate
+        raw = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
+        score = raw + ranking.preference_handicap(self.policy.preference_tolerance,
+                                                  self.lossy[hardware])
+        return {"rate": rate, "hours": hours, "cost": cost, "months": months,
+                "on_demand": on_demand, "monthly": self.rates.monthly_net[cell],
+                "raw_score": raw, "score": score, "spares": spares,
+                **{f"f_{name}": getattr(failures, name) for name in FAILURE_FIELDS}}
+
+    def time_rules(self, figures: dict[str, np.ndarray]) -> list[tuple[str, np.ndarray]]:
+        """The rules that read the time to train, on the rows the model ran on."""
+        request, rules = self.request, []
+        if request.budget_total is not None:
+            rules.append(("budget", figures["cost"] <= float(request.budget_total)))
+        if request.work.units and request.work.duration_days is not None:
+            rules.append(("deadline", figures["hours"] <= request.work.duration_days * 24.0))
+        return rules
+
+    def bound(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray,
+              gpus: np.ndarray) -> dict[str, np.ndarray]:
+        """Lower bounds of the score and objective of rows whose throughput is at most `rate`,
+        whichever option (with or without spares) the ranking takes for them."""
+        a, b = (self.scored(rate, cands, rows, gpus, s) for s in (False, True))
+        return {k: np.minimum(a[k], b[k]) for k in ("score", "raw_score")}
+
+    def taken(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray, gpus: np.ndarray,
+              ok: tuple[np.ndarray, np.ndarray]) -> dict[str, np.ndarray]:
+        """Score and objective of rows of this throughput with the option the ranking takes,
+        when no rule reads the time (`ok`: the rows' known rules as asked, with spares)."""
+        a, b = (self.scored(rate, cands, rows, gpus, s) for s in (False, True))
+        take = ranking.worth_adding(self.policy.preference_tolerance, a["raw_score"],
+                                    b["raw_score"], ok[0], ok[1])
+        return {k: np.where(take, b[k], a[k]) for k in ("score", "raw_score")}
 
 
-def priced_option(snap: Snapshot, request: SizingRequest, clusters, cands, r, rate: np.ndarray,
-                  ideal: np.ndarray, size_bytes: float, spares_at: np.ndarray,
-                  usable: np.ndarray, rates: pricing.RateTable, billed_counts: int,
-                  hot_spare: bool) -> Option:
-    """The candidates with `spares_at[k]` spare nodes beside node count k: their failures,
-    their price for the wall clock that follows, the rules and the objective. `rates` holds
-    `billed_counts` node counts per hardware, from the smallest asked for."""
-    units, counts = request.work.units, request.node_counts
-    failures = goodput.of_candidates(snap.reliability, clusters, cands.hardware, cands.nodes,
-                                     r["gpus"], size_bytes, ideal, hot_spare=hot_spare)
-    # Billed: the work with checkpoints, interruptions and restarts, or the duration given.
-    hours = failures.wall_hours if units else ideal
-    spares = np.asarray(spares_at)[cands.nodes - counts[0]]
-    cell = cands.hardware * billed_counts + (cands.nodes + spares - counts[0])
-    cost, months, on_demand = pricing.training_cost(rates, cell, hours, request.term,
-                                                    snap.prices.hours_per_month)
-    monthly = rates.monthly_net[cell]
+def _chosen(ctx: _Context, cands: Candidates, run: np.ndarray, r: dict, found_valid: np.ndarray,
+            found_fits: np.ndarray) -> tuple[dict[str, np.ndarray], ranking.Eligibility]:
+    """Both options of the rows `run` (the model's figures `r`), the one the ranking takes per
+    row, and the chunk's eligibility under it. Rows not run take the option without spares
+    (they fail a rule known before the time model either way, or were left out by their
+    bound, and are then eligible)."""
+    n = len(cands)
+    rate = series.rate_of(ctx.request.model, r)
+    options, eligibility = [], []
+    for with_spares in (False, True):
+        figures = ctx.scored(rate, cands, run, r["gpus"], with_spares)
+        rules = ctx.known_rules(cands, found_valid, found_fits, with_spares)
+        for name, ok in ctx.time_rules(figures):
+            allowed = np.ones(n, bool)
+            allowed[run] = ok
+            rules.append((name, allowed))
+        options.append(figures)
+        eligibility.append(ranking.sellable(rules))
+    without, spared = eligibility
+    take = ranking.worth_adding(ctx.policy.preference_tolerance, options[0]["raw_score"],
+                                options[1]["raw_score"], without.eligible[run],
+                                spared.eligible[run])
+    figures = {k: np.where(take, options[1][k], options[0][k]) for k in options[0]}
+    taken = np.zeros(n, bool)
+    taken[run] = take
+    names = dict.fromkeys([*without.ruled_out, *spared.ruled_out])
+    rules = [(name, ~np.where(taken, spared.ruled_out.get(name, False),
+                              without.ruled_out.get(name, False))) for name in names]
+    return figures, ranking.sellable(rules)
 
-    rules = [("invalid_layout", r["valid"].astype(bool)),
-             ("memory", r["memory_fits"].astype(bool)),
-             ("stock", cands.nodes + spares <= usable[cands.hardware])]
-    if request.budget_per_month is not None:
-        rules.append(("budget", monthly <= float(request.budget_per_month)))
-    if request.budget_total is not None:
-        rules.append(("budget", cost <= float(request.budget_total)))
-    if units and request.work.duration_days is not None:
-        rules.append(("deadline", hours <= request.work.duration_days * 24.0))
-    eligibility = ranking.sellable(rules)
 
-    if units:
-        time_per_unit, cost_per_unit = hours, cost
+def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
+                cands: Candidates, exhaustive: bool, fastest: _Fastest | None) -> None:
+    """One chunk's rules and scores; its best candidate per cell goes to `best`, and, for the
+    pairs with oversubscribed variants, its fastest runnable layout per cell to `fastest`.
+
+    The time model runs only on candidates that pass every rule known without it (valid,
+    fits in memory, in stock and within the monthly budget as asked or with spares) or that
+    could be their cell's fastest runnable layout, and, unless a rule reads the time to train,
+    only on those whose compute-only bound could still beat their cell's best (or its fastest):
+    both exact, since a candidate left out could be neither eligible-and-unseen, nor a cell's
+    best, nor a cell's fastest.
+    """
+    request, model, training = ctx.request, ctx.request.model, ctx.request.training(ctx.policy)
+    cell = cands.hardware * len(request.node_counts) + cands.node_index
+    found = feasibility(table, cands, model, training, ctx.constants, exhaustive)
+    runnable = found.valid & found.memory_fits
+    known = tuple(np.logical_and.reduce([allowed for _, allowed in ctx.known_rules(
+        cands, found.valid, found.memory_fits, with_spares)]) for with_spares in (False, True))
+    passing = known[0] | known[1]
+    # A variant shares its pair's server and so its stock: out of stock as asked, it is out
+    # of stock with spares too and could not be sold; its layout is not looked for.
+    wants_fastest = (runnable & (cands.nodes > ctx.fastest_above[cands.hardware])
+                     & (cands.nodes <= ctx.usable[cands.hardware]))
+    if fastest is None:
+        wants_fastest[:] = False
+    run = np.arange(len(cands)) if exhaustive else np.flatnonzero(passing | wants_fastest)
+    if not exhaustive and run.size and not ctx.rules_need_the_time:
+        run, r = _undominated(ctx, best, table, cands, cell, run, (known[0][run], known[1][run]),
+                              wants_fastest[run])
     else:
-        # A fixed duration: rank by time and cost per unit of work done in it, the time lost
-        # to failures excluded.
-        useful_rate = rate * failures.goodput
-        time_per_unit, cost_per_unit = 1.0 / useful_rate, cost / useful_rate
-    raw = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
-    return Option(spares, failures, hours, cost, months, on_demand, monthly, eligibility, raw)
+        r = model_on(table, cands, run, model, training, ctx.constants, found)
+    figures, eligibility = _chosen(ctx, cands, run, r, found.valid, found.memory_fits)
+    n = len(cands)
+    score, raw = np.full(n, np.inf), np.full(n, np.inf)
+    score[run], raw[run] = figures["score"], figures["raw_score"]
+    columns = {**figures, "global_batch": cands.global_batch[run],
+               **{f"layout_{k}": v for k, v in cands.layout_of(run).items()},
+               **{f"r_{k}": r[k] for k in SHOWN_MODEL_COLUMNS}}
+    best.add(cell, score, raw, eligibility, columns, run)
+    if fastest is not None:
+        # Of the rows run (exhaustive: all), those the whole model finds valid and fitting.
+        mine = np.flatnonzero(wants_fastest[run] & r["valid"].astype(bool)
+                              & r["memory_fits"].astype(bool))
+        rows = run[mine]
+        fastest.add(cell[rows], series.rate_of(model, r)[mine],
+                    {"global_batch": cands.global_batch[rows],
+                     **{f"layout_{k}": v for k, v in cands.layout_of(rows).items()}})
 
+
+def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
+                 cands: Candidates, cell: np.ndarray, run: np.ndarray,
+                 known: tuple[np.ndarray, np.ndarray], wants_fastest: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The rows of `run` that could be their cell's best or its fastest, and the model's
+    columns of those rows. Every passing row is eligible here (no rule reads the time, and a
+    row that passes the known rules of one option is sold with that one at least).
+
+    Each cell's rows of best compute-only bound run first (of score among the passing rows, of
+    throughput among those that want the fastest); a passing row whose bound is worse than the
+    best true score among them cannot be the cell's best, and with its bound's raw score no
+    better than the best raw score seen it cannot lower that either, so it is counted as
+    eligible without running the time model on it. A row whose throughput bound is below the
+    fastest probe's true throughput cannot be the cell's fastest.
+    """
+    model, training = ctx.request.model, ctx.request.training(ctx.policy)
+    cells = cell[run]
+    upper = throughput_bound(table, cands, run, model, training, ctx.constants)
+    rate_bound = series.rate_of(model, upper)
+    gpus = cands.nodes[run] * table.columns["gpus_per_node"][cands.hardware[run]]
+    bound = ctx.bound(rate_bound, cands, run, gpus)
+    inf = np.inf
+    passing = known[0] | known[1]
+    by_score = np.flatnonzero(passing)[ranking.lowest_per_group(
+        cells[passing], bound["score"][passing], PROBES_PER_CELL)]
+    by_rate = np.flatnonzero(wants_fastest)[ranking.lowest_per_group(
+        cells[wants_fastest], -rate_bound[wants_fastest], PROBES_PER_CELL)]
+    first = np.union1d(by_score, by_rate)
+    r = model_on(table, cands, run[first], model, training, ctx.constants)
+    true_rate = series.rate_of(model, r)
+    beat = np.full(best.score.shape, inf)
+    raw_floor = best.best_raw_score
+    if by_score.size:
+        at = np.searchsorted(first, by_score)
+        true = ctx.taken(true_rate[at], cands, run[by_score], r["gpus"][at],
+                         (known[0][by_score], known[1][by_score]))
+        np.minimum.at(beat, cells[by_score], true["score"])
+        raw_floor = min(raw_floor, float(np.nanmin(true["raw_score"], initial=inf)))
+    dominated = ~passing | ((bound["score"] > beat[cells]) & (bound["raw_score"] >= raw_floor))
+    if by_rate.size:
+        at = np.searchsorted(first, by_rate)
+        ok = r["valid"][at].astype(bool) & r["memory_fits"][at].astype(bool)
+        fastest = np.full(best.score.shape, -inf)
+        np.maximum.at(fastest, cells[by_rate][ok], true_rate[at][ok])
+        dominated &= ~(wants_fastest & (rate_bound >= fastest[cells]))
+    else:
+        dominated &= ~wants_fastest
+    # The probes' figures are kept: only the other rows left are timed now.
+    probed = np.zeros(run.size, bool)
+    probed[first] = True
+    rest = np.flatnonzero(~dominated & ~probed)
+    r_rest = model_on(table, cands, run[rest], model, training, ctx.constants)
+    kept = np.flatnonzero(~dominated | probed)
+    both = np.concatenate([first, rest])
+    order = np.argsort(both, kind="stable")
+    at = np.searchsorted(both[order], kept)
+    merged = {k: np.concatenate([r[k], r_rest[k]])[order][at] for k in r}
+    return run[kept], merged

@@ -48,7 +48,8 @@ from sizing.workload import Training, Transformer
 
 @dataclass(frozen=True)
 class Search:
-    """Every candidate of one request with the model's numbers, its price and its score."""
+    """One request's search: the best candidate of each (hardware, node count) with the
+    model's numbers, its price and its score (arrays indexed alike), and what was counted."""
 
     snap: Snapshot
     request: SizingRequest
@@ -67,7 +68,7 @@ class Search:
     raw_score: np.ndarray  # the objective alone
     score: np.ndarray  # with the policy's fabric preference
     failures: goodput.CandidateGoodput  # interruptions, checkpoints and restarts of every candidate
-    eligibility: ranking.Eligibility
+    tally: ranking.RunningBest  # candidates evaluated, eligible, ruled out by rule and cell
     excluded: dict[str, int]  # by the offer, the layouts and the rules
     ranked: ranking.Ranking
     spares: np.ndarray  # hot spare nodes the ranking took beside each candidate's nodes (or 0)
@@ -120,8 +121,8 @@ def shown_result(found: Search | Nothing, today: date) -> SizingResult:
         catalog_version=snap.version_id, priced_on=today.isoformat(),
         objective=request.objective, currency=request.currency, term=request.term,
         region=request.region, workload=workload_summary(request),
-        candidates_evaluated=len(found.cands),
-        candidates_eligible=int(found.eligibility.eligible.sum()), excluded=found.excluded,
+        candidates_evaluated=found.tally.evaluated,
+        candidates_eligible=found.tally.eligible, excluded=found.excluded,
         configurations=configurations, rank_one_stable=uncertainty.rank_one_stable,
         rank_stability=uncertainty.rank_stability, network_advice=network,
         efficiency_series=efficiency_series(found, ranked.order[0], references),
@@ -179,9 +180,7 @@ def network_advice(found: Search, ranked: ranking.Ranking,
         oversubscription=found.clusters[
             int(cands.hardware[o.candidate])].fabric.oversubscription)
         for o in rec.options)
-    beyond = (cands.hardware == top_hw) & (cands.nodes > nodes)
-    ruled_out = {rule: int((mask & beyond).sum())
-                 for rule, mask in found.eligibility.ruled_out.items() if (mask & beyond).any()}
+    ruled_out = found.tally.ruled_out_of(top_hw, int(cands.node_index[top]))
     what_if = advice.fabric_or_more_gpus(
         top, at_nodes, ranked.options_of(top_hw), nodes, max(request.node_counts), found.rate,
         found.monthly, ruled_out)
@@ -463,8 +462,7 @@ def hot_spares(found: Search, i: int) -> HotSpares:
 
 def preferred_note(found: Search, i: int) -> str | None:
     """Said of rank 1 when the fabric preference, not the objective alone, put it first."""
-    better = found.eligibility.eligible & (found.raw_score < found.raw_score[i])
-    if not better.any():
+    if not found.tally.best_raw_score < found.raw_score[i]:
         return None
     return (f"the policy prefers its fabric within {found.snap.policy.preference_tolerance:.0%} "
             "of a better score (see the network advice)")

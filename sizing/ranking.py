@@ -87,6 +87,17 @@ def best_per_group(groups: np.ndarray, score: np.ndarray, eligible: np.ndarray) 
     return order[first]
 
 
+def lowest_per_group(groups: np.ndarray, score: np.ndarray, count: int) -> np.ndarray:
+    """Indices of the `count` lowest scores in each group (ties: first seen), in index order."""
+    if groups.size == 0:
+        return np.zeros(0, np.intp)
+    order = np.lexsort((score, groups))
+    sorted_groups = groups[order]
+    starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]])
+    rank = np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size]))
+    return np.sort(order[rank < count])
+
+
 @dataclass(frozen=True)
 class Ranking:
     """The ranked list and the table it was chosen from."""
@@ -127,3 +138,89 @@ def rank(hardware: np.ndarray, nodes: np.ndarray, score: np.ndarray, eligible: n
             if len(order) == limit:
                 break
     return Ranking(tuple(order), best)
+
+
+class RunningBest:
+    """What a search streamed chunk by chunk keeps: the best eligible candidate of each cell
+    (hardware pair x node count) with its columns, and the counts the result reports.
+
+    Ties go to the candidate seen first, as `best_per_group` gives them over the whole search,
+    so the kept table is the exhaustive one whatever the chunk size.
+    """
+
+    def __init__(self, hardware: int, node_counts: int):
+        self.node_counts = node_counts
+        cells = hardware * node_counts
+        self.score = np.full(cells, np.inf)
+        # Columns are stored only for cells that ever held a winner (most cells of a wide
+        # node range hold none: past the stock, or nothing fits), at the cell's slot.
+        self.slot = np.full(cells, -1, np.int32)
+        self.columns: dict[str, np.ndarray] = {}
+        self._used, self._allocated = 0, 64
+        self.evaluated = 0
+        # Candidates ranked on the time model's figures (the others were ruled out before it,
+        # or left out by their compute bound; a few bound probes run and are left out too).
+        self.timed = 0
+        self.eligible = 0
+        self.best_raw_score = np.inf  # of every eligible candidate, not only the kept ones
+        self.excluded: dict[str, int] = {}
+        # Per rule and cell: candidates ruled out by that rule first.
+        self.ruled_out: dict[str, np.ndarray] = {}
+
+    def add(self, cell: np.ndarray, score: np.ndarray, raw_score: np.ndarray,
+            eligibility: Eligibility, columns: Mapping[str, np.ndarray],
+            rows: np.ndarray) -> None:
+        """One chunk: its cells, scores and eligibility per candidate, and the columns to keep
+        of its winners, given for the chunk's `rows` (sorted; every eligible one among them)."""
+        self.evaluated += int(cell.shape[0])
+        self.timed += int(rows.size)
+        eligible = eligibility.eligible
+        for name, count in eligibility.excluded.items():
+            self.excluded[name] = self.excluded.get(name, 0) + count
+        for name, mask in eligibility.ruled_out.items():
+            per_cell = np.bincount(cell[mask], minlength=self.score.shape[0]).astype(np.int32)
+            if name in self.ruled_out:
+                self.ruled_out[name] += per_cell
+            else:
+                self.ruled_out[name] = per_cell
+        n_eligible = int(eligible.sum())
+        if not n_eligible:
+            return
+        self.eligible += n_eligible
+        self.best_raw_score = min(self.best_raw_score, float(raw_score[eligible].min()))
+        # Only the given rows can win: every other eligible one scores inf here.
+        winners = rows[best_per_group(cell[rows], score[rows], eligible[rows])]
+        better = winners[score[winners] < self.score[cell[winners]]]
+        targets = cell[better]
+        self.score[targets] = score[better]
+        at = np.searchsorted(rows, better)
+        slots = self._slots(targets)
+        for key, column in columns.items():
+            column = np.asarray(column)
+            if key not in self.columns:
+                self.columns[key] = np.zeros(self._allocated, dtype=column.dtype)
+            self.columns[key][slots] = column[at]
+
+    def _slots(self, targets: np.ndarray) -> np.ndarray:
+        new = targets[self.slot[targets] < 0]
+        if new.size:
+            self.slot[new] = np.arange(self._used, self._used + new.size)
+            self._used += new.size
+            if self._used > self._allocated:
+                self._allocated = max(self._used, 2 * self._allocated)
+                self.columns = {k: np.concatenate([v, np.zeros(self._allocated - v.shape[0],
+                                                               v.dtype)])
+                                for k, v in self.columns.items()}
+        return self.slot[targets]
+
+    def kept(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """The cells that hold a candidate, in candidate order, and their columns."""
+        cells = np.flatnonzero(np.isfinite(self.score))
+        return cells, {key: column[self.slot[cells]] for key, column in self.columns.items()}
+
+    def ruled_out_of(self, hardware: int, node_index_above: int) -> dict[str, int]:
+        """Candidates of one hardware pair past a node index, by the rule that ruled them out."""
+        lo = hardware * self.node_counts + node_index_above + 1
+        hi = (hardware + 1) * self.node_counts
+        counts = {name: int(per_cell[lo:hi].sum()) for name, per_cell in self.ruled_out.items()}
+        return {name: n for name, n in counts.items() if n}

@@ -1,16 +1,28 @@
-"""Enumerates clusters x node counts x parallel layouts as arrays and evaluates them in one pass."""
+"""Enumerates clusters x node counts x parallel layouts in chunks of bounded size, and evaluates them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import product
 
 import numpy as np
 
 from sizing.hardware import Cluster
-from sizing.step import estimate_batch, layout_arrays
+from sizing.step import (
+    GpuCodes,
+    compute_bound_batch,
+    estimate_batch,
+    feasibility_batch,
+    layout_arrays,
+)
 from sizing.workload import FRAMEWORKS, RECOMPUTE, Layout, Training, Transformer
+
+LAYOUT_NAMES = ("tp", "pp", "ep", "zero_stage", "micro_batch", "recompute", "virtual_stages",
+                "sequence_parallel", "cp", "framework")
+INTEGER_COLUMNS = ("tp", "pp", "ep", "dp", "zero_stage", "recompute", "virtual_stages",
+                   "micro_batch", "cp", "framework")
 
 
 @dataclass(frozen=True)
@@ -41,6 +53,12 @@ class Candidates:
     layout: dict[str, np.ndarray]
     global_batch: np.ndarray
     skipped: dict[str, int] = field(default_factory=dict)
+    # Index into the search's node counts, so that (hardware, node_index) names a cell.
+    node_index: np.ndarray | None = None
+    # Candidates that differ only in the fabric have the same validity, memory and compute:
+    # `shared_first` holds one row of each such set, `shared_of` maps every row to its set.
+    shared_first: np.ndarray | None = None
+    shared_of: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.hardware.shape[0])
@@ -51,15 +69,51 @@ class Candidates:
     def micro_batch_at(self, i: int) -> int:
         return int(self.layout["micro_batch"][i])
 
+    def rows(self, rows: slice) -> Candidates:
+        """Some candidates, as candidates of their own (the sharing of fabrics not kept)."""
+        node_index = None if self.node_index is None else self.node_index[rows]
+        return Candidates(self.hardware[rows], self.nodes[rows],
+                          {k: v[rows] for k, v in self.layout.items()}, self.global_batch[rows],
+                          node_index=node_index)
+
+    def layout_of(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        """The layout columns of some candidates."""
+        if isinstance(self.layout, LayoutColumns):
+            return self.layout.at(rows)
+        return {k: v[rows] for k, v in self.layout.items()}
+
+
+class LayoutColumns(Mapping):
+    """A chunk's layouts as grid rows: columns are gathered only for the candidates that need
+    them (most are ruled out on validity and memory, computed once per server)."""
+
+    def __init__(self, grid: dict[str, np.ndarray], rows: np.ndarray, dp: np.ndarray):
+        self.grid, self.rows, self.dp = grid, rows, dp
+
+    def at(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        picked = self.rows[rows]
+        out = {k: v[picked] for k, v in self.grid.items()}
+        out["dp"] = self.dp[rows]
+        return out
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.dp if name == "dp" else self.grid[name][self.rows]
+
+    def __iter__(self):
+        return iter((*self.grid, "dp"))
+
+    def __len__(self) -> int:
+        return len(self.grid) + 1
+
 
 def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
     """Every combination of the free degrees (dp follows from the GPU count)."""
     is_tf = isinstance(model, Transformer)
     if space.fixed is not None:
-        # Every field of the pinned layout, as the one-configuration estimate carries it.
+        # Every field of the pinned layout, as the one-configuration estimate carries it, typed
+        # as layout_arrays types them (the model reads them so).
         per_mb = [layout_arrays(space.fixed, Training(1, mb)) for mb in space.micro_batch]
-        return {n: np.concatenate([p[n] for p in per_mb]).astype(float)
-                for n in per_mb[0] if n != "dp"}
+        return {n: np.concatenate([p[n] for p in per_mb]) for n in per_mb[0] if n != "dp"}
     else:
         tps = [t for t in space.tp if model.tp_divides_heads(t)] if is_tf else [1]
         pps = [p for p in space.pp if p <= model.layers] if is_tf else [1]
@@ -75,22 +129,162 @@ def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
                 for t, p, e, z, mb, rc, c in product(tps, pps, eps, space.zero_stage, mbs, rcs,
                                                       cps)]
     cols = np.array(rows, dtype=float).T
-    names = ("tp", "pp", "ep", "zero_stage", "micro_batch", "recompute", "virtual_stages",
-             "sequence_parallel", "cp", "framework")
-    return {n: cols[i] for i, n in enumerate(names)}
+    # Typed once here, as the model reads them, rather than per chunk.
+    dtypes = {n: int for n in INTEGER_COLUMNS} | {"sequence_parallel": bool}
+    return {n: cols[i].astype(dtypes.get(n, float)) for i, n in enumerate(LAYOUT_NAMES)}
 
 
-def search_size(hardware: int, node_counts: int, model, space: LayoutSpace) -> int:
-    """How many candidates a search builds before any rule drops one: hardware pairs x node
-    counts x layouts. Known before the search runs, it bounds both the memory the candidate
-    arrays take and the work of the model (which evaluates at most these)."""
-    return hardware * node_counts * int(layout_grid(model, space)["tp"].shape[0])
+@dataclass(frozen=True)
+class CellLayouts:
+    """The layouts of one GPU count: grid rows whose degrees divide it, with their dp and batch."""
+
+    rows: np.ndarray  # into the layout grid
+    dp: np.ndarray
+    global_batch: np.ndarray
+    degrees: int  # grid rows whose degrees do not divide the GPU count (never built)
+    batch: int  # rows built, then ruled out by the batch rule
 
 
-def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int], model,
-                         training: Training, space: LayoutSpace, batch_fixed: bool,
-                         max_global_batch: float = np.inf) -> Candidates:
-    """Cross hardware x node counts x layouts; keep those whose degrees multiply to the GPUs.
+@dataclass(frozen=True)
+class Enumeration:
+    """The candidates of one search, built a chunk at a time.
+
+    A cell is one hardware pair at one node count; its candidates are the grid's layouts
+    whose degrees divide the cell's GPU count, and those depend on the GPU count alone, so
+    they are worked out once per GPU count at each node count (and counted, for the search
+    size, without being kept). Cells come node counts ascending, then
+    hardware pairs, layouts in grid order: the order of the candidates is fixed, whatever the
+    chunk size, and the pairs of one server at one node count share a chunk, so what does not
+    depend on the fabric is computed once for them.
+    """
+
+    gpus_per_node: tuple[int, ...]  # per hardware pair
+    node_counts: tuple[int, ...]
+    grid: dict[str, np.ndarray]
+    training: Training
+    fixed_dp: int
+    batch_fixed: bool
+    max_global_batch: float
+    # Pairs of one group have the same server-side figures (GPU, GPUs per node, PCIe).
+    groups: tuple[int, ...] = ()
+    # A pinned hybrid-sharding group keeps only data-parallel sizes it divides (0: none).
+    shard_group: int = 0
+
+    def _tables(self, gpus: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """For each GPU count (rows) and grid layout (columns): built (degrees divide it),
+        kept by the batch rule, dp and the global batch."""
+        grid = self.grid
+        model_parallel = (grid["tp"] * grid["pp"] * grid["cp"]).astype(np.int64)
+        g = np.asarray(gpus, np.int64)[:, None]
+        dp = g // np.maximum(model_parallel, 1)
+        built = (g % model_parallel == 0) & (dp >= 1) & (dp % grid["ep"].astype(np.int64) == 0)
+        if self.fixed_dp:
+            built &= dp == self.fixed_dp
+        if self.shard_group:
+            built &= dp % self.shard_group == 0  # hybrid-sharding groups tile dp
+        unit = np.maximum(dp * grid["micro_batch"], 1).astype(float)
+        batch = float(self.training.global_batch)
+        if self.batch_fixed:
+            kept = built & (np.fmod(batch, unit) == 0)
+            gb = np.full(unit.shape, batch)
+        else:
+            gb = np.maximum(np.round(batch / unit), 1) * unit
+            kept = built & (gb <= self.max_global_batch)
+        return built, kept, dp, gb
+
+    def _layouts(self, gpus: int) -> CellLayouts:
+        built, kept, dp, gb = (t[0] for t in self._tables(np.array([gpus])))
+        rows = np.flatnonzero(kept)
+        return CellLayouts(rows, dp[rows], gb[rows], int(built.size - built.sum()),
+                           int(built.sum() - rows.size))
+
+    @cached_property
+    def _counts(self) -> tuple[int, int, int]:
+        """(built, never built, built then ruled out by the batch rule) over every cell,
+        counted per distinct GPU count a block at a time, without keeping any layout."""
+        cells = np.multiply.outer(np.asarray(self.gpus_per_node, np.int64),
+                                  np.asarray(self.node_counts, np.int64)).ravel()
+        gpus, times = np.unique(cells, return_counts=True)
+        built = never = batch = 0
+        for start in range(0, gpus.size, 256):
+            b, k, _, _ = self._tables(gpus[start:start + 256])
+            weight = times[start:start + 256]
+            built += int(b.sum(axis=1) @ weight)
+            never += int((~b).sum(axis=1) @ weight)
+            batch += int((b & ~k).sum(axis=1) @ weight)
+        return built, never, batch
+
+    def cells(self) -> Iterator[tuple[int, int, CellLayouts]]:
+        """(hardware, node index, layouts) in candidate order; the layouts of a GPU count are
+        kept only while its node count is being walked, so memory does not grow with the range."""
+        for j, n in enumerate(self.node_counts):
+            here: dict[int, CellLayouts] = {}
+            for hw, gpn in enumerate(self.gpus_per_node):
+                g = gpn * n
+                if g not in here:
+                    here[g] = self._layouts(g)
+                yield hw, j, here[g]
+
+    @property
+    def skipped(self) -> dict[str, int]:
+        """Layouts of the grid never built (degrees) or built and ruled out by the batch rule."""
+        _, never, batch = self._counts
+        return {"degrees": never, "batch": batch}
+
+    @property
+    def size(self) -> int:
+        """Candidates built, before the batch rule: the work a search may do."""
+        return self._counts[0]
+
+    def chunks(self, chunk: int) -> Iterator[Candidates]:
+        """The candidates, at most about `chunk` at a time (whole cells; one cell holds at most
+        the grid's rows)."""
+        parts: list[tuple[int, int, CellLayouts]] = []
+        held = 0
+        for hw, j, cell in self.cells():
+            if cell.rows.size == 0:
+                continue
+            if parts and held + cell.rows.size > chunk:
+                yield self._build(parts)
+                parts, held = [], 0
+            parts.append((hw, j, cell))
+            held += cell.rows.size
+        if parts:
+            yield self._build(parts)
+
+    def _build(self, parts: list[tuple[int, int, CellLayouts]]) -> Candidates:
+        sizes = [c.rows.size for _, _, c in parts]
+        rows = np.concatenate([c.rows for _, _, c in parts])
+        node_index = np.repeat(np.array([j for _, j, _ in parts]), sizes)
+        layout = LayoutColumns(self.grid, rows, np.concatenate([c.dp for _, _, c in parts]))
+        # One set of rows per (group, node count): the first part of each is its set.
+        groups = self.groups or tuple(range(len(self.gpus_per_node)))
+        seen: dict[tuple[int, int], int] = {}
+        set_start, is_first = [], []
+        unique = 0
+        for (hw, j, _), size in zip(parts, sizes):
+            key = (groups[hw], j)
+            is_first.append(key not in seen)
+            if key not in seen:
+                seen[key] = unique
+                unique += size
+            set_start.append(seen[key])
+        sizes_a = np.asarray(sizes)
+        part_start = np.cumsum(sizes_a) - sizes_a
+        offset = np.repeat(np.asarray(set_start) - part_start, sizes_a)
+        return Candidates(
+            hardware=np.repeat(np.array([hw for hw, _, _ in parts]), sizes),
+            nodes=np.asarray(self.node_counts)[node_index], layout=layout,
+            global_batch=np.concatenate([c.global_batch for _, _, c in parts]),
+            node_index=node_index,
+            shared_first=np.flatnonzero(np.repeat(np.asarray(is_first), sizes_a)),
+            shared_of=np.arange(rows.size) + offset)
+
+
+def enumeration(gpus_per_node: Sequence[int], node_counts: Sequence[int], model,
+                training: Training, space: LayoutSpace, batch_fixed: bool,
+                max_global_batch: float = np.inf, groups: Sequence[int] = ()) -> Enumeration:
+    """The search's candidates: per cell, the layouts whose degrees divide its GPU count.
 
     With a fixed global batch, dp x micro_batch must divide it; otherwise the batch is rounded to
     the nearest multiple per candidate (reported with each result), and a layout whose data
@@ -98,65 +292,139 @@ def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int]
     batch size more samples per step no longer shorten training, so the speed it shows is not
     real.
     """
-    grid = layout_grid(model, space)
-    k = grid["tp"].shape[0]
-    gpn = np.array([c.gpus_per_node for c in clusters], float)
-    hw, nodes = np.meshgrid(np.arange(len(clusters)), np.asarray(node_counts), indexing="ij")
-    hw, nodes = hw.ravel(), nodes.ravel()
-    pairs = hw.shape[0]
-    gpus = np.repeat(gpn[hw] * nodes, k)
-    lay = {n: np.tile(v, pairs) for n, v in grid.items()}
-    model_parallel = lay["tp"] * lay["pp"] * lay["cp"]
-    dp = gpus / model_parallel
-    ok = (dp == np.floor(dp)) & (dp >= 1)
-    if space.fixed is not None and space.fixed.dp:
-        ok &= dp == space.fixed.dp
-    if space.fixed is not None and space.fixed.shard_group:
-        ok &= dp % space.fixed.shard_group == 0  # hybrid-sharding groups tile dp
-    ok &= (dp % lay["ep"] == 0)
-    skipped = {"degrees": int((~ok).sum())}
-    unit = dp * lay["micro_batch"]
-    if batch_fixed:
-        fits_batch = np.fmod(training.global_batch, np.where(unit > 0, unit, 1)) == 0
-        gb = np.full(dp.shape, float(training.global_batch))
+    fixed = space.fixed
+    return Enumeration(tuple(int(g) for g in gpus_per_node), tuple(int(n) for n in node_counts),
+                       layout_grid(model, space), training, fixed.dp if fixed else 0,
+                       batch_fixed, max_global_batch, tuple(groups),
+                       fixed.shard_group if fixed else 0)
+
+
+def search_size(gpus_per_node: Sequence[int], node_counts: Sequence[int], model,
+                space: LayoutSpace) -> int:
+    """How many candidates a search builds: per hardware pair and node count, the layouts whose
+    degrees divide the GPU count. Known before the search runs, it bounds the work of the
+    model (which evaluates at most these, and then one layout per cell past a leaf for each
+    oversubscribed spine the fabric is priced at, a few per cell); memory is bounded by the
+    chunk size instead."""
+    return enumeration(gpus_per_node, node_counts, model, Training(1, 1), space, True).size
+
+
+def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int], model,
+                         training: Training, space: LayoutSpace, batch_fixed: bool,
+                         max_global_batch: float = np.inf) -> Candidates:
+    """Every candidate of a small search at once (a series, one node): one chunk of all."""
+    e = enumeration([c.gpus_per_node for c in clusters], node_counts, model, training, space,
+                    batch_fixed, max_global_batch, HardwareTable.of(clusters).groups)
+    parts = list(e.chunks(np.iinfo(np.int64).max))
+    if parts:
+        out = parts[0]
     else:
-        gb = np.maximum(np.round(training.global_batch / np.where(unit > 0, unit, 1)), 1) * unit
-        fits_batch = gb <= max_global_batch
-    skipped["batch"] = int((ok & ~fits_batch).sum())
-    ok &= fits_batch
-    lay["dp"] = dp
-    keep = np.flatnonzero(ok)
-    return Candidates(
-        hardware=np.repeat(hw, k)[keep], nodes=np.repeat(nodes, k)[keep],
-        layout={n: v[keep] for n, v in lay.items()}, global_batch=gb[keep], skipped=skipped,
-    )
+        empty = np.zeros(0)
+        out = Candidates(empty.astype(int), empty.astype(int),
+                         {k: empty for k in (*LAYOUT_NAMES, "dp")}, empty,
+                         node_index=empty.astype(int))
+    out.skipped = e.skipped
+    return out
 
 
-def hardware_arrays(clusters: Sequence[Cluster]) -> dict[str, np.ndarray]:
-    """Columns of every cluster's figures, to be indexed by candidate."""
-    rows = [c.as_arrays() for c in clusters]
-    return {key: np.concatenate([r[key] for r in rows]) for key in rows[0] if key != "nodes"}
+@dataclass(frozen=True)
+class HardwareTable:
+    """Every hardware pair's figures as columns, built once per search and indexed by integer
+    (the GPU ids as codes, so no chunk sorts strings)."""
+
+    columns: dict[str, np.ndarray]
+    gpu_codes: np.ndarray
+    gpu_ids: tuple[str, ...]
+    # Per pair: which pairs have the same server-side figures. Validity, memory and compute
+    # read only the GPU, GPUs per node and PCIe generation (the host link), never the fabric
+    # or the NICs.
+    groups: tuple[int, ...]
+
+    @classmethod
+    def of(cls, clusters: Sequence[Cluster]) -> HardwareTable:
+        rows = [c.as_arrays() for c in clusters]
+        columns = {key: np.concatenate([r[key] for r in rows]) for key in rows[0]
+                   if key not in ("nodes", "gpu_id")}
+        ids = tuple(sorted({c.gpu.id for c in clusters}))
+        codes = np.array([ids.index(c.gpu.id) for c in clusters], dtype=np.intp)
+        sides = [(c.gpu, c.gpus_per_node, c.server.pcie_gen) for c in clusters]
+        return cls(columns, codes, ids, tuple(sides.index(side) for side in sides))
+
+    def batch(self, cands: Candidates, rows: np.ndarray | None = None) -> dict:
+        """The model's input columns for `cands` (or some rows of them)."""
+        if rows is None:
+            rows = np.arange(len(cands))
+        hw = cands.hardware[rows]
+        batch = {key: col[hw] for key, col in self.columns.items()}
+        batch["gpu_id"] = GpuCodes(self.gpu_codes[hw], self.gpu_ids)
+        batch["nodes"] = cands.nodes[rows]
+        batch.update(cands.layout_of(rows))
+        batch["global_batch"] = cands.global_batch[rows]
+        for key in INTEGER_COLUMNS:
+            batch[key] = batch[key].astype(int, copy=False)
+        batch["sequence_parallel"] = batch["sequence_parallel"].astype(bool, copy=False)
+        return batch
 
 
-def evaluate(clusters: Sequence[Cluster], cands: Candidates, model, training: Training,
-             constants, chunk: int | None = None) -> dict[str, np.ndarray]:
-    """All candidates through the model, vectorised, at most `chunk` per pass.
+def evaluate(clusters: Sequence[Cluster] | HardwareTable, cands: Candidates, model,
+             training: Training, constants) -> dict[str, np.ndarray]:
+    """All candidates through the model, vectorised, in one pass."""
+    table = clusters if isinstance(clusters, HardwareTable) else HardwareTable.of(clusters)
+    return estimate_batch(table.batch(cands), model, training, constants)
 
-    Chunking bounds the memory of the intermediate arrays of a very large search; the
-    results are the same as one pass.
-    """
-    hw = hardware_arrays(clusters)
-    batch = {key: col[cands.hardware] for key, col in hw.items()}
-    batch["nodes"] = cands.nodes
-    batch.update(cands.layout)
-    batch["global_batch"] = cands.global_batch
-    for key in ("tp", "pp", "ep", "dp", "zero_stage", "recompute", "virtual_stages", "micro_batch",
-                "cp", "framework"):
-        batch[key] = batch[key].astype(int)
-    batch["sequence_parallel"] = batch["sequence_parallel"].astype(bool)
-    n = len(cands)
-    if not chunk or n <= chunk:
-        return estimate_batch(batch, model, training, constants)
-    parts = [estimate_batch({k: v[start:start + chunk] for k, v in batch.items()}, model, training,
-                            constants) for start in range(0, n, chunk)]
-    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+
+@dataclass(frozen=True)
+class Feasibility:
+    """Which candidates of a chunk can run at all, known before the time model."""
+
+    valid: np.ndarray
+    memory_fits: np.ndarray
+    # The whole model's columns when it already ran on every candidate (exhaustive).
+    full: dict[str, np.ndarray] | None = None
+
+    @property
+    def runnable(self) -> np.ndarray:
+        return self.valid & self.memory_fits
+
+
+def feasibility(table: HardwareTable, cands: Candidates, model, training: Training, constants,
+                exhaustive: bool = False) -> Feasibility:
+    """Validity and memory of a chunk, once per set of rows that differ only in the fabric;
+    `exhaustive` runs the whole model on every candidate instead (the reference the pruned
+    search is held to). Either way the figures agree: the model is element-wise, so a
+    candidate's figures do not depend on the others in its pass."""
+    if exhaustive:
+        r = estimate_batch(table.batch(cands), model, training, constants)
+        return Feasibility(r["valid"].astype(bool), r["memory_fits"].astype(bool), r)
+    first, shared_of = _sharing(cands)
+    pre = feasibility_batch(table.batch(cands, first), model, training, constants)
+    return Feasibility(pre["valid"].astype(bool)[shared_of],
+                       pre["memory_fits"].astype(bool)[shared_of])
+
+
+def _sharing(cands: Candidates) -> tuple[np.ndarray, np.ndarray]:
+    if cands.shared_first is None:
+        rows = np.arange(len(cands))
+        return rows, rows
+    return cands.shared_first, cands.shared_of
+
+
+def model_on(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
+             training: Training, constants,
+             found: Feasibility | None = None) -> dict[str, np.ndarray]:
+    """The whole model on some rows of a chunk (taken from `found` if it already ran)."""
+    if found is not None and found.full is not None:
+        return {k: v[rows] for k, v in found.full.items()}
+    return estimate_batch(table.batch(cands, rows), model, training, constants)
+
+
+def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
+                     training: Training, constants) -> dict[str, np.ndarray]:
+    """Upper bounds of the throughput of some rows of a chunk, from compute alone (once per
+    set of rows that differ only in the fabric)."""
+    _, shared_of = _sharing(cands)
+    sets, back = np.unique(shared_of[rows], return_inverse=True)
+    first = np.empty(sets.size, np.intp)
+    first[back] = rows  # any row of each set will do: they share the figures
+    bound = compute_bound_batch(table.batch(cands, first), model, training, constants)
+    return {k: v[back] for k, v in bound.items()}

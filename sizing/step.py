@@ -41,6 +41,7 @@ LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_para
                    "recompute": 1, "cp": 1, "recompute_layers": 0, "shard_group": 0,
                    "offload": 0, "framework": 0, "flash_attention": True,
                    "fused_cross_entropy": False}
+PEAK_KEYS = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops"}
 _OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
 _KERNELS = np.array([ATTENTION_KERNELS.index(FRAMEWORK_ATTENTION_KERNEL[f]) for f in FRAMEWORKS])
 
@@ -146,10 +147,21 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
 
 # --------------------------------------------------------------------------- physics
 
+@dataclass(frozen=True)
+class GpuCodes:
+    """Each candidate's GPU as an index into `ids`, so that a search factors its GPU ids once
+    for all its chunks instead of sorting strings per candidate."""
+
+    codes: np.ndarray
+    ids: tuple[str, ...]
+
+
 def _per_gpu_lookup(constants, gpu_ids, n):
     """A lookup of per-GPU constants for each candidate (the GPU ids are factored once)."""
     if gpu_ids is None:
         return lambda name: np.full(n, constants.per_gpu(name, "default"))
+    if isinstance(gpu_ids, GpuCodes):
+        return lambda name: np.array([constants.per_gpu(name, u) for u in gpu_ids.ids])[gpu_ids.codes]
     uniq, inv = np.unique(np.asarray(gpu_ids).astype(str), return_inverse=True)
     inv = inv.reshape(-1)
     return lambda name: np.array([constants.per_gpu(name, u) for u in uniq])[inv]
@@ -174,8 +186,7 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
     n = np.asarray(c["gpus_per_node"]).shape[0]
     per_gpu = _per_gpu_lookup(constants, c.get("gpu_id"), n)
     fp32 = training.precision == "fp32"
-    peak_key = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops"}
-    peak = c[peak_key[training.precision]].astype(f) * 1e12
+    peak = c[PEAK_KEYS[training.precision]].astype(f) * 1e12
     peak16 = (c["gpu_fp32_tflops"] if fp32 else c["gpu_bf16_tflops"]).astype(f) * 1e12
     hbm_raw = (c["gpu_memory_bandwidth_gbs"].astype(f) * 1e9
                * per_gpu("hbm_efficiency"))
@@ -236,9 +247,74 @@ def _normalise(batch: dict, training: Training) -> dict:
     keys = [k for k in c if k != "gpu_id"]
     arrays = np.broadcast_arrays(*[np.atleast_1d(np.asarray(c[k])) for k in keys])
     out = dict(zip(keys, arrays))
-    if "gpu_id" in c:
+    if isinstance(c.get("gpu_id"), GpuCodes):
+        out["gpu_id"] = c["gpu_id"]
+    elif "gpu_id" in c:
         out["gpu_id"] = np.broadcast_to(np.atleast_1d(np.asarray(c["gpu_id"])), arrays[0].shape)
     return out
+
+
+def _prepared(batch: dict, training: Training, model) -> dict:
+    """The candidates' columns with the defaults, micro-batches per step and recompute share."""
+    c = _normalise(batch, training)
+    c["micro_batches"] = c["global_batch"].astype(np.float64) / (
+        c["dp"].astype(np.float64) * c["micro_batch"].astype(np.float64))
+    if isinstance(model, Transformer):
+        c["recompute_fraction"] = recompute_fraction(model, c["recompute_layers"],
+                                                     c["pp"].astype(np.float64),
+                                                     c["virtual_stages"].astype(np.float64))
+    return c
+
+
+def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
+    """Which candidates are physical layouts (validate_layout's rules, on arrays)."""
+    f = np.float64
+    dp, tp, pp, ep, cp, v, m = (c[k].astype(f) for k in ("dp", "tp", "pp", "ep", "cp",
+                                                          "virtual_stages", "micro_batches"))
+    nodes, zero, offload = c["nodes"].astype(f), c["zero_stage"].astype(int), c["offload"]
+    valid = (
+        (nodes >= 1) & (dp * tp * pp * cp == c["gpus_per_node"].astype(f) * nodes)
+        & (m == np.floor(m)) & (m >= 1) & has_peak & (ep >= 1) & (v >= 1) & (zero >= 0)
+        & (zero <= 3)
+    )
+    if isinstance(model, Transformer):
+        valid &= model.tp_divides_heads(tp) & model.ep_divides_experts(ep) & (dp % ep == 0)
+        valid &= ~((v > 1) & (pp == 1)) & (model.seq_len % (2 * cp) == 0)
+    else:
+        valid &= (tp == 1) & (pp == 1) & (ep == 1) & (cp == 1)
+    shard_group = c["shard_group"]
+    valid &= (shard_group == 0) | ((zero >= 1) & (np.fmod(dp, np.maximum(shard_group, 1)) == 0))
+    return valid & ((offload == 0) | (zero >= 1))
+
+
+def feasibility_batch(batch: dict, model, training: Training, constants) -> dict:
+    """Whether each candidate is a valid layout and its per-GPU memory (estimate_batch's
+    `valid` and memory_* columns) without the time model: a search rules out what is invalid
+    or cannot fit before running the rest of the model on it."""
+    c = _prepared(batch, training, model)
+    peak = c[PEAK_KEYS[training.precision]].astype(np.float64)
+    out = {f"memory_{k}": val for k, val in
+           memory_per_gpu(model, c, constants, training.precision).items()}
+    out["valid"] = _valid(c, model, np.isfinite(peak))
+    return out
+
+
+def compute_bound_batch(batch: dict, model, training: Training, constants) -> dict:
+    """Upper bounds of each candidate's throughput (tokens_per_s, samples_per_s) from its
+    compute alone: the micro-batches' compute and the pipeline bubble's share of it, which
+    estimate_batch's step time holds with each micro-batch's communication on top; every
+    other part of it only adds, being non-negative: exposed communication (each term a max
+    with 0 or a min of non-negative ones), the optimizer, the network stragglers (stretches of
+    at least 1), the compute-side stragglers (base compute x (stretch - 1)) and the slowdown
+    of compute under overlapped communication (a non-negative factor x the hidden time). The
+    pruning of the search is exact only while this holds."""
+    c = _prepared(batch, training, model)
+    t_mb = compute_side(c, model, training, constants)["t_mb"]
+    bubble = (c["pp"].astype(np.float64) - 1) / c["virtual_stages"].astype(np.float64) * t_mb
+    step = c["micro_batches"] * t_mb + bubble
+    samples = c["global_batch"].astype(np.float64) / step
+    tokens = samples * model.seq_len if isinstance(model, Transformer) else np.full_like(step, np.nan)
+    return {"samples_per_s": samples, "tokens_per_s": tokens}
 
 
 def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
@@ -252,7 +328,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     inter_node_bandwidth_gbs, tp/pp/dp_cross_node, the breakdown (BREAKDOWN_KEYS, seconds) and
     memory_* (weights_gb ... total_gb, capacity_gb, headroom_gb, fits, margin_gb).
     """
-    c = _normalise(batch, training)
+    c = _prepared(batch, training, model)
     f = np.float64
     gpn = c["gpus_per_node"].astype(f)
     nodes = c["nodes"].astype(f)
@@ -266,12 +342,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     offload = c["offload"].astype(int)
     n = gpus.shape[0]
     global_batch = c["global_batch"].astype(f)
-    m = global_batch / (dp * b)
-    c["micro_batches"] = m
+    m = c["micro_batches"]
     is_tf = isinstance(model, Transformer)
     fp32 = training.precision == "fp32"
-    if is_tf:
-        c["recompute_fraction"] = recompute_fraction(model, c["recompute_layers"], pp, v)
     comp = compute_side(c, model, training, constants)
     t_comp_mb, t_fwd_mb = comp["t_mb"], comp["t_fwd_mb"]
     t_bwd_mb = t_comp_mb - t_fwd_mb
@@ -479,20 +552,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     mem = memory_per_gpu(model, c, constants, training.precision, comp["activation_parts"])
 
     gb = global_batch
-    valid = (
-        (nodes >= 1) & (dp * tp * pp * cp == gpus) & (m == np.floor(m)) & (m >= 1)
-        & np.isfinite(peak) & (ep >= 1) & (v >= 1) & (zero >= 0) & (zero <= 3)
-    )
-    if is_tf:
-        valid &= model.tp_divides_heads(tp) & model.ep_divides_experts(ep) & (dp % ep == 0)
-        valid &= ~((v > 1) & (pp == 1)) & (model.seq_len % (2 * cp) == 0)
-    else:
-        valid &= (tp == 1) & (pp == 1) & (ep == 1) & (cp == 1)
-    shard_group = c["shard_group"]
-    valid &= (shard_group == 0) | ((zero >= 1) & (np.fmod(dp, np.maximum(shard_group, 1)) == 0))
-    valid &= (offload == 0) | (zero >= 1)
     out = {
-        "valid": valid,
+        "valid": _valid(c, model, np.isfinite(peak)),
         "step_time_s": step,
         "samples_per_s": gb / step,
         "tokens_per_s": gb * model.seq_len / step if is_tf else np.full(n, np.nan),

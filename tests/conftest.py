@@ -72,6 +72,17 @@ def authorised(app, key: str | None = None):
     return client
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_database_url(request, tmp_path):
+    """A new, empty database of each kind, for one test."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+        return
+    url = new_postgres_database()
+    yield url
+    drop_postgres_database(url)
+
+
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
 def catalog_app(request, tmp_path_factory):
     """An app with the shipped catalog loaded, on each database; read-only tests share it."""

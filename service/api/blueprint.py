@@ -85,3 +85,9 @@ class Blueprint(flask_smorest.Blueprint):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.register_error_handler(DomainError, domain_problem)
+
+    def arguments(self, schema, *args, **kwargs):
+        # webargs builds a schema given as a class anew for every request, its nested schemas
+        # too; one instance, built here once, serves every request (loading keeps no state).
+        return super().arguments(schema() if isinstance(schema, type) else schema, *args,
+                                 **kwargs)

@@ -22,6 +22,8 @@ from service.sizing_request import SizingRequest
 
 blp = Blueprint("sizings", __name__, url_prefix="/v1/sizings",
                 description="Ranked configurations for a training workload, computed asynchronously")
+# Built once: dumping keeps no state between requests.
+REQUEST_SCHEMA = s.SizingRequestSchema()
 
 WAIT = re.compile(r"(?:^|[,;\s])wait\s*=\s*([0-9]{1,9})", re.IGNORECASE)
 POLL_S = 0.25
@@ -107,7 +109,8 @@ class Sizings(MethodView):
         "request. Names the field."))
     @blp.doc(operationId="createSizing", summary="Submit a workload questionnaire", description=(
         "Before it is queued, a sizing's search size (server and fabric pairs x node counts x "
-        "parallel layouts) is checked against the key's allowance, and the account's sizings "
+        "the parallel layouts whose degrees divide each GPU count) is checked against the "
+        "key's allowance, and the account's sizings "
         "queued or running at once against its caps (429 too_many_active_sizings with "
         "Retry-After past them). `Prefer: wait=N` waits at most PREFER_WAIT_MAX_S, and only "
         "while the server has a wait slot free; Preference-Applied says when it waited. The "
@@ -121,7 +124,7 @@ class Sizings(MethodView):
                 sizing, secret = session.get(Sizing, held.row.resource_id), held.row.client_secret
             else:
                 snap = catalog_snapshot(session, None)
-                document = s.SizingRequestSchema().dump(body)
+                document = REQUEST_SCHEMA.dump(body)
                 asked = SizingRequest.from_document(document)
                 problems = asked.problems(snap)
                 if problems:

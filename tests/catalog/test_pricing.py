@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
+from itertools import product
 
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from catalog.pricing import (
     billing_for,
     billing_plans,
     price,
-    rate_table,
+    rate_grid,
     tax,
     training_cost,
 )
@@ -31,16 +33,49 @@ def test_a_term_bills_its_months_or_more_and_monthly_goes_by_the_hour_when_cheap
 
 
 def test_the_ranking_tables_are_the_engines_decimals(snap):
-    configs = [H100, Configuration("pcie-l40s-8", "eth-tcp-25", 3, "eu-central", 1, 1.0)]
-    rates = rate_table(snap.prices, configs, term="1y", currency="EUR")
-    for i, config in enumerate(configs):
+    l40s = Configuration("pcie-l40s-8", "eth-tcp-25", 1, "eu-central", 1, 1.0)
+    rates = rate_grid(snap.prices, [dataclasses.replace(H100, nodes=1), l40s], [3, 4],
+                      term="1y", currency="EUR")
+    for i, config in enumerate([dataclasses.replace(H100, nodes=3), H100,
+                                dataclasses.replace(l40s, nodes=3), dataclasses.replace(l40s, nodes=4)]):
         exact = price(snap.prices, config, term="1y", currency="EUR", billing=Billing.for_term("1y"))
         assert rates.monthly_net[i] == float(exact.monthly_net)
         assert rates.one_time[i] == float(exact.one_time)
-    cost, months, on_demand = training_cost(rates, np.array([0]), np.array([77 * 24.0]), "1y", 730)
+    cost, months, on_demand = training_cost(rates, np.array([1]), np.array([77 * 24.0]), "1y", 730)
     exact = price(snap.prices, H100, term="1y", currency="EUR", billing=Billing("1y", 12, 0))
     assert months[0] == 12 and on_demand[0] == 0
     assert cost[0] == pytest.approx(float(exact.total), abs=0.01)
+
+
+def test_the_ranking_grid_is_the_engine_to_the_cent_for_every_pair_and_node_count(snap):
+    """Every server x fabric the matrix supports, in every region it is sold, at node counts
+    on both sides of each fabric's leaf size, each term, in the base and a converted currency."""
+    book = snap.prices
+    nodes = sorted({*range(1, 20), 31, 32, 33, 64, 65, 127, 128, 129, 255, 256, 257, 512}
+                   | {n + d for n in book.nodes_below_spine.values() for d in (-1, 0, 1)})
+    checked = 0
+    for (server, region) in sorted(book.servers):
+        for fabric in sorted({f for s, f in snap.pairings if s == server}):
+            pairing = snap.pairings[(server, fabric)]
+            if not pairing.supported:
+                continue
+            cluster = snap.cluster(server, fabric, 1)
+            # The fabric as sold, and every oversubscribed spine it is priced at (the
+            # search's variants past one leaf).
+            ratios = {cluster.fabric.oversubscription, *snap.fabric_oversubscription_options[fabric]}
+            for ratio, (term, currency) in product(sorted(ratios), (("monthly", "USD"),
+                                                                    ("1y", "EUR"), ("3y", "USD"))):
+                template = Configuration(server, fabric, 1, region, cluster.server.nics_per_node,
+                                         ratio)
+                grid = rate_grid(book, [template], nodes, term=term, currency=currency)
+                for j, n in enumerate(nodes):
+                    exact = price(book, dataclasses.replace(template, nodes=n), term=term,
+                                  currency=currency, billing=Billing.for_term(term))
+                    assert grid.monthly_net[j] == float(exact.monthly_net), (template, n, term)
+                    assert grid.hourly_net[j] == float(exact.hourly_net), (template, n, term)
+                    assert grid.one_time[j] == float(exact.one_time), (template, n, term)
+                    checked += 1
+    assert checked > 1000
 
 
 def test_on_demand_lines_are_priced_per_hour_and_add_up(snap):

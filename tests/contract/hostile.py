@@ -158,7 +158,7 @@ def corpus(real_ids: dict[str, str] | None = None) -> list[Hostile]:
         "objective unknown": {"objective": "cheapest\n"},
         "max_results 10,000": {"max_results": 10_000},
         "max_lead_time_days -1": {"max_lead_time_days": -1},
-        "the worst search": {"workload": {"preset": "llama-3-70b"}, "tokens": 1e16,
+        "the worst search": {"workload": {"preset": "mixtral-8x7b"}, "tokens": 1e16,
                              "nodes": {"min": 1, "max": 512}, "gpu_models": None,
                              "max_results": 50, "max_lead_time_days": 365},
         "layout tp 3": {"layout": {"tp": 3}},

@@ -6,9 +6,10 @@ import pytest
 
 from service.config import WHOLE_NUMBERS, Config, ConfigError
 
-# The limits a smaller one is checked against, set high so each can be read on its own.
+# The limits a smaller one is checked against, set high (and the one checked against the
+# secret key's allowance low), so each can be read on its own.
 CEILINGS = {"SEARCH_CANDIDATES_SECRET_KEY": "99999999", "ACTIVE_SIZINGS_PER_ACCOUNT": "99999999",
-            "ACCOUNT_RATE_LIMIT_PER_MINUTE": "99999999"}
+            "ACCOUNT_RATE_LIMIT_PER_MINUTE": "99999999", "SEARCH_CANDIDATES_PUBLISHABLE_KEY": "1000"}
 
 
 @pytest.mark.parametrize("field, variable", [(f, v) for f, (v, _) in WHOLE_NUMBERS.items()])
@@ -24,7 +25,7 @@ def test_junk_in_a_limit_stops_the_process_naming_the_variable(variable, junk):
 
 
 @pytest.mark.parametrize("env, message", [
-    ({"SEARCH_CANDIDATES_PUBLISHABLE_KEY": "3000000"}, "SEARCH_CANDIDATES_PUBLISHABLE_KEY"),
+    ({"SEARCH_CANDIDATES_PUBLISHABLE_KEY": "30000000"}, "SEARCH_CANDIDATES_PUBLISHABLE_KEY"),
     ({"ACTIVE_SIZINGS_FROM_PUBLISHABLE_KEYS": "11"}, "ACTIVE_SIZINGS_FROM_PUBLISHABLE_KEYS"),
     ({"RATE_LIMIT_PER_MINUTE": "5000"}, "ACCOUNT_RATE_LIMIT_PER_MINUTE"),
     ({"IDEMPOTENCY_KEY_TTL_S": "10"}, "at least 60"),
@@ -37,7 +38,7 @@ def test_a_public_key_is_never_allowed_more_than_a_secret_one(env, message):
 def test_the_defaults_are_the_documented_ones():
     config = Config.from_env({})
     assert (config.search_candidates_secret_key, config.search_candidates_publishable_key) == \
-        (2_500_000, 400_000)
+        (6_000_000, 1_500_000)
     assert (config.active_sizings_per_account, config.active_sizings_from_publishable_keys) == (10, 4)
     assert (config.rate_limit_per_minute, config.account_rate_limit_per_minute,
             config.publishable_rate_limit_per_address, config.auth_failures_per_address) == \

@@ -11,17 +11,11 @@ from sqlalchemy import create_engine
 import service.records  # noqa: F401  (the service's tables on Base.metadata)
 from catalog.tables import Base
 from service import migrate
-from tests.conftest import drop_postgres_database, new_postgres_database
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path):
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'migrations.sqlite3'}"
-        return
-    url = new_postgres_database()
-    yield url
-    drop_postgres_database(url)
+@pytest.fixture()
+def database_url(empty_database_url):
+    return empty_database_url
 
 
 def differences(url: str) -> list:

@@ -8,6 +8,7 @@ import numpy as np
 
 from sizing.ranking import (
     best_per_group,
+    lowest_per_group,
     objective_score,
     preference_handicap,
     rank,
@@ -67,3 +68,12 @@ def test_an_option_is_taken_when_it_betters_the_score_beyond_the_tolerance_or_al
     # left out however good; the only sellable one: taken however worse.
     assert worth_adding(0.05, without, with_, ok_without, ok_with).tolist() == [
         True, False, False, True, True]
+
+
+def test_the_lowest_of_each_group_are_found_in_index_order():
+    groups = np.array([2, 1, 2, 1, 2, 2, 1])
+    score = np.array([5.0, 1.0, 3.0, 1.0, 4.0, 3.0, 0.5])
+    # Group 1: 0.5 (6), then the tie at 1.0 goes to the first seen (1); group 2: 3.0 (2, 5).
+    assert lowest_per_group(groups, score, 2).tolist() == [1, 2, 5, 6]
+    assert lowest_per_group(groups, score, 10).tolist() == list(range(7))
+    assert lowest_per_group(groups[:0], score[:0], 3).size == 0

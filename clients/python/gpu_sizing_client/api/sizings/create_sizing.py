@@ -174,11 +174,12 @@ def sync_detailed(
 ) -> Response[Problem | Sizing]:
     """ Submit a workload questionnaire
 
-     Before it is queued, a sizing's search size (server and fabric pairs x node counts x parallel
-    layouts) is checked against the key's allowance, and the account's sizings queued or running at once
-    against its caps (429 too_many_active_sizings with Retry-After past them). `Prefer: wait=N` waits at
-    most PREFER_WAIT_MAX_S, and only while the server has a wait slot free; Preference-Applied says when
-    it waited. The values are in the Limits table of the API's description.
+     Before it is queued, a sizing's search size (server and fabric pairs x node counts x the parallel
+    layouts whose degrees divide each GPU count) is checked against the key's allowance, and the
+    account's sizings queued or running at once against its caps (429 too_many_active_sizings with
+    Retry-After past them). `Prefer: wait=N` waits at most PREFER_WAIT_MAX_S, and only while the server
+    has a wait slot free; Preference-Applied says when it waited. The values are in the Limits table of
+    the API's description.
 
     Args:
         idempotency_key (str | Unset):
@@ -217,11 +218,12 @@ def sync(
 ) -> Problem | Sizing | None:
     """ Submit a workload questionnaire
 
-     Before it is queued, a sizing's search size (server and fabric pairs x node counts x parallel
-    layouts) is checked against the key's allowance, and the account's sizings queued or running at once
-    against its caps (429 too_many_active_sizings with Retry-After past them). `Prefer: wait=N` waits at
-    most PREFER_WAIT_MAX_S, and only while the server has a wait slot free; Preference-Applied says when
-    it waited. The values are in the Limits table of the API's description.
+     Before it is queued, a sizing's search size (server and fabric pairs x node counts x the parallel
+    layouts whose degrees divide each GPU count) is checked against the key's allowance, and the
+    account's sizings queued or running at once against its caps (429 too_many_active_sizings with
+    Retry-After past them). `Prefer: wait=N` waits at most PREFER_WAIT_MAX_S, and only while the server
+    has a wait slot free; Preference-Applied says when it waited. The values are in the Limits table of
+    the API's description.
 
     Args:
         idempotency_key (str | Unset):
@@ -255,11 +257,12 @@ async def asyncio_detailed(
 ) -> Response[Problem | Sizing]:
     """ Submit a workload questionnaire
 
-     Before it is queued, a sizing's search size (server and fabric pairs x node counts x parallel
-    layouts) is checked against the key's allowance, and the account's sizings queued or running at once
-    against its caps (429 too_many_active_sizings with Retry-After past them). `Prefer: wait=N` waits at
-    most PREFER_WAIT_MAX_S, and only while the server has a wait slot free; Preference-Applied says when
-    it waited. The values are in the Limits table of the API's description.
+     Before it is queued, a sizing's search size (server and fabric pairs x node counts x the parallel
+    layouts whose degrees divide each GPU count) is checked against the key's allowance, and the
+    account's sizings queued or running at once against its caps (429 too_many_active_sizings with
+    Retry-After past them). `Prefer: wait=N` waits at most PREFER_WAIT_MAX_S, and only while the server
+    has a wait slot free; Preference-Applied says when it waited. The values are in the Limits table of
+    the API's description.
 
     Args:
         idempotency_key (str | Unset):
@@ -298,11 +301,12 @@ async def asyncio(
 ) -> Problem | Sizing | None:
     """ Submit a workload questionnaire
 
-     Before it is queued, a sizing's search size (server and fabric pairs x node counts x parallel
-    layouts) is checked against the key's allowance, and the account's sizings queued or running at once
-    against its caps (429 too_many_active_sizings with Retry-After past them). `Prefer: wait=N` waits at
-    most PREFER_WAIT_MAX_S, and only while the server has a wait slot free; Preference-Applied says when
-    it waited. The values are in the Limits table of the API's description.
+     Before it is queued, a sizing's search size (server and fabric pairs x node counts x the parallel
+    layouts whose degrees divide each GPU count) is checked against the key's allowance, and the
+    account's sizings queued or running at once against its caps (429 too_many_active_sizings with
+    Retry-After past them). `Prefer: wait=N` waits at most PREFER_WAIT_MAX_S, and only while the server
+    has a wait slot free; Preference-Applied says when it waited. The values are in the Limits table of
+    the API's description.
 
     Args:
         idempotency_key (str | Unset):
