@@ -52,6 +52,11 @@ def time_text(c: RankedConfiguration) -> str:
             else duration_range(found.p10, found.p90))
 
 
+def fabric_label(fabric_id: str, oversubscription: float) -> str:
+    """The fabric's id, with its spine ratio when the search chose an oversubscribed one."""
+    return fabric_id if oversubscription <= 1 else f"{fabric_id} {oversubscription:g}:1"
+
+
 def nodes_text(c: RankedConfiguration) -> str:
     spares = f" + {c.hot_spare_nodes} spare" if c.hot_spare_nodes else ""
     return f"{c.nodes} ({c.gpus:,} GPUs){spares}"
@@ -76,7 +81,8 @@ def columns(currency: str, unit: str = "throughput", long: bool = False) -> list
     return [
         Column("#", lambda c: str(c.rank), "rank", lambda c: c.rank, right=True),
         Column("server", lambda c: c.server.id, "server", lambda c: c.server.id),
-        Column("fabric", lambda c: c.fabric.id, "fabric", lambda c: c.fabric.id),
+        Column("fabric", lambda c: fabric_label(c.fabric.id, c.oversubscription), "fabric",
+               lambda c: c.fabric.id),
         Column("nodes", nodes_text, "nodes", lambda c: c.nodes, right=True),
         Column("", None, "gpus", lambda c: c.gpus),
         Column("", None, "hot_spare_nodes", lambda c: c.hot_spare_nodes),
@@ -194,7 +200,8 @@ def advice(a: NetworkAdvice) -> None:
     say(escape(a.reason))
     currency = a.fabric_vs_more_gpus.currency
     say(table(None, [
-        Column("fabric", lambda f: f.fabric + (" (recommended)" if f.recommended else ""),
+        Column("fabric", lambda f: fabric_label(f.fabric, f.oversubscription)
+               + (" (recommended)" if f.recommended else ""),
                "fabric", lambda f: f.fabric),
         Column("efficiency", lambda f: percent(f.scaling_efficiency), "", None, right=True),
         Column("throughput", lambda f: f"{figure(f.throughput)} {f.throughput_unit}", "", None,

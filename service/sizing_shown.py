@@ -153,8 +153,11 @@ def network_advice(found: Search, ranked: ranking.Ranking,
     totals = {i: found.price(i).total for i in at_nodes.values()}
     for h, i in at_nodes.items():
         fabric = snap.fabrics[found.hardware[h][1]]
+        # An oversubscribed variant of a fabric is an option of its own: its name says which.
+        ratio = found.clusters[h].fabric.oversubscription
+        name = fabric.name if ratio <= 1 else f"{fabric.name} on a {ratio:g}:1 spine"
         options.append(advice.FabricOption(
-            candidate=i, fabric_id=fabric.id, fabric_name=fabric.name, kind=fabric.kind,
+            candidate=i, fabric_id=fabric.id, fabric_name=name, kind=fabric.kind,
             rdma=fabric.rdma, lossless=fabric.lossless, line_rate_gbps=fabric.line_rate_gbps,
             throughput=float(found.rate[i]),
             scaling_efficiency=float(r["scaling_efficiency"][i]),
