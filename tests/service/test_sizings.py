@@ -355,6 +355,8 @@ def test_the_search_prices_oversubscribed_spines_and_the_advice_says_what_a_bett
     assert {r for f, r in ratios if f == "roce-100-lossless"} > {1.0}
     advice = result["network_advice"]
     assert {c["oversubscription"] for c in advice["comparison"]} >= {1.0, 2.0}
+    # the words tell the same fabric at 1:1 and 2:1 apart
+    assert "on a 2:1 spine" in advice["reason"]
     top = result["configurations"][0]
     for upgrade in advice["upgrades"]:
         option = upgrade["option"]
