@@ -216,6 +216,7 @@ class _Context:
     constants: ModelConstants
     rel: goodput.Reliability
     clusters: tuple[Cluster, ...]
+    pair_failures: goodput.PairFailures  # of `clusters`, once per search
     rates: pricing.RateTable  # by billed cell: hardware x node counts billed (spares included)
     billed_counts: int
     hours_per_month: int
@@ -239,6 +240,7 @@ class _Context:
         fabrics = [snap.fabrics[f] for _, f in pairs]
         return cls(
             request, snap.policy, snap.constants, snap.reliability, tuple(clusters),
+            goodput.PairFailures.of(clusters),
             pricing.rate_grid(snap.prices, templates, billed, term=request.term,
                               currency=request.currency),
             len(billed), snap.prices.hours_per_month,
@@ -283,7 +285,7 @@ class _Context:
         units, hardware = request.work.units, cands.hardware[rows]
         ideal = (units / rate / 3600.0 if units
                  else np.full(rate.shape, request.work.duration_days * 24.0))
-        failures = goodput.of_candidates(self.rel, self.clusters, hardware, cands.nodes[rows],
+        failures = goodput.of_candidates(self.rel, self.pair_failures, hardware, cands.nodes[rows],
                                          gpus, self.checkpoint_bytes, ideal,
                                          hot_spare=with_spares)
         # Billed: the work with checkpoints, interruptions and restarts, or the duration given.
