@@ -354,6 +354,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     dp, tp, pp, ep, cp = (c[k].astype(f) for k in ("dp", "tp", "pp", "ep", "cp"))
     v = c["virtual_stages"].astype(f)
     zero = c["zero_stage"].astype(int)
+    z3 = zero == 3
+    z2 = zero == 2
     rc = c["recompute"].astype(int)
     sp = c["sequence_parallel"].astype(bool)
     b = c["micro_batch"].astype(f)
@@ -378,12 +380,12 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     routes: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def cost(op, size, group, stride, name=None, read=None):
-        """One collective of each candidate; `read`: the rows whose time is read (the others
-        get 0 and, unless `name` keeps its route, are not priced)."""
+        """One collective of each candidate; `read`: the rows whose time and algorithm are
+        read (the others get 0 for both and are not priced; the route's tier is "none" where
+        the group is one GPU, and the words skip it then)."""
         per_node, spans = group_span(group, stride, gpn)
         share = node_bw * per_node / gpn
-        if read is not None and name is None:
-            read = read & (group > 1)  # a group of one costs nothing: collective_cost's 0
+        read = group > 1 if read is None else read & (group > 1)  # a group of one costs 0
         t, chosen = _collective_on(read, op, size, group, per_node, links, share, constants)
         if name is not None:
             routes[name] = (chosen, np.where(group > 1, tier_reached(spans, per_node, links), 0))
@@ -436,7 +438,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # per-step cost is units x cost(one unit), not the cost of one message of the whole size.
     bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
     n_buckets = np.maximum(grad_bytes / bucket, 1.0)
-    t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp, "dp")
+    # Read without ZeRO or with ZeRO-1 (ZeRO-2 and ZeRO-3 reduce-scatter instead).
+    t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp, "dp", read=zero <= 1)
     # Expert weights are replicated only over the dp / ep ranks holding the same experts (ep x
     # tp apart): their gradients reduce over that smaller group, the dense ones over dp x cp.
     t_ar = n_buckets * t_bucket
@@ -444,14 +447,12 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         expert_bytes = expert / (tp * pp * ep) * gbytes
         dense_buckets = np.maximum((grad_bytes - expert_bytes) / bucket, 1.0)
         t_ebucket, _ = cost("all_reduce", bucket, np.maximum(dpc / ep, 1.0), tp * ep,
-                            read=ep > 1)
+                            read=(ep > 1) & (zero <= 1))
         t_ar = np.where(ep > 1, dense_buckets * t_bucket + expert_bytes / bucket * t_ebucket,
                         t_ar)
     # ZeRO-2 keeps only its shard of the gradients (sizing/memory.py): with accumulation each
     # micro-batch's gradients are reduce-scattered as they are produced, and the updated
     # 16-bit weights are all-gathered once after the optimizer step.
-    z3 = zero == 3
-    z2 = zero == 2
     # The ZeRO-2 and ZeRO-3 collectives are read only on candidates of that stage.
     t_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero2", read=z2)
     t_z2_rs = n_buckets * t_rsb
@@ -459,7 +460,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     t_agb, _ = cost("all_gather", w_bucket, dpc, tp, read=z2)
     t_z2_ag = np.maximum(local_params * wbytes / w_bucket, 1.0) * t_agb
     units = float(model.layers) if is_tf else 1.0
-    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp, "zero")
+    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp, "zero", read=z3)
     t_ag1, _ = cost("all_gather", local_params * wbytes / units, shard, tp, read=z3)
     t_rs, t_ag = units * t_rs1, units * t_ag1
     # HSDP: the shards of each group are all-reduced across the replicas, once per step.
