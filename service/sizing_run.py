@@ -260,9 +260,11 @@ class _Context:
     def spares(self, cands: Candidates, with_spares: bool) -> np.ndarray:
         return self.spares_at[cands.node_index] if with_spares else np.zeros(len(cands), int)
 
-    def billed_cell(self, cands: Candidates, spares: np.ndarray) -> np.ndarray:
+    def billed_cell(self, cands: Candidates, spares: np.ndarray,
+                    rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """The rate-table cell of each candidate (of `rows`, `spares` being theirs)."""
         counts = self.request.node_counts
-        return cands.hardware * self.billed_counts + (cands.nodes + spares - counts[0])
+        return cands.hardware[rows] * self.billed_counts + (cands.nodes[rows] + spares - counts[0])
 
     def known_rules(self, cands: Candidates, valid: np.ndarray, fits: np.ndarray,
                     with_spares: bool) -> list[tuple[str, np.ndarray]]:
@@ -291,7 +293,7 @@ class _Context:
         # Billed: the work with checkpoints, interruptions and restarts, or the duration given.
         hours = failures.wall_hours if units else ideal
         spares = self.spares(cands, with_spares)[rows]
-        cell = self.billed_cell(cands, self.spares(cands, with_spares))[rows]
+        cell = self.billed_cell(cands, spares, rows)
         cost, months, on_demand = pricing.training_cost(self.rates, cell, hours, request.term,
                                                         self.hours_per_month)
         if units:
