@@ -95,7 +95,8 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     for cands in chain([first], chunks):
         _rank_chunk(ctx, best, table, cands, exhaustive, fastest)
         done += len(cands)
-        # Each report is a heartbeat the worker commits: one per tenth of the search is
+        # A report may be a heartbeat the worker commits (tasks.sizing: at most one per
+        # second or tenth of the lease); one per tenth of the search is
         # enough to show progress and keep the lease, not one per chunk.
         if (tenth := 10 * done // total) > told:
             told = tenth
