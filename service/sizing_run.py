@@ -95,7 +95,8 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     for cands in chain([first], chunks):
         _rank_chunk(ctx, best, table, cands, exhaustive, fastest)
         done += len(cands)
-        # Each report is a heartbeat the worker commits: one per tenth of the search is
+        # A report may be a heartbeat the worker commits (tasks.sizing: at most one per
+        # second or tenth of the lease); one per tenth of the search is
         # enough to show progress and keep the lease, not one per chunk.
         if (tenth := 10 * done // total) > told:
             told = tenth
@@ -216,6 +217,7 @@ class _Context:
     constants: ModelConstants
     rel: goodput.Reliability
     clusters: tuple[Cluster, ...]
+    pair_failures: goodput.PairFailures  # of `clusters`, once per search
     rates: pricing.RateTable  # by billed cell: hardware x node counts billed (spares included)
     billed_counts: int
     hours_per_month: int
@@ -239,6 +241,7 @@ class _Context:
         fabrics = [snap.fabrics[f] for _, f in pairs]
         return cls(
             request, snap.policy, snap.constants, snap.reliability, tuple(clusters),
+            goodput.PairFailures.of(clusters),
             pricing.rate_grid(snap.prices, templates, billed, term=request.term,
                               currency=request.currency),
             len(billed), snap.prices.hours_per_month,
@@ -258,9 +261,11 @@ class _Context:
     def spares(self, cands: Candidates, with_spares: bool) -> np.ndarray:
         return self.spares_at[cands.node_index] if with_spares else np.zeros(len(cands), int)
 
-    def billed_cell(self, cands: Candidates, spares: np.ndarray) -> np.ndarray:
+    def billed_cell(self, cands: Candidates, spares: np.ndarray,
+                    rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """The rate-table cell of each candidate (of `rows`, `spares` being theirs)."""
         counts = self.request.node_counts
-        return cands.hardware * self.billed_counts + (cands.nodes + spares - counts[0])
+        return cands.hardware[rows] * self.billed_counts + (cands.nodes[rows] + spares - counts[0])
 
     def known_rules(self, cands: Candidates, valid: np.ndarray, fits: np.ndarray,
                     with_spares: bool) -> list[tuple[str, np.ndarray]]:
@@ -283,13 +288,13 @@ class _Context:
         units, hardware = request.work.units, cands.hardware[rows]
         ideal = (units / rate / 3600.0 if units
                  else np.full(rate.shape, request.work.duration_days * 24.0))
-        failures = goodput.of_candidates(self.rel, self.clusters, hardware, cands.nodes[rows],
+        failures = goodput.of_candidates(self.rel, self.pair_failures, hardware, cands.nodes[rows],
                                          gpus, self.checkpoint_bytes, ideal,
                                          hot_spare=with_spares)
         # Billed: the work with checkpoints, interruptions and restarts, or the duration given.
         hours = failures.wall_hours if units else ideal
         spares = self.spares(cands, with_spares)[rows]
-        cell = self.billed_cell(cands, self.spares(cands, with_spares))[rows]
+        cell = self.billed_cell(cands, spares, rows)
         cost, months, on_demand = pricing.training_cost(self.rates, cell, hours, request.term,
                                                         self.hours_per_month)
         if units:

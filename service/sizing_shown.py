@@ -41,7 +41,7 @@ from service.sizing_result import (
 from service.typed import significant
 from sizing import advice, explain, goodput, intervals, ranking, series
 from sizing.hardware import Cluster
-from sizing.search import Candidates, evaluate
+from sizing.search import Candidates, HardwareTable, evaluate
 from sizing.step import estimate
 from sizing.workload import Training, Transformer
 
@@ -312,8 +312,9 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
                        {k: v[idx] for k, v in cands.layout.items()}, cands.global_batch[idx])
     spread = np.zeros(idx.size)
     if not calibrated.all():
+        table = HardwareTable.of(found.clusters)  # once, not once per prior draw
         spread = intervals.step_time_spread(
-            lambda c: evaluate(found.clusters, shown, request.model, found.training,
+            lambda c: evaluate(table, shown, request.model, found.training,
                                c)["step_time_s"], snap.constants, calibration)
     kind = "transformer" if isinstance(request.model, Transformer) else "generic"
     r = found.r

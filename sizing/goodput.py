@@ -158,20 +158,34 @@ def goodput(rel: Reliability, *, gpus: np.ndarray, nodes: np.ndarray, links: np.
         expected_interruptions=wall / mtbf)
 
 
-def of_candidates(rel: Reliability, clusters: Sequence[Cluster], hardware: np.ndarray,
-                  nodes: np.ndarray, gpus: np.ndarray, size_bytes: float,
+@dataclass(frozen=True)
+class PairFailures:
+    """Per hardware pair, what its failures read (fabric kind, lossless, NICs per node), as
+    columns built once, so that candidates index them instead of a loop over the pairs."""
+
+    fabric_kind: np.ndarray  # index into FABRIC_KINDS
+    lossless: np.ndarray
+    nics_per_node: np.ndarray
+
+    @classmethod
+    def of(cls, clusters: Sequence[Cluster]) -> PairFailures:
+        return cls(np.array([FABRIC_KINDS.index(c.fabric.kind) for c in clusters]),
+                   np.array([c.fabric.lossless for c in clusters]),
+                   np.array([c.server.nics_per_node for c in clusters]))
+
+
+def of_candidates(rel: Reliability, clusters: Sequence[Cluster] | PairFailures,
+                  hardware: np.ndarray, nodes: np.ndarray, gpus: np.ndarray, size_bytes: float,
                   ideal_hours: np.ndarray, hot_spare: bool = False) -> CandidateGoodput:
     """Goodput of candidates (`hardware` indexes `clusters`) at their node counts: a NIC link
     per NIC of each node, the fabric's stability class."""
-    def column(of) -> np.ndarray:
-        return np.array([of(c) for c in clusters])[np.asarray(hardware, int)]
-
+    pairs = clusters if isinstance(clusters, PairFailures) else PairFailures.of(clusters)
+    hw = np.asarray(hardware, int)
     nodes = np.asarray(nodes, float)
-    stability = rel.stability(column(lambda c: FABRIC_KINDS.index(c.fabric.kind)),
-                              column(lambda c: c.fabric.lossless))
-    return goodput(rel, gpus=gpus, nodes=nodes,
-                   links=nodes * column(lambda c: c.server.nics_per_node), stability=stability,
-                   checkpoint_bytes_=size_bytes, ideal_hours=ideal_hours, hot_spare=hot_spare)
+    stability = rel.stability(pairs.fabric_kind[hw], pairs.lossless[hw])
+    return goodput(rel, gpus=gpus, nodes=nodes, links=nodes * pairs.nics_per_node[hw],
+                   stability=stability, checkpoint_bytes_=size_bytes, ideal_hours=ideal_hours,
+                   hot_spare=hot_spare)
 
 
 def required_storage_Bps(size_bytes: np.ndarray, mtbf_s: np.ndarray, share: float) -> np.ndarray:

@@ -347,8 +347,12 @@ class HardwareTable:
                    if key not in ("nodes", "gpu_id")}
         ids = tuple(sorted({c.gpu.id for c in clusters}))
         codes = np.array([ids.index(c.gpu.id) for c in clusters], dtype=np.intp)
-        sides = [(c.gpu, c.gpus_per_node, c.server.pcie_gen) for c in clusters]
-        return cls(columns, codes, ids, tuple(sides.index(side) for side in sides))
+        # The first pair of each side, found by hashing (list.index compared every GPU's
+        # dataclass fields pair by pair: quadratic in the pairs).
+        first: dict[tuple, int] = {}
+        sides = [first.setdefault((c.gpu, c.gpus_per_node, c.server.pcie_gen), i)
+                 for i, c in enumerate(clusters)]
+        return cls(columns, codes, ids, tuple(sides))
 
     def batch(self, cands: Candidates, rows: np.ndarray | None = None) -> dict:
         """The model's input columns for `cands` (or some rows of them)."""

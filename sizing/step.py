@@ -299,6 +299,24 @@ def feasibility_batch(batch: dict, model, training: Training, constants) -> dict
     return out
 
 
+def _collective_on(rows, op, size, group, per_node, links: Links, share, constants):
+    """collective_cost of the candidates `rows` (a mask; None: all), time and algorithm 0 on
+    the others. The model is element-wise, so the rows priced get the figures they would get
+    in a pass over all; the others' are never read, and not pricing them is most of the cost
+    of a chunk whose layouts mostly leave a collective out (a ZeRO stage, context
+    parallelism, a pipeline)."""
+    if rows is None or rows.all():
+        return collective_cost(op, size, group, per_node, links, share, constants)
+    t, code = np.zeros(rows.shape[0]), np.zeros(rows.shape[0], int)
+    idx = np.flatnonzero(rows)
+    if idx.size:
+        def pick(x):
+            return x[idx] if np.ndim(x) else x
+        t[idx], code[idx] = collective_cost(op, pick(size), pick(group), pick(per_node),
+                                            links.rows(idx), pick(share), constants)
+    return t, code
+
+
 def compute_bound_batch(batch: dict, model, training: Training, constants) -> dict:
     """Upper bounds of each candidate's throughput (tokens_per_s, samples_per_s) from its
     compute alone: the micro-batches' compute and the pipeline bubble's share of it, which
@@ -336,6 +354,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     dp, tp, pp, ep, cp = (c[k].astype(f) for k in ("dp", "tp", "pp", "ep", "cp"))
     v = c["virtual_stages"].astype(f)
     zero = c["zero_stage"].astype(int)
+    z3 = zero == 3
+    z2 = zero == 2
     rc = c["recompute"].astype(int)
     sp = c["sequence_parallel"].astype(bool)
     b = c["micro_batch"].astype(f)
@@ -359,10 +379,14 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # collective, for the breakdown.
     routes: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
-    def cost(op, size, group, stride, name=None):
+    def cost(op, size, group, stride, name=None, read=None):
+        """One collective of each candidate; `read`: the rows whose time and algorithm are
+        read (the others get 0 for both and are not priced; the route's tier is "none" where
+        the group is one GPU, and the words skip it then)."""
         per_node, spans = group_span(group, stride, gpn)
         share = node_bw * per_node / gpn
-        t, chosen = collective_cost(op, size, group, per_node, links, share, constants)
+        read = group > 1 if read is None else read & (group > 1)  # a group of one costs 0
+        t, chosen = _collective_on(read, op, size, group, per_node, links, share, constants)
         if name is not None:
             routes[name] = (chosen, np.where(group > 1, tier_reached(spans, per_node, links), 0))
         return t, spans > 1
@@ -384,15 +408,15 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         pp_msg = s / cp * b * h * act_bytes / tp
         _, spans_pp = group_span(pp, tp * dp * cp, gpn)
         pp_cross = spans_pp > 1
-        t_p2p, _ = collective_cost("p2p", pp_msg, 2.0, np.where(pp_cross, 1.0, 2.0), links,
-                                   node_bw / gpn, constants)
+        t_p2p, _ = _collective_on(pp > 1, "p2p", pp_msg, np.full(n, 2.0),
+                                  np.where(pp_cross, 1.0, 2.0), links, node_bw / gpn, constants)
         pp_total = np.where(pp > 1, 2.0 * v * (m + pp - 1) * t_p2p, 0.0)
         # Context parallelism passes each rank's K and V around the CP ring (cp - 1 steps per
         # layer forward; K/V again and their gradients backward: 3x). Megatron's p2p variant is
         # asynchronous and hides behind the attention kernels it feeds (Megatron-LM
         # docs/user-guide/features/context_parallel.md).
         kv_msg = s / cp * b * 2 * h * model.kv_ratio * act_bytes / tp
-        t_kv1, cp_inter = cost("p2p", kv_msg, np.minimum(cp, 2.0), tp)
+        t_kv1, cp_inter = cost("p2p", kv_msg, np.minimum(cp, 2.0), tp, read=cp > 1)
         cp_comm = np.where(cp > 1, 3.0 * (cp - 1) * t_kv1 * L / pp, 0.0)
         cp_mb = np.maximum(cp_comm - comp["t_attention_mb"], 0.0)
     else:
@@ -414,34 +438,35 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # per-step cost is units x cost(one unit), not the cost of one message of the whole size.
     bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
     n_buckets = np.maximum(grad_bytes / bucket, 1.0)
-    t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp, "dp")
+    # Read without ZeRO or with ZeRO-1 (ZeRO-2 and ZeRO-3 reduce-scatter instead).
+    t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp, "dp", read=zero <= 1)
     # Expert weights are replicated only over the dp / ep ranks holding the same experts (ep x
     # tp apart): their gradients reduce over that smaller group, the dense ones over dp x cp.
     t_ar = n_buckets * t_bucket
     if expert > 0:
         expert_bytes = expert / (tp * pp * ep) * gbytes
         dense_buckets = np.maximum((grad_bytes - expert_bytes) / bucket, 1.0)
-        t_ebucket, _ = cost("all_reduce", bucket, np.maximum(dpc / ep, 1.0), tp * ep)
+        t_ebucket, _ = cost("all_reduce", bucket, np.maximum(dpc / ep, 1.0), tp * ep,
+                            read=(ep > 1) & (zero <= 1))
         t_ar = np.where(ep > 1, dense_buckets * t_bucket + expert_bytes / bucket * t_ebucket,
                         t_ar)
     # ZeRO-2 keeps only its shard of the gradients (sizing/memory.py): with accumulation each
     # micro-batch's gradients are reduce-scattered as they are produced, and the updated
     # 16-bit weights are all-gathered once after the optimizer step.
-    t_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero2")
+    # The ZeRO-2 and ZeRO-3 collectives are read only on candidates of that stage.
+    t_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero2", read=z2)
     t_z2_rs = n_buckets * t_rsb
     w_bucket = np.minimum(bucket, local_params * wbytes)
-    t_agb, _ = cost("all_gather", w_bucket, dpc, tp)
+    t_agb, _ = cost("all_gather", w_bucket, dpc, tp, read=z2)
     t_z2_ag = np.maximum(local_params * wbytes / w_bucket, 1.0) * t_agb
     units = float(model.layers) if is_tf else 1.0
-    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp, "zero")
-    t_ag1, _ = cost("all_gather", local_params * wbytes / units, shard, tp)
+    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp, "zero", read=z3)
+    t_ag1, _ = cost("all_gather", local_params * wbytes / units, shard, tp, read=z3)
     t_rs, t_ag = units * t_rs1, units * t_ag1
-    z3 = zero == 3
-    z2 = zero == 2
     # HSDP: the shards of each group are all-reduced across the replicas, once per step.
     replicas = dpc / shard
     t_rep1, rep_inter = cost("all_reduce", np.minimum(bucket, grad_bytes / shard), replicas,
-                             tp * shard)
+                             tp * shard, read=z3)
     t_replica = np.where(z3 & (replicas > 1),
                          np.maximum(grad_bytes / shard / bucket, 1.0) * t_rep1, 0.0)
     has_dp = dpc > 1

@@ -7,7 +7,7 @@ fabric and traffic pattern; the slowest-rank stretch.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -143,6 +143,11 @@ class Links:
             nodes_below_core=np.asarray(c.get("fabric_nodes_below_core", np.inf), float),
             oversubscription=np.asarray(c["fabric_oversubscription"], float),
         )
+
+    def rows(self, idx: np.ndarray) -> Links:
+        """The links of candidates `idx` only (figures shared by all, 0-d, stay as they are)."""
+        return replace(self, **{f.name: getattr(self, f.name)[idx] for f in fields(self)
+                                if np.ndim(getattr(self, f.name))})
 
 
 def straggler_stretch(jitter_cv, ranks) -> np.ndarray:
