@@ -124,20 +124,31 @@ def recommend(options: Sequence[FabricOption], objective: str,
                    f"{worst.communication_share:.0%} of each step.")
     ordered = tuple(sorted(options, key=lambda o: -o.throughput))
     if len(options) > 1 and all(o.cost_text for o in options):
-        reason += " " + with_failures(ordered)
+        reason += " " + with_failures(pick, ordered)
     return Recommendation(pick, ordered, reason, fabric_class(pick))
 
 
-def with_failures(options: Sequence[FabricOption]) -> str:
-    """The comparison the ranking made, failures included, one clause per fabric."""
+def with_failures(pick: FabricOption, options: Sequence[FabricOption]) -> str:
+    """The comparison the ranking made, failures included: the recommended option, the fastest
+    and the best on the objective alone (before the policy's fabric preference), as the
+    sentence a customer reads; every option's figures are in the comparison table."""
     def outcome(o: FabricOption) -> str:
         if o.work_done is None:
             return f"{o.wall_hours / 24:,.1f} days"
         return f"{o.work_done:.3g} {o.unit} in {o.wall_hours / 24:,.0f} days"
 
-    clauses = "; ".join(f"{o.fabric_name} {o.goodput:.1%} goodput, {outcome(o)}, {o.cost_text}"
-                        for o in options)
-    return f"With interruptions, checkpoints and restarts counted: {clauses}."
+    roles: dict[int, list[str]] = {}
+    fastest = max(options, key=lambda o: (o.throughput, -o.candidate))
+    alone = min(options, key=lambda o: (o.objective_score, o.candidate))
+    named = ((pick, "recommended"), (fastest, "fastest"), (alone, "best on the objective alone"))
+    for o, role in named:
+        roles.setdefault(o.candidate, []).append(role)
+    shown = [o for o in options if o.candidate in roles]
+    clauses = "; ".join(f"{o.fabric_name} {o.goodput:.1%} goodput, {outcome(o)}, {o.cost_text} "
+                        f"({', '.join(roles[o.candidate])})" for o in shown)
+    rest = len(options) - len(shown)
+    tail = f"; the comparison has the other {rest}" if rest else ""
+    return f"With interruptions, checkpoints and restarts counted: {clauses}{tail}."
 
 
 def fabric_class(pick: FabricOption) -> str:

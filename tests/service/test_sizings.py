@@ -356,7 +356,9 @@ def test_the_search_prices_oversubscribed_spines_and_the_advice_says_what_a_bett
     advice = result["network_advice"]
     assert {c["oversubscription"] for c in advice["comparison"]} >= {1.0, 2.0}
     # the words tell the same fabric at 1:1 and 2:1 apart
-    assert "on a 2:1 spine" in advice["reason"]
+    for c in advice["comparison"]:
+        spine = f"on a {c['oversubscription']:g}:1 spine"
+        assert (spine in c["fabric_name"]) == (c["oversubscription"] > 1), c["fabric_name"]
     top = result["configurations"][0]
     for upgrade in advice["upgrades"]:
         option = upgrade["option"]

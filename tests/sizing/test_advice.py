@@ -67,6 +67,20 @@ def test_the_reason_shows_each_fabrics_time_and_cost_with_failures():
     assert "InfiniBand comes first" not in rec.reason
 
 
+def test_the_failures_sentence_names_the_pick_the_fastest_and_the_best_alone_only():
+    def costed(o, days):
+        return replace(o, goodput=0.95, wall_hours=24.0 * days, cost_text=f"{days} USD")
+
+    options = [costed(IB, 90), costed(ROCE, 92), costed(LOSSY, 91), costed(TCP, 150)]
+    rec = recommend(options, "balanced", TOL)
+    assert rec.pick.candidate == ROCE.candidate  # lossy scores better alone; the policy prefers
+    reason = rec.reason
+    assert "ROCE-1 95.0% goodput, 92.0 days, 92 USD (recommended)" in reason
+    assert "INFINIBAND-0 95.0% goodput, 90.0 days, 90 USD (fastest)" in reason
+    assert "ROCE-2 95.0% goodput, 91.0 days, 91 USD (best on the objective alone)" in reason
+    assert "ETHERNET-3 95.0% goodput" not in reason and "the comparison has the other 1" in reason
+
+
 def test_fabric_class_words():
     assert "plain Ethernet" in fabric_class(TCP)
     assert "lossless RoCEv2 or InfiniBand" in fabric_class(ROCE)
