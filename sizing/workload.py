@@ -244,11 +244,6 @@ class Layout:
     def gpus(self) -> int:
         return self.dp * self.tp * self.pp * self.cp
 
-    @property
-    def shard_size(self) -> int:
-        """Ranks one ZeRO/FSDP shard spans: the HSDP group, or all data-parallel ranks."""
-        return self.shard_group or self.dp
-
     @classmethod
     def from_mapping(cls, degrees: Mapping[str, Any]) -> Layout:
         """The one way to build a layout from named degrees (a request, a candidate's row).
