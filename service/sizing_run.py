@@ -191,9 +191,13 @@ class _Fastest:
     def __init__(self, cells: int):
         self.rate = np.full(cells, -np.inf)
         self.slot = np.full(cells, -1, np.intp)
-        self.columns: dict[str, np.ndarray] = {}
         self._rows: dict[str, list[np.ndarray]] = {}
         self._used = 0
+
+    @property
+    def columns(self) -> dict[str, np.ndarray]:
+        """The kept rows' columns, joined once when read (after the chunks), not per chunk."""
+        return {k: np.concatenate(v) for k, v in self._rows.items()}
 
     def add(self, cell: np.ndarray, rate: np.ndarray, columns: dict[str, np.ndarray]) -> None:
         if cell.size == 0:
@@ -204,7 +208,6 @@ class _Fastest:
         self._used += top.size
         for k, v in columns.items():
             self._rows.setdefault(k, []).append(np.asarray(v)[top])
-        self.columns = {k: np.concatenate(v) for k, v in self._rows.items()}
 
 
 @dataclass(frozen=True)
