@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sizing.hardware import Cluster
-from sizing.topology import Links, network_share, straggler_stretch
+from sizing.topology import Links, network_share, network_shares, straggler_stretch
 
 # The collectives and algorithms the cost model prices (the estimate API offers these).
 COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p")
@@ -235,16 +235,17 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     names = [a for a in ALGORITHM_PROTOCOLS if algorithm in ("auto", a)]
     best = np.full(np.broadcast(size, n, g, links.node_Bps).shape, np.inf)
     code = np.zeros(best.shape, int)
-    shares = {}  # the network's share depends on the algorithm only through its fan-in
+    # The network's share depends on the algorithm only through its fan-in: a tree's, or a
+    # ring's (NVLS and CollNet send as a ring does).
+    patterns = {a: "tree" if a == "tree" else "ring" for a in names}
+    shares = {pattern: share * fraction for pattern, fraction in network_shares(
+        op, sorted(set(patterns.values())), nodes, links, constants).items()}
     shape = _Shape.of(op, size, n, g, nodes)
     for a in names:
         ok = algorithm_available(op, a, nodes, links)
         if not ok.any():
             continue
-        pattern = "tree" if a == "tree" else "ring"
-        if pattern not in shares:
-            shares[pattern] = share * network_share(op, pattern, nodes, links, constants)
-        net = shares[pattern]
+        net = shares[patterns[a]]
         t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, links, _lookup(
             constants.nccl_protocol_bandwidth_factor, "nvls.simple"))
         everywhere = bool(ok.all())

@@ -162,9 +162,30 @@ def _per_gpu_lookup(constants, gpu_ids, n):
         return lambda name: np.full(n, constants.per_gpu(name, "default"))
     if isinstance(gpu_ids, GpuCodes):
         return lambda name: np.array([constants.per_gpu(name, u) for u in gpu_ids.ids])[gpu_ids.codes]
-    uniq, inv = np.unique(np.asarray(gpu_ids).astype(str), return_inverse=True)
-    inv = inv.reshape(-1)
-    return lambda name: np.array([constants.per_gpu(name, u) for u in uniq])[inv]
+    factored = _factor_ids(np.asarray(gpu_ids, str).reshape(-1))
+    return _per_gpu_lookup(constants, factored, n)
+
+
+_PEELED_IDS = 8  # distinct ids found by comparison before sorting the rest
+
+
+def _factor_ids(ids: np.ndarray) -> GpuCodes:
+    """The candidates' GPU ids as codes. A batch holds a few GPUs: comparing the column with
+    each id in turn is several times cheaper than sorting the strings (np.unique); past a
+    handful of ids the rest are sorted."""
+    codes = np.empty(ids.shape[0], int)
+    names: list[str] = []
+    rest = np.arange(ids.shape[0])
+    while rest.size and len(names) < _PEELED_IDS:
+        hit = ids[rest] == ids[rest[0]]
+        codes[rest[hit]] = len(names)
+        names.append(str(ids[rest[0]]))
+        rest = rest[~hit]
+    if rest.size:
+        uniq, inv = np.unique(ids[rest], return_inverse=True)
+        codes[rest] = len(names) + inv.reshape(-1)
+        names += [str(u) for u in uniq]
+    return GpuCodes(codes, tuple(names))
 
 
 def _lookup_per_key(constants, name, codes, names):
@@ -489,30 +510,33 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
 
     # Each inter-node collective waits for the slowest rank of its own group.
     jitter = c["fabric_jitter_cv"]
-    stretches = {"tp": straggler_stretch(jitter, tp), "ep": straggler_stretch(jitter, ep),
-                 "pp": straggler_stretch(jitter, 2.0), "cp": straggler_stretch(jitter, cp),
-                 "dp": straggler_stretch(jitter, dpc), "zero": straggler_stretch(jitter, shard),
-                 "rep": straggler_stretch(jitter, replicas)}
-    ones = {k: 1.0 for k in stretches}
+    # Each kind's stretch where its traffic crosses nodes (1 elsewhere), built once for all the
+    # terms of that kind.
+    stretched = {"tp": (tp_inter, tp), "ep": (ep_inter, ep), "pp": (pp_cross, 2.0),
+                 "cp": (cp_inter, cp), "dp": (dp_inter, dpc), "zero": (dp_inter, shard),
+                 "rep": (rep_inter, replicas)}
+    stretches = {kind: np.where(inter, straggler_stretch(jitter, ranks), 1.0)
+                 for kind, (inter, ranks) in stretched.items()}
 
     def assemble(stretch):
-        def s_(t, inter, kind="dp"):
-            return t * np.where(inter, stretch[kind], 1.0)
+        def s_(t, kind):
+            # Without stretches (the base pass) a term is its own time: t x 1 is t.
+            return t if stretch is None else t * stretch[kind]
 
-        tp_t = s_(tp_mb, tp_inter, "tp")
-        ep_t = s_(ep_mb, ep_inter, "ep")
+        tp_t = s_(tp_mb, "tp")
+        ep_t = s_(ep_mb, "ep")
         tp_exp = tp_t * (1 - constants.tp_overlap_fraction)
         ep_exp = ep_t * (1 - constants.ep_overlap_fraction)
-        cp_t = s_(cp_mb, cp_inter, "cp")
+        cp_t = s_(cp_mb, "cp")
         t_mb = t_comp_mb + tp_exp + ep_exp + cp_t + offload_mb
         pipeline = m * t_mb
         bubble = (pp - 1) / v * t_mb
-        pp_exp = s_(pp_total, pp_cross, "pp")
+        pp_exp = s_(pp_total, "pp")
         # DP all-reduce overlaps the last micro-batch's backward, bucket by bucket: the last
         # bucket is always exposed.
         ov = constants.overlap_efficiency
-        ar = s_(t_ar, dp_inter)
-        last = s_(t_bucket, dp_inter)
+        ar = s_(t_ar, "dp")
+        last = s_(t_bucket, "dp")
         # A framework that reduces after the backward (no overlap_comm, DeepSpeed's pipeline
         # engine) exposes the whole all-reduce.
         exp_ar = np.where(dp_overlap, np.minimum(ar, np.maximum(last, ar - ov * t_bwd_mb)), ar)
@@ -520,17 +544,17 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # behind forward compute; the backward all-gather and the gradient reduce-scatter share
         # the same NICs (their times add) and hide only behind backward compute (with any
         # recomputation). The first layer's gather and the last layer's reduce-scatter wait.
-        rs1 = s_(t_rs, dp_inter, "zero")
-        ag1 = s_(t_ag, dp_inter, "zero")
+        rs1 = s_(t_rs, "zero")
+        ag1 = s_(t_ag, "zero")
         exp_fwd = np.minimum(ag1, np.maximum(ag1 / units, ag1 - ov * t_fwd_mb))
         bwd_comm = ag1 + rs1
         exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - ov * t_bwd_mb))
-        rep = s_(t_replica, rep_inter, "rep")
+        rep = s_(t_replica, "rep")
         rs = m * rs1 + rep
         ag = m * 2.0 * ag1
         z_total = rs + ag
         exp_z = m * (exp_fwd + exp_bwd) + np.where(dp_overlap, np.maximum(
-            rep - ov * t_bwd_mb, np.minimum(rep, s_(t_rep1, rep_inter, "rep"))), rep)
+            rep - ov * t_bwd_mb, np.minimum(rep, s_(t_rep1, "rep"))), rep)
         # Tensor parallelism across nodes keeps the NICs busy on the critical path: data-parallel
         # traffic then has no idle NIC time to hide in and is exposed in full.
         exp_ar = np.where(tp_inter, ar, exp_ar)
@@ -538,10 +562,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         z_safe = np.where(z_total > 0, z_total, 1.0)
         # ZeRO-2: each micro-batch's reduce-scatter hides behind its own backward (the last
         # bucket waits); the weight all-gather after the optimizer step is exposed.
-        z2_rs = s_(t_z2_rs, dp_inter)
+        z2_rs = s_(t_z2_rs, "dp")
         z2_exp = np.where(dp_overlap & ~tp_inter, np.minimum(z2_rs, np.maximum(
-            s_(t_rsb, dp_inter), z2_rs - ov * t_bwd_mb)), z2_rs)
-        z2_ag = s_(t_z2_ag, dp_inter)
+            s_(t_rsb, "dp"), z2_rs - ov * t_bwd_mb)), z2_rs)
+        z2_ag = s_(t_z2_ag, "dp")
         dp_total = np.where(has_dp, np.where(z3, rs, np.where(z2, m * z2_rs, ar)), 0.0)
         dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe,
                                            np.where(z2, m * z2_exp, exp_ar)), 0.0)
@@ -563,7 +587,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             "zero_exp": zero_exp, "zero_hid": zero_total - zero_exp, "bubble": bubble,
         }
 
-    base = assemble(ones)
+    base = assemble(None)
     slow = assemble(stretches)
     straggler = slow["step"] - base["step"]
     # Compute-side stragglers: GPUs of one SKU run at different speeds (power management,

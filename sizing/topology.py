@@ -256,7 +256,14 @@ def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
 
 
 def network_share(op: str, algorithm: str, nodes, links: Links, constants) -> np.ndarray:
-    """Share of the NIC bandwidth a collective spanning `nodes` gets from the network.
+    """Share of the NIC bandwidth a collective spanning `nodes` gets from the network
+    (network_shares of one algorithm)."""
+    return network_shares(op, (algorithm,), nodes, links, constants)[algorithm]
+
+
+def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
+    """Share of the NIC bandwidth a collective spanning `nodes` gets from the network, for
+    each of `algorithms` (the spine's load is the same for all of them: it is priced once).
 
     - Across the spine the collective runs at its busiest uplink (_spine_load): the mean load
       of the oversubscribed tier, and on Ethernet without adaptive routing the flows ECMP
@@ -272,17 +279,21 @@ def network_share(op: str, algorithm: str, nodes, links: Links, constants) -> np
     k = np.minimum(links.nodes_per_leaf, nodes)
     spine = nodes > links.nodes_per_leaf
     over = np.where(spine, _spine_load(op, nodes, k, links, constants), 1.0)
-    incast = fan_in(op, algorithm, nodes)
     # switch tiers a packet queues in: the leaf, then the spine, then the core
     tiers = 1.0 + spine + (nodes > links.nodes_below_core)
-    share = 1.0 / over
-    if links.lossy.any():
-        p = links.loss_rate * incast * tiers
-        share = share * np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
-    if links.pfc.any() and (incast > 1).any():
-        share = share * np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty
-                                                   * (1.0 - 1.0 / incast) * tiers), 1.0)
-    return share
+    lossy, pfc = bool(links.lossy.any()), bool(links.pfc.any())
+    shares = {}
+    for algorithm in algorithms:
+        incast = fan_in(op, algorithm, nodes)
+        share = 1.0 / over
+        if lossy:
+            p = links.loss_rate * incast * tiers
+            share = share * np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
+        if pfc and (incast > 1).any():
+            share = share * np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty
+                                                       * (1.0 - 1.0 / incast) * tiers), 1.0)
+        shares[algorithm] = share
+    return shares
 
 
 def tier_reached(nodes, per_node, links: Links) -> np.ndarray:
