@@ -170,18 +170,27 @@ def _tree_correction(table, protocol: str) -> np.ndarray:
     return hit[1]
 
 
-def _bandwidth_time(op, algorithm, size, n, g, nodes, share, links: Links, nvls_factor):
+def _intra_ring_time(op, size, g, links: Links):
+    """Seconds a ring's steps inside one node need for the bytes (every algorithm but NVLS
+    has them, or is bounded by them)."""
+    k = 2.0 if op == "all_reduce" else 1.0
+    return np.where(g > 1, k * (g - 1) / g * size / links.intra_Bps, 0.0)
+
+
+def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: Links,
+                    nvls_factor):
     """Seconds the algorithm's bottleneck link needs for the bytes, at full protocol efficiency
-    (inside a CollNet node the NVLS phase runs at its own protocol share, `nvls_factor`)."""
+    (inside a CollNet node the NVLS phase runs at its own protocol share, `nvls_factor`).
+    `safe`: the group's network share where it spans nodes (1 elsewhere, never read there);
+    `intra_ring`: _intra_ring_time."""
     multi = nodes > 1
-    safe = np.where(multi, share, 1.0)
     b = links.intra_Bps
     k = 2.0 if op == "all_reduce" else 1.0
-    intra_ring = np.where(g > 1, k * (g - 1) / g * size / b, 0.0)
     if algorithm == "ring":
-        inter = np.where(multi, k * (n - 1) / n * size / safe, 0.0)
+        ring_bytes = k * (n - 1) / n * size
+        inter = np.where(multi, ring_bytes / safe, 0.0)
         # A flat ring's GPU links carry k(n-1)/n of S: inside one node that is the bound.
-        intra = np.where(multi, intra_ring, k * (n - 1) / n * size / b)
+        intra = np.where(multi, intra_ring, ring_bytes / b)
         return np.maximum(intra, inter)
     if algorithm == "tree":
         # Double binary tree, S/2 per tree: on two nodes each node sends S/2 in each tree (S),
@@ -238,16 +247,17 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     # The network's share depends on the algorithm only through its fan-in: a tree's, or a
     # ring's (NVLS and CollNet send as a ring does).
     patterns = {a: "tree" if a == "tree" else "ring" for a in names}
-    shares = {pattern: share * fraction for pattern, fraction in network_shares(
-        op, sorted(set(patterns.values())), nodes, links, constants).items()}
+    safe = {pattern: np.where(multi, share * fraction, 1.0) for pattern, fraction in
+            network_shares(op, sorted(set(patterns.values())), nodes, links, constants).items()}
+    intra_ring = _intra_ring_time(op, size, g, links)
+    nvls_factor = _lookup(constants.nccl_protocol_bandwidth_factor, "nvls.simple")
     shape = _Shape.of(op, size, n, g, nodes)
     for a in names:
         ok = algorithm_available(op, a, nodes, links)
         if not ok.any():
             continue
-        net = shares[patterns[a]]
-        t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, links, _lookup(
-            constants.nccl_protocol_bandwidth_factor, "nvls.simple"))
+        t_bw = _bandwidth_time(op, a, size, n, g, nodes, safe[patterns[a]], intra_ring, links,
+                               nvls_factor)
         everywhere = bool(ok.all())
         for p in ALGORITHM_PROTOCOLS[a]:
             enabled = ok
@@ -259,8 +269,8 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
             if p == "ll128" or not everywhere:
                 t = np.where(enabled, t, np.inf)
             better = t < best
-            best = np.where(better, t, best)
-            code = np.where(better, CHOSEN.index(a), code)
+            np.copyto(best, t, where=better)
+            np.copyto(code, CHOSEN.index(a), where=better)
     return np.where(n > 1, best, 0.0), code
 
 

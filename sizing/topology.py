@@ -202,15 +202,16 @@ def hashed_busiest(flows, links, sets) -> np.ndarray:
     pmf = np.where(p < 1.0, (1.0 - p) ** flows, 0.0)  # P(load = 0)
     cdf = pmf
     exact = np.zeros(np.shape(mean))
+    summed = mean <= 8.0  # the loads whose terms are summed (the others take the normal limit)
     for j in range(_BUSIEST_TERMS):
         tail = 1.0 - cdf ** bins  # P(busiest >= j + 1)
         exact = exact + tail
-        if j >= 1 and float(np.max(np.where(mean <= 8.0, tail, 0.0), initial=0.0)) < 1e-4:
+        if j >= 1 and float(np.max(tail, where=summed, initial=0.0)) < 1e-4:
             break  # the remaining terms add less than 1e-4 flows each
         pmf = pmf * np.maximum(flows - j, 0.0) / (j + 1.0) * q
         cdf = np.minimum(cdf + pmf, 1.0)
     one_link = links <= 1.0  # every flow on the one link
-    return np.where(one_link, flows, np.where(mean <= 8.0, exact, normal))
+    return np.where(one_link, flows, np.where(summed, exact, normal))
 
 
 def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
