@@ -320,21 +320,37 @@ def feasibility_batch(batch: dict, model, training: Training, constants) -> dict
     return out
 
 
-def _collective_on(rows, op, size, group, per_node, links: Links, share, constants):
-    """collective_cost of the candidates `rows` (a mask; None: all), time and algorithm 0 on
-    the others. The model is element-wise, so the rows priced get the figures they would get
-    in a pass over all; the others' are never read, and not pricing them is most of the cost
-    of a chunk whose layouts mostly leave a collective out (a ZeRO stage, context
-    parallelism, a pipeline)."""
-    if rows is None or rows.all():
-        return collective_cost(op, size, group, per_node, links, share, constants)
-    t, code = np.zeros(rows.shape[0]), np.zeros(rows.shape[0], int)
-    idx = np.flatnonzero(rows)
+@dataclass(frozen=True)
+class _Rows:
+    """The candidates a collective is priced on (a mask; None: all) and their links, picked
+    out once for every collective priced on the same rows."""
+
+    mask: np.ndarray | None
+    idx: np.ndarray | None  # None: every row
+    links: Links
+
+    @classmethod
+    def of(cls, mask, links: Links) -> _Rows:
+        if mask is None or mask.all():
+            return cls(mask, None, links)
+        idx = np.flatnonzero(mask)
+        return cls(mask, idx, links.rows(idx))
+
+
+def _collective_on(rows: _Rows, op, size, group, per_node, share, constants):
+    """collective_cost of the candidates `rows`, time and algorithm 0 on the others. The model
+    is element-wise, so the rows priced get the figures they would get in a pass over all; the
+    others' are never read, and not pricing them is most of the cost of a chunk whose layouts
+    mostly leave a collective out (a ZeRO stage, context parallelism, a pipeline)."""
+    if rows.idx is None:
+        return collective_cost(op, size, group, per_node, rows.links, share, constants)
+    t, code = np.zeros(rows.mask.shape[0]), np.zeros(rows.mask.shape[0], int)
+    idx = rows.idx
     if idx.size:
         def pick(x):
             return x[idx] if np.ndim(x) else x
         t[idx], code[idx] = collective_cost(op, pick(size), pick(group), pick(per_node),
-                                            links.rows(idx), pick(share), constants)
+                                            rows.links, pick(share), constants)
     return t, code
 
 
@@ -400,17 +416,30 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # collective, for the breakdown.
     routes: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
+    # A group's span and NIC share, and the rows priced, by the arrays that define them (kept
+    # with them, so that their ids stay theirs): the data-parallel and ZeRO collectives of a
+    # candidate share their group, and each ZeRO stage's two collectives their rows.
+    spans_of: dict[tuple[int, int], tuple] = {}
+    rows_of: dict[tuple[int, int], tuple] = {}
+
     def cost(op, size, group, stride, name=None, read=None):
         """One collective of each candidate; `read`: the rows whose time and algorithm are
         read (the others get 0 for both and are not priced; the route's tier is "none" where
         the group is one GPU, and the words skip it then)."""
-        per_node, spans = group_span(group, stride, gpn)
-        share = node_bw * per_node / gpn
-        read = group > 1 if read is None else read & (group > 1)  # a group of one costs 0
-        t, chosen = _collective_on(read, op, size, group, per_node, links, share, constants)
+        key = (id(group), id(stride))
+        if key not in spans_of:
+            per_node, spans = group_span(group, stride, gpn)
+            spans_of[key] = (group, stride, per_node, spans, node_bw * per_node / gpn, spans > 1)
+        _, _, per_node, spans, share, inter = spans_of[key]
+        key = (id(group), id(read))
+        if key not in rows_of:
+            rows = group > 1 if read is None else read & (group > 1)  # a group of one costs 0
+            rows_of[key] = (group, read, _Rows.of(rows, links))
+        rows = rows_of[key][2]
+        t, chosen = _collective_on(rows, op, size, group, per_node, share, constants)
         if name is not None:
             routes[name] = (chosen, np.where(group > 1, tier_reached(spans, per_node, links), 0))
-        return t, spans > 1
+        return t, inter
 
     # ---- tensor and expert parallelism (per micro-batch, on the critical path)
     if is_tf:
@@ -429,8 +458,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         pp_msg = s / cp * b * h * act_bytes / tp
         _, spans_pp = group_span(pp, tp * dp * cp, gpn)
         pp_cross = spans_pp > 1
-        t_p2p, _ = _collective_on(pp > 1, "p2p", pp_msg, np.full(n, 2.0),
-                                  np.where(pp_cross, 1.0, 2.0), links, node_bw / gpn, constants)
+        t_p2p, _ = _collective_on(_Rows.of(pp > 1, links), "p2p", pp_msg, np.full(n, 2.0),
+                                  np.where(pp_cross, 1.0, 2.0), node_bw / gpn, constants)
         pp_total = np.where(pp > 1, 2.0 * v * (m + pp - 1) * t_p2p, 0.0)
         # Context parallelism passes each rank's K and V around the CP ring (cp - 1 steps per
         # layer forward; K/V again and their gradients backward: 3x). Megatron's p2p variant is
