@@ -266,9 +266,9 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
                 enabled = ok & np.where(multi, links.ll128, links.nvlink_like)
             t = (_latency_us(op, a, p, shape, links, constants) * 1e-6
                  + t_bw / _protocol_factor(a, p, shape, constants))
-            if p == "ll128" or not everywhere:
-                t = np.where(enabled, t, np.inf)
             better = t < best
+            if p == "ll128" or not everywhere:
+                better &= enabled  # a pair NCCL cannot run costs infinity: never the best
             np.copyto(best, t, where=better)
             np.copyto(code, CHOSEN.index(a), where=better)
     return np.where(n > 1, best, 0.0), code

@@ -173,14 +173,15 @@ def _factor_ids(ids: np.ndarray) -> GpuCodes:
     """The candidates' GPU ids as codes. A batch holds a few GPUs: comparing the column with
     each id in turn is several times cheaper than sorting the strings (np.unique); past a
     handful of ids the rest are sorted."""
-    codes = np.empty(ids.shape[0], int)
+    codes = np.full(ids.shape[0], -1)
     names: list[str] = []
-    rest = np.arange(ids.shape[0])
-    while rest.size and len(names) < _PEELED_IDS:
-        hit = ids[rest] == ids[rest[0]]
-        codes[rest[hit]] = len(names)
-        names.append(str(ids[rest[0]]))
-        rest = rest[~hit]
+    while codes.size and len(names) < _PEELED_IDS:
+        first = int(np.argmin(codes))  # the first row without a code, if any is left
+        if codes[first] >= 0:
+            return GpuCodes(codes, tuple(names))
+        codes[ids == ids[first]] = len(names)
+        names.append(str(ids[first]))
+    rest = np.flatnonzero(codes < 0)
     if rest.size:
         uniq, inv = np.unique(ids[rest], return_inverse=True)
         codes[rest] = len(names) + inv.reshape(-1)
