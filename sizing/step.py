@@ -276,26 +276,32 @@ def _normalise(batch: dict, training: Training) -> dict:
     return out
 
 
+# Counts the model only computes with in floating point: converted once per evaluation, not
+# by each formula that reads them.
+_FLOAT_COLUMNS = ("dp", "tp", "pp", "ep", "cp", "virtual_stages", "micro_batch", "global_batch",
+                  "nodes", "gpus_per_node", "shard_group", "recompute_layers")
+
+
 def _prepared(batch: dict, training: Training, model) -> dict:
-    """The candidates' columns with the defaults, micro-batches per step and recompute share."""
+    """The candidates' columns with the defaults (the counts as floats), micro-batches per step
+    and recompute share."""
     c = _normalise(batch, training)
-    c["micro_batches"] = c["global_batch"].astype(np.float64) / (
-        c["dp"].astype(np.float64) * c["micro_batch"].astype(np.float64))
+    for k in _FLOAT_COLUMNS:
+        c[k] = c[k].astype(np.float64, copy=False)
+    c["micro_batches"] = c["global_batch"] / (c["dp"] * c["micro_batch"])
     if isinstance(model, Transformer):
-        c["recompute_fraction"] = recompute_fraction(model, c["recompute_layers"],
-                                                     c["pp"].astype(np.float64),
-                                                     c["virtual_stages"].astype(np.float64))
+        c["recompute_fraction"] = recompute_fraction(model, c["recompute_layers"], c["pp"],
+                                                     c["virtual_stages"])
     return c
 
 
 def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
     """Which candidates are physical layouts (validate_layout's rules, on arrays)."""
-    f = np.float64
-    dp, tp, pp, ep, cp, v, m = (c[k].astype(f) for k in ("dp", "tp", "pp", "ep", "cp",
-                                                          "virtual_stages", "micro_batches"))
-    nodes, zero, offload = c["nodes"].astype(f), c["zero_stage"].astype(int), c["offload"]
+    dp, tp, pp, ep, cp, v, m = (c[k] for k in ("dp", "tp", "pp", "ep", "cp", "virtual_stages",
+                                                "micro_batches"))
+    nodes, zero, offload = c["nodes"], c["zero_stage"].astype(int), c["offload"]
     valid = (
-        (nodes >= 1) & (dp * tp * pp * cp == c["gpus_per_node"].astype(f) * nodes)
+        (nodes >= 1) & (dp * tp * pp * cp == c["gpus_per_node"] * nodes)
         & (m == np.floor(m)) & (m >= 1) & has_peak & (ep >= 1) & (v >= 1) & (zero >= 0)
         & (zero <= 3)
     )
@@ -366,9 +372,9 @@ def compute_bound_batch(batch: dict, model, training: Training, constants) -> di
     pruning of the search is exact only while this holds."""
     c = _prepared(batch, training, model)
     t_mb = compute_side(c, model, training, constants)["t_mb"]
-    bubble = (c["pp"].astype(np.float64) - 1) / c["virtual_stages"].astype(np.float64) * t_mb
+    bubble = (c["pp"] - 1) / c["virtual_stages"] * t_mb
     step = c["micro_batches"] * t_mb + bubble
-    samples = c["global_batch"].astype(np.float64) / step
+    samples = c["global_batch"] / step
     tokens = samples * model.seq_len if isinstance(model, Transformer) else np.full_like(step, np.nan)
     return {"samples_per_s": samples, "tokens_per_s": tokens}
 
@@ -385,21 +391,20 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     memory_* (weights_gb ... total_gb, capacity_gb, headroom_gb, fits, margin_gb).
     """
     c = _prepared(batch, training, model)
-    f = np.float64
-    gpn = c["gpus_per_node"].astype(f)
-    nodes = c["nodes"].astype(f)
+    gpn = c["gpus_per_node"]
+    nodes = c["nodes"]
     gpus = gpn * nodes
-    dp, tp, pp, ep, cp = (c[k].astype(f) for k in ("dp", "tp", "pp", "ep", "cp"))
-    v = c["virtual_stages"].astype(f)
+    dp, tp, pp, ep, cp = (c[k] for k in ("dp", "tp", "pp", "ep", "cp"))
+    v = c["virtual_stages"]
     zero = c["zero_stage"].astype(int)
     z3 = zero == 3
     z2 = zero == 2
     rc = c["recompute"].astype(int)
     sp = c["sequence_parallel"].astype(bool)
-    b = c["micro_batch"].astype(f)
+    b = c["micro_batch"]
     offload = c["offload"].astype(int)
     n = gpus.shape[0]
-    global_batch = c["global_batch"].astype(f)
+    global_batch = c["global_batch"]
     m = c["micro_batches"]
     is_tf = isinstance(model, Transformer)
     fp32 = training.precision == "fp32"
