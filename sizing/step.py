@@ -267,7 +267,9 @@ def _normalise(batch: dict, training: Training) -> dict:
     if "attention_kernel" not in c:
         c["attention_kernel"] = _KERNELS[np.asarray(c["framework"], int)]
     keys = [k for k in c if k != "gpu_id"]
-    arrays = np.broadcast_arrays(*[np.atleast_1d(np.asarray(c[k])) for k in keys])
+    arrays = [np.atleast_1d(np.asarray(c[k])) for k in keys]
+    if len({a.shape for a in arrays}) > 1:  # columns of one length need no broadcasting
+        arrays = np.broadcast_arrays(*arrays)
     out = dict(zip(keys, arrays))
     if isinstance(c.get("gpu_id"), GpuCodes):
         out["gpu_id"] = c["gpu_id"]
@@ -334,14 +336,14 @@ class _Rows:
 
     mask: np.ndarray | None
     idx: np.ndarray | None  # None: every row
-    links: Links
+    links: Links | None  # None: no row
 
     @classmethod
     def of(cls, mask, links: Links) -> _Rows:
         if mask is None or mask.all():
             return cls(mask, None, links)
         idx = np.flatnonzero(mask)
-        return cls(mask, idx, links.rows(idx))
+        return cls(mask, idx, links.rows(idx) if idx.size else None)
 
 
 def _collective_on(rows: _Rows, op, size, group, per_node, share, constants):

@@ -162,7 +162,9 @@ def group_span(size, stride, gpus_per_node):
     stride = np.asarray(stride, float)
     gpn = np.asarray(gpus_per_node, float)
     per_node = np.where(stride >= gpn, 1.0, np.floor(gpn / stride))
-    per_node = np.clip(per_node, 1.0, np.maximum(size, 1.0))
+    # np.clip's own definition, minimum(maximum(x, low), high): several times cheaper than
+    # np.clip with an array bound
+    per_node = np.minimum(np.maximum(per_node, 1.0), np.maximum(size, 1.0))
     return per_node, np.ceil(size / per_node)
 
 
