@@ -69,6 +69,15 @@ def activation_bytes_by_recompute(model: Transformer, micro_batch, tp, sequence_
     return none, selective, full
 
 
+def _by_code(code: np.ndarray, choices: tuple) -> np.ndarray:
+    """np.choose(code, choices) for three choices (and its error on a code out of range) by
+    two np.where: a few times cheaper than np.choose's general iteration."""
+    if code.size and (code.min() < 0 or code.max() >= len(choices)):
+        return np.choose(code, choices)  # raises, as the choice alone would
+    none, selective, full = choices
+    return np.where(code == 0, none, np.where(code == 1, selective, full))
+
+
 def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.ndarray]:
     """(bytes one micro-batch saves for its backward on this GPU, which is what activation
     offload moves; bytes of one layer's whole activation set, the working set of a recomputed
@@ -83,7 +92,7 @@ def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.nda
                                                  c["sequence_parallel"], c.get("cp", 1),
                                                  c.get("flash_attention", True), fp8)
     kept = by_recompute[0]
-    per_layer = np.choose(code, by_recompute)
+    per_layer = _by_code(code, by_recompute)
     rfrac = np.asarray(c.get("recompute_fraction", 1.0), float)
     per_layer = np.where(code == 2, rfrac * per_layer + (1 - rfrac) * kept, per_layer)
     return per_layer * model.layers / np.asarray(c["pp"], float), kept
