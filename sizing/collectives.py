@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sizing.hardware import Cluster
-from sizing.topology import Links, network_share, network_shares, straggler_stretch
+from sizing.topology import Links, network_shares, straggler_stretch
 
 # The collectives and algorithms the cost model prices (the estimate API offers these).
 COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p")
@@ -208,6 +208,25 @@ def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: L
     return np.maximum(inside, np.where(multi, size / safe, 0.0))
 
 
+def _spanning_shares(op: str, patterns, nodes, multi, share, links: Links, constants) -> dict:
+    """{pattern: the group's share of the network where it spans nodes, 1 where it does not}.
+
+    The share is read only where the group spans nodes: it is priced on those rows alone
+    (network_shares is element-wise: the ECMP sum it stops by looks at crossing rows only)."""
+    rows = np.shape(multi)
+    if len(rows) != 1 or np.shape(links.node_Bps) != rows or multi.all():
+        return {p: np.where(multi, share * fraction, 1.0) for p, fraction in
+                network_shares(op, patterns, nodes, links, constants).items()}
+    out = {p: np.ones(rows) for p in patterns}
+    idx = np.flatnonzero(multi)
+    if idx.size:
+        here = share[idx] if np.ndim(share) else share
+        for p, fraction in network_shares(op, patterns, nodes[idx], links.rows(idx),
+                                          constants).items():
+            out[p][idx] = here * fraction
+    return out
+
+
 def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
                     algorithm: str = "auto"):
     """Seconds for one collective on a group of n ranks, `per_node` of them in each node, and
@@ -223,8 +242,7 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     multi = nodes > 1
     if op in ("all_to_all", "p2p", "broadcast"):
         hop = np.where(multi, links.hop_inter_s, links.hop_intra_s)
-        net = share * network_share(op, "ring", nodes, links, constants)
-        safe = np.where(multi, net, 1.0)
+        safe = _spanning_shares(op, ("ring",), nodes, multi, share, links, constants)["ring"]
         if op == "all_to_all":
             # Each rank sends (n-1)/n of S: the (n-g)/n that leave the node share the NICs.
             t_intra = np.where(g > 1, (g - 1) / n * size / links.intra_Bps, 0.0)
@@ -247,8 +265,8 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     # The network's share depends on the algorithm only through its fan-in: a tree's, or a
     # ring's (NVLS and CollNet send as a ring does).
     patterns = {a: "tree" if a == "tree" else "ring" for a in names}
-    safe = {pattern: np.where(multi, share * fraction, 1.0) for pattern, fraction in
-            network_shares(op, sorted(set(patterns.values())), nodes, links, constants).items()}
+    safe = _spanning_shares(op, sorted(set(patterns.values())), nodes, multi, share, links,
+                            constants)
     intra_ring = _intra_ring_time(op, size, g, links)
     nvls_factor = _lookup(constants.nccl_protocol_bandwidth_factor, "nvls.simple")
     shape = _Shape.of(op, size, n, g, nodes)

@@ -258,12 +258,6 @@ def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
     return np.maximum(load, 1.0)
 
 
-def network_share(op: str, algorithm: str, nodes, links: Links, constants) -> np.ndarray:
-    """Share of the NIC bandwidth a collective spanning `nodes` gets from the network
-    (network_shares of one algorithm)."""
-    return network_shares(op, (algorithm,), nodes, links, constants)[algorithm]
-
-
 def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
     """Share of the NIC bandwidth a collective spanning `nodes` gets from the network, for
     each of `algorithms` (the spine's load is the same for all of them: it is priced once).
