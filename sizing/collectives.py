@@ -211,10 +211,12 @@ def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: L
 def _spanning_shares(op: str, patterns, nodes, multi, share, links: Links, constants) -> dict:
     """{pattern: the group's share of the network where it spans nodes, 1 where it does not}.
 
-    The share is read only where the group spans nodes: it is priced on those rows alone
-    (network_shares is element-wise: the ECMP sum it stops by looks at crossing rows only)."""
+    The share is read only where the group spans nodes: where those are a minority of the
+    rows it is priced on them alone (picking their links out costs about as much as pricing
+    the others); network_shares is element-wise (the ECMP sum it stops by looks at crossing
+    rows only), so either way each row gets the same figure."""
     rows = np.shape(multi)
-    if len(rows) != 1 or np.shape(links.node_Bps) != rows or multi.all():
+    if len(rows) != 1 or np.shape(links.node_Bps) != rows or 2 * np.count_nonzero(multi) > rows[0]:
         return {p: np.where(multi, share * fraction, 1.0) for p, fraction in
                 network_shares(op, patterns, nodes, links, constants).items()}
     out = {p: np.ones(rows) for p in patterns}

@@ -96,7 +96,6 @@ class Links:
     nvls: np.ndarray  # NVSwitch with in-switch reduction
     collnet: np.ndarray  # SHARP in-network reduction on the fabric
     ll128: np.ndarray  # NCCL enables LL128 (NVLink inside, GPUDirect NIC under the switch)
-    gpus_per_node: np.ndarray
     lossy: np.ndarray  # RDMA without a lossless class
     loss_rate: np.ndarray  # drop probability per packet at one sender per receiver
     resend_packets: np.ndarray  # packets resent per loss (go-back-N window, or 1)
@@ -130,7 +129,6 @@ class Links:
             nvls=np.asarray(c.get("gpu_nvlink_sharp", False), bool),
             collnet=np.asarray(c.get("fabric_sharp", False), bool) & rdma,
             ll128=(link == _NVLINK) & gdr,
-            gpus_per_node=np.asarray(c["gpus_per_node"], float),
             lossy=rdma & ~lossless,
             loss_rate=np.asarray(c["fabric_loss_rate"], float),
             resend_packets=np.where(selective, 1.0, constants.go_back_n_window_packets),
