@@ -29,8 +29,8 @@ def training_from(training: dict[str, Any]) -> Training:
 
 
 # ZeRO stage a framework runs unless told otherwise: FSDP shards fully, DDP and Horovod
-# replicate, Megatron-Core recipes use the distributed optimizer (ZeRO-1 equivalent).
-FRAMEWORK_ZERO_STAGE = {"fsdp": 3, "ddp": 0, "horovod": 0}
+# (TensorFlow's or MXNet's) replicate, Megatron-Core recipes use the distributed optimizer (ZeRO-1 equivalent).
+FRAMEWORK_ZERO_STAGE = {"fsdp": 3, "ddp": 0, "horovod": 0, "mxnet": 0}
 
 
 def layout_from(layout: dict[str, Any], model: Transformer | GenericModel | None = None) -> Layout:
