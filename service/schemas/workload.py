@@ -115,8 +115,8 @@ class LayoutSchema(Strict):
                                  "horovod (TensorFlow with Horovod), mxnet (MXNet with "
                                  "Horovod). Convolutions run at the framework's own kernel "
                                  "rate. Default: megatron for transformers, ddp for other "
-                                 "models (the fastest maintained framework for them; MXNet, "
-                                 "faster still on ResNet-50, was retired by Apache in 2023)"})
+                                 "models (MXNet, faster on ResNet-50, was retired by Apache "
+                                 "in 2023)"})
     dp = f.Integer(required=True, validate=Positive, metadata={"description": "Data parallel"})
     tp = f.Integer(load_default=1, validate=Positive, metadata={"description": "Tensor parallel"})
     pp = f.Integer(load_default=1, validate=Positive, metadata={"description": "Pipeline stages"})

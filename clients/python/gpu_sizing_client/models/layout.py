@@ -39,8 +39,8 @@ class Layout:
             framework (LayoutFramework | Unset): Training framework: megatron (Megatron-LM, NeMo, Megatron-Bridge),
                 megatron-deepspeed, deepspeed (Hugging Face model code), fsdp (PyTorch FSDP/FSDP2), ddp (PyTorch DDP), horovod
                 (TensorFlow with Horovod), mxnet (MXNet with Horovod). Convolutions run at the framework's own kernel rate.
-                Default: megatron for transformers, ddp for other models (the fastest maintained framework for them; MXNet,
-                faster still on ResNet-50, was retired by Apache in 2023)
+                Default: megatron for transformers, ddp for other models (MXNet, faster on ResNet-50, was retired by Apache in
+                2023)
             fused_cross_entropy (bool | Unset): Output layer and loss fused in chunks (Liger-Kernel): no logits tensor in
                 memory Default: False.
             offload (LayoutOffload | Unset): State kept in host memory (ZeRO-Offload, Megatron cpu_offloading) Default:
