@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sizing.workload import GenericModel, Transformer
+from sizing.workload import FRAMEWORKS, GenericModel, Transformer
 
 # FlashAttention's backward is 5 matmuls (QK^T recomputed, dV, dP, dQ, dK) against the
 # forward's 2: Dao-AILab/flash-attention benchmarks/benchmark_flash_attention.py `flops`
@@ -171,6 +171,20 @@ def generic_work(model: GenericModel, c: dict, fp32: bool) -> dict:
         "fwd_bytes": bytes_ * (4.0 / 14.0), "fixed_fwd_bytes": zeros,
         "model_flops": 3.0 * fwd, "model_flops_causal": 3.0 * fwd, "counted_flops": passes * fwd,
     }
+
+
+def conv_saturation(constants, framework_codes, fp32: bool) -> np.ndarray:
+    """Fraction of dense peak the largest convolutions reach, per candidate's framework.
+
+    16-bit convolutions run on tensor cores through each framework's own cuDNN kernels
+    (model.yaml framework_conv_efficiency scales PyTorch DDP's conv_efficiency); FP32 ones on
+    CUDA cores keep the one FP32 figure.
+    """
+    codes = np.asarray(framework_codes, int)
+    if fp32:
+        return np.full(codes.shape, constants.per_gpu("conv_efficiency", "fp32"))
+    share = np.array([constants.per_gpu("framework_conv_efficiency", f) for f in FRAMEWORKS])
+    return constants.per_gpu("conv_efficiency", "default") * share[codes]
 
 
 def compute_time(work: dict, rates: dict) -> tuple[np.ndarray, np.ndarray]:

@@ -36,6 +36,7 @@ class ModelConstants:
     hbm_efficiency: Mapping[str, float]
     fp8_gemm_speedup: Mapping[str, float]
     conv_efficiency: Mapping[str, float]
+    framework_conv_efficiency: Mapping[str, float]
     winograd_fp32_speedup: float
     framework_nongemm_bytes_factor: Mapping[str, float]
     framework_gemm_efficiency: Mapping[str, float]

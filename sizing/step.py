@@ -10,6 +10,7 @@ from sizing.collectives import collective_cost
 from sizing.compute import (
     OPTIMIZER_BYTES_PER_PARAM,
     compute_time,
+    conv_saturation,
     gemm_efficiency,
     generic_work,
     recompute_fraction,
@@ -214,10 +215,10 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
             per_gpu("flash2_attention_efficiency") * share2)
     elif isinstance(model, GenericModel):
         work = generic_work(model, c, fp32)
-        conv = constants.per_gpu("conv_efficiency", "fp32" if fp32 else "default")
-        eff = np.full(n, conv)
+        conv = np.broadcast_to(conv_saturation(constants, c["framework"], fp32), (n,))
+        eff = conv
         rates.update(gemm16=peak16 * conv, gemm8=peak16 * conv, attention=peak16 * conv,
-                     conv_max=np.full(n, conv),
+                     conv_max=conv,
                      winograd=np.full(n, constants.winograd_fp32_speedup if fp32 else 1.0))
     else:
         raise TypeError(f"unsupported model type {type(model).__name__}")

@@ -17,8 +17,10 @@ ZERO_STAGES = (0, 1, 2, 3)
 # Training frameworks with their own kernel and overlap profile (model.yaml framework_*):
 # Megatron-LM / NeMo / Megatron-Bridge (Megatron-Core), Megatron-DeepSpeed (Megatron's model
 # code on DeepSpeed's engine), DeepSpeed on Hugging Face Transformers, PyTorch FSDP
-# (llm-foundry, torchtitan), PyTorch DDP and Horovod. Arrays carry the index.
-FRAMEWORKS = ("megatron", "megatron-deepspeed", "deepspeed", "fsdp", "ddp", "horovod")
+# (llm-foundry, torchtitan), PyTorch DDP, TensorFlow with Horovod (horovod) and MXNet with
+# Horovod (mxnet: its own cuDNN convolution and batch-norm kernels, model.yaml
+# framework_conv_efficiency). Arrays carry the index.
+FRAMEWORKS = ("megatron", "megatron-deepspeed", "deepspeed", "fsdp", "ddp", "horovod", "mxnet")
 # What lives in host memory instead of the GPU's (ZeRO-Offload, Megatron cpu_offloading).
 OFFLOAD = ("none", "optimizer", "optimizer+activations")
 # Whether a framework, as usually run, reduces gradients while the backward pass still runs:
@@ -29,9 +31,11 @@ OFFLOAD = ("none", "optimizer", "optimizer+activations")
 # FP32 ("bf16 parameters, fp32 gradients: 18 [bytes]", Megatron-LM docs/user-guide/features/
 # dist_optimizer.md; --accumulate-allreduce-grads-in-fp32 with bf16): 4 gradient bytes.
 FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deepspeed": False,
-                            "fsdp": False, "ddp": False, "horovod": False}
+                            "fsdp": False, "ddp": False, "horovod": False,
+                            "mxnet": False}
 FRAMEWORK_OVERLAPS_GRADIENTS = {"megatron": True, "megatron-deepspeed": False,
-                                "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True}
+                                "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True,
+                                "mxnet": True}
 # Fused attention kernels by generation (model.yaml flash2_/flash3_attention_efficiency):
 # flash2 is FlashAttention-2 (Dao 2023), written for Ampere and run unchanged on later GPUs;
 # flash3 is the GPU's own generation: FlashAttention-3 or cuDNN fused attention on Hopper
@@ -45,7 +49,7 @@ ATTENTION_KERNELS = ("flash2", "flash3")
 # backend is FlashAttention-2) and the rest call FlashAttention-2.
 FRAMEWORK_ATTENTION_KERNEL = {"megatron": "flash3", "megatron-deepspeed": "flash2",
                               "deepspeed": "flash2", "fsdp": "flash2", "ddp": "flash2",
-                              "horovod": "flash2"}
+                              "horovod": "flash2", "mxnet": "flash2"}
 
 
 @dataclass(frozen=True)
