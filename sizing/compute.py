@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sizing.workload import FRAMEWORKS, GenericModel, Transformer
+from sizing.workload import ATTENTION_KERNELS, FRAMEWORKS, GenericModel, Transformer
 
 # FlashAttention's backward is 5 matmuls (QK^T recomputed, dV, dP, dQ, dK) against the
 # forward's 2: Dao-AILab/flash-attention benchmarks/benchmark_flash_attention.py `flops`
@@ -55,6 +55,20 @@ def sequence_share(table, seq_len) -> np.ndarray:
     points = sorted((float(k), v) for k, v in table.items() if k != "default")
     x = np.log2([p for p, _ in points])
     return np.interp(np.log2(np.asarray(seq_len, float)), x, [v for _, v in points])
+
+
+def attention_efficiency(kernel, seq_len, efficiency: dict, share: dict) -> np.ndarray:
+    """Fraction of dense 16-bit peak each candidate's fused attention kernel reaches.
+
+    `kernel`: index into ATTENTION_KERNELS per candidate; `seq_len`: tokens per rank;
+    `efficiency`: kernel name -> long-sequence efficiency per candidate; `share`: kernel name
+    -> its sequence-share table (`sequence_share`).
+    """
+    kernel = np.asarray(kernel, int)
+    out = np.zeros(np.broadcast(kernel, np.asarray(seq_len, float)).shape)
+    for i, name in enumerate(ATTENTION_KERNELS):
+        out = np.where(kernel == i, efficiency[name] * sequence_share(share[name], seq_len), out)
+    return out
 
 
 def per_gpu_gemm_flops(model: Transformer, micro_batch, tp, cp=1) -> np.ndarray:

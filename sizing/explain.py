@@ -68,7 +68,8 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
 # The fused attention kernels in words (sizing.workload.ATTENTION_KERNELS).
 _ATTENTION_WORDS = {"flash2": "fused attention as FlashAttention-2",
                     "flash3": "fused attention at the GPU's own kernel (FlashAttention-3 or "
-                              "cuDNN on Hopper, FlashAttention-2 where there is none)"}
+                              "cuDNN on Hopper, FlashAttention-2 where there is none)",
+                    "triton": "fused attention as FlashAttention in Triton"}
 
 # What each kind of collective of a step is, for the words.
 _COLLECTIVES = (("tp", "tensor-parallel all-reduce"), ("ep", "expert all-to-all"),

@@ -36,12 +36,16 @@ FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deeps
 FRAMEWORK_OVERLAPS_GRADIENTS = {"megatron": True, "megatron-deepspeed": False,
                                 "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True,
                                 "mxnet": True}
-# Fused attention kernels by generation (model.yaml flash2_/flash3_attention_efficiency):
+# Fused attention kernels (model.yaml <kernel>_attention_efficiency and _sequence_share):
 # flash2 is FlashAttention-2 (Dao 2023), written for Ampere and run unchanged on later GPUs;
 # flash3 is the GPU's own generation: FlashAttention-3 or cuDNN fused attention on Hopper
 # (Shah et al. 2024 measure both), FlashAttention-4 / cuDNN on Blackwell. A GPU with no such
-# kernel (Ampere, Ada) runs FlashAttention-2 either way.
-ATTENTION_KERNELS = ("flash2", "flash3")
+# kernel (Ampere, Ada) runs FlashAttention-2 either way. triton is the FlashAttention
+# algorithm written in Triton (flash_attn/flash_attn_triton.py of Dao-AILab/flash-attention,
+# copied into llm-foundry as llmfoundry/models/layers/flash_attn_triton.py: `attn_impl:
+# triton`, the MPT default until llm-foundry c26309de of 2024-03-18), about FlashAttention-1's
+# speed on every GPU.
+ATTENTION_KERNELS = ("flash2", "flash3", "triton")
 # The kernel a framework runs unless the workload says: Megatron-Core (NeMo, Megatron-Bridge)
 # attends through Transformer Engine, whose default backend on Hopper and Blackwell is cuDNN
 # fused attention (TE docs 'attention backends': FusedAttention preferred on sm90+);

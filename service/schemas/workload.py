@@ -152,10 +152,11 @@ class LayoutSchema(Strict):
                                                          "(FlashAttention, cuDNN fused attention)"})
     attention_kernel = ma.fields.String(
         validate=v.OneOf(ATTENTION_KERNELS),
-        metadata={"description": "Which fused attention kernel: flash2 (FlashAttention-2) or "
+        metadata={"description": "Which fused attention kernel: flash2 (FlashAttention-2), "
                                  "flash3 (the GPU's own generation: FlashAttention-3 or cuDNN "
                                  "on Hopper, FlashAttention-4 on Blackwell; GPUs without one "
-                                 "run FlashAttention-2). Default: flash3 for megatron "
+                                 "run FlashAttention-2) or triton (FlashAttention in Triton, "
+                                 "llm-foundry's attn_impl triton). Default: flash3 for megatron "
                                  "(Transformer Engine), flash2 otherwise"})
     fused_cross_entropy = f.Boolean(
         load_default=False,

@@ -29,7 +29,7 @@ def sampled():
 
 def test_check_rows_through_the_api_match_the_harness_and_report_their_error(client, sampled):
     ev, rows = sampled
-    assert len(rows) >= 10
+    assert len(rows) >= 8  # of 17 training check rows (rows fitted or seen are not check rows)
     run = run_rows(client, ev, rows)
     for row in run.refused:
         # The memory estimate says the published run would not fit in the GPU at all: a

@@ -7,6 +7,7 @@ from catalog.shipped import shipped
 from sizing.cnn import inception_v3, resnet, vgg16
 from sizing.compute import (
     FLASH_BACKWARD_RATIO,
+    attention_efficiency,
     gemm_efficiency,
     sequence_share,
     transformer_work,
@@ -14,7 +15,7 @@ from sizing.compute import (
 from sizing.hardware import Cluster, Server
 from sizing.presets import PRESETS, preset_model
 from sizing.step import estimate
-from sizing.workload import GenericModel, Layout, Training, Transformer
+from sizing.workload import ATTENTION_KERNELS, GenericModel, Layout, Training, Transformer
 
 
 def megatron_eq7(B, L, s, h, v):
@@ -221,3 +222,14 @@ def test_each_cnn_framework_runs_16_bit_convolutions_at_its_own_kernel_rate(cons
     # FP32 convolutions on CUDA cores keep the one FP32 figure whatever the framework.
     p100 = {"gpu": "p100-sxm2-16gb", "precision": "fp32"}
     assert compute_s("mxnet", **p100) == compute_s("mxnet", share=0.1, **p100)
+
+
+def test_each_candidate_gets_its_own_kernels_efficiency_at_its_sequence_length(constants):
+    tables = {k: getattr(constants, f"{k}_attention_sequence_share") for k in ATTENTION_KERNELS}
+    eff = {"flash2": np.array([0.3, 0.3, 0.3]), "flash3": np.array([0.6, 0.6, 0.6]),
+           "triton": np.array([0.1, 0.1, 0.1])}
+    kernels = [ATTENTION_KERNELS.index(k) for k in ("flash2", "flash3", "triton")]
+    out = attention_efficiency(kernels, [16384, 16384, 2048], eff, tables)
+    assert out[0] == pytest.approx(0.3)
+    assert out[1] == pytest.approx(0.6)
+    assert out[2] == pytest.approx(0.1 * sequence_share(tables["triton"], 2048))

@@ -28,9 +28,10 @@ T = TypeVar("T", bound="FixedLayout")
 class FixedLayout:
     """ 
         Attributes:
-            attention_kernel (FixedLayoutAttentionKernel | Unset): Which fused attention kernel: flash2 (FlashAttention-2)
-                or flash3 (the GPU's own generation: FlashAttention-3 or cuDNN on Hopper, FlashAttention-4 on Blackwell; GPUs
-                without one run FlashAttention-2). Default: flash3 for megatron (Transformer Engine), flash2 otherwise
+            attention_kernel (FixedLayoutAttentionKernel | Unset): Which fused attention kernel: flash2 (FlashAttention-2),
+                flash3 (the GPU's own generation: FlashAttention-3 or cuDNN on Hopper, FlashAttention-4 on Blackwell; GPUs
+                without one run FlashAttention-2) or triton (FlashAttention in Triton, llm-foundry's attn_impl triton). Default:
+                flash3 for megatron (Transformer Engine), flash2 otherwise
             cp (int | Unset): Context parallel (sequence split over cp ranks); dp x tp x pp x cp is the GPU count Default:
                 1.
             dp (int | Unset): Data parallel; default: the GPU count over tp x pp x cp

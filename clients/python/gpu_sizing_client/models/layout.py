@@ -29,9 +29,10 @@ class Layout:
     """ 
         Attributes:
             dp (int): Data parallel
-            attention_kernel (LayoutAttentionKernel | Unset): Which fused attention kernel: flash2 (FlashAttention-2) or
+            attention_kernel (LayoutAttentionKernel | Unset): Which fused attention kernel: flash2 (FlashAttention-2),
                 flash3 (the GPU's own generation: FlashAttention-3 or cuDNN on Hopper, FlashAttention-4 on Blackwell; GPUs
-                without one run FlashAttention-2). Default: flash3 for megatron (Transformer Engine), flash2 otherwise
+                without one run FlashAttention-2) or triton (FlashAttention in Triton, llm-foundry's attn_impl triton). Default:
+                flash3 for megatron (Transformer Engine), flash2 otherwise
             cp (int | Unset): Context parallel (sequence split over cp ranks); dp x tp x pp x cp is the GPU count Default:
                 1.
             ep (int | Unset): Expert parallel Default: 1.
