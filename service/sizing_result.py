@@ -51,7 +51,7 @@ class ResultLayout:
     recompute_layers: int = 0
     flash_attention: bool = True
     attention_kernel: str = field(default="flash3", **described(
-        "The fused attention kernel the estimate assumes (flash2 or flash3)"))
+        "The fused attention kernel the estimate assumes (flash2, flash3 or triton)"))
     fused_cross_entropy: bool = False
     overlap_grad_reduce: bool = True
 

@@ -89,8 +89,10 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
         return Nothing(snap, request, excluded, "no parallel layout fits these node counts", 0)
     ctx = _Context.of(snap, request, all_pairs, all_clusters,
                       variants.leaf_of(len(all_pairs)))
-    best = ranking.RunningBest(len(all_pairs), len(request.node_counts))
-    fastest = _Fastest(len(pairs) * len(request.node_counts))
+    # Only cells within their pair's stock can be sold, so only those are kept per cell.
+    held = np.searchsorted(np.asarray(request.node_counts), ctx.usable, side="right")
+    best = ranking.RunningBest(len(all_pairs), len(request.node_counts), held)
+    fastest = _Fastest(best, len(pairs))
     done, total, told = 0, max(space.size, 1), 0
     for cands in chain([first], chunks):
         _rank_chunk(ctx, best, table, cands, exhaustive, fastest)
@@ -170,14 +172,15 @@ class Variants:
         hardware, rows = [], []
         for v, (h, leaf) in enumerate(zip(self.origin, self.below_spine)):
             cells = h * counts + np.flatnonzero(nodes > leaf)
-            cells = cells[np.isfinite(fastest.rate[cells])]
-            hardware.extend([len(fastest.rate) // counts + v] * cells.size)
+            cells = cells[np.isfinite(fastest.rate_of(cells))]
+            hardware.extend([fastest.pairs + v] * cells.size)
             rows.extend(cells.tolist())
         if not rows:
             return None
         rows_a = np.asarray(rows)
         node_index = rows_a % counts
-        cols = {k: v[fastest.slot[rows_a]] for k, v in fastest.columns.items()}
+        slots = fastest.slot[fastest.best.stored(rows_a)]
+        cols = {k: v[slots] for k, v in fastest.columns.items()}
         return Candidates(np.asarray(hardware), nodes[node_index],
                           {k[len("layout_"):]: v for k, v in cols.items()
                            if k.startswith("layout_")},
@@ -185,14 +188,22 @@ class Variants:
 
 
 class _Fastest:
-    """Per cell of the pairs, the runnable layout of highest throughput (ties: first seen), for
-    the oversubscribed variants. Each cell lies in one chunk, so a chunk sets its cells once."""
+    """Per cell of the pairs within their stock (the cells of `best`), the runnable layout of
+    highest throughput (ties: first seen), for the oversubscribed variants. Each cell lies in
+    one chunk, so a chunk sets its cells once."""
 
-    def __init__(self, cells: int):
+    def __init__(self, best: ranking.RunningBest, pairs: int):
+        self.best, self.pairs = best, pairs
+        cells = int(best.base[pairs]) if pairs < best.base.size else best.score.size
         self.rate = np.full(cells, -np.inf)
         self.slot = np.full(cells, -1, np.intp)
         self._rows: dict[str, list[np.ndarray]] = {}
         self._used = 0
+
+    def rate_of(self, cell: np.ndarray) -> np.ndarray:
+        """The fastest runnable layout's throughput per cell (-inf: none, or past the stock)."""
+        at = self.best.stored(cell)
+        return np.where(at >= 0, self.rate[np.maximum(at, 0)], -np.inf)
 
     @property
     def columns(self) -> dict[str, np.ndarray]:
@@ -203,8 +214,9 @@ class _Fastest:
         if cell.size == 0:
             return
         top = ranking.lowest_per_group(cell, -rate, 1)
-        self.rate[cell[top]] = rate[top]
-        self.slot[cell[top]] = np.arange(self._used, self._used + top.size)
+        at = self.best.stored(cell[top])  # a cell that wants the fastest is in stock
+        self.rate[at] = rate[top]
+        self.slot[at] = np.arange(self._used, self._used + top.size)
         self._used += top.size
         for k, v in columns.items():
             self._rows.setdefault(k, []).append(np.asarray(v)[top])
@@ -236,8 +248,13 @@ class _Context:
            fastest_above: np.ndarray) -> _Context:
         counts = request.node_counts
         spares_at = goodput.hot_spares(snap.reliability, np.asarray(counts)).astype(int)
-        # The counts run on past the largest asked for to bill its spares.
-        billed = range(counts[0], counts[-1] + int(spares_at[-1]) + 1)
+        usable = np.array([snap.stock_of(request.region, s).usable(request.max_lead_time_days)
+                           for s, _ in pairs])
+        # Billed node counts: up to the largest that some pair has in stock (a candidate past
+        # its stock is never sold, so its price is never read for a result), and on past it to
+        # bill its spares; memory then follows the stock, not the range asked for.
+        last = min(counts[-1], max(int(usable.max(initial=0)), counts[0]))
+        billed = range(counts[0], last + int(spares_at[last - counts[0]]) + 1)
         templates = [Configuration(s, f, 1, request.region, c.server.nics_per_node,
                                    c.fabric.oversubscription)
                      for (s, f), c in zip(pairs, clusters)]
@@ -247,9 +264,7 @@ class _Context:
             goodput.PairFailures.of(clusters),
             pricing.rate_grid(snap.prices, templates, billed, term=request.term,
                               currency=request.currency),
-            len(billed), snap.prices.hours_per_month,
-            np.array([snap.stock_of(request.region, s).usable(request.max_lead_time_days)
-                      for s, _ in pairs]),
+            len(billed), snap.prices.hours_per_month, usable,
             np.array([f.kind == "roce" and not f.lossless for f in fabrics]),
             spares_at,
             goodput.checkpoint_bytes(request.model.params, snap.constants, request.precision),
@@ -268,7 +283,10 @@ class _Context:
                     rows: np.ndarray | slice = slice(None)) -> np.ndarray:
         """The rate-table cell of each candidate (of `rows`, `spares` being theirs)."""
         counts = self.request.node_counts
-        return cands.hardware[rows] * self.billed_counts + (cands.nodes[rows] + spares - counts[0])
+        # Past every pair's stock the last billed count stands in: such a row is ruled out by
+        # the stock rule, which comes first, so its price is never shown or ranked.
+        billed = np.minimum(cands.nodes[rows] + spares - counts[0], self.billed_counts - 1)
+        return cands.hardware[rows] * self.billed_counts + billed
 
     def known_rules(self, cands: Candidates, valid: np.ndarray, fits: np.ndarray,
                     with_spares: bool) -> list[tuple[str, np.ndarray]]:
@@ -436,7 +454,11 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     fastest probe's true throughput cannot be the cell's fastest.
     """
     model, training = ctx.request.model, ctx.request.training(ctx.policy)
-    cells = cell[run]
+    # Every row run here is within its pair's stock (it passes the known rules of one option
+    # or wants its cell's fastest), so each cell has a stored index.
+    cells = best.stored(cell[run])
+    if cells.size and cells.min() < 0:
+        raise ValueError("a row past its pair's stock reached the bound")
     upper = throughput_bound(table, cands, run, model, training, ctx.constants)
     rate_bound = series.rate_of(model, upper)
     gpus = cands.nodes[run] * table.columns["gpus_per_node"][cands.hardware[run]]

@@ -29,13 +29,19 @@ def training_from(training: dict[str, Any]) -> Training:
 
 
 # ZeRO stage a framework runs unless told otherwise: FSDP shards fully, DDP and Horovod
-# replicate, Megatron-Core recipes use the distributed optimizer (ZeRO-1 equivalent).
-FRAMEWORK_ZERO_STAGE = {"fsdp": 3, "ddp": 0, "horovod": 0}
+# (TensorFlow's or MXNet's) replicate, Megatron-Core recipes use the distributed optimizer (ZeRO-1 equivalent).
+FRAMEWORK_ZERO_STAGE = {"fsdp": 3, "ddp": 0, "horovod": 0, "mxnet": 0}
 
 
 def layout_from(layout: dict[str, Any], model: Transformer | GenericModel | None = None) -> Layout:
     """The layout a request states, with the framework's defaults for what it leaves out."""
     values = dict(layout)
+    # Unstated: Megatron-Core for transformers, PyTorch DDP for sample-based models. MXNet's
+    # ResNet-50 is faster (model.yaml framework_conv_efficiency, its fused batch norm), but
+    # Apache MXNet was retired to the Apache Attic in 2023 (attic.apache.org/projects/
+    # mxnet.html), so a run is planned on it only when the request names it. TensorFlow with
+    # Horovod comes out ahead on HBM-bound GPUs only through its fusion estimate
+    # (framework_nongemm_bytes_factor), its conv rate being fitted on a 2020 container.
     framework = values.get("framework") or (
         "ddp" if isinstance(model, GenericModel) else "megatron")
     values["framework"] = framework

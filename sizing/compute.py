@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sizing.workload import GenericModel, Transformer
+from sizing.workload import ATTENTION_KERNELS, FRAMEWORKS, GenericModel, Transformer
 
 # FlashAttention's backward is 5 matmuls (QK^T recomputed, dV, dP, dQ, dK) against the
 # forward's 2: Dao-AILab/flash-attention benchmarks/benchmark_flash_attention.py `flops`
@@ -55,6 +55,20 @@ def sequence_share(table, seq_len) -> np.ndarray:
     points = sorted((float(k), v) for k, v in table.items() if k != "default")
     x = np.log2([p for p, _ in points])
     return np.interp(np.log2(np.asarray(seq_len, float)), x, [v for _, v in points])
+
+
+def attention_efficiency(kernel, seq_len, efficiency: dict, share: dict) -> np.ndarray:
+    """Fraction of dense 16-bit peak each candidate's fused attention kernel reaches.
+
+    `kernel`: index into ATTENTION_KERNELS per candidate; `seq_len`: tokens per rank;
+    `efficiency`: kernel name -> long-sequence efficiency per candidate; `share`: kernel name
+    -> its sequence-share table (`sequence_share`).
+    """
+    kernel = np.asarray(kernel, int)
+    out = np.zeros(np.broadcast(kernel, np.asarray(seq_len, float)).shape)
+    for i, name in enumerate(ATTENTION_KERNELS):
+        out = np.where(kernel == i, efficiency[name] * sequence_share(share[name], seq_len), out)
+    return out
 
 
 def per_gpu_gemm_flops(model: Transformer, micro_batch, tp, cp=1) -> np.ndarray:
@@ -174,6 +188,20 @@ def generic_work(model: GenericModel, c: dict, fp32: bool) -> dict:
         "fwd_bytes": bytes_ * (4.0 / 14.0), "fixed_fwd_bytes": zeros,
         "model_flops": 3.0 * fwd, "model_flops_causal": 3.0 * fwd, "counted_flops": passes * fwd,
     }
+
+
+def conv_saturation(constants, framework_codes, fp32: bool) -> np.ndarray:
+    """Fraction of dense peak the largest convolutions reach, per candidate's framework.
+
+    16-bit convolutions run on tensor cores through each framework's own cuDNN kernels
+    (model.yaml framework_conv_efficiency scales PyTorch DDP's conv_efficiency); FP32 ones on
+    CUDA cores keep the one FP32 figure.
+    """
+    codes = np.asarray(framework_codes, int)
+    if fp32:
+        return np.full(codes.shape, constants.per_gpu("conv_efficiency", "fp32"))
+    share = np.array([constants.per_gpu("framework_conv_efficiency", f) for f in FRAMEWORKS])
+    return constants.per_gpu("conv_efficiency", "default") * share[codes]
 
 
 def compute_time(work: dict, rates: dict) -> tuple[np.ndarray, np.ndarray]:

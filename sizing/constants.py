@@ -31,11 +31,14 @@ class ModelConstants:
     matmul_knee_us: float
     flash2_attention_efficiency: Mapping[str, float]
     flash3_attention_efficiency: Mapping[str, float]
+    triton_attention_efficiency: Mapping[str, float]
     flash2_attention_sequence_share: Mapping[str, float]
     flash3_attention_sequence_share: Mapping[str, float]
+    triton_attention_sequence_share: Mapping[str, float]
     hbm_efficiency: Mapping[str, float]
     fp8_gemm_speedup: Mapping[str, float]
     conv_efficiency: Mapping[str, float]
+    framework_conv_efficiency: Mapping[str, float]
     winograd_fp32_speedup: float
     framework_nongemm_bytes_factor: Mapping[str, float]
     framework_gemm_efficiency: Mapping[str, float]

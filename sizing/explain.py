@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from sizing.collectives import CHOSEN
+from sizing.compute import conv_saturation
 from sizing.hardware import Cluster
 from sizing.topology import TIERS
-from sizing.workload import GenericModel, Layout
+from sizing.workload import FRAMEWORKS, GenericModel, Layout
 
 _WORDS = {"tp": "tensor-parallel communication", "ep": "expert-parallel all-to-all",
           "pp": "pipeline sends", "dp": "the exposed gradient all-reduce",
@@ -67,7 +68,8 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
 # The fused attention kernels in words (sizing.workload.ATTENTION_KERNELS).
 _ATTENTION_WORDS = {"flash2": "fused attention as FlashAttention-2",
                     "flash3": "fused attention at the GPU's own kernel (FlashAttention-3 or "
-                              "cuDNN on Hopper, FlashAttention-2 where there is none)"}
+                              "cuDNN on Hopper, FlashAttention-2 where there is none)",
+                    "triton": "fused attention as FlashAttention in Triton"}
 
 # What each kind of collective of a step is, for the words.
 _COLLECTIVES = (("tp", "tensor-parallel all-reduce"), ("ep", "expert all-to-all"),
@@ -157,9 +159,10 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
         add(f"Pipeline: 1F1B with {float(r['micro_batches']):g} micro-batches, bubble "
             "(p-1)/(v m) of the ideal time.")
     if isinstance(model, GenericModel):
-        conv = constants.per_gpu("conv_efficiency",
-                                 "fp32" if training.precision == "fp32" else "default")
-        add(f"Sample-based model: convolutions at up to {100 * conv:.0f}% of peak"
+        conv = float(conv_saturation(constants, FRAMEWORKS.index(layout.framework),
+                                     training.precision == "fp32"))
+        add(f"Sample-based model: convolutions at up to {100 * conv:.0f}% of peak "
+            f"({layout.framework}'s kernels)"
             + (" layer by layer, batch norm and activations by their bytes."
                if model.net is not None else " (FLOPs per sample given)."))
     if layout.cp > 1:

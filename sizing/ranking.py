@@ -144,17 +144,28 @@ class RunningBest:
     """What a search streamed chunk by chunk keeps: the best eligible candidate of each cell
     (hardware pair x node count) with its columns, and the counts the result reports.
 
+    Only cells within their pair's stock can hold a candidate (a winner passes the stock
+    rule), so only those are stored, in hardware-major order; the cells past the stock are
+    counted per pair. Memory then follows the stock, not the node range asked for.
+
     Ties go to the candidate seen first, as `best_per_group` gives them over the whole search,
     so the kept table is the exhaustive one whatever the chunk size.
     """
 
-    def __init__(self, hardware: int, node_counts: int):
+    def __init__(self, hardware: int, node_counts: int, held: np.ndarray | None = None):
+        """`held[h]`: how many of the node counts (ascending) pair h has in stock; the cells
+        of its higher node counts can never hold a candidate (default: every cell)."""
         self.node_counts = node_counts
-        cells = hardware * node_counts
-        self.score = np.full(cells, np.inf)
+        self.hardware = hardware
+        held = (np.full(hardware, node_counts, np.int64) if held is None
+                else np.minimum(np.asarray(held, np.int64), node_counts))
+        self.held = held
+        self.base = np.cumsum(held) - held  # first stored cell of each pair
+        stored = int(held.sum())
+        self.score = np.full(stored, np.inf)  # per stored cell
         # Columns are stored only for cells that ever held a winner (most cells of a wide
         # node range hold none: past the stock, or nothing fits), at the cell's slot.
-        self.slot = np.full(cells, -1, np.int32)
+        self.slot = np.full(stored, -1, np.int32)
         self.columns: dict[str, np.ndarray] = {}
         self._used, self._allocated = 0, 64
         self.evaluated = 0
@@ -164,8 +175,15 @@ class RunningBest:
         self.eligible = 0
         self.best_raw_score = np.inf  # of every eligible candidate, not only the kept ones
         self.excluded: dict[str, int] = {}
-        # Per rule and cell: candidates ruled out by that rule first.
+        # Per rule: candidates ruled out by that rule first, per stored cell and, past each
+        # pair's stock, per pair.
         self.ruled_out: dict[str, np.ndarray] = {}
+        self.ruled_out_past_stock: dict[str, np.ndarray] = {}
+
+    def stored(self, cell: np.ndarray) -> np.ndarray:
+        """Each cell's index among the stored ones, -1 for a cell past its pair's stock."""
+        hardware, node_index = np.divmod(cell, self.node_counts)
+        return np.where(node_index < self.held[hardware], self.base[hardware] + node_index, -1)
 
     def add(self, cell: np.ndarray, score: np.ndarray, raw_score: np.ndarray,
             eligibility: Eligibility, columns: Mapping[str, np.ndarray],
@@ -177,12 +195,18 @@ class RunningBest:
         eligible = eligibility.eligible
         for name, count in eligibility.excluded.items():
             self.excluded[name] = self.excluded.get(name, 0) + count
+        at = self.stored(cell)
         for name, mask in eligibility.ruled_out.items():
-            per_cell = np.bincount(cell[mask], minlength=self.score.shape[0]).astype(np.int32)
+            here, out = at[mask], cell[mask]
+            past = here < 0
+            per_cell = np.bincount(here[~past], minlength=self.score.shape[0]).astype(np.int32)
+            per_pair = np.bincount(out[past] // self.node_counts, minlength=self.hardware)
             if name in self.ruled_out:
                 self.ruled_out[name] += per_cell
+                self.ruled_out_past_stock[name] += per_pair
             else:
                 self.ruled_out[name] = per_cell
+                self.ruled_out_past_stock[name] = per_pair
         n_eligible = int(eligible.sum())
         if not n_eligible:
             return
@@ -190,8 +214,10 @@ class RunningBest:
         self.best_raw_score = min(self.best_raw_score, float(raw_score[eligible].min()))
         # Only the given rows can win: every other eligible one scores inf here.
         winners = rows[best_per_group(cell[rows], score[rows], eligible[rows])]
-        better = winners[score[winners] < self.score[cell[winners]]]
-        targets = cell[better]
+        if (at[winners] < 0).any():
+            raise ValueError("an eligible candidate past its pair's stock")
+        better = winners[score[winners] < self.score[at[winners]]]
+        targets = at[better]
         self.score[targets] = score[better]
         at = np.searchsorted(rows, better)
         slots = self._slots(targets)
@@ -215,12 +241,18 @@ class RunningBest:
 
     def kept(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """The cells that hold a candidate, in candidate order, and their columns."""
-        cells = np.flatnonzero(np.isfinite(self.score))
-        return cells, {key: column[self.slot[cells]] for key, column in self.columns.items()}
+        stored = np.flatnonzero(np.isfinite(self.score))
+        hardware = np.searchsorted(self.base, stored, side="right") - 1
+        cells = hardware * self.node_counts + (stored - self.base[hardware])
+        return cells, {key: column[self.slot[stored]] for key, column in self.columns.items()}
 
     def ruled_out_of(self, hardware: int, node_index_above: int) -> dict[str, int]:
-        """Candidates of one hardware pair past a node index, by the rule that ruled them out."""
-        lo = hardware * self.node_counts + node_index_above + 1
-        hi = (hardware + 1) * self.node_counts
-        counts = {name: int(per_cell[lo:hi].sum()) for name, per_cell in self.ruled_out.items()}
+        """Candidates of one hardware pair past a node index within its stock (a node count
+        a candidate was kept at), by the rule that ruled them out."""
+        if node_index_above >= self.held[hardware]:
+            raise ValueError("the node index is past the pair's stock")
+        lo = self.base[hardware] + node_index_above + 1
+        hi = self.base[hardware] + self.held[hardware]
+        counts = {name: int(per_cell[lo:hi].sum()) + int(self.ruled_out_past_stock[name][hardware])
+                  for name, per_cell in self.ruled_out.items()}
         return {name: n for name, n in counts.items() if n}

@@ -122,8 +122,9 @@ def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
         long = is_tf and model.seq_len >= space.long_sequence
         cps = [c for c in space.cp if model.seq_len % (2 * c) == 0] if long else [1]
         mbs = space.micro_batch if is_tf else space.sample_micro_batch
-        # The most efficient framework of each kind: Megatron-Core for transformers, PyTorch
-        # DDP for data-parallel sample-based models.
+        # The API's default framework of each kind: Megatron-Core for transformers, PyTorch
+        # DDP for data-parallel sample-based models (not MXNet, faster on ResNet-50 but
+        # retired by Apache in 2023).
         framework = FRAMEWORKS.index("megatron" if is_tf else "ddp")
         rows = [(t, p, e, z, mb, rc, 1, t > 1, c, framework)
                 for t, p, e, z, mb, rc, c in product(tps, pps, eps, space.zero_stage, mbs, rcs,

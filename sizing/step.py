@@ -9,11 +9,12 @@ from sizing import explain
 from sizing.collectives import collective_cost
 from sizing.compute import (
     OPTIMIZER_BYTES_PER_PARAM,
+    attention_efficiency,
     compute_time,
+    conv_saturation,
     gemm_efficiency,
     generic_work,
     recompute_fraction,
-    sequence_share,
     transformer_work,
 )
 from sizing.hardware import Cluster
@@ -227,19 +228,16 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
         rates["gemm8"] = rates["gemm16"] * per_gpu("fp8_gemm_speedup")
         # Each candidate's fused kernel at the efficiency its benchmark gives the GPU, at its
         # sequence length per rank (context parallelism splits the sequence).
-        flash3 = np.asarray(c["attention_kernel"], int) == ATTENTION_KERNELS.index("flash3")
-        per_rank = model.seq_len / np.asarray(c["cp"], float)
-        share2 = sequence_share(constants.flash2_attention_sequence_share, per_rank)
-        share3 = sequence_share(constants.flash3_attention_sequence_share, per_rank)
-        rates["attention"] = peak16 * np.where(
-            flash3, per_gpu("flash3_attention_efficiency") * share3,
-            per_gpu("flash2_attention_efficiency") * share2)
+        rates["attention"] = peak16 * attention_efficiency(
+            c["attention_kernel"], model.seq_len / np.asarray(c["cp"], float),
+            {k: per_gpu(f"{k}_attention_efficiency") for k in ATTENTION_KERNELS},
+            {k: getattr(constants, f"{k}_attention_sequence_share") for k in ATTENTION_KERNELS})
     elif isinstance(model, GenericModel):
         work = generic_work(model, c, fp32)
-        conv = constants.per_gpu("conv_efficiency", "fp32" if fp32 else "default")
-        eff = np.full(n, conv)
+        conv = np.broadcast_to(conv_saturation(constants, c["framework"], fp32), (n,))
+        eff = conv
         rates.update(gemm16=peak16 * conv, gemm8=peak16 * conv, attention=peak16 * conv,
-                     conv_max=np.full(n, conv),
+                     conv_max=conv,
                      winograd=np.full(n, constants.winograd_fp32_speedup if fp32 else 1.0))
     else:
         raise TypeError(f"unsupported model type {type(model).__name__}")

@@ -17,8 +17,10 @@ ZERO_STAGES = (0, 1, 2, 3)
 # Training frameworks with their own kernel and overlap profile (model.yaml framework_*):
 # Megatron-LM / NeMo / Megatron-Bridge (Megatron-Core), Megatron-DeepSpeed (Megatron's model
 # code on DeepSpeed's engine), DeepSpeed on Hugging Face Transformers, PyTorch FSDP
-# (llm-foundry, torchtitan), PyTorch DDP and Horovod. Arrays carry the index.
-FRAMEWORKS = ("megatron", "megatron-deepspeed", "deepspeed", "fsdp", "ddp", "horovod")
+# (llm-foundry, torchtitan), PyTorch DDP, TensorFlow with Horovod (horovod) and MXNet with
+# Horovod (mxnet: its own cuDNN convolution and batch-norm kernels, model.yaml
+# framework_conv_efficiency). Arrays carry the index.
+FRAMEWORKS = ("megatron", "megatron-deepspeed", "deepspeed", "fsdp", "ddp", "horovod", "mxnet")
 # What lives in host memory instead of the GPU's (ZeRO-Offload, Megatron cpu_offloading).
 OFFLOAD = ("none", "optimizer", "optimizer+activations")
 # Whether a framework, as usually run, reduces gradients while the backward pass still runs:
@@ -29,15 +31,21 @@ OFFLOAD = ("none", "optimizer", "optimizer+activations")
 # FP32 ("bf16 parameters, fp32 gradients: 18 [bytes]", Megatron-LM docs/user-guide/features/
 # dist_optimizer.md; --accumulate-allreduce-grads-in-fp32 with bf16): 4 gradient bytes.
 FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deepspeed": False,
-                            "fsdp": False, "ddp": False, "horovod": False}
+                            "fsdp": False, "ddp": False, "horovod": False,
+                            "mxnet": False}
 FRAMEWORK_OVERLAPS_GRADIENTS = {"megatron": True, "megatron-deepspeed": False,
-                                "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True}
-# Fused attention kernels by generation (model.yaml flash2_/flash3_attention_efficiency):
+                                "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True,
+                                "mxnet": True}
+# Fused attention kernels (model.yaml <kernel>_attention_efficiency and _sequence_share):
 # flash2 is FlashAttention-2 (Dao 2023), written for Ampere and run unchanged on later GPUs;
 # flash3 is the GPU's own generation: FlashAttention-3 or cuDNN fused attention on Hopper
 # (Shah et al. 2024 measure both), FlashAttention-4 / cuDNN on Blackwell. A GPU with no such
-# kernel (Ampere, Ada) runs FlashAttention-2 either way.
-ATTENTION_KERNELS = ("flash2", "flash3")
+# kernel (Ampere, Ada) runs FlashAttention-2 either way. triton is the FlashAttention
+# algorithm written in Triton (flash_attn/flash_attn_triton.py of Dao-AILab/flash-attention,
+# copied into llm-foundry as llmfoundry/models/layers/flash_attn_triton.py: `attn_impl:
+# triton`, the MPT default until llm-foundry c26309de of 2024-03-18), about FlashAttention-1's
+# speed on every GPU.
+ATTENTION_KERNELS = ("flash2", "flash3", "triton")
 # The kernel a framework runs unless the workload says: Megatron-Core (NeMo, Megatron-Bridge)
 # attends through Transformer Engine, whose default backend on Hopper and Blackwell is cuDNN
 # fused attention (TE docs 'attention backends': FusedAttention preferred on sm90+);
@@ -45,7 +53,7 @@ ATTENTION_KERNELS = ("flash2", "flash3")
 # backend is FlashAttention-2) and the rest call FlashAttention-2.
 FRAMEWORK_ATTENTION_KERNEL = {"megatron": "flash3", "megatron-deepspeed": "flash2",
                               "deepspeed": "flash2", "fsdp": "flash2", "ddp": "flash2",
-                              "horovod": "flash2"}
+                              "horovod": "flash2", "mxnet": "flash2"}
 
 
 @dataclass(frozen=True)

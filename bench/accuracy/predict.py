@@ -37,7 +37,7 @@ FRAMEWORK_PROFILES = {
     "pytorch-lamb": ("ddp", False),
     "horovod-tensorflow": ("horovod", False),
     "tensorflow2-horovod-lamb": ("horovod", False),
-    "mxnet-horovod": ("horovod", False),
+    "mxnet-horovod": ("mxnet", False),
     "tensorflow": ("horovod", False),
 }
 

@@ -111,8 +111,12 @@ class LayoutSchema(Strict):
         validate=v.OneOf(FRAMEWORKS),
         metadata={"description": "Training framework: megatron (Megatron-LM, NeMo, "
                                  "Megatron-Bridge), megatron-deepspeed, deepspeed (Hugging Face "
-                                 "model code), fsdp (PyTorch FSDP/FSDP2), ddp, horovod. Default: "
-                                 "megatron for transformers, ddp for other models"})
+                                 "model code), fsdp (PyTorch FSDP/FSDP2), ddp (PyTorch DDP), "
+                                 "horovod (TensorFlow with Horovod), mxnet (MXNet with "
+                                 "Horovod). Convolutions run at the framework's own kernel "
+                                 "rate. Default: megatron for transformers, ddp for other "
+                                 "models (MXNet, faster on ResNet-50, was retired by Apache "
+                                 "in 2023)"})
     dp = f.Integer(required=True, validate=Positive, metadata={"description": "Data parallel"})
     tp = f.Integer(load_default=1, validate=Positive, metadata={"description": "Tensor parallel"})
     pp = f.Integer(load_default=1, validate=Positive, metadata={"description": "Pipeline stages"})
@@ -125,7 +129,7 @@ class LayoutSchema(Strict):
     zero_stage = f.Integer(validate=v.OneOf(ZERO_STAGES),
                            metadata={"description": "ZeRO stage; FSDP full shard is 3, Megatron's "
                                                     "distributed optimizer 1. Default: 3 for fsdp, "
-                                                    "0 for ddp and horovod, 1 otherwise"})
+                                                    "0 for ddp, horovod and mxnet, 1 otherwise"})
     shard_group = f.Integer(load_default=0, validate=v.Range(min=0, max=1_000_000),
                             metadata={"description": "Hybrid sharding (HSDP, ZeRO++ hpZ): shard "
                                                      "inside groups of this many data-parallel "
@@ -148,10 +152,11 @@ class LayoutSchema(Strict):
                                                          "(FlashAttention, cuDNN fused attention)"})
     attention_kernel = ma.fields.String(
         validate=v.OneOf(ATTENTION_KERNELS),
-        metadata={"description": "Which fused attention kernel: flash2 (FlashAttention-2) or "
+        metadata={"description": "Which fused attention kernel: flash2 (FlashAttention-2), "
                                  "flash3 (the GPU's own generation: FlashAttention-3 or cuDNN "
                                  "on Hopper, FlashAttention-4 on Blackwell; GPUs without one "
-                                 "run FlashAttention-2). Default: flash3 for megatron "
+                                 "run FlashAttention-2) or triton (FlashAttention in Triton, "
+                                 "llm-foundry's attn_impl triton). Default: flash3 for megatron "
                                  "(Transformer Engine), flash2 otherwise"})
     fused_cross_entropy = f.Boolean(
         load_default=False,

@@ -70,11 +70,20 @@ def test_the_split_comes_from_the_catalog_fields_alone(ev) -> None:
         assert result.split == expected, row
 
 
+# Rows of check_measurements.csv a constant was later fitted on, so that they are fitted rows
+# now (bench/accuracy/README.md's rule): the one-GPU DeepLearningExamples ResNet-50 rows that
+# set each CNN framework's conv rate (model.yaml conv_efficiency, framework_conv_efficiency).
+# Named here so that fitting on another check row is a deliberate, visible change.
+CHECK_ROWS_MOVED_TO_FIT = {499, 502, 504}
+
+
 def test_no_constant_is_fitted_on_a_hold_out_or_check_row(ev) -> None:
     holdout = {row for row, m in ev.measurements.items() if m.file == "holdout_measurements.csv"}
     assert holdout and not holdout & (ev.book.fitted_rows | set(ev.book.informed))
     check = {row for row, m in ev.measurements.items() if m.file == "check_measurements.csv"}
-    assert check and not check & ev.book.fitted_rows
+    assert check and check & ev.book.fitted_rows == CHECK_ROWS_MOVED_TO_FIT
+    for row in CHECK_ROWS_MOVED_TO_FIT:
+        assert ev.results[row].split == "fit", row
     # A check row looked at when a figure was chosen is declared (informed_by) and reported as
     # seen, never as a check row.
     for row in check & set(ev.book.informed):

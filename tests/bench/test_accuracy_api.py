@@ -5,6 +5,7 @@ import statistics
 
 import pytest
 
+from bench.accuracy.api import request_body
 from bench.accuracy.evaluate import evaluate
 from bench.accuracy.through_api import check_rows, run_rows
 from tests.conftest import authorised, build_app
@@ -28,7 +29,7 @@ def sampled():
 
 def test_check_rows_through_the_api_match_the_harness_and_report_their_error(client, sampled):
     ev, rows = sampled
-    assert len(rows) >= 10
+    assert len(rows) >= 8  # of 17 training check rows (rows fitted or seen are not check rows)
     run = run_rows(client, ev, rows)
     for row in run.refused:
         # The memory estimate says the published run would not fit in the GPU at all: a
@@ -98,3 +99,13 @@ def test_collective_check_rows_through_the_api_match_the_harness(client):
     for row, value in run.answers.items():
         assert value == pytest.approx(ev.results[row].predicted, rel=2e-3), row
     print("\n" + run.summary())
+
+
+def test_a_cnn_row_is_posted_with_the_framework_its_source_states():
+    ev = evaluate()
+    sent = {}
+    for row in (499, 502, 504):  # DeepLearningExamples ResNet-50: PyTorch, TensorFlow, MXNet
+        spec = ev.specs.specs[row]
+        sent[spec.groups["run"]["framework"].value] = request_body(spec, ev.specs.models)
+    assert {k: body["layout"]["framework"] for k, body in sent.items()} == {
+        "pytorch-ddp": "ddp", "tensorflow": "horovod", "mxnet-horovod": "mxnet"}

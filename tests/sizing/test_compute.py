@@ -7,6 +7,7 @@ from catalog.shipped import shipped
 from sizing.cnn import inception_v3, resnet, vgg16
 from sizing.compute import (
     FLASH_BACKWARD_RATIO,
+    attention_efficiency,
     gemm_efficiency,
     sequence_share,
     transformer_work,
@@ -14,7 +15,7 @@ from sizing.compute import (
 from sizing.hardware import Cluster, Server
 from sizing.presets import PRESETS, preset_model
 from sizing.step import estimate
-from sizing.workload import GenericModel, Layout, Training, Transformer
+from sizing.workload import ATTENTION_KERNELS, GenericModel, Layout, Training, Transformer
 
 
 def megatron_eq7(B, L, s, h, v):
@@ -194,3 +195,41 @@ def test_fused_attention_reaches_its_long_sequence_rate_only_at_long_sequences(c
     assert share[2] == pytest.approx(0.900)
     assert 0.900 < share[3] < 0.960  # between 2k and 4k, in log2 of the length
     assert share[5] == pytest.approx(1.0)
+
+
+def test_each_cnn_framework_runs_16_bit_convolutions_at_its_own_kernel_rate(constants):
+    data = shipped()
+
+    def compute_s(framework, gpu="a100-80gb-sxm", precision="bf16", share=None):
+        c = constants
+        if share is not None:
+            table = {**constants.framework_conv_efficiency, framework: share}
+            c = dataclasses.replace(constants, framework_conv_efficiency=table)
+        one = Cluster(Server("s", gpu, data.all_gpus[gpu], 1, 1, 100, 3, True),
+                      data.all_fabrics["ib-edr-100"], 1, True)
+        lay = Layout(1, 1, 1, zero_stage=0, recompute="none", framework=framework)
+        training = Training(64, 64, precision)
+        return estimate(one, preset_model("resnet-50"), training, lay, c).breakdown["compute_s"]
+
+    # Halving a framework's conv rate slows only that framework's convolutions: the time
+    # grows, by less than twice (batch norm and ReLU are priced by their bytes).
+    mxnet = compute_s("mxnet")
+    slower = compute_s("mxnet", share=constants.framework_conv_efficiency["mxnet"] / 2)
+    assert 1.3 < slower / mxnet < 2.0
+    assert compute_s("ddp") == compute_s("ddp", share=1.0)
+    # A framework without a fitted figure takes PyTorch DDP's (the default, 1.0).
+    assert constants.per_gpu("framework_conv_efficiency", "fsdp") == 1.0
+    # FP32 convolutions on CUDA cores keep the one FP32 figure whatever the framework.
+    p100 = {"gpu": "p100-sxm2-16gb", "precision": "fp32"}
+    assert compute_s("mxnet", **p100) == compute_s("mxnet", share=0.1, **p100)
+
+
+def test_each_candidate_gets_its_own_kernels_efficiency_at_its_sequence_length(constants):
+    tables = {k: getattr(constants, f"{k}_attention_sequence_share") for k in ATTENTION_KERNELS}
+    eff = {"flash2": np.array([0.3, 0.3, 0.3]), "flash3": np.array([0.6, 0.6, 0.6]),
+           "triton": np.array([0.1, 0.1, 0.1])}
+    kernels = [ATTENTION_KERNELS.index(k) for k in ("flash2", "flash3", "triton")]
+    out = attention_efficiency(kernels, [16384, 16384, 2048], eff, tables)
+    assert out[0] == pytest.approx(0.3)
+    assert out[1] == pytest.approx(0.6)
+    assert out[2] == pytest.approx(0.1 * sequence_share(tables["triton"], 2048))

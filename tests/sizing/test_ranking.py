@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from sizing.ranking import (
+    RunningBest,
     best_per_group,
     lowest_per_group,
     objective_score,
@@ -77,3 +78,36 @@ def test_the_lowest_of_each_group_are_found_in_index_order():
     assert lowest_per_group(groups, score, 2).tolist() == [1, 2, 5, 6]
     assert lowest_per_group(groups, score, 10).tolist() == list(range(7))
     assert lowest_per_group(groups[:0], score[:0], 3).size == 0
+
+
+def _random_chunks(rng, hardware, node_counts, usable):
+    """Chunks of candidates over every cell, eligible only within their pair's stock."""
+    for _ in range(6):
+        n = 400
+        cell = rng.integers(0, hardware * node_counts, n)
+        nodes = cell % node_counts + 1
+        in_stock = nodes <= usable[cell // node_counts]
+        fits = rng.random(n) < 0.7
+        e = sellable([("memory", fits), ("stock", in_stock)])
+        score = rng.random(n)
+        rows = np.arange(n)
+        yield cell, score, e, {"x": score * 2}, rows
+
+
+def test_a_running_best_kept_within_stock_keeps_and_counts_what_a_full_one_does():
+    hardware, node_counts = 5, 40
+    usable = np.array([0, 3, 40, 12, 7])  # nodes in stock per pair; counts are 1..40
+    held = np.searchsorted(np.arange(1, node_counts + 1), usable, side="right")
+    full, kept = RunningBest(hardware, node_counts), RunningBest(hardware, node_counts, held)
+    for args in _random_chunks(np.random.default_rng(7), hardware, node_counts, usable):
+        for best in (full, kept):
+            best.add(args[0], args[1], args[1], args[2], args[3], args[4])
+    cells_full, cols_full = full.kept()
+    cells_kept, cols_kept = kept.kept()
+    assert cells_kept.tolist() == cells_full.tolist() and cells_full.size > 0
+    assert np.array_equal(cols_kept["x"], cols_full["x"])
+    # Stored cells: only those within stock, however wide the node range.
+    assert kept.score.size == int(held.sum()) < full.score.size
+    for h in range(hardware):
+        for j in range(held[h]):
+            assert kept.ruled_out_of(h, j) == full.ruled_out_of(h, j)

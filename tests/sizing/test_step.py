@@ -309,6 +309,18 @@ def test_the_hopper_kernel_is_faster_than_flashattention_2_on_h100_only(hgx_h100
     assert Layout(8, 1, 1, framework="fsdp").fused_attention_kernel == "flash2"
 
 
+def test_flashattention_in_triton_is_slower_than_flashattention_2(hgx_h100, fabrics, constants):
+    # llm-foundry's attn_impl triton runs at FlashAttention-1's speed, which FlashAttention-2
+    # doubles (Dao 2023 Figures 4 and 7): a long-sequence step spends more in attention.
+    h100 = Cluster(hgx_h100, fabrics["ib-ndr-400"], 1, True)
+    a100 = Cluster(replace(hgx_h100, gpu=A100_SXM), fabrics["ib-ndr-400"], 1, True)
+    lay = lambda kernel: Layout(8, 1, 1, zero_stage=3, framework="fsdp", recompute="full",
+                                attention_kernel=kernel)
+    for cluster in (h100, a100):
+        assert _attention_time(cluster, lay("triton"), constants) > 1.3 * _attention_time(
+            cluster, lay("flash2"), constants)
+
+
 def test_an_unknown_attention_kernel_is_named(cluster_on, constants):
     problems = validate_layout(cluster_on("ib-ndr-400", 1), preset_model("llama-3-8b"),
                                Training(8, 1), Layout(8, 1, 1, attention_kernel="flash9"))

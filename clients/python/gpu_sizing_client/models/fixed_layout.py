@@ -28,17 +28,20 @@ T = TypeVar("T", bound="FixedLayout")
 class FixedLayout:
     """ 
         Attributes:
-            attention_kernel (FixedLayoutAttentionKernel | Unset): Which fused attention kernel: flash2 (FlashAttention-2)
-                or flash3 (the GPU's own generation: FlashAttention-3 or cuDNN on Hopper, FlashAttention-4 on Blackwell; GPUs
-                without one run FlashAttention-2). Default: flash3 for megatron (Transformer Engine), flash2 otherwise
+            attention_kernel (FixedLayoutAttentionKernel | Unset): Which fused attention kernel: flash2 (FlashAttention-2),
+                flash3 (the GPU's own generation: FlashAttention-3 or cuDNN on Hopper, FlashAttention-4 on Blackwell; GPUs
+                without one run FlashAttention-2) or triton (FlashAttention in Triton, llm-foundry's attn_impl triton). Default:
+                flash3 for megatron (Transformer Engine), flash2 otherwise
             cp (int | Unset): Context parallel (sequence split over cp ranks); dp x tp x pp x cp is the GPU count Default:
                 1.
             dp (int | Unset): Data parallel; default: the GPU count over tp x pp x cp
             ep (int | Unset): Expert parallel Default: 1.
             flash_attention (bool | Unset): Fused attention kernels (FlashAttention, cuDNN fused attention) Default: True.
             framework (FixedLayoutFramework | Unset): Training framework: megatron (Megatron-LM, NeMo, Megatron-Bridge),
-                megatron-deepspeed, deepspeed (Hugging Face model code), fsdp (PyTorch FSDP/FSDP2), ddp, horovod. Default:
-                megatron for transformers, ddp for other models
+                megatron-deepspeed, deepspeed (Hugging Face model code), fsdp (PyTorch FSDP/FSDP2), ddp (PyTorch DDP), horovod
+                (TensorFlow with Horovod), mxnet (MXNet with Horovod). Convolutions run at the framework's own kernel rate.
+                Default: megatron for transformers, ddp for other models (MXNet, faster on ResNet-50, was retired by Apache in
+                2023)
             fused_cross_entropy (bool | Unset): Output layer and loss fused in chunks (Liger-Kernel): no logits tensor in
                 memory Default: False.
             micro_batch (int | Unset):  Default: 1.
@@ -58,7 +61,7 @@ class FixedLayout:
             tp (int | Unset): Tensor parallel Default: 1.
             virtual_stages (int | Unset): Interleaved 1F1B chunks per stage Default: 1.
             zero_stage (FixedLayoutZeroStage | Unset): ZeRO stage; FSDP full shard is 3, Megatron's distributed optimizer 1.
-                Default: 3 for fsdp, 0 for ddp and horovod, 1 otherwise
+                Default: 3 for fsdp, 0 for ddp, horovod and mxnet, 1 otherwise
      """
 
     attention_kernel: FixedLayoutAttentionKernel | Unset = UNSET

@@ -3,6 +3,7 @@ from enum import StrEnum
 class FixedLayoutAttentionKernel(StrEnum):
     FLASH2 = "flash2"
     FLASH3 = "flash3"
+    TRITON = "triton"
 
     def __str__(self) -> str:
         return str(self.value)

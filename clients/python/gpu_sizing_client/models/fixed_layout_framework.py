@@ -7,6 +7,7 @@ class FixedLayoutFramework(StrEnum):
     HOROVOD = "horovod"
     MEGATRON = "megatron"
     MEGATRON_DEEPSPEED = "megatron-deepspeed"
+    MXNET = "mxnet"
 
     def __str__(self) -> str:
         return str(self.value)

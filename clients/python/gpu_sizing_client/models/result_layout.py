@@ -22,7 +22,7 @@ T = TypeVar("T", bound="ResultLayout")
 class ResultLayout:
     """ 
         Attributes:
-            attention_kernel (str): The fused attention kernel the estimate assumes (flash2 or flash3)
+            attention_kernel (str): The fused attention kernel the estimate assumes (flash2, flash3 or triton)
             cp (int):
             dp (int):
             ep (int):
