@@ -639,6 +639,7 @@ def layout_arrays(layout: Layout, training: Training) -> dict:
         "flash_attention": np.array([layout.flash_attention]),
         "attention_kernel": np.array([ATTENTION_KERNELS.index(layout.fused_attention_kernel)]),
         "overlap_grad_reduce": np.array([layout.overlaps_gradients]),
+        "grad_reduce_in_fp32": np.array([layout.fp32_gradients]),
         "fused_cross_entropy": np.array([layout.fused_cross_entropy]),
     }
 

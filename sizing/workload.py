@@ -29,7 +29,12 @@ OFFLOAD = ("none", "optimizer", "optimizer+activations")
 # ZeRO-1/2 without overlap_comm reduce after the backward (DeepSpeed config default false).
 # Megatron's model code keeps FP32 main gradients beside 16-bit parameters and reduces them in
 # FP32 ("bf16 parameters, fp32 gradients: 18 [bytes]", Megatron-LM docs/user-guide/features/
-# dist_optimizer.md; --accumulate-allreduce-grads-in-fp32 with bf16): 4 gradient bytes.
+# dist_optimizer.md; --accumulate-allreduce-grads-in-fp32 with bf16): 4 gradient bytes. A
+# layout's grad_reduce_in_fp32 overrides it: Megatron-Core's DistributedDataParallelConfig
+# field of that name makes its gradient buffer the parameters' 16-bit dtype when false
+# (megatron/core/distributed/distributed_data_parallel.py @core_v0.11.0 line 123: grad_dtype
+# = torch.float if self.ddp_config.grad_reduce_in_fp32 else param.dtype), as NeMo's and
+# Megatron-Bridge's FP8 performance recipes set it.
 FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deepspeed": False,
                             "fsdp": False, "ddp": False, "horovod": False,
                             "mxnet": False}
@@ -233,6 +238,9 @@ class Layout:
     flash_attention: bool = True  # fused attention kernels (FlashAttention, cuDNN fused attn)
     attention_kernel: str | None = None  # one of ATTENTION_KERNELS; None: the framework's
     overlap_grad_reduce: bool | None = None  # None: the framework's usual setting
+    # Gradients held and reduced in FP32 (Megatron-Core's grad_reduce_in_fp32) or in the 16-bit
+    # dtype of the parameters; None: the framework's usual setting (FRAMEWORK_FP32_GRADIENTS).
+    grad_reduce_in_fp32: bool | None = None
     # The output layer and the loss computed together in chunks (Liger-Kernel's fused linear
     # cross entropy): no full logits tensor, neither 16-bit nor FP32.
     fused_cross_entropy: bool = False
@@ -242,6 +250,12 @@ class Layout:
         if self.overlap_grad_reduce is None:
             return FRAMEWORK_OVERLAPS_GRADIENTS[self.framework]
         return self.overlap_grad_reduce
+
+    @property
+    def fp32_gradients(self) -> bool:
+        if self.grad_reduce_in_fp32 is None:
+            return FRAMEWORK_FP32_GRADIENTS[self.framework]
+        return self.grad_reduce_in_fp32
 
     @property
     def fused_attention_kernel(self) -> str:
@@ -265,7 +279,7 @@ class Layout:
             if name in values:
                 values[name] = int(values[name])
         for name in ("sequence_parallel", "flash_attention", "overlap_grad_reduce",
-                     "fused_cross_entropy"):
+                     "grad_reduce_in_fp32", "fused_cross_entropy"):
             if name in values and values[name] is not None:
                 values[name] = bool(values[name])
         for name, names in (("recompute", RECOMPUTE), ("offload", OFFLOAD),

@@ -165,3 +165,9 @@ class LayoutSchema(Strict):
     overlap_grad_reduce = f.Boolean(
         metadata={"description": "Reduce gradients during the backward pass; default: the "
                                  "framework's usual setting"})
+    grad_reduce_in_fp32 = f.Boolean(
+        metadata={"description": "Gradients held and reduced in FP32 (Megatron-Core's "
+                                 "grad_reduce_in_fp32); false: in the parameters' 16-bit "
+                                 "dtype, as NeMo's and Megatron-Bridge's FP8 performance "
+                                 "recipes run. Default: the framework's usual setting (FP32 "
+                                 "for megatron and megatron-deepspeed)"})

@@ -418,3 +418,22 @@ def test_compute_stragglers_grow_with_the_gpus_that_wait_for_each_other(cluster_
         assert e.breakdown["compute_straggler_s"] == pytest.approx(
             e.breakdown["compute_s"] * stretch, rel=1e-9)
     assert stretch > 0.03  # 128 GPUs: the slowest is ~3% behind the median
+
+
+def test_16_bit_gradient_reduce_halves_megatrons_gradient_bytes(cluster_on, constants):
+    m = preset_model("llama-3-8b")
+    cl = cluster_on("ib-ndr-400", 4)
+
+    def run(**kw):
+        layout = Layout(dp=32, tp=1, pp=1, zero_stage=1, overlap_grad_reduce=False, **kw)
+        return estimate(cl, m, Training(64, 1), layout, constants)
+
+    usual, fp32, bf16 = run(), run(grad_reduce_in_fp32=True), run(grad_reduce_in_fp32=False)
+    # unstated, Megatron keeps and reduces FP32 main gradients
+    assert usual.breakdown == fp32.breakdown
+    assert Layout(dp=1, tp=1, pp=1).fp32_gradients
+    assert not Layout(dp=1, tp=1, pp=1, framework="fsdp").fp32_gradients
+    # grad_reduce_in_fp32 false: a 16-bit buffer, half the bytes held and sent (the exposed
+    # reduce is not quite half: each bucket's latency stays)
+    assert bf16.memory["gradients_gb"] == pytest.approx(fp32.memory["gradients_gb"] / 2)
+    assert 0.4 < bf16.breakdown["dp_exposed_s"] / fp32.breakdown["dp_exposed_s"] < 0.6

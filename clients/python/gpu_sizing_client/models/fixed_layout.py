@@ -44,6 +44,9 @@ class FixedLayout:
                 2023)
             fused_cross_entropy (bool | Unset): Output layer and loss fused in chunks (Liger-Kernel): no logits tensor in
                 memory Default: False.
+            grad_reduce_in_fp32 (bool | Unset): Gradients held and reduced in FP32 (Megatron-Core's grad_reduce_in_fp32);
+                false: in the parameters' 16-bit dtype, as NeMo's and Megatron-Bridge's FP8 performance recipes run. Default:
+                the framework's usual setting (FP32 for megatron and megatron-deepspeed)
             micro_batch (int | Unset):  Default: 1.
             offload (FixedLayoutOffload | Unset): State kept in host memory (ZeRO-Offload, Megatron cpu_offloading) Default:
                 FixedLayoutOffload.NONE.
@@ -71,6 +74,7 @@ class FixedLayout:
     flash_attention: bool | Unset = True
     framework: FixedLayoutFramework | Unset = UNSET
     fused_cross_entropy: bool | Unset = False
+    grad_reduce_in_fp32: bool | Unset = UNSET
     micro_batch: int | Unset = 1
     offload: FixedLayoutOffload | Unset = FixedLayoutOffload.NONE
     overlap_grad_reduce: bool | Unset = UNSET
@@ -107,6 +111,8 @@ class FixedLayout:
 
 
         fused_cross_entropy = self.fused_cross_entropy
+
+        grad_reduce_in_fp32 = self.grad_reduce_in_fp32
 
         micro_batch = self.micro_batch
 
@@ -158,6 +164,8 @@ class FixedLayout:
             field_dict["framework"] = framework
         if fused_cross_entropy is not UNSET:
             field_dict["fused_cross_entropy"] = fused_cross_entropy
+        if grad_reduce_in_fp32 is not UNSET:
+            field_dict["grad_reduce_in_fp32"] = grad_reduce_in_fp32
         if micro_batch is not UNSET:
             field_dict["micro_batch"] = micro_batch
         if offload is not UNSET:
@@ -218,6 +226,8 @@ class FixedLayout:
 
         fused_cross_entropy = d.pop("fused_cross_entropy", UNSET)
 
+        grad_reduce_in_fp32 = d.pop("grad_reduce_in_fp32", UNSET)
+
         micro_batch = d.pop("micro_batch", UNSET)
 
         _offload = d.pop("offload", UNSET)
@@ -272,6 +282,7 @@ class FixedLayout:
             flash_attention=flash_attention,
             framework=framework,
             fused_cross_entropy=fused_cross_entropy,
+            grad_reduce_in_fp32=grad_reduce_in_fp32,
             micro_batch=micro_batch,
             offload=offload,
             overlap_grad_reduce=overlap_grad_reduce,

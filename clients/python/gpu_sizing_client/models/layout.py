@@ -44,6 +44,9 @@ class Layout:
                 2023)
             fused_cross_entropy (bool | Unset): Output layer and loss fused in chunks (Liger-Kernel): no logits tensor in
                 memory Default: False.
+            grad_reduce_in_fp32 (bool | Unset): Gradients held and reduced in FP32 (Megatron-Core's grad_reduce_in_fp32);
+                false: in the parameters' 16-bit dtype, as NeMo's and Megatron-Bridge's FP8 performance recipes run. Default:
+                the framework's usual setting (FP32 for megatron and megatron-deepspeed)
             offload (LayoutOffload | Unset): State kept in host memory (ZeRO-Offload, Megatron cpu_offloading) Default:
                 LayoutOffload.NONE.
             overlap_grad_reduce (bool | Unset): Reduce gradients during the backward pass; default: the framework's usual
@@ -70,6 +73,7 @@ class Layout:
     flash_attention: bool | Unset = True
     framework: LayoutFramework | Unset = UNSET
     fused_cross_entropy: bool | Unset = False
+    grad_reduce_in_fp32: bool | Unset = UNSET
     offload: LayoutOffload | Unset = LayoutOffload.NONE
     overlap_grad_reduce: bool | Unset = UNSET
     pp: int | Unset = 1
@@ -105,6 +109,8 @@ class Layout:
 
 
         fused_cross_entropy = self.fused_cross_entropy
+
+        grad_reduce_in_fp32 = self.grad_reduce_in_fp32
 
         offload: str | Unset = UNSET
         if not isinstance(self.offload, Unset):
@@ -153,6 +159,8 @@ class Layout:
             field_dict["framework"] = framework
         if fused_cross_entropy is not UNSET:
             field_dict["fused_cross_entropy"] = fused_cross_entropy
+        if grad_reduce_in_fp32 is not UNSET:
+            field_dict["grad_reduce_in_fp32"] = grad_reduce_in_fp32
         if offload is not UNSET:
             field_dict["offload"] = offload
         if overlap_grad_reduce is not UNSET:
@@ -211,6 +219,8 @@ class Layout:
 
         fused_cross_entropy = d.pop("fused_cross_entropy", UNSET)
 
+        grad_reduce_in_fp32 = d.pop("grad_reduce_in_fp32", UNSET)
+
         _offload = d.pop("offload", UNSET)
         offload: LayoutOffload | Unset
         if isinstance(_offload,  Unset):
@@ -263,6 +273,7 @@ class Layout:
             flash_attention=flash_attention,
             framework=framework,
             fused_cross_entropy=fused_cross_entropy,
+            grad_reduce_in_fp32=grad_reduce_in_fp32,
             offload=offload,
             overlap_grad_reduce=overlap_grad_reduce,
             pp=pp,

@@ -29,6 +29,7 @@ class ResultLayout:
             flash_attention (bool):
             framework (str):
             fused_cross_entropy (bool):
+            grad_reduce_in_fp32 (bool):
             micro_batch (int):
             offload (str):
             overlap_grad_reduce (bool):
@@ -49,6 +50,7 @@ class ResultLayout:
     flash_attention: bool
     framework: str
     fused_cross_entropy: bool
+    grad_reduce_in_fp32: bool
     micro_batch: int
     offload: str
     overlap_grad_reduce: bool
@@ -79,6 +81,8 @@ class ResultLayout:
         framework = self.framework
 
         fused_cross_entropy = self.fused_cross_entropy
+
+        grad_reduce_in_fp32 = self.grad_reduce_in_fp32
 
         micro_batch = self.micro_batch
 
@@ -113,6 +117,7 @@ class ResultLayout:
             "flash_attention": flash_attention,
             "framework": framework,
             "fused_cross_entropy": fused_cross_entropy,
+            "grad_reduce_in_fp32": grad_reduce_in_fp32,
             "micro_batch": micro_batch,
             "offload": offload,
             "overlap_grad_reduce": overlap_grad_reduce,
@@ -147,6 +152,8 @@ class ResultLayout:
 
         fused_cross_entropy = d.pop("fused_cross_entropy")
 
+        grad_reduce_in_fp32 = d.pop("grad_reduce_in_fp32")
+
         micro_batch = d.pop("micro_batch")
 
         offload = d.pop("offload")
@@ -177,6 +184,7 @@ class ResultLayout:
             flash_attention=flash_attention,
             framework=framework,
             fused_cross_entropy=fused_cross_entropy,
+            grad_reduce_in_fp32=grad_reduce_in_fp32,
             micro_batch=micro_batch,
             offload=offload,
             overlap_grad_reduce=overlap_grad_reduce,
