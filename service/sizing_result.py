@@ -55,6 +55,7 @@ class ResultLayout:
     fused_cross_entropy: bool = False
     overlap_grad_reduce: bool = True
     grad_reduce_in_fp32: bool = True
+    overlap_param_gather: bool = True
 
     @classmethod
     def of(cls, layout: Layout, micro_batch: int) -> ResultLayout:
@@ -63,7 +64,8 @@ class ResultLayout:
                    layout.cp, layout.framework, layout.shard_group, layout.offload,
                    layout.recompute_layers, layout.flash_attention,
                    layout.fused_attention_kernel, layout.fused_cross_entropy,
-                   layout.overlaps_gradients, layout.fp32_gradients)
+                   layout.overlaps_gradients, layout.fp32_gradients,
+                   layout.overlaps_param_gather)
 
 
 @dataclass(frozen=True)

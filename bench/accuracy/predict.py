@@ -178,6 +178,7 @@ def _training(world: World, f: dict, models: dict):
                     attention_kernel=f.get("attention_kernel"),
                     overlap_grad_reduce=f.get("overlap_grad_reduce"),
                     grad_reduce_in_fp32=f.get("grad_reduce_in_fp32"),
+                    overlap_param_gather=f.get("overlap_param_gather"),
                     fused_cross_entropy=bool(f.get("fused_cross_entropy", False)))
     training = Training(gb, mb, PRECISIONS[f["precision"]])
     problems = validate_layout(cluster, model, training, layout)

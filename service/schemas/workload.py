@@ -171,3 +171,8 @@ class LayoutSchema(Strict):
                                  "dtype, as NeMo's and Megatron-Bridge's FP8 performance "
                                  "recipes run. Default: the framework's usual setting (FP32 "
                                  "for megatron and megatron-deepspeed)"})
+    overlap_param_gather = f.Boolean(
+        metadata={"description": "With the distributed optimizer (zero_stage 1), all-gather the "
+                                 "updated weights behind the next step's forward "
+                                 "(Megatron-Core's overlap_param_gather); default: on for "
+                                 "megatron (NeMo and Megatron-Bridge recipes), off otherwise"})

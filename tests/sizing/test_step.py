@@ -437,3 +437,23 @@ def test_16_bit_gradient_reduce_halves_megatrons_gradient_bytes(cluster_on, cons
     # reduce is not quite half: each bucket's latency stays)
     assert bf16.memory["gradients_gb"] == pytest.approx(fp32.memory["gradients_gb"] / 2)
     assert 0.4 < bf16.breakdown["dp_exposed_s"] / fp32.breakdown["dp_exposed_s"] < 0.6
+
+
+def test_distributed_optimizer_gathers_the_weights_behind_the_next_forward(cluster_on, constants):
+    m = preset_model("llama-3-8b")
+    cl = cluster_on("ib-ndr-400", 4)
+
+    def dp(**kw):
+        e = estimate(cl, m, Training(64, 1), Layout(dp=32, tp=1, pp=1, **kw), constants)
+        return e.breakdown["dp_exposed_s"], e.breakdown["dp_exposed_s"] + e.breakdown["dp_hidden_s"]
+
+    # Megatron's usual setting: reduce-scatter of FP32 gradients, all-gather of 16-bit weights
+    assert Layout(dp=1, tp=1, pp=1).overlaps_param_gather
+    assert not Layout(dp=1, tp=1, pp=1, framework="deepspeed").overlaps_param_gather
+    split, plain = dp(zero_stage=1), dp(zero_stage=1, overlap_param_gather=False)
+    # a ring all-reduce's bytes, the all-gather's half at 2 of the gradients' 4 bytes
+    assert split[1] == pytest.approx(0.75 * plain[1], rel=1e-9)
+    # each half hides behind its own phase: less is exposed than with one overlapped all-reduce
+    assert split[0] < plain[0]
+    # without the distributed optimizer there is no all-gather to move
+    assert dp(zero_stage=0) == dp(zero_stage=0, overlap_param_gather=False)

@@ -52,6 +52,9 @@ class FixedLayout:
                 FixedLayoutOffload.NONE.
             overlap_grad_reduce (bool | Unset): Reduce gradients during the backward pass; default: the framework's usual
                 setting
+            overlap_param_gather (bool | Unset): With the distributed optimizer (zero_stage 1), all-gather the updated
+                weights behind the next step's forward (Megatron-Core's overlap_param_gather); default: on for megatron (NeMo
+                and Megatron-Bridge recipes), off otherwise
             pp (int | Unset): Pipeline stages Default: 1.
             recompute (FixedLayoutRecompute | Unset): Activation recomputation; selective re-runs attention, full every
                 layer Default: FixedLayoutRecompute.NONE.
@@ -78,6 +81,7 @@ class FixedLayout:
     micro_batch: int | Unset = 1
     offload: FixedLayoutOffload | Unset = FixedLayoutOffload.NONE
     overlap_grad_reduce: bool | Unset = UNSET
+    overlap_param_gather: bool | Unset = UNSET
     pp: int | Unset = 1
     recompute: FixedLayoutRecompute | Unset = FixedLayoutRecompute.NONE
     recompute_layers: int | Unset = 0
@@ -122,6 +126,8 @@ class FixedLayout:
 
 
         overlap_grad_reduce = self.overlap_grad_reduce
+
+        overlap_param_gather = self.overlap_param_gather
 
         pp = self.pp
 
@@ -172,6 +178,8 @@ class FixedLayout:
             field_dict["offload"] = offload
         if overlap_grad_reduce is not UNSET:
             field_dict["overlap_grad_reduce"] = overlap_grad_reduce
+        if overlap_param_gather is not UNSET:
+            field_dict["overlap_param_gather"] = overlap_param_gather
         if pp is not UNSET:
             field_dict["pp"] = pp
         if recompute is not UNSET:
@@ -242,6 +250,8 @@ class FixedLayout:
 
         overlap_grad_reduce = d.pop("overlap_grad_reduce", UNSET)
 
+        overlap_param_gather = d.pop("overlap_param_gather", UNSET)
+
         pp = d.pop("pp", UNSET)
 
         _recompute = d.pop("recompute", UNSET)
@@ -286,6 +296,7 @@ class FixedLayout:
             micro_batch=micro_batch,
             offload=offload,
             overlap_grad_reduce=overlap_grad_reduce,
+            overlap_param_gather=overlap_param_gather,
             pp=pp,
             recompute=recompute,
             recompute_layers=recompute_layers,

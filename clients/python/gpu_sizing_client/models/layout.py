@@ -51,6 +51,9 @@ class Layout:
                 LayoutOffload.NONE.
             overlap_grad_reduce (bool | Unset): Reduce gradients during the backward pass; default: the framework's usual
                 setting
+            overlap_param_gather (bool | Unset): With the distributed optimizer (zero_stage 1), all-gather the updated
+                weights behind the next step's forward (Megatron-Core's overlap_param_gather); default: on for megatron (NeMo
+                and Megatron-Bridge recipes), off otherwise
             pp (int | Unset): Pipeline stages Default: 1.
             recompute (LayoutRecompute | Unset): Activation recomputation; selective re-runs attention, full every layer
                 Default: LayoutRecompute.NONE.
@@ -76,6 +79,7 @@ class Layout:
     grad_reduce_in_fp32: bool | Unset = UNSET
     offload: LayoutOffload | Unset = LayoutOffload.NONE
     overlap_grad_reduce: bool | Unset = UNSET
+    overlap_param_gather: bool | Unset = UNSET
     pp: int | Unset = 1
     recompute: LayoutRecompute | Unset = LayoutRecompute.NONE
     recompute_layers: int | Unset = 0
@@ -118,6 +122,8 @@ class Layout:
 
 
         overlap_grad_reduce = self.overlap_grad_reduce
+
+        overlap_param_gather = self.overlap_param_gather
 
         pp = self.pp
 
@@ -165,6 +171,8 @@ class Layout:
             field_dict["offload"] = offload
         if overlap_grad_reduce is not UNSET:
             field_dict["overlap_grad_reduce"] = overlap_grad_reduce
+        if overlap_param_gather is not UNSET:
+            field_dict["overlap_param_gather"] = overlap_param_gather
         if pp is not UNSET:
             field_dict["pp"] = pp
         if recompute is not UNSET:
@@ -233,6 +241,8 @@ class Layout:
 
         overlap_grad_reduce = d.pop("overlap_grad_reduce", UNSET)
 
+        overlap_param_gather = d.pop("overlap_param_gather", UNSET)
+
         pp = d.pop("pp", UNSET)
 
         _recompute = d.pop("recompute", UNSET)
@@ -276,6 +286,7 @@ class Layout:
             grad_reduce_in_fp32=grad_reduce_in_fp32,
             offload=offload,
             overlap_grad_reduce=overlap_grad_reduce,
+            overlap_param_gather=overlap_param_gather,
             pp=pp,
             recompute=recompute,
             recompute_layers=recompute_layers,

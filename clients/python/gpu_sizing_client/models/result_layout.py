@@ -33,6 +33,7 @@ class ResultLayout:
             micro_batch (int):
             offload (str):
             overlap_grad_reduce (bool):
+            overlap_param_gather (bool):
             pp (int):
             recompute (str):
             recompute_layers (int):
@@ -54,6 +55,7 @@ class ResultLayout:
     micro_batch: int
     offload: str
     overlap_grad_reduce: bool
+    overlap_param_gather: bool
     pp: int
     recompute: str
     recompute_layers: int
@@ -90,6 +92,8 @@ class ResultLayout:
 
         overlap_grad_reduce = self.overlap_grad_reduce
 
+        overlap_param_gather = self.overlap_param_gather
+
         pp = self.pp
 
         recompute = self.recompute
@@ -121,6 +125,7 @@ class ResultLayout:
             "micro_batch": micro_batch,
             "offload": offload,
             "overlap_grad_reduce": overlap_grad_reduce,
+            "overlap_param_gather": overlap_param_gather,
             "pp": pp,
             "recompute": recompute,
             "recompute_layers": recompute_layers,
@@ -160,6 +165,8 @@ class ResultLayout:
 
         overlap_grad_reduce = d.pop("overlap_grad_reduce")
 
+        overlap_param_gather = d.pop("overlap_param_gather")
+
         pp = d.pop("pp")
 
         recompute = d.pop("recompute")
@@ -188,6 +195,7 @@ class ResultLayout:
             micro_batch=micro_batch,
             offload=offload,
             overlap_grad_reduce=overlap_grad_reduce,
+            overlap_param_gather=overlap_param_gather,
             pp=pp,
             recompute=recompute,
             recompute_layers=recompute_layers,
