@@ -56,6 +56,7 @@ class ResultLayout:
     overlap_grad_reduce: bool = True
     grad_reduce_in_fp32: bool = True
     overlap_param_gather: bool = True
+    fp8_param_gather: bool = False
 
     @classmethod
     def of(cls, layout: Layout, micro_batch: int) -> ResultLayout:
@@ -65,7 +66,7 @@ class ResultLayout:
                    layout.recompute_layers, layout.flash_attention,
                    layout.fused_attention_kernel, layout.fused_cross_entropy,
                    layout.overlaps_gradients, layout.fp32_gradients,
-                   layout.overlaps_param_gather)
+                   layout.overlaps_param_gather, layout.fp8_param_gather)
 
 
 @dataclass(frozen=True)

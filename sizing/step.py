@@ -42,7 +42,7 @@ from sizing.workload import (
 LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_parallel": False,
                    "recompute": 1, "cp": 1, "recompute_layers": 0, "shard_group": 0,
                    "offload": 0, "framework": 0, "flash_attention": True,
-                   "fused_cross_entropy": False}
+                   "fused_cross_entropy": False, "fp8_param_gather": False}
 PEAK_KEYS = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops"}
 _OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
 _PARAM_GATHER = np.array([FRAMEWORK_OVERLAPS_PARAM_GATHER[f] for f in FRAMEWORKS])
@@ -481,7 +481,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # _make_forward_pre_hook). A ring all-reduce is a reduce-scatter and an all-gather of the
     # same bytes: each is half of it, the all-gather at the weights' bytes.
     split_z1 = dp_overlap & np.asarray(c["overlap_param_gather"], bool) & (zero == 1)
-    ag_share = 0.5 * wbytes / gbytes
+    # fp8_param_gather: the weights gathered in FP8, one byte each.
+    fp8_gather = np.asarray(c["fp8_param_gather"], bool) & (training.precision == "fp8")
+    ag_share = 0.5 * np.where(fp8_gather, 1.0, wbytes) / gbytes
 
     # ---- optimizer step and offload (per step, exposed)
     opt_params = local_params / np.where(zero >= 1, shard, 1.0)
@@ -660,6 +662,7 @@ def layout_arrays(layout: Layout, training: Training) -> dict:
         "overlap_grad_reduce": np.array([layout.overlaps_gradients]),
         "grad_reduce_in_fp32": np.array([layout.fp32_gradients]),
         "overlap_param_gather": np.array([layout.overlaps_param_gather]),
+        "fp8_param_gather": np.array([layout.fp8_param_gather]),
         "fused_cross_entropy": np.array([layout.fused_cross_entropy]),
     }
 

@@ -251,6 +251,10 @@ class Layout:
     # With the distributed optimizer (zero_stage 1), the weights' all-gather runs behind the next
     # forward (Megatron-Core's overlap_param_gather); None: the framework's usual setting.
     overlap_param_gather: bool | None = None
+    # Megatron-Core's fp8_param_gather: with FP8 training the distributed optimizer all-gathers
+    # the weights in FP8, one byte each ('perform the param all-gather in fp8',
+    # distributed_data_parallel_config.py @core_v0.11.0 line 47); off by default.
+    fp8_param_gather: bool = False
     # The output layer and the loss computed together in chunks (Liger-Kernel's fused linear
     # cross entropy): no full logits tensor, neither 16-bit nor FP32.
     fused_cross_entropy: bool = False
@@ -295,7 +299,8 @@ class Layout:
             if name in values:
                 values[name] = int(values[name])
         for name in ("sequence_parallel", "flash_attention", "overlap_grad_reduce",
-                     "grad_reduce_in_fp32", "overlap_param_gather", "fused_cross_entropy"):
+                     "grad_reduce_in_fp32", "overlap_param_gather", "fp8_param_gather",
+                     "fused_cross_entropy"):
             if name in values and values[name] is not None:
                 values[name] = bool(values[name])
         for name, names in (("recompute", RECOMPUTE), ("offload", OFFLOAD),

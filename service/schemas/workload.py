@@ -176,3 +176,8 @@ class LayoutSchema(Strict):
                                  "updated weights behind the next step's forward "
                                  "(Megatron-Core's overlap_param_gather); default: on for "
                                  "megatron (NeMo and Megatron-Bridge recipes), off otherwise"})
+    fp8_param_gather = f.Boolean(
+        load_default=False,
+        metadata={"description": "With FP8 training and the distributed optimizer, all-gather "
+                                 "the weights in FP8 (Megatron-Core's fp8_param_gather, set by "
+                                 "NeMo's and Megatron-Bridge's FP8 recipes)"})

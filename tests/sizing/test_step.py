@@ -457,3 +457,20 @@ def test_distributed_optimizer_gathers_the_weights_behind_the_next_forward(clust
     assert split[0] < plain[0]
     # without the distributed optimizer there is no all-gather to move
     assert dp(zero_stage=0) == dp(zero_stage=0, overlap_param_gather=False)
+
+
+def test_fp8_param_gather_sends_one_byte_per_weight(cluster_on, constants):
+    m = preset_model("llama-3-8b")
+    cl = cluster_on("ib-ndr-400", 4)
+
+    def traffic(precision, gather):
+        e = estimate(cl, m, Training(64, 1, precision),
+                     Layout(dp=32, tp=1, pp=1, zero_stage=1, grad_reduce_in_fp32=False,
+                            fp8_param_gather=gather), constants)
+        return e.breakdown["dp_exposed_s"] + e.breakdown["dp_hidden_s"]
+
+    # 16-bit gradients: reduce-scatter and all-gather halves of one all-reduce; in FP8 the
+    # all-gather is half of that again
+    assert traffic("fp8", True) == pytest.approx(0.75 * traffic("fp8", False), rel=1e-9)
+    # only FP8 training has FP8 weights to gather
+    assert traffic("bf16", True) == traffic("bf16", False)

@@ -37,6 +37,8 @@ class FixedLayout:
             dp (int | Unset): Data parallel; default: the GPU count over tp x pp x cp
             ep (int | Unset): Expert parallel Default: 1.
             flash_attention (bool | Unset): Fused attention kernels (FlashAttention, cuDNN fused attention) Default: True.
+            fp8_param_gather (bool | Unset): With FP8 training and the distributed optimizer, all-gather the weights in FP8
+                (Megatron-Core's fp8_param_gather, set by NeMo's and Megatron-Bridge's FP8 recipes) Default: False.
             framework (FixedLayoutFramework | Unset): Training framework: megatron (Megatron-LM, NeMo, Megatron-Bridge),
                 megatron-deepspeed, deepspeed (Hugging Face model code), fsdp (PyTorch FSDP/FSDP2), ddp (PyTorch DDP), horovod
                 (TensorFlow with Horovod), mxnet (MXNet with Horovod). Convolutions run at the framework's own kernel rate.
@@ -75,6 +77,7 @@ class FixedLayout:
     dp: int | Unset = UNSET
     ep: int | Unset = 1
     flash_attention: bool | Unset = True
+    fp8_param_gather: bool | Unset = False
     framework: FixedLayoutFramework | Unset = UNSET
     fused_cross_entropy: bool | Unset = False
     grad_reduce_in_fp32: bool | Unset = UNSET
@@ -108,6 +111,8 @@ class FixedLayout:
         ep = self.ep
 
         flash_attention = self.flash_attention
+
+        fp8_param_gather = self.fp8_param_gather
 
         framework: str | Unset = UNSET
         if not isinstance(self.framework, Unset):
@@ -166,6 +171,8 @@ class FixedLayout:
             field_dict["ep"] = ep
         if flash_attention is not UNSET:
             field_dict["flash_attention"] = flash_attention
+        if fp8_param_gather is not UNSET:
+            field_dict["fp8_param_gather"] = fp8_param_gather
         if framework is not UNSET:
             field_dict["framework"] = framework
         if fused_cross_entropy is not UNSET:
@@ -221,6 +228,8 @@ class FixedLayout:
         ep = d.pop("ep", UNSET)
 
         flash_attention = d.pop("flash_attention", UNSET)
+
+        fp8_param_gather = d.pop("fp8_param_gather", UNSET)
 
         _framework = d.pop("framework", UNSET)
         framework: FixedLayoutFramework | Unset
@@ -290,6 +299,7 @@ class FixedLayout:
             dp=dp,
             ep=ep,
             flash_attention=flash_attention,
+            fp8_param_gather=fp8_param_gather,
             framework=framework,
             fused_cross_entropy=fused_cross_entropy,
             grad_reduce_in_fp32=grad_reduce_in_fp32,

@@ -37,6 +37,8 @@ class Layout:
                 1.
             ep (int | Unset): Expert parallel Default: 1.
             flash_attention (bool | Unset): Fused attention kernels (FlashAttention, cuDNN fused attention) Default: True.
+            fp8_param_gather (bool | Unset): With FP8 training and the distributed optimizer, all-gather the weights in FP8
+                (Megatron-Core's fp8_param_gather, set by NeMo's and Megatron-Bridge's FP8 recipes) Default: False.
             framework (LayoutFramework | Unset): Training framework: megatron (Megatron-LM, NeMo, Megatron-Bridge),
                 megatron-deepspeed, deepspeed (Hugging Face model code), fsdp (PyTorch FSDP/FSDP2), ddp (PyTorch DDP), horovod
                 (TensorFlow with Horovod), mxnet (MXNet with Horovod). Convolutions run at the framework's own kernel rate.
@@ -74,6 +76,7 @@ class Layout:
     cp: int | Unset = 1
     ep: int | Unset = 1
     flash_attention: bool | Unset = True
+    fp8_param_gather: bool | Unset = False
     framework: LayoutFramework | Unset = UNSET
     fused_cross_entropy: bool | Unset = False
     grad_reduce_in_fp32: bool | Unset = UNSET
@@ -106,6 +109,8 @@ class Layout:
         ep = self.ep
 
         flash_attention = self.flash_attention
+
+        fp8_param_gather = self.fp8_param_gather
 
         framework: str | Unset = UNSET
         if not isinstance(self.framework, Unset):
@@ -161,6 +166,8 @@ class Layout:
             field_dict["ep"] = ep
         if flash_attention is not UNSET:
             field_dict["flash_attention"] = flash_attention
+        if fp8_param_gather is not UNSET:
+            field_dict["fp8_param_gather"] = fp8_param_gather
         if framework is not UNSET:
             field_dict["framework"] = framework
         if fused_cross_entropy is not UNSET:
@@ -214,6 +221,8 @@ class Layout:
         ep = d.pop("ep", UNSET)
 
         flash_attention = d.pop("flash_attention", UNSET)
+
+        fp8_param_gather = d.pop("fp8_param_gather", UNSET)
 
         _framework = d.pop("framework", UNSET)
         framework: LayoutFramework | Unset
@@ -281,6 +290,7 @@ class Layout:
             cp=cp,
             ep=ep,
             flash_attention=flash_attention,
+            fp8_param_gather=fp8_param_gather,
             framework=framework,
             fused_cross_entropy=fused_cross_entropy,
             grad_reduce_in_fp32=grad_reduce_in_fp32,

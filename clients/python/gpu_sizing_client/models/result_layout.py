@@ -27,6 +27,7 @@ class ResultLayout:
             dp (int):
             ep (int):
             flash_attention (bool):
+            fp8_param_gather (bool):
             framework (str):
             fused_cross_entropy (bool):
             grad_reduce_in_fp32 (bool):
@@ -49,6 +50,7 @@ class ResultLayout:
     dp: int
     ep: int
     flash_attention: bool
+    fp8_param_gather: bool
     framework: str
     fused_cross_entropy: bool
     grad_reduce_in_fp32: bool
@@ -79,6 +81,8 @@ class ResultLayout:
         ep = self.ep
 
         flash_attention = self.flash_attention
+
+        fp8_param_gather = self.fp8_param_gather
 
         framework = self.framework
 
@@ -119,6 +123,7 @@ class ResultLayout:
             "dp": dp,
             "ep": ep,
             "flash_attention": flash_attention,
+            "fp8_param_gather": fp8_param_gather,
             "framework": framework,
             "fused_cross_entropy": fused_cross_entropy,
             "grad_reduce_in_fp32": grad_reduce_in_fp32,
@@ -152,6 +157,8 @@ class ResultLayout:
         ep = d.pop("ep")
 
         flash_attention = d.pop("flash_attention")
+
+        fp8_param_gather = d.pop("fp8_param_gather")
 
         framework = d.pop("framework")
 
@@ -189,6 +196,7 @@ class ResultLayout:
             dp=dp,
             ep=ep,
             flash_attention=flash_attention,
+            fp8_param_gather=fp8_param_gather,
             framework=framework,
             fused_cross_entropy=fused_cross_entropy,
             grad_reduce_in_fp32=grad_reduce_in_fp32,
