@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sizing.hardware import Cluster
-from sizing.topology import Links, network_share, straggler_stretch
+from sizing.topology import Links, network_shares, straggler_stretch
 
 # The collectives and algorithms the cost model prices (the estimate API offers these).
 COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p")
@@ -170,18 +170,27 @@ def _tree_correction(table, protocol: str) -> np.ndarray:
     return hit[1]
 
 
-def _bandwidth_time(op, algorithm, size, n, g, nodes, share, links: Links, nvls_factor):
+def _intra_ring_time(op, size, g, links: Links):
+    """Seconds a ring's steps inside one node need for the bytes (every algorithm but NVLS
+    has them, or is bounded by them)."""
+    k = 2.0 if op == "all_reduce" else 1.0
+    return np.where(g > 1, k * (g - 1) / g * size / links.intra_Bps, 0.0)
+
+
+def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: Links,
+                    nvls_factor):
     """Seconds the algorithm's bottleneck link needs for the bytes, at full protocol efficiency
-    (inside a CollNet node the NVLS phase runs at its own protocol share, `nvls_factor`)."""
+    (inside a CollNet node the NVLS phase runs at its own protocol share, `nvls_factor`).
+    `safe`: the group's network share where it spans nodes (1 elsewhere, never read there);
+    `intra_ring`: _intra_ring_time."""
     multi = nodes > 1
-    safe = np.where(multi, share, 1.0)
     b = links.intra_Bps
     k = 2.0 if op == "all_reduce" else 1.0
-    intra_ring = np.where(g > 1, k * (g - 1) / g * size / b, 0.0)
     if algorithm == "ring":
-        inter = np.where(multi, k * (n - 1) / n * size / safe, 0.0)
+        ring_bytes = k * (n - 1) / n * size
+        inter = np.where(multi, ring_bytes / safe, 0.0)
         # A flat ring's GPU links carry k(n-1)/n of S: inside one node that is the bound.
-        intra = np.where(multi, intra_ring, k * (n - 1) / n * size / b)
+        intra = np.where(multi, intra_ring, ring_bytes / b)
         return np.maximum(intra, inter)
     if algorithm == "tree":
         # Double binary tree, S/2 per tree: on two nodes each node sends S/2 in each tree (S),
@@ -199,6 +208,27 @@ def _bandwidth_time(op, algorithm, size, n, g, nodes, share, links: Links, nvls_
     return np.maximum(inside, np.where(multi, size / safe, 0.0))
 
 
+def _spanning_shares(op: str, patterns, nodes, multi, share, links: Links, constants) -> dict:
+    """{pattern: the group's share of the network where it spans nodes, 1 where it does not}.
+
+    The share is read only where the group spans nodes: where those are a minority of the
+    rows it is priced on them alone (picking their links out costs about as much as pricing
+    the others); network_shares is element-wise (the ECMP sum it stops by looks at crossing
+    rows only), so either way each row gets the same figure."""
+    rows = np.shape(multi)
+    if len(rows) != 1 or np.shape(links.node_Bps) != rows or 2 * np.count_nonzero(multi) > rows[0]:
+        return {p: np.where(multi, share * fraction, 1.0) for p, fraction in
+                network_shares(op, patterns, nodes, links, constants).items()}
+    out = {p: np.ones(rows) for p in patterns}
+    idx = np.flatnonzero(multi)
+    if idx.size:
+        here = share[idx] if np.ndim(share) else share
+        for p, fraction in network_shares(op, patterns, nodes[idx], links.rows(idx),
+                                          constants).items():
+            out[p][idx] = here * fraction
+    return out
+
+
 def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
                     algorithm: str = "auto"):
     """Seconds for one collective on a group of n ranks, `per_node` of them in each node, and
@@ -214,8 +244,7 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     multi = nodes > 1
     if op in ("all_to_all", "p2p", "broadcast"):
         hop = np.where(multi, links.hop_inter_s, links.hop_intra_s)
-        net = share * network_share(op, "ring", nodes, links, constants)
-        safe = np.where(multi, net, 1.0)
+        safe = _spanning_shares(op, ("ring",), nodes, multi, share, links, constants)["ring"]
         if op == "all_to_all":
             # Each rank sends (n-1)/n of S: the (n-g)/n that leave the node share the NICs.
             t_intra = np.where(g > 1, (g - 1) / n * size / links.intra_Bps, 0.0)
@@ -235,18 +264,20 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     names = [a for a in ALGORITHM_PROTOCOLS if algorithm in ("auto", a)]
     best = np.full(np.broadcast(size, n, g, links.node_Bps).shape, np.inf)
     code = np.zeros(best.shape, int)
-    shares = {}  # the network's share depends on the algorithm only through its fan-in
+    # The network's share depends on the algorithm only through its fan-in: a tree's, or a
+    # ring's (NVLS and CollNet send as a ring does).
+    patterns = {a: "tree" if a == "tree" else "ring" for a in names}
+    safe = _spanning_shares(op, sorted(set(patterns.values())), nodes, multi, share, links,
+                            constants)
+    intra_ring = _intra_ring_time(op, size, g, links)
+    nvls_factor = _lookup(constants.nccl_protocol_bandwidth_factor, "nvls.simple")
     shape = _Shape.of(op, size, n, g, nodes)
     for a in names:
         ok = algorithm_available(op, a, nodes, links)
         if not ok.any():
             continue
-        pattern = "tree" if a == "tree" else "ring"
-        if pattern not in shares:
-            shares[pattern] = share * network_share(op, pattern, nodes, links, constants)
-        net = shares[pattern]
-        t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, links, _lookup(
-            constants.nccl_protocol_bandwidth_factor, "nvls.simple"))
+        t_bw = _bandwidth_time(op, a, size, n, g, nodes, safe[patterns[a]], intra_ring, links,
+                               nvls_factor)
         everywhere = bool(ok.all())
         for p in ALGORITHM_PROTOCOLS[a]:
             enabled = ok
@@ -255,11 +286,11 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
                 enabled = ok & np.where(multi, links.ll128, links.nvlink_like)
             t = (_latency_us(op, a, p, shape, links, constants) * 1e-6
                  + t_bw / _protocol_factor(a, p, shape, constants))
-            if p == "ll128" or not everywhere:
-                t = np.where(enabled, t, np.inf)
             better = t < best
-            best = np.where(better, t, best)
-            code = np.where(better, CHOSEN.index(a), code)
+            if p == "ll128" or not everywhere:
+                better &= enabled  # a pair NCCL cannot run costs infinity: never the best
+            np.copyto(best, t, where=better)
+            np.copyto(code, CHOSEN.index(a), where=better)
     return np.where(n > 1, best, 0.0), code
 
 

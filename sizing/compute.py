@@ -110,9 +110,12 @@ def transformer_work(model: Transformer, c: dict, fp8: bool) -> dict:
     scores_full = model.attention_score_flops_per_token * tokens / mp
     attn_fwd = np.where(flash & model.causal, scores_full / 2, scores_full)
     bwd_ratio = np.where(flash, FLASH_BACKWARD_RATIO, 2.0)
-    attn_re = np.where(full, rfrac, 0.0) + np.where(selective, 1.0, 0.0)
+    # Share of the layers full recompute re-runs, and the selective recompute of attention.
+    full_re = np.where(full, rfrac, 0.0)
+    selective_re = np.where(selective, 1.0, 0.0)
+    attn_re = full_re + selective_re
     attn_total = attn_fwd * (1.0 + bwd_ratio + attn_re)
-    linear_total = linear_fwd * (3.0 + np.where(full, rfrac, 0.0))
+    linear_total = linear_fwd * (3.0 + full_re)
     logits_total = 3.0 * logits_fwd
 
     k = min(model.top_k, model.experts)
@@ -128,8 +131,8 @@ def transformer_work(model: Transformer, c: dict, fp8: bool) -> dict:
     # Element-wise work (what a framework fuses or not) apart from the score tensors and the
     # cross entropy, whose bytes are counted kernel by kernel already. FP8 casts are not
     # added: the FP8 GEMM speedup of model.yaml is measured with quantisation included.
-    elementwise = per_layer_fwd * (1.0 + np.where(full, rfrac, 0.0)) + per_layer_bwd
-    scores = (scores_fwd * (1.0 + np.where(full, rfrac, 0.0) + np.where(selective, 1.0, 0.0))
+    elementwise = per_layer_fwd * (1.0 + full_re) + per_layer_bwd
+    scores = (scores_fwd * (1.0 + full_re + selective_re)
               + scores_bwd)
     layers_here = L / pp
     ce = np.where(np.asarray(c.get("fused_cross_entropy", False), bool), 0.0,
@@ -159,7 +162,7 @@ def transformer_work(model: Transformer, c: dict, fp8: bool) -> dict:
         # The Megatron-DeepSpeed / Narayanan 2021 "achieved TFLOP/s" count: model FLOPs (full
         # score matrix) plus what recomputation re-runs.
         "counted_flops": (model.training_flops_per_token() * tokens
-                          + np.where(full, rfrac, 0.0) * model.layer_forward_flops_per_token
+                          + full_re * model.layer_forward_flops_per_token
                           * tokens
                           + np.where(selective, 3.0, 0.0) * model.attention_score_flops_per_token
                           * tokens) / mp,

@@ -27,7 +27,16 @@ GB = 1e9
 def activation_bytes_per_layer(model: Transformer, micro_batch, tp, sequence_parallel,
                                recompute_code, cp=1, flash_attention=True,
                                fp8=False) -> np.ndarray:
-    """Korthikanti et al. 2022 eqs. 1-4 (16-bit activations), generalised for GQA, FFN size,
+    """Bytes one layer saves for its backward under each candidate's recompute setting
+    (activation_bytes_by_recompute)."""
+    return np.choose(np.asarray(recompute_code, int), activation_bytes_by_recompute(
+        model, micro_batch, tp, sequence_parallel, cp, flash_attention, fp8))
+
+
+def activation_bytes_by_recompute(model: Transformer, micro_batch, tp, sequence_parallel,
+                                  cp=1, flash_attention=True, fp8=False) -> tuple:
+    """Bytes one layer saves for its backward without recompute, with selective and with full
+    recompute (RECOMPUTE's order): Korthikanti et al. 2022 eqs. 1-4 (16-bit activations), generalised for GQA, FFN size,
     gated MLPs, dropout and FP8 linear inputs.
 
     Per layer: sbh x (10/t_sp + (4 + 4 kv/heads + 4 ffn/h x k)/t + 5 a s /(h t)), which is
@@ -58,16 +67,19 @@ def activation_bytes_per_layer(model: Transformer, micro_batch, tp, sequence_par
     scores = np.where(np.asarray(flash_attention, bool), 0.0,
                       (5.0 if model.dropout else 2.0) * a * s / h)
     sbh = s * b * h / np.asarray(cp, float)
-    code = np.asarray(recompute_code, int)
     none = sbh * (replicated / t_sp + sharded / t + scores / t)
     selective = sbh * (replicated / t_sp + sharded / t)
     full = sbh * 2.0 / t_sp
-    return np.choose(code, [none, selective, full])
+    return none, selective, full
 
 
-def _per_layer(model: Transformer, c: dict, code, fp8: bool) -> np.ndarray:
-    return activation_bytes_per_layer(model, c["micro_batch"], c["tp"], c["sequence_parallel"],
-                                      code, c.get("cp", 1), c.get("flash_attention", True), fp8)
+def _by_code(code: np.ndarray, choices: tuple) -> np.ndarray:
+    """np.choose(code, choices) for three choices (and its error on a code out of range) by
+    two np.where: a few times cheaper than np.choose's general iteration."""
+    if code.size and (code.min() < 0 or code.max() >= len(choices)):
+        return np.choose(code, choices)  # raises, as the choice alone would
+    none, selective, full = choices
+    return np.where(code == 0, none, np.where(code == 1, selective, full))
 
 
 def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.ndarray]:
@@ -80,8 +92,11 @@ def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.nda
         return (acts if precision == "fp32" else acts / 2), np.zeros_like(b)
     code = np.asarray(c["recompute"], int)
     fp8 = precision == "fp8"
-    kept = _per_layer(model, c, np.zeros_like(code), fp8)
-    per_layer = np.where(code == 0, kept, _per_layer(model, c, code, fp8))
+    by_recompute = activation_bytes_by_recompute(model, c["micro_batch"], c["tp"],
+                                                 c["sequence_parallel"], c.get("cp", 1),
+                                                 c.get("flash_attention", True), fp8)
+    kept = by_recompute[0]
+    per_layer = _by_code(code, by_recompute)
     rfrac = np.asarray(c.get("recompute_fraction", 1.0), float)
     per_layer = np.where(code == 2, rfrac * per_layer + (1 - rfrac) * kept, per_layer)
     return per_layer * model.layers / np.asarray(c["pp"], float), kept

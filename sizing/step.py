@@ -165,9 +165,31 @@ def _per_gpu_lookup(constants, gpu_ids, n):
         return lambda name: np.full(n, constants.per_gpu(name, "default"))
     if isinstance(gpu_ids, GpuCodes):
         return lambda name: np.array([constants.per_gpu(name, u) for u in gpu_ids.ids])[gpu_ids.codes]
-    uniq, inv = np.unique(np.asarray(gpu_ids).astype(str), return_inverse=True)
-    inv = inv.reshape(-1)
-    return lambda name: np.array([constants.per_gpu(name, u) for u in uniq])[inv]
+    factored = _factor_ids(np.asarray(gpu_ids, str).reshape(-1))
+    return _per_gpu_lookup(constants, factored, n)
+
+
+_PEELED_IDS = 8  # distinct ids found by comparison before sorting the rest
+
+
+def _factor_ids(ids: np.ndarray) -> GpuCodes:
+    """The candidates' GPU ids as codes. A batch holds a few GPUs: comparing the column with
+    each id in turn is several times cheaper than sorting the strings (np.unique); past a
+    handful of ids the rest are sorted."""
+    codes = np.full(ids.shape[0], -1)
+    names: list[str] = []
+    while codes.size and len(names) < _PEELED_IDS:
+        first = int(np.argmin(codes))  # the first row without a code, if any is left
+        if codes[first] >= 0:
+            return GpuCodes(codes, tuple(names))
+        codes[ids == ids[first]] = len(names)
+        names.append(str(ids[first]))
+    rest = np.flatnonzero(codes < 0)
+    if rest.size:
+        uniq, inv = np.unique(ids[rest], return_inverse=True)
+        codes[rest] = len(names) + inv.reshape(-1)
+        names += [str(u) for u in uniq]
+    return GpuCodes(codes, tuple(names))
 
 
 def _lookup_per_key(constants, name, codes, names):
@@ -247,7 +269,9 @@ def _normalise(batch: dict, training: Training) -> dict:
     if "attention_kernel" not in c:
         c["attention_kernel"] = _KERNELS[np.asarray(c["framework"], int)]
     keys = [k for k in c if k != "gpu_id"]
-    arrays = np.broadcast_arrays(*[np.atleast_1d(np.asarray(c[k])) for k in keys])
+    arrays = [np.atleast_1d(np.asarray(c[k])) for k in keys]
+    if len({a.shape for a in arrays}) > 1:  # columns of one length need no broadcasting
+        arrays = np.broadcast_arrays(*arrays)
     out = dict(zip(keys, arrays))
     if isinstance(c.get("gpu_id"), GpuCodes):
         out["gpu_id"] = c["gpu_id"]
@@ -256,32 +280,39 @@ def _normalise(batch: dict, training: Training) -> dict:
     return out
 
 
+# Counts the model only computes with in floating point: converted once per evaluation, not
+# by each formula that reads them.
+_FLOAT_COLUMNS = ("dp", "tp", "pp", "ep", "cp", "virtual_stages", "micro_batch", "global_batch",
+                  "nodes", "gpus_per_node", "shard_group", "recompute_layers")
+
+
 def _prepared(batch: dict, training: Training, model) -> dict:
-    """The candidates' columns with the defaults, micro-batches per step and recompute share."""
+    """The candidates' columns with the defaults (the counts as floats), micro-batches per step
+    and recompute share."""
     c = _normalise(batch, training)
-    c["micro_batches"] = c["global_batch"].astype(np.float64) / (
-        c["dp"].astype(np.float64) * c["micro_batch"].astype(np.float64))
+    for k in _FLOAT_COLUMNS:
+        c[k] = c[k].astype(np.float64, copy=False)
+    c["micro_batches"] = c["global_batch"] / (c["dp"] * c["micro_batch"])
     if isinstance(model, Transformer):
-        c["recompute_fraction"] = recompute_fraction(model, c["recompute_layers"],
-                                                     c["pp"].astype(np.float64),
-                                                     c["virtual_stages"].astype(np.float64))
+        c["recompute_fraction"] = recompute_fraction(model, c["recompute_layers"], c["pp"],
+                                                     c["virtual_stages"])
     return c
 
 
 def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
     """Which candidates are physical layouts (validate_layout's rules, on arrays)."""
-    f = np.float64
-    dp, tp, pp, ep, cp, v, m = (c[k].astype(f) for k in ("dp", "tp", "pp", "ep", "cp",
-                                                          "virtual_stages", "micro_batches"))
-    nodes, zero, offload = c["nodes"].astype(f), c["zero_stage"].astype(int), c["offload"]
+    dp, tp, pp, ep, cp, v, m = (c[k] for k in ("dp", "tp", "pp", "ep", "cp", "virtual_stages",
+                                                "micro_batches"))
+    nodes, zero, offload = c["nodes"], c["zero_stage"].astype(int), c["offload"]
     valid = (
-        (nodes >= 1) & (dp * tp * pp * cp == c["gpus_per_node"].astype(f) * nodes)
+        (nodes >= 1) & (dp * tp * pp * cp == c["gpus_per_node"] * nodes)
         & (m == np.floor(m)) & (m >= 1) & has_peak & (ep >= 1) & (v >= 1) & (zero >= 0)
         & (zero <= 3)
     )
     if isinstance(model, Transformer):
-        valid &= model.tp_divides_heads(tp) & model.ep_divides_experts(ep) & (dp % ep == 0)
-        valid &= ~((v > 1) & (pp == 1)) & (model.seq_len % (2 * cp) == 0)
+        # Divisibility by fmod: zero exactly where the remainder is, at half its cost.
+        valid &= model.tp_divides_heads(tp) & model.ep_divides_experts(ep) & (np.fmod(dp, ep) == 0)
+        valid &= ~((v > 1) & (pp == 1)) & (np.fmod(model.seq_len, 2 * cp) == 0)
     else:
         valid &= (tp == 1) & (pp == 1) & (ep == 1) & (cp == 1)
     shard_group = c["shard_group"]
@@ -301,21 +332,37 @@ def feasibility_batch(batch: dict, model, training: Training, constants) -> dict
     return out
 
 
-def _collective_on(rows, op, size, group, per_node, links: Links, share, constants):
-    """collective_cost of the candidates `rows` (a mask; None: all), time and algorithm 0 on
-    the others. The model is element-wise, so the rows priced get the figures they would get
-    in a pass over all; the others' are never read, and not pricing them is most of the cost
-    of a chunk whose layouts mostly leave a collective out (a ZeRO stage, context
-    parallelism, a pipeline)."""
-    if rows is None or rows.all():
-        return collective_cost(op, size, group, per_node, links, share, constants)
-    t, code = np.zeros(rows.shape[0]), np.zeros(rows.shape[0], int)
-    idx = np.flatnonzero(rows)
+@dataclass(frozen=True)
+class _Rows:
+    """The candidates a collective is priced on (a mask; None: all) and their links, picked
+    out once for every collective priced on the same rows."""
+
+    mask: np.ndarray | None
+    idx: np.ndarray | None  # None: every row
+    links: Links | None  # None: no row
+
+    @classmethod
+    def of(cls, mask, links: Links) -> _Rows:
+        if mask is None or mask.all():
+            return cls(mask, None, links)
+        idx = np.flatnonzero(mask)
+        return cls(mask, idx, links.rows(idx) if idx.size else None)
+
+
+def _collective_on(rows: _Rows, op, size, group, per_node, share, constants):
+    """collective_cost of the candidates `rows`, time and algorithm 0 on the others. The model
+    is element-wise, so the rows priced get the figures they would get in a pass over all; the
+    others' are never read, and not pricing them is most of the cost of a chunk whose layouts
+    mostly leave a collective out (a ZeRO stage, context parallelism, a pipeline)."""
+    if rows.idx is None:
+        return collective_cost(op, size, group, per_node, rows.links, share, constants)
+    t, code = np.zeros(rows.mask.shape[0]), np.zeros(rows.mask.shape[0], int)
+    idx = rows.idx
     if idx.size:
         def pick(x):
             return x[idx] if np.ndim(x) else x
         t[idx], code[idx] = collective_cost(op, pick(size), pick(group), pick(per_node),
-                                            links.rows(idx), pick(share), constants)
+                                            rows.links, pick(share), constants)
     return t, code
 
 
@@ -330,9 +377,9 @@ def compute_bound_batch(batch: dict, model, training: Training, constants) -> di
     pruning of the search is exact only while this holds."""
     c = _prepared(batch, training, model)
     t_mb = compute_side(c, model, training, constants)["t_mb"]
-    bubble = (c["pp"].astype(np.float64) - 1) / c["virtual_stages"].astype(np.float64) * t_mb
+    bubble = (c["pp"] - 1) / c["virtual_stages"] * t_mb
     step = c["micro_batches"] * t_mb + bubble
-    samples = c["global_batch"].astype(np.float64) / step
+    samples = c["global_batch"] / step
     tokens = samples * model.seq_len if isinstance(model, Transformer) else np.full_like(step, np.nan)
     return {"samples_per_s": samples, "tokens_per_s": tokens}
 
@@ -349,21 +396,20 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     memory_* (weights_gb ... total_gb, capacity_gb, headroom_gb, fits, margin_gb).
     """
     c = _prepared(batch, training, model)
-    f = np.float64
-    gpn = c["gpus_per_node"].astype(f)
-    nodes = c["nodes"].astype(f)
+    gpn = c["gpus_per_node"]
+    nodes = c["nodes"]
     gpus = gpn * nodes
-    dp, tp, pp, ep, cp = (c[k].astype(f) for k in ("dp", "tp", "pp", "ep", "cp"))
-    v = c["virtual_stages"].astype(f)
+    dp, tp, pp, ep, cp = (c[k] for k in ("dp", "tp", "pp", "ep", "cp"))
+    v = c["virtual_stages"]
     zero = c["zero_stage"].astype(int)
     z3 = zero == 3
     z2 = zero == 2
     rc = c["recompute"].astype(int)
     sp = c["sequence_parallel"].astype(bool)
-    b = c["micro_batch"].astype(f)
+    b = c["micro_batch"]
     offload = c["offload"].astype(int)
     n = gpus.shape[0]
-    global_batch = c["global_batch"].astype(f)
+    global_batch = c["global_batch"]
     m = c["micro_batches"]
     is_tf = isinstance(model, Transformer)
     fp32 = training.precision == "fp32"
@@ -381,17 +427,30 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # collective, for the breakdown.
     routes: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
+    # A group's span and NIC share, and the rows priced, by the arrays that define them (kept
+    # with them, so that their ids stay theirs): the data-parallel and ZeRO collectives of a
+    # candidate share their group, and each ZeRO stage's two collectives their rows.
+    spans_of: dict[tuple[int, int], tuple] = {}
+    rows_of: dict[tuple[int, int], tuple] = {}
+
     def cost(op, size, group, stride, name=None, read=None):
         """One collective of each candidate; `read`: the rows whose time and algorithm are
         read (the others get 0 for both and are not priced; the route's tier is "none" where
         the group is one GPU, and the words skip it then)."""
-        per_node, spans = group_span(group, stride, gpn)
-        share = node_bw * per_node / gpn
-        read = group > 1 if read is None else read & (group > 1)  # a group of one costs 0
-        t, chosen = _collective_on(read, op, size, group, per_node, links, share, constants)
+        key = (id(group), id(stride))
+        if key not in spans_of:
+            per_node, spans = group_span(group, stride, gpn)
+            spans_of[key] = (group, stride, per_node, spans, node_bw * per_node / gpn, spans > 1)
+        _, _, per_node, spans, share, inter = spans_of[key]
+        key = (id(group), id(read))
+        if key not in rows_of:
+            rows = group > 1 if read is None else read & (group > 1)  # a group of one costs 0
+            rows_of[key] = (group, read, _Rows.of(rows, links))
+        rows = rows_of[key][2]
+        t, chosen = _collective_on(rows, op, size, group, per_node, share, constants)
         if name is not None:
             routes[name] = (chosen, np.where(group > 1, tier_reached(spans, per_node, links), 0))
-        return t, spans > 1
+        return t, inter
 
     # ---- tensor and expert parallelism (per micro-batch, on the critical path)
     if is_tf:
@@ -410,8 +469,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         pp_msg = s / cp * b * h * act_bytes / tp
         _, spans_pp = group_span(pp, tp * dp * cp, gpn)
         pp_cross = spans_pp > 1
-        t_p2p, _ = _collective_on(pp > 1, "p2p", pp_msg, np.full(n, 2.0),
-                                  np.where(pp_cross, 1.0, 2.0), links, node_bw / gpn, constants)
+        t_p2p, _ = _collective_on(_Rows.of(pp > 1, links), "p2p", pp_msg, np.full(n, 2.0),
+                                  np.where(pp_cross, 1.0, 2.0), node_bw / gpn, constants)
         pp_total = np.where(pp > 1, 2.0 * v * (m + pp - 1) * t_p2p, 0.0)
         # Context parallelism passes each rank's K and V around the CP ring (cp - 1 steps per
         # layer forward; K/V again and their gradients backward: 3x). Megatron's p2p variant is
@@ -502,30 +561,33 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
 
     # Each inter-node collective waits for the slowest rank of its own group.
     jitter = c["fabric_jitter_cv"]
-    stretches = {"tp": straggler_stretch(jitter, tp), "ep": straggler_stretch(jitter, ep),
-                 "pp": straggler_stretch(jitter, 2.0), "cp": straggler_stretch(jitter, cp),
-                 "dp": straggler_stretch(jitter, dpc), "zero": straggler_stretch(jitter, shard),
-                 "rep": straggler_stretch(jitter, replicas)}
-    ones = {k: 1.0 for k in stretches}
+    # Each kind's stretch where its traffic crosses nodes (1 elsewhere), built once for all the
+    # terms of that kind.
+    stretched = {"tp": (tp_inter, tp), "ep": (ep_inter, ep), "pp": (pp_cross, 2.0),
+                 "cp": (cp_inter, cp), "dp": (dp_inter, dpc), "zero": (dp_inter, shard),
+                 "rep": (rep_inter, replicas)}
+    stretches = {kind: np.where(inter, straggler_stretch(jitter, ranks), 1.0)
+                 for kind, (inter, ranks) in stretched.items()}
 
     def assemble(stretch):
-        def s_(t, inter, kind="dp"):
-            return t * np.where(inter, stretch[kind], 1.0)
+        def s_(t, kind):
+            # Without stretches (the base pass) a term is its own time: t x 1 is t.
+            return t if stretch is None else t * stretch[kind]
 
-        tp_t = s_(tp_mb, tp_inter, "tp")
-        ep_t = s_(ep_mb, ep_inter, "ep")
+        tp_t = s_(tp_mb, "tp")
+        ep_t = s_(ep_mb, "ep")
         tp_exp = tp_t * (1 - constants.tp_overlap_fraction)
         ep_exp = ep_t * (1 - constants.ep_overlap_fraction)
-        cp_t = s_(cp_mb, cp_inter, "cp")
+        cp_t = s_(cp_mb, "cp")
         t_mb = t_comp_mb + tp_exp + ep_exp + cp_t + offload_mb
         pipeline = m * t_mb
         bubble = (pp - 1) / v * t_mb
-        pp_exp = s_(pp_total, pp_cross, "pp")
+        pp_exp = s_(pp_total, "pp")
         # DP all-reduce overlaps the last micro-batch's backward, bucket by bucket: the last
         # bucket is always exposed.
         ov = constants.overlap_efficiency
-        ar = s_(t_ar, dp_inter)
-        last = s_(t_bucket, dp_inter)
+        ar = s_(t_ar, "dp")
+        last = s_(t_bucket, "dp")
         # A framework that reduces after the backward (no overlap_comm, DeepSpeed's pipeline
         # engine) exposes the whole all-reduce.
         exp_ar = np.where(dp_overlap, np.minimum(ar, np.maximum(last, ar - ov * t_bwd_mb)), ar)
@@ -539,17 +601,17 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # behind forward compute; the backward all-gather and the gradient reduce-scatter share
         # the same NICs (their times add) and hide only behind backward compute (with any
         # recomputation). The first layer's gather and the last layer's reduce-scatter wait.
-        rs1 = s_(t_rs, dp_inter, "zero")
-        ag1 = s_(t_ag, dp_inter, "zero")
+        rs1 = s_(t_rs, "zero")
+        ag1 = s_(t_ag, "zero")
         exp_fwd = np.minimum(ag1, np.maximum(ag1 / units, ag1 - ov * t_fwd_mb))
         bwd_comm = ag1 + rs1
         exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - ov * t_bwd_mb))
-        rep = s_(t_replica, rep_inter, "rep")
+        rep = s_(t_replica, "rep")
         rs = m * rs1 + rep
         ag = m * 2.0 * ag1
         z_total = rs + ag
         exp_z = m * (exp_fwd + exp_bwd) + np.where(dp_overlap, np.maximum(
-            rep - ov * t_bwd_mb, np.minimum(rep, s_(t_rep1, rep_inter, "rep"))), rep)
+            rep - ov * t_bwd_mb, np.minimum(rep, s_(t_rep1, "rep"))), rep)
         # Tensor parallelism across nodes keeps the NICs busy on the critical path: data-parallel
         # traffic then has no idle NIC time to hide in and is exposed in full.
         exp_ar = np.where(tp_inter, ar, exp_ar)
@@ -557,10 +619,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         z_safe = np.where(z_total > 0, z_total, 1.0)
         # ZeRO-2: each micro-batch's reduce-scatter hides behind its own backward (the last
         # bucket waits); the weight all-gather after the optimizer step is exposed.
-        z2_rs = s_(t_z2_rs, dp_inter)
+        z2_rs = s_(t_z2_rs, "dp")
         z2_exp = np.where(dp_overlap & ~tp_inter, np.minimum(z2_rs, np.maximum(
-            s_(t_rsb, dp_inter), z2_rs - ov * t_bwd_mb)), z2_rs)
-        z2_ag = s_(t_z2_ag, dp_inter)
+            s_(t_rsb, "dp"), z2_rs - ov * t_bwd_mb)), z2_rs)
+        z2_ag = s_(t_z2_ag, "dp")
         dp_total = np.where(has_dp, np.where(z3, rs, np.where(z2, m * z2_rs, ar)), 0.0)
         dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe,
                                            np.where(z2, m * z2_exp, exp_ar)), 0.0)
@@ -582,7 +644,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             "zero_exp": zero_exp, "zero_hid": zero_total - zero_exp, "bubble": bubble,
         }
 
-    base = assemble(ones)
+    base = assemble(None)
     slow = assemble(stretches)
     straggler = slow["step"] - base["step"]
     # Compute-side stragglers: GPUs of one SKU run at different speeds (power management,

@@ -96,7 +96,6 @@ class Links:
     nvls: np.ndarray  # NVSwitch with in-switch reduction
     collnet: np.ndarray  # SHARP in-network reduction on the fabric
     ll128: np.ndarray  # NCCL enables LL128 (NVLink inside, GPUDirect NIC under the switch)
-    gpus_per_node: np.ndarray
     lossy: np.ndarray  # RDMA without a lossless class
     loss_rate: np.ndarray  # drop probability per packet at one sender per receiver
     resend_packets: np.ndarray  # packets resent per loss (go-back-N window, or 1)
@@ -130,7 +129,6 @@ class Links:
             nvls=np.asarray(c.get("gpu_nvlink_sharp", False), bool),
             collnet=np.asarray(c.get("fabric_sharp", False), bool) & rdma,
             ll128=(link == _NVLINK) & gdr,
-            gpus_per_node=np.asarray(c["gpus_per_node"], float),
             lossy=rdma & ~lossless,
             loss_rate=np.asarray(c["fabric_loss_rate"], float),
             resend_packets=np.where(selective, 1.0, constants.go_back_n_window_packets),
@@ -162,7 +160,9 @@ def group_span(size, stride, gpus_per_node):
     stride = np.asarray(stride, float)
     gpn = np.asarray(gpus_per_node, float)
     per_node = np.where(stride >= gpn, 1.0, np.floor(gpn / stride))
-    per_node = np.clip(per_node, 1.0, np.maximum(size, 1.0))
+    # np.clip's own definition, minimum(maximum(x, low), high): several times cheaper than
+    # np.clip with an array bound
+    per_node = np.minimum(np.maximum(per_node, 1.0), np.maximum(size, 1.0))
     return per_node, np.ceil(size / per_node)
 
 
@@ -202,15 +202,16 @@ def hashed_busiest(flows, links, sets) -> np.ndarray:
     pmf = np.where(p < 1.0, (1.0 - p) ** flows, 0.0)  # P(load = 0)
     cdf = pmf
     exact = np.zeros(np.shape(mean))
+    summed = mean <= 8.0  # the loads whose terms are summed (the others take the normal limit)
     for j in range(_BUSIEST_TERMS):
         tail = 1.0 - cdf ** bins  # P(busiest >= j + 1)
         exact = exact + tail
-        if j >= 1 and float(np.max(np.where(mean <= 8.0, tail, 0.0), initial=0.0)) < 1e-4:
+        if j >= 1 and float(np.max(tail, where=summed, initial=0.0)) < 1e-4:
             break  # the remaining terms add less than 1e-4 flows each
         pmf = pmf * np.maximum(flows - j, 0.0) / (j + 1.0) * q
         cdf = np.minimum(cdf + pmf, 1.0)
     one_link = links <= 1.0  # every flow on the one link
-    return np.where(one_link, flows, np.where(mean <= 8.0, exact, normal))
+    return np.where(one_link, flows, np.where(summed, exact, normal))
 
 
 def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
@@ -255,8 +256,9 @@ def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
     return np.maximum(load, 1.0)
 
 
-def network_share(op: str, algorithm: str, nodes, links: Links, constants) -> np.ndarray:
-    """Share of the NIC bandwidth a collective spanning `nodes` gets from the network.
+def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
+    """Share of the NIC bandwidth a collective spanning `nodes` gets from the network, for
+    each of `algorithms` (the spine's load is the same for all of them: it is priced once).
 
     - Across the spine the collective runs at its busiest uplink (_spine_load): the mean load
       of the oversubscribed tier, and on Ethernet without adaptive routing the flows ECMP
@@ -272,17 +274,21 @@ def network_share(op: str, algorithm: str, nodes, links: Links, constants) -> np
     k = np.minimum(links.nodes_per_leaf, nodes)
     spine = nodes > links.nodes_per_leaf
     over = np.where(spine, _spine_load(op, nodes, k, links, constants), 1.0)
-    incast = fan_in(op, algorithm, nodes)
     # switch tiers a packet queues in: the leaf, then the spine, then the core
     tiers = 1.0 + spine + (nodes > links.nodes_below_core)
-    share = 1.0 / over
-    if links.lossy.any():
-        p = links.loss_rate * incast * tiers
-        share = share * np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
-    if links.pfc.any() and (incast > 1).any():
-        share = share * np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty
-                                                   * (1.0 - 1.0 / incast) * tiers), 1.0)
-    return share
+    lossy, pfc = bool(links.lossy.any()), bool(links.pfc.any())
+    shares = {}
+    for algorithm in algorithms:
+        incast = fan_in(op, algorithm, nodes)
+        share = 1.0 / over
+        if lossy:
+            p = links.loss_rate * incast * tiers
+            share = share * np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
+        if pfc and (incast > 1).any():
+            share = share * np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty
+                                                       * (1.0 - 1.0 / incast) * tiers), 1.0)
+        shares[algorithm] = share
+    return shares
 
 
 def tier_reached(nodes, per_node, links: Links) -> np.ndarray:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from catalog.shipped import shipped
-from sizing.hardware import Cluster, Server
+from sizing.hardware import FABRIC_KINDS, Cluster, Server
 from sizing.presets import preset_model
 from sizing.step import BREAKDOWN_KEYS, estimate, estimate_batch, layout_arrays, validate_layout
 from sizing.topology import straggler_stretch
@@ -474,3 +474,79 @@ def test_fp8_param_gather_sends_one_byte_per_weight(cluster_on, constants):
     assert traffic("fp8", True) == pytest.approx(0.75 * traffic("fp8", False), rel=1e-9)
     # only FP8 training has FP8 weights to gather
     assert traffic("bf16", True) == traffic("bf16", False)
+
+
+# --------------------------------------------------------------------------- row independence
+
+def _mixed_batch(model, rng, n):
+    """`n` candidates on every shipped fabric and several servers, every layout field drawn at
+    random (valid or not): each ZeRO stage, offload, framework, hybrid sharding, context and
+    expert parallelism, recompute, gradient and weight-gather settings, with collectives inside
+    and across nodes and spines."""
+    gpus = shipped().gpus
+    servers = [Server(f"s-{g}-{k}", g, gpus[g], 8, k, r, gen, gdr)
+               for g in ("a100-80gb-sxm", "h100-sxm", "b200")
+               for k, r, gen, gdr in ((8, 400.0, 5, True), (2, 100.0, 4, False))]
+    fabrics = list(shipped().fabrics.values())
+    rows = []
+    for _ in range(n):
+        nodes = int(2 ** rng.integers(0, 8))
+        cluster = Cluster(servers[rng.integers(len(servers))],
+                          fabrics[rng.integers(len(fabrics))], nodes, bool(rng.integers(0, 2)))
+        tp, pp, cp = (int(2 ** rng.integers(0, k)) for k in (5, 4, 3))
+        row = cluster.as_arrays()
+        row.update({
+            "dp": np.array([max(cluster.gpus // (tp * pp * cp), 1)]), "tp": np.array([tp]),
+            "pp": np.array([pp]), "cp": np.array([cp]),
+            "ep": np.array([int(2 ** rng.integers(0, 4)) if model.experts > 1 else 1]),
+            "virtual_stages": np.array([int(rng.integers(1, 3))]),
+            "zero_stage": np.array([int(rng.integers(0, 4))]),
+            "sequence_parallel": np.array([bool(rng.integers(0, 2))]),
+            "recompute": np.array([int(rng.integers(0, 3))]),
+            "recompute_layers": np.array([int(rng.integers(0, 3))]),
+            "micro_batch": np.array([int(2 ** rng.integers(0, 3))]),
+            "shard_group": np.array([int(rng.choice([0, 0, 2, 8]))]),
+            "offload": np.array([int(rng.integers(0, 3))]),
+            "framework": np.array([int(rng.integers(0, 6))]),
+            "flash_attention": np.array([bool(rng.random() < 0.8)]),
+            "fused_cross_entropy": np.array([bool(rng.integers(0, 2))]),
+            "grad_reduce_in_fp32": np.array([bool(rng.integers(0, 2))]),
+            "overlap_param_gather": np.array([bool(rng.integers(0, 2))]),
+            "fp8_param_gather": np.array([bool(rng.integers(0, 2))]),
+        })
+        rows.append(row)
+    return rows
+
+
+@pytest.mark.parametrize("preset, precision", [("llama-3-70b", "bf16"), ("mixtral-8x7b", "fp8")])
+def test_each_candidate_gets_the_same_figures_whatever_else_is_in_its_batch(constants, preset,
+                                                                            precision):
+    """The batched model prices each collective only on the rows that read it and shares a
+    group's span, rows and links between the collectives on it: every output of a row must be
+    the one it gets alone, in any order and beside any other candidates. Bit for bit, except
+    where ECMP hashes flows across a spine: the busiest-uplink sum (topology.hashed_busiest)
+    stops once no load of the batch gains 1e-4 flows per term, so there a row's figures can
+    move by that much with the rows beside it (relative 1e-4 at most, the load being >= 1)."""
+    model = preset_model(preset)
+    training = Training(4096, 1, precision=precision)
+    rows = _mixed_batch(model, np.random.default_rng(16), 64)
+    batch = {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
+    with np.errstate(all="ignore"):
+        together = estimate_batch(batch, model, training, constants)
+        order = np.random.default_rng(3).permutation(len(rows))
+        shuffled = estimate_batch({k: v[order] for k, v in batch.items()}, model, training,
+                                  constants)
+        alone = [estimate_batch(r, model, training, constants) for r in rows]
+    hashed = ((batch["fabric_kind"] != FABRIC_KINDS.index("infiniband")) & ~batch["fabric_adaptive_routing"]
+              & (batch["nodes"] > batch["fabric_nodes_per_leaf"]))
+    assert together["valid"].any() and not together["valid"].all()
+    assert hashed.any() and not hashed.all()
+    for key, column in together.items():
+        real = column.dtype.kind == "f"
+        assert np.array_equal(shuffled[key], column[order], equal_nan=real), key
+        each = np.concatenate([a[key] for a in alone])
+        assert np.array_equal(each[~hashed], column[~hashed], equal_nan=real), key
+        if real:
+            np.testing.assert_allclose(each[hashed], column[hashed], rtol=1e-4, err_msg=key)
+        else:
+            assert np.array_equal(each[hashed], column[hashed]), key
