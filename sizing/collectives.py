@@ -170,9 +170,9 @@ def _tree_correction(table, protocol: str) -> np.ndarray:
     return hit[1]
 
 
-def _bandwidth_time(op, algorithm, size, n, g, nodes, share, links: Links, nvls_factor):
+def _bandwidth_time(op, algorithm, size, n, g, nodes, share, links: Links):
     """Seconds the algorithm's bottleneck link needs for the bytes, at full protocol efficiency
-    (inside a CollNet node the NVLS phase runs at its own protocol share, `nvls_factor`)."""
+    (NVLS, inside one node or a CollNet node, at its measured rate, protocol included)."""
     multi = nodes > 1
     safe = np.where(multi, share, 1.0)
     b = links.intra_Bps
@@ -192,10 +192,10 @@ def _bandwidth_time(op, algorithm, size, n, g, nodes, share, links: Links, nvls_
         return np.maximum(intra_ring, np.where(multi, per_node * size / safe, 0.0))
     if algorithm == "nvls":
         # Each GPU sends its buffer to the switch once and receives the reduction once.
-        return size / b
+        return size / links.nvls_Bps
     # CollNet: the node reduces inside (NVLS where the switch reduces, else a ring), then
     # sends S up to the SHARP switch and receives S back (brief 3.1: 'only N+1 sends').
-    inside = np.where(links.nvls, size / (b * nvls_factor), intra_ring)
+    inside = np.where(links.nvls, size / links.nvls_Bps, intra_ring)
     return np.maximum(inside, np.where(multi, size / safe, 0.0))
 
 
@@ -245,8 +245,7 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
         if pattern not in shares:
             shares[pattern] = share * network_share(op, pattern, nodes, links, constants)
         net = shares[pattern]
-        t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, links, _lookup(
-            constants.nccl_protocol_bandwidth_factor, "nvls.simple"))
+        t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, links)
         everywhere = bool(ok.all())
         for p in ALGORITHM_PROTOCOLS[a]:
             enabled = ok

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 
 def _frozen(mapping: Mapping[str, float]) -> Mapping[str, float]:
     return MappingProxyType({str(k): float(v) for k, v in mapping.items()})
@@ -45,6 +47,7 @@ class ModelConstants:
     host_link_gbs: Mapping[str, float]
     cpu_adam_params_per_s: float
     intra_link_efficiency: Mapping[str, float]
+    nvls_algbw_share: Mapping[str, float]
     intra_latency_us: float
     tcp_host_ceiling_gbs: float
     nccl_base_latency_us: Mapping[str, float]
@@ -120,3 +123,22 @@ class ModelConstants:
             return self.per_gpu(FALLBACKS[name], gpu_id)
         return float(table["default"])
 
+
+@dataclass(frozen=True)
+class GpuCodes:
+    """Each candidate's GPU as an index into `ids`, so that a search factors its GPU ids once
+    for all its chunks instead of sorting strings per candidate."""
+
+    codes: np.ndarray
+    ids: tuple[str, ...]
+
+
+def per_gpu_lookup(constants: ModelConstants, gpu_ids, n: int):
+    """A lookup of per-GPU constants for each candidate (the GPU ids are factored once)."""
+    if gpu_ids is None:
+        return lambda name: np.full(n, constants.per_gpu(name, "default"))
+    if isinstance(gpu_ids, GpuCodes):
+        return lambda name: np.array([constants.per_gpu(name, u) for u in gpu_ids.ids])[gpu_ids.codes]
+    uniq, inv = np.unique(np.asarray(gpu_ids).astype(str), return_inverse=True)
+    inv = inv.reshape(-1)
+    return lambda name: np.array([constants.per_gpu(name, u) for u in uniq])[inv]

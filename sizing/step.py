@@ -17,6 +17,7 @@ from sizing.compute import (
     recompute_fraction,
     transformer_work,
 )
+from sizing.constants import GpuCodes, per_gpu_lookup
 from sizing.hardware import Cluster
 from sizing.memory import (
     activation_parts,
@@ -148,26 +149,6 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
 
 # --------------------------------------------------------------------------- physics
 
-@dataclass(frozen=True)
-class GpuCodes:
-    """Each candidate's GPU as an index into `ids`, so that a search factors its GPU ids once
-    for all its chunks instead of sorting strings per candidate."""
-
-    codes: np.ndarray
-    ids: tuple[str, ...]
-
-
-def _per_gpu_lookup(constants, gpu_ids, n):
-    """A lookup of per-GPU constants for each candidate (the GPU ids are factored once)."""
-    if gpu_ids is None:
-        return lambda name: np.full(n, constants.per_gpu(name, "default"))
-    if isinstance(gpu_ids, GpuCodes):
-        return lambda name: np.array([constants.per_gpu(name, u) for u in gpu_ids.ids])[gpu_ids.codes]
-    uniq, inv = np.unique(np.asarray(gpu_ids).astype(str), return_inverse=True)
-    inv = inv.reshape(-1)
-    return lambda name: np.array([constants.per_gpu(name, u) for u in uniq])[inv]
-
-
 def _lookup_per_key(constants, name, codes, names):
     """A per-framework (or other keyed) constant for each candidate's code."""
     table = np.array([constants.per_gpu(name, k) for k in names])
@@ -185,7 +166,7 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
     """
     f = np.float64
     n = np.asarray(c["gpus_per_node"]).shape[0]
-    per_gpu = _per_gpu_lookup(constants, c.get("gpu_id"), n)
+    per_gpu = per_gpu_lookup(constants, c.get("gpu_id"), n)
     fp32 = training.precision == "fp32"
     peak = c[PEAK_KEYS[training.precision]].astype(f) * 1e12
     peak16 = (c["gpu_fp32_tflops"] if fp32 else c["gpu_bf16_tflops"]).astype(f) * 1e12
