@@ -181,10 +181,17 @@ def configuration_of(snap: Snapshot, server: str, fabric: str, nodes: int, regio
     return Configuration(server, fabric, nodes, region, pairing.nics_used, ratio)
 
 
+def offered_currency(book: pricing.PriceBook, currency: str) -> None:
+    """A 422 naming the field for a currency the price book has no exchange rate for."""
+    if currency not in book.rates:
+        raise Invalid.at("/currency", f"not offered; choose one of {', '.join(sorted(book.rates))}")
+
+
 def billing_of(snap: Snapshot, config: Configuration, terms: Terms,
                sizing: FromSizing | None) -> Billing:
     """The sizing's billed period when the term is the sizing's; else the training's duration
     under the quote's term; without a sizing, the term's commitment."""
+    offered_currency(snap.prices, terms.currency)  # before any price is converted into it
     if sizing is None:
         return Billing.for_term(terms.term)
     price = sizing.ranked.price
@@ -198,8 +205,7 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
              sizing: FromSizing | None, change: RevisionChange | None = None) -> QuoteDocument:
     """Price `config` for `billing` and write down everything the quote says."""
     book = snap.prices
-    if terms.currency not in book.rates:
-        raise Invalid.at("/currency", f"not offered; choose one of {', '.join(sorted(book.rates))}")
+    offered_currency(book, terms.currency)
     try:
         priced = pricing.price(book, config, term=terms.term, currency=terms.currency,
                                support=terms.support, billing=billing)

@@ -54,6 +54,9 @@ class ResultLayout:
         "The fused attention kernel the estimate assumes (flash2, flash3 or triton)"))
     fused_cross_entropy: bool = False
     overlap_grad_reduce: bool = True
+    grad_reduce_in_fp32: bool = True
+    overlap_param_gather: bool = True
+    fp8_param_gather: bool = False
 
     @classmethod
     def of(cls, layout: Layout, micro_batch: int) -> ResultLayout:
@@ -62,7 +65,8 @@ class ResultLayout:
                    layout.cp, layout.framework, layout.shard_group, layout.offload,
                    layout.recompute_layers, layout.flash_attention,
                    layout.fused_attention_kernel, layout.fused_cross_entropy,
-                   layout.overlaps_gradients)
+                   layout.overlaps_gradients, layout.fp32_gradients,
+                   layout.overlaps_param_gather, layout.fp8_param_gather)
 
 
 @dataclass(frozen=True)

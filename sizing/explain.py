@@ -112,7 +112,12 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
     add("Collectives: NCCL 2.20's algorithms (ring, tree, NVLS, CollNet) and protocols with "
         "its latency model, the fastest chosen per message size as NCCL does; "
         + collective_routes(layout, r) + ".")
-    if layout.overlaps_gradients:
+    if layout.overlaps_gradients and layout.zero_stage == 1 and layout.overlaps_param_gather:
+        add(f"Distributed optimizer: the gradients' reduce-scatter in {constants.dp_bucket_mb:g} "
+            "MB buckets overlaps the last micro-batch's backward and the weights' all-gather "
+            f"the next step's forward, at {100 * constants.overlap_efficiency:.0f}% efficiency; "
+            "the last bucket of each is always exposed.")
+    elif layout.overlaps_gradients:
         add(f"Gradient all-reduce in {constants.dp_bucket_mb:g} MB buckets overlaps the last "
             f"micro-batch's backward at {100 * constants.overlap_efficiency:.0f}% efficiency; "
             "the last bucket is always exposed.")

@@ -11,10 +11,14 @@ _DEEPSPEED_GATHER = np.array([f in ("megatron-deepspeed", "deepspeed") for f in 
 
 
 def gradient_bytes_per_param(c: dict, constants, precision: str) -> np.ndarray:
-    """Bytes of each gradient held and reduced: FP32 main gradients under Megatron's code."""
+    """Bytes of each gradient held and reduced: FP32 main gradients under Megatron's code,
+    unless the layout states grad_reduce_in_fp32."""
     if precision == "fp32":
         return np.full(np.shape(c["dp"]), constants.bytes_per_param_gradients_fp32)
-    fp32 = _FP32_GRADIENTS[np.asarray(c.get("framework", 0), int)]
+    if "grad_reduce_in_fp32" in c:
+        fp32 = np.asarray(c["grad_reduce_in_fp32"], bool)
+    else:
+        fp32 = _FP32_GRADIENTS[np.asarray(c.get("framework", 0), int)]
     return np.where(fp32, 4.0, constants.bytes_per_param_gradients)
 
 GB = 1e9

@@ -29,6 +29,7 @@ from sizing.workload import (
     ATTENTION_KERNELS,
     FRAMEWORK_ATTENTION_KERNEL,
     FRAMEWORK_OVERLAPS_GRADIENTS,
+    FRAMEWORK_OVERLAPS_PARAM_GATHER,
     FRAMEWORKS,
     OFFLOAD,
     RECOMPUTE,
@@ -42,9 +43,10 @@ from sizing.workload import (
 LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_parallel": False,
                    "recompute": 1, "cp": 1, "recompute_layers": 0, "shard_group": 0,
                    "offload": 0, "framework": 0, "flash_attention": True,
-                   "fused_cross_entropy": False}
+                   "fused_cross_entropy": False, "fp8_param_gather": False}
 PEAK_KEYS = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops"}
 _OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
+_PARAM_GATHER = np.array([FRAMEWORK_OVERLAPS_PARAM_GATHER[f] for f in FRAMEWORKS])
 _KERNELS = np.array([ATTENTION_KERNELS.index(FRAMEWORK_ATTENTION_KERNEL[f]) for f in FRAMEWORKS])
 
 
@@ -221,6 +223,8 @@ def _normalise(batch: dict, training: Training) -> dict:
     c.setdefault("global_batch", training.global_batch)
     if "overlap_grad_reduce" not in c:
         c["overlap_grad_reduce"] = _OVERLAPS[np.asarray(c["framework"], int)]
+    if "overlap_param_gather" not in c:
+        c["overlap_param_gather"] = _PARAM_GATHER[np.asarray(c["framework"], int)]
     if "attention_kernel" not in c:
         c["attention_kernel"] = _KERNELS[np.asarray(c["framework"], int)]
     keys = [k for k in c if k != "gpu_id"]
@@ -450,6 +454,17 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
                          np.maximum(grad_bytes / shard / bucket, 1.0) * t_rep1, 0.0)
     has_dp = dpc > 1
     dp_overlap = np.asarray(c["overlap_grad_reduce"], bool)
+    # Megatron's distributed optimizer with overlap_param_gather: the all-reduce's traffic is a
+    # reduce-scatter of the gradients behind the last micro-batch's backward, then an all-gather
+    # of the 16-bit weights dispatched at the next step's forward and waited for bucket by bucket
+    # in each module's forward pre-hook (Megatron-LM docs/source/api-guide/dist_optimizer.md
+    # 'Key steps'; megatron/core/distributed/distributed_data_parallel.py @core_v0.11.0
+    # _make_forward_pre_hook). A ring all-reduce is a reduce-scatter and an all-gather of the
+    # same bytes: each is half of it, the all-gather at the weights' bytes.
+    split_z1 = dp_overlap & np.asarray(c["overlap_param_gather"], bool) & (zero == 1)
+    # fp8_param_gather: the weights gathered in FP8, one byte each.
+    fp8_gather = np.asarray(c["fp8_param_gather"], bool) & (training.precision == "fp8")
+    ag_share = 0.5 * np.where(fp8_gather, 1.0, wbytes) / gbytes
 
     # ---- optimizer step and offload (per step, exposed)
     opt_params = local_params / np.where(zero >= 1, shard, 1.0)
@@ -495,6 +510,12 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # A framework that reduces after the backward (no overlap_comm, DeepSpeed's pipeline
         # engine) exposes the whole all-reduce.
         exp_ar = np.where(dp_overlap, np.minimum(ar, np.maximum(last, ar - ov * t_bwd_mb)), ar)
+        rs_half, ag_part = 0.5 * ar, ag_share * ar
+        exp_ar = np.where(split_z1, np.minimum(rs_half, np.maximum(0.5 * last,
+                                                                   rs_half - ov * t_bwd_mb))
+                          + np.minimum(ag_part, np.maximum(ag_share * last,
+                                                           ag_part - ov * t_fwd_mb)), exp_ar)
+        ar = np.where(split_z1, rs_half + ag_part, ar)
         # ZeRO-3/FSDP, per micro-batch and per phase: the forward all-gather can hide only
         # behind forward compute; the backward all-gather and the gradient reduce-scatter share
         # the same NICs (their times add) and hide only behind backward compute (with any
@@ -620,6 +641,9 @@ def layout_arrays(layout: Layout, training: Training) -> dict:
         "flash_attention": np.array([layout.flash_attention]),
         "attention_kernel": np.array([ATTENTION_KERNELS.index(layout.fused_attention_kernel)]),
         "overlap_grad_reduce": np.array([layout.overlaps_gradients]),
+        "grad_reduce_in_fp32": np.array([layout.fp32_gradients]),
+        "overlap_param_gather": np.array([layout.overlaps_param_gather]),
+        "fp8_param_gather": np.array([layout.fp8_param_gather]),
         "fused_cross_entropy": np.array([layout.fused_cross_entropy]),
     }
 

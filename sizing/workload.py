@@ -29,13 +29,25 @@ OFFLOAD = ("none", "optimizer", "optimizer+activations")
 # ZeRO-1/2 without overlap_comm reduce after the backward (DeepSpeed config default false).
 # Megatron's model code keeps FP32 main gradients beside 16-bit parameters and reduces them in
 # FP32 ("bf16 parameters, fp32 gradients: 18 [bytes]", Megatron-LM docs/user-guide/features/
-# dist_optimizer.md; --accumulate-allreduce-grads-in-fp32 with bf16): 4 gradient bytes.
+# dist_optimizer.md; --accumulate-allreduce-grads-in-fp32 with bf16): 4 gradient bytes. A
+# layout's grad_reduce_in_fp32 overrides it: Megatron-Core's DistributedDataParallelConfig
+# field of that name makes its gradient buffer the parameters' 16-bit dtype when false
+# (megatron/core/distributed/distributed_data_parallel.py @core_v0.11.0 line 123: grad_dtype
+# = torch.float if self.ddp_config.grad_reduce_in_fp32 else param.dtype), as NeMo's and
+# Megatron-Bridge's FP8 performance recipes set it.
 FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deepspeed": False,
                             "fsdp": False, "ddp": False, "horovod": False,
                             "mxnet": False}
 FRAMEWORK_OVERLAPS_GRADIENTS = {"megatron": True, "megatron-deepspeed": False,
                                 "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True,
                                 "mxnet": True}
+# Whether the distributed optimizer (ZeRO-1) all-gathers the updated weights behind the next
+# step's forward: Megatron-Core's overlap_param_gather (--overlap-param-gather, 'overlap param
+# all-gather in distributed optimizer', megatron/training/arguments.py @core_v0.11.0), which
+# NeMo's and Megatron-Bridge's recipes set (nemo/collections/llm/recipes/*.py
+# DistributedDataParallelConfig(overlap_param_gather=True) @v2.2.0; Megatron-Bridge
+# recipes/llama/llama3.py @v0.2.0 line 557). DeepSpeed's ZeRO-1 gathers after its step.
+FRAMEWORK_OVERLAPS_PARAM_GATHER = {f: f == "megatron" for f in FRAMEWORK_OVERLAPS_GRADIENTS}
 # Fused attention kernels (model.yaml <kernel>_attention_efficiency and _sequence_share):
 # flash2 is FlashAttention-2 (Dao 2023), written for Ampere and run unchanged on later GPUs;
 # flash3 is the GPU's own generation: FlashAttention-3 or cuDNN fused attention on Hopper
@@ -233,6 +245,16 @@ class Layout:
     flash_attention: bool = True  # fused attention kernels (FlashAttention, cuDNN fused attn)
     attention_kernel: str | None = None  # one of ATTENTION_KERNELS; None: the framework's
     overlap_grad_reduce: bool | None = None  # None: the framework's usual setting
+    # Gradients held and reduced in FP32 (Megatron-Core's grad_reduce_in_fp32) or in the 16-bit
+    # dtype of the parameters; None: the framework's usual setting (FRAMEWORK_FP32_GRADIENTS).
+    grad_reduce_in_fp32: bool | None = None
+    # With the distributed optimizer (zero_stage 1), the weights' all-gather runs behind the next
+    # forward (Megatron-Core's overlap_param_gather); None: the framework's usual setting.
+    overlap_param_gather: bool | None = None
+    # Megatron-Core's fp8_param_gather: with FP8 training the distributed optimizer all-gathers
+    # the weights in FP8, one byte each ('perform the param all-gather in fp8',
+    # distributed_data_parallel_config.py @core_v0.11.0 line 47); off by default.
+    fp8_param_gather: bool = False
     # The output layer and the loss computed together in chunks (Liger-Kernel's fused linear
     # cross entropy): no full logits tensor, neither 16-bit nor FP32.
     fused_cross_entropy: bool = False
@@ -242,6 +264,18 @@ class Layout:
         if self.overlap_grad_reduce is None:
             return FRAMEWORK_OVERLAPS_GRADIENTS[self.framework]
         return self.overlap_grad_reduce
+
+    @property
+    def overlaps_param_gather(self) -> bool:
+        if self.overlap_param_gather is None:
+            return FRAMEWORK_OVERLAPS_PARAM_GATHER[self.framework]
+        return self.overlap_param_gather
+
+    @property
+    def fp32_gradients(self) -> bool:
+        if self.grad_reduce_in_fp32 is None:
+            return FRAMEWORK_FP32_GRADIENTS[self.framework]
+        return self.grad_reduce_in_fp32
 
     @property
     def fused_attention_kernel(self) -> str:
@@ -265,6 +299,7 @@ class Layout:
             if name in values:
                 values[name] = int(values[name])
         for name in ("sequence_parallel", "flash_attention", "overlap_grad_reduce",
+                     "grad_reduce_in_fp32", "overlap_param_gather", "fp8_param_gather",
                      "fused_cross_entropy"):
             if name in values and values[name] is not None:
                 values[name] = bool(values[name])

@@ -12,7 +12,8 @@ _OVERRIDES = ("gpu", "nics_per_node", "nic_rate_gbps", "node_gbps",
               "gpudirect", "fabric", "pcie_gen", "gpus", "nodes_per_leaf")
 _LAYOUT = ("dp", "tp", "pp", "ep", "virtual_stages", "zero_stage", "sequence_parallel",
            "recompute", "recompute_layers", "shard_group", "offload", "flash_attention",
-           "attention_kernel", "overlap_grad_reduce", "fused_cross_entropy")
+           "attention_kernel", "overlap_grad_reduce", "grad_reduce_in_fp32",
+           "overlap_param_gather", "fp8_param_gather", "fused_cross_entropy")
 
 
 # Server fields a collective row may state beside a catalog fabric: the body carries them as

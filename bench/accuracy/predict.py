@@ -177,6 +177,9 @@ def _training(world: World, f: dict, models: dict):
                     flash_attention=bool(f.get("flash_attention", flash)),
                     attention_kernel=f.get("attention_kernel"),
                     overlap_grad_reduce=f.get("overlap_grad_reduce"),
+                    grad_reduce_in_fp32=f.get("grad_reduce_in_fp32"),
+                    overlap_param_gather=f.get("overlap_param_gather"),
+                    fp8_param_gather=bool(f.get("fp8_param_gather", False)),
                     fused_cross_entropy=bool(f.get("fused_cross_entropy", False)))
     training = Training(gb, mb, PRECISIONS[f["precision"]])
     problems = validate_layout(cluster, model, training, layout)

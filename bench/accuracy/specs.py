@@ -28,7 +28,7 @@ TRAINING_FIELDS = SYSTEM_FIELDS + (
     "zero_stage", "sequence_parallel", "recompute", "global_batch", "micro_batch",
     "gradient_accumulation", "precision", "framework", "recompute_layers", "shard_group",
     "offload", "flash_attention", "attention_kernel", "overlap_grad_reduce",
-    "fused_cross_entropy")
+    "grad_reduce_in_fp32", "overlap_param_gather", "fp8_param_gather", "fused_cross_entropy")
 RATIO_GROUPS = ("run", "numerator", "denominator")
 MODEL_KEYS = {"preset", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
               "experts", "top_k", "gated_mlp", "tied_embeddings", "dropout", "source"}

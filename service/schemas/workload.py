@@ -165,3 +165,19 @@ class LayoutSchema(Strict):
     overlap_grad_reduce = f.Boolean(
         metadata={"description": "Reduce gradients during the backward pass; default: the "
                                  "framework's usual setting"})
+    grad_reduce_in_fp32 = f.Boolean(
+        metadata={"description": "Gradients held and reduced in FP32 (Megatron-Core's "
+                                 "grad_reduce_in_fp32); false: in the parameters' 16-bit "
+                                 "dtype, as NeMo's and Megatron-Bridge's FP8 performance "
+                                 "recipes run. Default: the framework's usual setting (FP32 "
+                                 "for megatron and megatron-deepspeed)"})
+    overlap_param_gather = f.Boolean(
+        metadata={"description": "With the distributed optimizer (zero_stage 1), all-gather the "
+                                 "updated weights behind the next step's forward "
+                                 "(Megatron-Core's overlap_param_gather); default: on for "
+                                 "megatron (NeMo and Megatron-Bridge recipes), off otherwise"})
+    fp8_param_gather = f.Boolean(
+        load_default=False,
+        metadata={"description": "With FP8 training and the distributed optimizer, all-gather "
+                                 "the weights in FP8 (Megatron-Core's fp8_param_gather, set by "
+                                 "NeMo's and Megatron-Bridge's FP8 recipes)"})

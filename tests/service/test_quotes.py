@@ -296,3 +296,15 @@ def test_a_quote_shows_ranges_and_goodput_not_bare_figures(client):
     assert 0 < performance["goodput"] <= 1
     html = client.get(f"/v1/quotes/{quote['id']}/document").get_data(as_text=True)
     assert "p10-p90" in html and "goodput" in html
+
+
+@pytest.mark.parametrize("term", ["1y", "monthly"])
+def test_a_currency_without_an_exchange_rate_is_a_problem_naming_the_field(client, term):
+    # The sizing's own term reuses its billed period; another term is billed again, in the
+    # quote's currency: neither converts into a currency the price book does not hold.
+    sizing_id = succeeded_sizing(client)
+    response = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": term,
+                                               "currency": "TOP",
+                                               "customer": {"name": "Ada", "country": "DE"}})
+    assert response.status_code == 422, response.get_json()
+    assert any(e["pointer"] == "/currency" for e in response.get_json()["errors"])

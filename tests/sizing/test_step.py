@@ -418,3 +418,59 @@ def test_compute_stragglers_grow_with_the_gpus_that_wait_for_each_other(cluster_
         assert e.breakdown["compute_straggler_s"] == pytest.approx(
             e.breakdown["compute_s"] * stretch, rel=1e-9)
     assert stretch > 0.03  # 128 GPUs: the slowest is ~3% behind the median
+
+
+def test_16_bit_gradient_reduce_halves_megatrons_gradient_bytes(cluster_on, constants):
+    m = preset_model("llama-3-8b")
+    cl = cluster_on("ib-ndr-400", 4)
+
+    def run(**kw):
+        layout = Layout(dp=32, tp=1, pp=1, zero_stage=1, overlap_grad_reduce=False, **kw)
+        return estimate(cl, m, Training(64, 1), layout, constants)
+
+    usual, fp32, bf16 = run(), run(grad_reduce_in_fp32=True), run(grad_reduce_in_fp32=False)
+    # unstated, Megatron keeps and reduces FP32 main gradients
+    assert usual.breakdown == fp32.breakdown
+    assert Layout(dp=1, tp=1, pp=1).fp32_gradients
+    assert not Layout(dp=1, tp=1, pp=1, framework="fsdp").fp32_gradients
+    # grad_reduce_in_fp32 false: a 16-bit buffer, half the bytes held and sent (the exposed
+    # reduce is not quite half: each bucket's latency stays)
+    assert bf16.memory["gradients_gb"] == pytest.approx(fp32.memory["gradients_gb"] / 2)
+    assert 0.4 < bf16.breakdown["dp_exposed_s"] / fp32.breakdown["dp_exposed_s"] < 0.6
+
+
+def test_distributed_optimizer_gathers_the_weights_behind_the_next_forward(cluster_on, constants):
+    m = preset_model("llama-3-8b")
+    cl = cluster_on("ib-ndr-400", 4)
+
+    def dp(**kw):
+        e = estimate(cl, m, Training(64, 1), Layout(dp=32, tp=1, pp=1, **kw), constants)
+        return e.breakdown["dp_exposed_s"], e.breakdown["dp_exposed_s"] + e.breakdown["dp_hidden_s"]
+
+    # Megatron's usual setting: reduce-scatter of FP32 gradients, all-gather of 16-bit weights
+    assert Layout(dp=1, tp=1, pp=1).overlaps_param_gather
+    assert not Layout(dp=1, tp=1, pp=1, framework="deepspeed").overlaps_param_gather
+    split, plain = dp(zero_stage=1), dp(zero_stage=1, overlap_param_gather=False)
+    # a ring all-reduce's bytes, the all-gather's half at 2 of the gradients' 4 bytes
+    assert split[1] == pytest.approx(0.75 * plain[1], rel=1e-9)
+    # each half hides behind its own phase: less is exposed than with one overlapped all-reduce
+    assert split[0] < plain[0]
+    # without the distributed optimizer there is no all-gather to move
+    assert dp(zero_stage=0) == dp(zero_stage=0, overlap_param_gather=False)
+
+
+def test_fp8_param_gather_sends_one_byte_per_weight(cluster_on, constants):
+    m = preset_model("llama-3-8b")
+    cl = cluster_on("ib-ndr-400", 4)
+
+    def traffic(precision, gather):
+        e = estimate(cl, m, Training(64, 1, precision),
+                     Layout(dp=32, tp=1, pp=1, zero_stage=1, grad_reduce_in_fp32=False,
+                            fp8_param_gather=gather), constants)
+        return e.breakdown["dp_exposed_s"] + e.breakdown["dp_hidden_s"]
+
+    # 16-bit gradients: reduce-scatter and all-gather halves of one all-reduce; in FP8 the
+    # all-gather is half of that again
+    assert traffic("fp8", True) == pytest.approx(0.75 * traffic("fp8", False), rel=1e-9)
+    # only FP8 training has FP8 weights to gather
+    assert traffic("bf16", True) == traffic("bf16", False)

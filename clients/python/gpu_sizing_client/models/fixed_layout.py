@@ -37,6 +37,8 @@ class FixedLayout:
             dp (int | Unset): Data parallel; default: the GPU count over tp x pp x cp
             ep (int | Unset): Expert parallel Default: 1.
             flash_attention (bool | Unset): Fused attention kernels (FlashAttention, cuDNN fused attention) Default: True.
+            fp8_param_gather (bool | Unset): With FP8 training and the distributed optimizer, all-gather the weights in FP8
+                (Megatron-Core's fp8_param_gather, set by NeMo's and Megatron-Bridge's FP8 recipes) Default: False.
             framework (FixedLayoutFramework | Unset): Training framework: megatron (Megatron-LM, NeMo, Megatron-Bridge),
                 megatron-deepspeed, deepspeed (Hugging Face model code), fsdp (PyTorch FSDP/FSDP2), ddp (PyTorch DDP), horovod
                 (TensorFlow with Horovod), mxnet (MXNet with Horovod). Convolutions run at the framework's own kernel rate.
@@ -44,11 +46,17 @@ class FixedLayout:
                 2023)
             fused_cross_entropy (bool | Unset): Output layer and loss fused in chunks (Liger-Kernel): no logits tensor in
                 memory Default: False.
+            grad_reduce_in_fp32 (bool | Unset): Gradients held and reduced in FP32 (Megatron-Core's grad_reduce_in_fp32);
+                false: in the parameters' 16-bit dtype, as NeMo's and Megatron-Bridge's FP8 performance recipes run. Default:
+                the framework's usual setting (FP32 for megatron and megatron-deepspeed)
             micro_batch (int | Unset):  Default: 1.
             offload (FixedLayoutOffload | Unset): State kept in host memory (ZeRO-Offload, Megatron cpu_offloading) Default:
                 FixedLayoutOffload.NONE.
             overlap_grad_reduce (bool | Unset): Reduce gradients during the backward pass; default: the framework's usual
                 setting
+            overlap_param_gather (bool | Unset): With the distributed optimizer (zero_stage 1), all-gather the updated
+                weights behind the next step's forward (Megatron-Core's overlap_param_gather); default: on for megatron (NeMo
+                and Megatron-Bridge recipes), off otherwise
             pp (int | Unset): Pipeline stages Default: 1.
             recompute (FixedLayoutRecompute | Unset): Activation recomputation; selective re-runs attention, full every
                 layer Default: FixedLayoutRecompute.NONE.
@@ -69,11 +77,14 @@ class FixedLayout:
     dp: int | Unset = UNSET
     ep: int | Unset = 1
     flash_attention: bool | Unset = True
+    fp8_param_gather: bool | Unset = False
     framework: FixedLayoutFramework | Unset = UNSET
     fused_cross_entropy: bool | Unset = False
+    grad_reduce_in_fp32: bool | Unset = UNSET
     micro_batch: int | Unset = 1
     offload: FixedLayoutOffload | Unset = FixedLayoutOffload.NONE
     overlap_grad_reduce: bool | Unset = UNSET
+    overlap_param_gather: bool | Unset = UNSET
     pp: int | Unset = 1
     recompute: FixedLayoutRecompute | Unset = FixedLayoutRecompute.NONE
     recompute_layers: int | Unset = 0
@@ -101,12 +112,16 @@ class FixedLayout:
 
         flash_attention = self.flash_attention
 
+        fp8_param_gather = self.fp8_param_gather
+
         framework: str | Unset = UNSET
         if not isinstance(self.framework, Unset):
             framework = self.framework.value
 
 
         fused_cross_entropy = self.fused_cross_entropy
+
+        grad_reduce_in_fp32 = self.grad_reduce_in_fp32
 
         micro_batch = self.micro_batch
 
@@ -116,6 +131,8 @@ class FixedLayout:
 
 
         overlap_grad_reduce = self.overlap_grad_reduce
+
+        overlap_param_gather = self.overlap_param_gather
 
         pp = self.pp
 
@@ -154,16 +171,22 @@ class FixedLayout:
             field_dict["ep"] = ep
         if flash_attention is not UNSET:
             field_dict["flash_attention"] = flash_attention
+        if fp8_param_gather is not UNSET:
+            field_dict["fp8_param_gather"] = fp8_param_gather
         if framework is not UNSET:
             field_dict["framework"] = framework
         if fused_cross_entropy is not UNSET:
             field_dict["fused_cross_entropy"] = fused_cross_entropy
+        if grad_reduce_in_fp32 is not UNSET:
+            field_dict["grad_reduce_in_fp32"] = grad_reduce_in_fp32
         if micro_batch is not UNSET:
             field_dict["micro_batch"] = micro_batch
         if offload is not UNSET:
             field_dict["offload"] = offload
         if overlap_grad_reduce is not UNSET:
             field_dict["overlap_grad_reduce"] = overlap_grad_reduce
+        if overlap_param_gather is not UNSET:
+            field_dict["overlap_param_gather"] = overlap_param_gather
         if pp is not UNSET:
             field_dict["pp"] = pp
         if recompute is not UNSET:
@@ -206,6 +229,8 @@ class FixedLayout:
 
         flash_attention = d.pop("flash_attention", UNSET)
 
+        fp8_param_gather = d.pop("fp8_param_gather", UNSET)
+
         _framework = d.pop("framework", UNSET)
         framework: FixedLayoutFramework | Unset
         if isinstance(_framework,  Unset):
@@ -217,6 +242,8 @@ class FixedLayout:
 
 
         fused_cross_entropy = d.pop("fused_cross_entropy", UNSET)
+
+        grad_reduce_in_fp32 = d.pop("grad_reduce_in_fp32", UNSET)
 
         micro_batch = d.pop("micro_batch", UNSET)
 
@@ -231,6 +258,8 @@ class FixedLayout:
 
 
         overlap_grad_reduce = d.pop("overlap_grad_reduce", UNSET)
+
+        overlap_param_gather = d.pop("overlap_param_gather", UNSET)
 
         pp = d.pop("pp", UNSET)
 
@@ -270,11 +299,14 @@ class FixedLayout:
             dp=dp,
             ep=ep,
             flash_attention=flash_attention,
+            fp8_param_gather=fp8_param_gather,
             framework=framework,
             fused_cross_entropy=fused_cross_entropy,
+            grad_reduce_in_fp32=grad_reduce_in_fp32,
             micro_batch=micro_batch,
             offload=offload,
             overlap_grad_reduce=overlap_grad_reduce,
+            overlap_param_gather=overlap_param_gather,
             pp=pp,
             recompute=recompute,
             recompute_layers=recompute_layers,

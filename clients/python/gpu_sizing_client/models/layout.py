@@ -37,6 +37,8 @@ class Layout:
                 1.
             ep (int | Unset): Expert parallel Default: 1.
             flash_attention (bool | Unset): Fused attention kernels (FlashAttention, cuDNN fused attention) Default: True.
+            fp8_param_gather (bool | Unset): With FP8 training and the distributed optimizer, all-gather the weights in FP8
+                (Megatron-Core's fp8_param_gather, set by NeMo's and Megatron-Bridge's FP8 recipes) Default: False.
             framework (LayoutFramework | Unset): Training framework: megatron (Megatron-LM, NeMo, Megatron-Bridge),
                 megatron-deepspeed, deepspeed (Hugging Face model code), fsdp (PyTorch FSDP/FSDP2), ddp (PyTorch DDP), horovod
                 (TensorFlow with Horovod), mxnet (MXNet with Horovod). Convolutions run at the framework's own kernel rate.
@@ -44,10 +46,16 @@ class Layout:
                 2023)
             fused_cross_entropy (bool | Unset): Output layer and loss fused in chunks (Liger-Kernel): no logits tensor in
                 memory Default: False.
+            grad_reduce_in_fp32 (bool | Unset): Gradients held and reduced in FP32 (Megatron-Core's grad_reduce_in_fp32);
+                false: in the parameters' 16-bit dtype, as NeMo's and Megatron-Bridge's FP8 performance recipes run. Default:
+                the framework's usual setting (FP32 for megatron and megatron-deepspeed)
             offload (LayoutOffload | Unset): State kept in host memory (ZeRO-Offload, Megatron cpu_offloading) Default:
                 LayoutOffload.NONE.
             overlap_grad_reduce (bool | Unset): Reduce gradients during the backward pass; default: the framework's usual
                 setting
+            overlap_param_gather (bool | Unset): With the distributed optimizer (zero_stage 1), all-gather the updated
+                weights behind the next step's forward (Megatron-Core's overlap_param_gather); default: on for megatron (NeMo
+                and Megatron-Bridge recipes), off otherwise
             pp (int | Unset): Pipeline stages Default: 1.
             recompute (LayoutRecompute | Unset): Activation recomputation; selective re-runs attention, full every layer
                 Default: LayoutRecompute.NONE.
@@ -68,10 +76,13 @@ class Layout:
     cp: int | Unset = 1
     ep: int | Unset = 1
     flash_attention: bool | Unset = True
+    fp8_param_gather: bool | Unset = False
     framework: LayoutFramework | Unset = UNSET
     fused_cross_entropy: bool | Unset = False
+    grad_reduce_in_fp32: bool | Unset = UNSET
     offload: LayoutOffload | Unset = LayoutOffload.NONE
     overlap_grad_reduce: bool | Unset = UNSET
+    overlap_param_gather: bool | Unset = UNSET
     pp: int | Unset = 1
     recompute: LayoutRecompute | Unset = LayoutRecompute.NONE
     recompute_layers: int | Unset = 0
@@ -99,6 +110,8 @@ class Layout:
 
         flash_attention = self.flash_attention
 
+        fp8_param_gather = self.fp8_param_gather
+
         framework: str | Unset = UNSET
         if not isinstance(self.framework, Unset):
             framework = self.framework.value
@@ -106,12 +119,16 @@ class Layout:
 
         fused_cross_entropy = self.fused_cross_entropy
 
+        grad_reduce_in_fp32 = self.grad_reduce_in_fp32
+
         offload: str | Unset = UNSET
         if not isinstance(self.offload, Unset):
             offload = self.offload.value
 
 
         overlap_grad_reduce = self.overlap_grad_reduce
+
+        overlap_param_gather = self.overlap_param_gather
 
         pp = self.pp
 
@@ -149,14 +166,20 @@ class Layout:
             field_dict["ep"] = ep
         if flash_attention is not UNSET:
             field_dict["flash_attention"] = flash_attention
+        if fp8_param_gather is not UNSET:
+            field_dict["fp8_param_gather"] = fp8_param_gather
         if framework is not UNSET:
             field_dict["framework"] = framework
         if fused_cross_entropy is not UNSET:
             field_dict["fused_cross_entropy"] = fused_cross_entropy
+        if grad_reduce_in_fp32 is not UNSET:
+            field_dict["grad_reduce_in_fp32"] = grad_reduce_in_fp32
         if offload is not UNSET:
             field_dict["offload"] = offload
         if overlap_grad_reduce is not UNSET:
             field_dict["overlap_grad_reduce"] = overlap_grad_reduce
+        if overlap_param_gather is not UNSET:
+            field_dict["overlap_param_gather"] = overlap_param_gather
         if pp is not UNSET:
             field_dict["pp"] = pp
         if recompute is not UNSET:
@@ -199,6 +222,8 @@ class Layout:
 
         flash_attention = d.pop("flash_attention", UNSET)
 
+        fp8_param_gather = d.pop("fp8_param_gather", UNSET)
+
         _framework = d.pop("framework", UNSET)
         framework: LayoutFramework | Unset
         if isinstance(_framework,  Unset):
@@ -211,6 +236,8 @@ class Layout:
 
         fused_cross_entropy = d.pop("fused_cross_entropy", UNSET)
 
+        grad_reduce_in_fp32 = d.pop("grad_reduce_in_fp32", UNSET)
+
         _offload = d.pop("offload", UNSET)
         offload: LayoutOffload | Unset
         if isinstance(_offload,  Unset):
@@ -222,6 +249,8 @@ class Layout:
 
 
         overlap_grad_reduce = d.pop("overlap_grad_reduce", UNSET)
+
+        overlap_param_gather = d.pop("overlap_param_gather", UNSET)
 
         pp = d.pop("pp", UNSET)
 
@@ -261,10 +290,13 @@ class Layout:
             cp=cp,
             ep=ep,
             flash_attention=flash_attention,
+            fp8_param_gather=fp8_param_gather,
             framework=framework,
             fused_cross_entropy=fused_cross_entropy,
+            grad_reduce_in_fp32=grad_reduce_in_fp32,
             offload=offload,
             overlap_grad_reduce=overlap_grad_reduce,
+            overlap_param_gather=overlap_param_gather,
             pp=pp,
             recompute=recompute,
             recompute_layers=recompute_layers,

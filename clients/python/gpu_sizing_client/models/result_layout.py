@@ -27,11 +27,14 @@ class ResultLayout:
             dp (int):
             ep (int):
             flash_attention (bool):
+            fp8_param_gather (bool):
             framework (str):
             fused_cross_entropy (bool):
+            grad_reduce_in_fp32 (bool):
             micro_batch (int):
             offload (str):
             overlap_grad_reduce (bool):
+            overlap_param_gather (bool):
             pp (int):
             recompute (str):
             recompute_layers (int):
@@ -47,11 +50,14 @@ class ResultLayout:
     dp: int
     ep: int
     flash_attention: bool
+    fp8_param_gather: bool
     framework: str
     fused_cross_entropy: bool
+    grad_reduce_in_fp32: bool
     micro_batch: int
     offload: str
     overlap_grad_reduce: bool
+    overlap_param_gather: bool
     pp: int
     recompute: str
     recompute_layers: int
@@ -76,15 +82,21 @@ class ResultLayout:
 
         flash_attention = self.flash_attention
 
+        fp8_param_gather = self.fp8_param_gather
+
         framework = self.framework
 
         fused_cross_entropy = self.fused_cross_entropy
+
+        grad_reduce_in_fp32 = self.grad_reduce_in_fp32
 
         micro_batch = self.micro_batch
 
         offload = self.offload
 
         overlap_grad_reduce = self.overlap_grad_reduce
+
+        overlap_param_gather = self.overlap_param_gather
 
         pp = self.pp
 
@@ -111,11 +123,14 @@ class ResultLayout:
             "dp": dp,
             "ep": ep,
             "flash_attention": flash_attention,
+            "fp8_param_gather": fp8_param_gather,
             "framework": framework,
             "fused_cross_entropy": fused_cross_entropy,
+            "grad_reduce_in_fp32": grad_reduce_in_fp32,
             "micro_batch": micro_batch,
             "offload": offload,
             "overlap_grad_reduce": overlap_grad_reduce,
+            "overlap_param_gather": overlap_param_gather,
             "pp": pp,
             "recompute": recompute,
             "recompute_layers": recompute_layers,
@@ -143,15 +158,21 @@ class ResultLayout:
 
         flash_attention = d.pop("flash_attention")
 
+        fp8_param_gather = d.pop("fp8_param_gather")
+
         framework = d.pop("framework")
 
         fused_cross_entropy = d.pop("fused_cross_entropy")
+
+        grad_reduce_in_fp32 = d.pop("grad_reduce_in_fp32")
 
         micro_batch = d.pop("micro_batch")
 
         offload = d.pop("offload")
 
         overlap_grad_reduce = d.pop("overlap_grad_reduce")
+
+        overlap_param_gather = d.pop("overlap_param_gather")
 
         pp = d.pop("pp")
 
@@ -175,11 +196,14 @@ class ResultLayout:
             dp=dp,
             ep=ep,
             flash_attention=flash_attention,
+            fp8_param_gather=fp8_param_gather,
             framework=framework,
             fused_cross_entropy=fused_cross_entropy,
+            grad_reduce_in_fp32=grad_reduce_in_fp32,
             micro_batch=micro_batch,
             offload=offload,
             overlap_grad_reduce=overlap_grad_reduce,
+            overlap_param_gather=overlap_param_gather,
             pp=pp,
             recompute=recompute,
             recompute_layers=recompute_layers,
