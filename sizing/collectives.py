@@ -1,6 +1,7 @@
 """NCCL's collective algorithms and protocols on a (node, leaf, spine) cluster, as NCCL prices them.
 
-Each algorithm (ring, tree, NVLS, CollNet) runs with each of its protocols (LL, LL128, Simple).
+Each algorithm (ring, tree, NVLS, NVLS-Tree, CollNet) runs with each of its protocols (LL, LL128,
+Simple).
 Its time is NCCL's latency structure (a base latency per collective, intra-node steps at the
 intra-node latency, inter-node steps at the network latency, from tuning.cc of NCCL 2.20.3)
 plus the bytes its bottleneck link carries at the protocol's share of that link. `auto` takes
@@ -19,14 +20,14 @@ from sizing.topology import Links, network_shares, straggler_stretch
 
 # The collectives and algorithms the cost model prices (the estimate API offers these).
 COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p")
-ALGORITHMS = ("auto", "ring", "tree", "nvls", "collnet")
+ALGORITHMS = ("auto", "ring", "tree", "nvls", "nvls_tree", "collnet")
 # What a priced collective ran: one of NCCL's algorithms, or point-to-point sends (all-to-all,
 # p2p), which NCCL does not tune by algorithm.
-CHOSEN = ("ring", "tree", "nvls", "collnet", "p2p")
+CHOSEN = ("ring", "tree", "nvls", "nvls_tree", "collnet", "p2p")
 PROTOCOLS = ("ll", "ll128", "simple")
-# The protocols each algorithm runs (tuning.cc: NVLS and CollNet are Simple only).
+# The protocols each algorithm runs (tuning.cc: NVLS, NVLS-Tree and CollNet are Simple only).
 ALGORITHM_PROTOCOLS = {"ring": PROTOCOLS, "tree": PROTOCOLS, "nvls": ("simple",),
-                       "collnet": ("simple",)}
+                       "nvls_tree": ("simple",), "collnet": ("simple",)}
 
 
 def busbw_factor(op: str, n):
@@ -52,8 +53,10 @@ def _log2i(x):
 def algorithm_available(op: str, algorithm: str, nodes, links: Links) -> np.ndarray:
     """Whether NCCL can run `algorithm` for `op` on a group spanning `nodes` (tuning.cc 2.20.3).
 
-    Tree, NVLS and CollNet are priced for all-reduce; NVLS needs an NVSwitch with in-switch
-    reduction and, without SHARP, one node; CollNet needs SHARP on the fabric and two nodes.
+    Tree, NVLS, NVLS-Tree and CollNet are priced for all-reduce; NVLS needs an NVSwitch with
+    in-switch reduction and, without SHARP, one node; NVLS-Tree (NVLS inside each node, a tree
+    between nodes) the same switch and two nodes or more (tuning.cc: disabled when nNodes == 1);
+    CollNet needs SHARP on the fabric and two nodes.
     """
     nodes = np.asarray(nodes, float)
     yes = np.ones(np.broadcast(nodes, links.nvls).shape, bool)
@@ -65,6 +68,8 @@ def algorithm_available(op: str, algorithm: str, nodes, links: Links) -> np.ndar
         return yes
     if algorithm == "nvls":
         return links.nvls & (nodes <= 1)
+    if algorithm == "nvls_tree":
+        return links.nvls & (nodes > 1)
     if algorithm == "collnet":
         return links.collnet & (nodes > 1)
     raise ValueError(f"unknown algorithm {algorithm!r}")
@@ -78,13 +83,16 @@ def algorithm_refusal(op: str, algorithm: str, cluster: Cluster) -> str | None:
         return f"{algorithm} is priced for all_reduce only; {op} runs as a ring"
     if algorithm == "tree":
         return None
-    if algorithm == "nvls":
+    if algorithm in ("nvls", "nvls_tree"):
         if not cluster.gpu.nvlink_sharp:
-            return (f"nvls needs an NVSwitch with in-switch reduction (NVLink SHARP); "
+            return (f"{algorithm} needs an NVSwitch with in-switch reduction (NVLink SHARP); "
                     f"{cluster.gpu.name} has none")
-        if cluster.nodes > 1:
+        if algorithm == "nvls" and cluster.nodes > 1:
             return ("nvls spans one node here: across nodes NCCL runs it only together with "
-                    "CollNet (SHARP); use collnet on a SHARP fabric, or one node")
+                    "CollNet (SHARP), or as nvls_tree; use collnet on a SHARP fabric, "
+                    "nvls_tree, or one node")
+        if algorithm == "nvls_tree" and cluster.nodes < 2:
+            return "nvls_tree joins nodes by a tree: it needs at least two nodes; use nvls"
         return None
     if not (cluster.fabric.sharp and cluster.fabric.rdma):
         return f"collnet needs in-network reduction (SHARP) on the fabric; {cluster.fabric.name} has none"
@@ -134,6 +142,8 @@ def _latency_us(op, algorithm, protocol, shape: _Shape, links: Links, constants)
         return base + 2.0 * ((g - 1) * intra + shape.tree_depth * np.where(multi, inter, 0.0))
     if algorithm == "nvls":
         return base + intra
+    if algorithm == "nvls_tree":
+        return base + intra + 2.0 * shape.tree_depth * inter
     # CollNet: Direct on NVSwitch systems (each GPU talks to the NICs), Chain otherwise.
     direct = 2.0 * (np.minimum(1.0, g - 1) * intra
                     + (g - 1) * constants.nccl_collnet_arity_latency_us) + inter
@@ -177,10 +187,9 @@ def _intra_ring_time(op, size, g, links: Links):
     return np.where(g > 1, k * (g - 1) / g * size / links.intra_Bps, 0.0)
 
 
-def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: Links,
-                    nvls_factor):
+def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: Links):
     """Seconds the algorithm's bottleneck link needs for the bytes, at full protocol efficiency
-    (inside a CollNet node the NVLS phase runs at its own protocol share, `nvls_factor`).
+    (NVLS, inside one node or a CollNet node, at its measured rate, protocol included).
     `safe`: the group's network share where it spans nodes (1 elsewhere, never read there);
     `intra_ring`: _intra_ring_time."""
     multi = nodes > 1
@@ -201,10 +210,15 @@ def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: L
         return np.maximum(intra_ring, np.where(multi, per_node * size / safe, 0.0))
     if algorithm == "nvls":
         # Each GPU sends its buffer to the switch once and receives the reduction once.
-        return size / b
+        return size / links.nvls_Bps
+    if algorithm == "nvls_tree":
+        # NVLS inside each node, the node's NICs in a tree between nodes: S each way on two
+        # nodes, 2S beyond (tuning.cc: bwInter on two nodes, bwInter / 2 beyond).
+        per_node = np.where(nodes > 2, 2.0, 1.0)
+        return np.maximum(size / links.nvls_Bps, np.where(multi, per_node * size / safe, 0.0))
     # CollNet: the node reduces inside (NVLS where the switch reduces, else a ring), then
     # sends S up to the SHARP switch and receives S back (brief 3.1: 'only N+1 sends').
-    inside = np.where(links.nvls, size / (b * nvls_factor), intra_ring)
+    inside = np.where(links.nvls, size / links.nvls_Bps, intra_ring)
     return np.maximum(inside, np.where(multi, size / safe, 0.0))
 
 
@@ -266,18 +280,21 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     code = np.zeros(best.shape, int)
     # The network's share depends on the algorithm only through its fan-in: a tree's, or a
     # ring's (NVLS and CollNet send as a ring does).
-    patterns = {a: "tree" if a == "tree" else "ring" for a in names}
+    patterns = {a: "tree" if a in ("tree", "nvls_tree") else "ring" for a in names}
     safe = _spanning_shares(op, sorted(set(patterns.values())), nodes, multi, share, links,
                             constants)
     intra_ring = _intra_ring_time(op, size, g, links)
-    nvls_factor = _lookup(constants.nccl_protocol_bandwidth_factor, "nvls.simple")
     shape = _Shape.of(op, size, n, g, nodes)
     for a in names:
         ok = algorithm_available(op, a, nodes, links)
         if not ok.any():
             continue
-        t_bw = _bandwidth_time(op, a, size, n, g, nodes, safe[patterns[a]], intra_ring, links,
-                               nvls_factor)
+        net = safe[patterns[a]]
+        if a == "nvls_tree":
+            # NCCL's 5/6 of NVLS Tree's bandwidth (tuning.cc) on its network leg; the NVLS
+            # phase's share is measured (links.nvls_Bps) and carries it already.
+            net = net * _lookup(constants.nccl_protocol_bandwidth_factor, "nvls_tree.net")
+        t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, intra_ring, links)
         everywhere = bool(ok.all())
         for p in ALGORITHM_PROTOCOLS[a]:
             enabled = ok

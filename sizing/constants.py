@@ -6,6 +6,8 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 
 def _frozen(mapping: Mapping[str, float]) -> Mapping[str, float]:
     return MappingProxyType({str(k): float(v) for k, v in mapping.items()})
@@ -45,6 +47,7 @@ class ModelConstants:
     host_link_gbs: Mapping[str, float]
     cpu_adam_params_per_s: float
     intra_link_efficiency: Mapping[str, float]
+    nvls_algbw_share: Mapping[str, float]
     intra_latency_us: float
     tcp_host_ceiling_gbs: float
     nccl_base_latency_us: Mapping[str, float]
@@ -120,3 +123,44 @@ class ModelConstants:
             return self.per_gpu(FALLBACKS[name], gpu_id)
         return float(table["default"])
 
+
+@dataclass(frozen=True)
+class GpuCodes:
+    """Each candidate's GPU as an index into `ids`, so that a search factors its GPU ids once
+    for all its chunks instead of sorting strings per candidate."""
+
+    codes: np.ndarray
+    ids: tuple[str, ...]
+
+
+def per_gpu_lookup(constants: ModelConstants, gpu_ids, n: int):
+    """A lookup of per-GPU constants for each candidate (the GPU ids are factored once)."""
+    if gpu_ids is None:
+        return lambda name: np.full(n, constants.per_gpu(name, "default"))
+    if isinstance(gpu_ids, GpuCodes):
+        return lambda name: np.array([constants.per_gpu(name, u) for u in gpu_ids.ids])[gpu_ids.codes]
+    factored = factor_ids(np.asarray(gpu_ids, str).reshape(-1))
+    return per_gpu_lookup(constants, factored, n)
+
+
+_PEELED_IDS = 8  # distinct ids found by comparison before sorting the rest
+
+
+def factor_ids(ids: np.ndarray) -> GpuCodes:
+    """The candidates' GPU ids as codes. A batch holds a few GPUs: comparing the column with
+    each id in turn is several times cheaper than sorting the strings (np.unique); past a
+    handful of ids the rest are sorted."""
+    codes = np.full(ids.shape[0], -1)
+    names: list[str] = []
+    while codes.size and len(names) < _PEELED_IDS:
+        first = int(np.argmin(codes))  # the first row without a code, if any is left
+        if codes[first] >= 0:
+            return GpuCodes(codes, tuple(names))
+        codes[ids == ids[first]] = len(names)
+        names.append(str(ids[first]))
+    rest = np.flatnonzero(codes < 0)
+    if rest.size:
+        uniq, inv = np.unique(ids[rest], return_inverse=True)
+        codes[rest] = len(names) + inv.reshape(-1)
+        names += [str(u) for u in uniq]
+    return GpuCodes(codes, tuple(names))

@@ -9,9 +9,9 @@ from itertools import product
 
 import numpy as np
 
+from sizing.constants import GpuCodes
 from sizing.hardware import Cluster
 from sizing.step import (
-    GpuCodes,
     compute_bound_batch,
     estimate_batch,
     feasibility_batch,

@@ -17,6 +17,7 @@ from sizing.compute import (
     recompute_fraction,
     transformer_work,
 )
+from sizing.constants import GpuCodes, per_gpu_lookup
 from sizing.hardware import Cluster
 from sizing.memory import (
     activation_parts,
@@ -150,48 +151,6 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
 
 # --------------------------------------------------------------------------- physics
 
-@dataclass(frozen=True)
-class GpuCodes:
-    """Each candidate's GPU as an index into `ids`, so that a search factors its GPU ids once
-    for all its chunks instead of sorting strings per candidate."""
-
-    codes: np.ndarray
-    ids: tuple[str, ...]
-
-
-def _per_gpu_lookup(constants, gpu_ids, n):
-    """A lookup of per-GPU constants for each candidate (the GPU ids are factored once)."""
-    if gpu_ids is None:
-        return lambda name: np.full(n, constants.per_gpu(name, "default"))
-    if isinstance(gpu_ids, GpuCodes):
-        return lambda name: np.array([constants.per_gpu(name, u) for u in gpu_ids.ids])[gpu_ids.codes]
-    factored = _factor_ids(np.asarray(gpu_ids, str).reshape(-1))
-    return _per_gpu_lookup(constants, factored, n)
-
-
-_PEELED_IDS = 8  # distinct ids found by comparison before sorting the rest
-
-
-def _factor_ids(ids: np.ndarray) -> GpuCodes:
-    """The candidates' GPU ids as codes. A batch holds a few GPUs: comparing the column with
-    each id in turn is several times cheaper than sorting the strings (np.unique); past a
-    handful of ids the rest are sorted."""
-    codes = np.full(ids.shape[0], -1)
-    names: list[str] = []
-    while codes.size and len(names) < _PEELED_IDS:
-        first = int(np.argmin(codes))  # the first row without a code, if any is left
-        if codes[first] >= 0:
-            return GpuCodes(codes, tuple(names))
-        codes[ids == ids[first]] = len(names)
-        names.append(str(ids[first]))
-    rest = np.flatnonzero(codes < 0)
-    if rest.size:
-        uniq, inv = np.unique(ids[rest], return_inverse=True)
-        codes[rest] = len(names) + inv.reshape(-1)
-        names += [str(u) for u in uniq]
-    return GpuCodes(codes, tuple(names))
-
-
 def _lookup_per_key(constants, name, codes, names):
     """A per-framework (or other keyed) constant for each candidate's code."""
     table = np.array([constants.per_gpu(name, k) for k in names])
@@ -209,7 +168,7 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
     """
     f = np.float64
     n = np.asarray(c["gpus_per_node"]).shape[0]
-    per_gpu = _per_gpu_lookup(constants, c.get("gpu_id"), n)
+    per_gpu = per_gpu_lookup(constants, c.get("gpu_id"), n)
     fp32 = training.precision == "fp32"
     peak = c[PEAK_KEYS[training.precision]].astype(f) * 1e12
     peak16 = (c["gpu_fp32_tflops"] if fp32 else c["gpu_bf16_tflops"]).astype(f) * 1e12

@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
+from sizing.constants import per_gpu_lookup
 from sizing.hardware import FABRIC_KINDS, INTRA_LINKS, Cluster
 
 # Which tier of the network a collective's traffic reached (the breakdown names it).
@@ -80,6 +81,17 @@ def intra_bandwidth_Bps(c: dict, constants) -> np.ndarray:
     return np.asarray(c["gpu_intra_bandwidth_gbs"], float) * 1e9 * eff
 
 
+def nvls_bandwidth_Bps(c: dict, constants) -> np.ndarray:
+    """NVLS all-reduce algorithm bandwidth inside a node (S / t at large messages), bytes/s.
+
+    Each GPU's link carries its buffer to the switch and the reduced buffer back once, so the
+    bound is the GPU's NVLink rate; the share of it reached is measured per GPU generation
+    (the switch's multimem reduction, not the link, sets it)."""
+    rate = np.asarray(c["gpu_intra_bandwidth_gbs"], float)
+    share = per_gpu_lookup(constants, c.get("gpu_id"), rate.shape[0])("nvls_algbw_share")
+    return rate * 1e9 * share
+
+
 @dataclass(frozen=True)
 class Links:
     """What the collectives of a batch of candidates run on (arrays, one entry per candidate).
@@ -89,6 +101,7 @@ class Links:
 
     node_Bps: np.ndarray  # one node's NICs, one direction, before congestion
     intra_Bps: np.ndarray  # one GPU's NVLink / xGMI / PCIe rate, one direction
+    nvls_Bps: np.ndarray  # NVLS all-reduce algorithm bandwidth inside a node
     hop_intra_s: np.ndarray | float  # one point-to-point message inside a node
     hop_inter_s: np.ndarray  # one point-to-point message across nodes
     net_extra_us: np.ndarray  # fabric latency beyond NCCL's InfiniBand 'net' figures
@@ -122,6 +135,7 @@ class Links:
         return cls(
             node_Bps=node_bandwidth_gbs(c, constants) * 1e9,
             intra_Bps=intra_bandwidth_Bps(c, constants),
+            nvls_Bps=nvls_bandwidth_Bps(c, constants),
             hop_intra_s=constants.intra_latency_us * 1e-6,
             hop_inter_s=inter_latency_s(c, constants),
             net_extra_us=net_extra,

@@ -218,7 +218,8 @@ class CollectiveRequestSchema(Strict):
         load_default="auto", validate=v.OneOf(ALGORITHMS),
         metadata={"description": "NCCL algorithm: auto (NCCL's own choice by message size, as "
                                  "its tuning model makes it), ring, tree (all_reduce), nvls "
-                                 "(NVLink SHARP, one NVSwitch node) or collnet (InfiniBand "
+                                 "(NVLink SHARP, one NVSwitch node), nvls_tree (NVLink SHARP "
+                                 "inside each node, a tree between nodes) or collnet (InfiniBand "
                                  "SHARP). An algorithm the hardware cannot run is refused (422)."})
     catalog_version = f.Integer(validate=VERSION_RANGE)
 
@@ -229,7 +230,8 @@ class CollectiveSchema(ma.Schema):
     ranks = ma.fields.Integer(required=True)
     algorithm = ma.fields.String(required=True, metadata={"description": "The algorithm asked for"})
     algorithm_used = ma.fields.String(required=True, validate=v.OneOf(CHOSEN), metadata={
-        "description": "The algorithm that ran: what auto chose (ring, tree, nvls, collnet), or "
+        "description": "The algorithm that ran: what auto chose (ring, tree, nvls, nvls_tree, "
+                       "collnet), or "
                        "p2p for all_to_all and p2p, which NCCL sends point to point"})
     time_s = ma.fields.Float(required=True)
     algbw_gbs = ma.fields.Float(required=True, metadata={"description": "S / time, GB/s (bytes)"})

@@ -45,7 +45,7 @@ def test_the_command_runs_on_a_fresh_copy_of_the_repository(tmp_path: Path) -> N
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
-    assert lines[-1].startswith("SUMMARY rows 226: ")
+    assert lines[-1].startswith("SUMMARY rows 238: ")
     assert "overall check" in lines[-1] and "LOSO" in lines[-1]
 
 
@@ -92,7 +92,7 @@ def test_no_constant_is_fitted_on_a_hold_out_or_check_row(ev) -> None:
 
 def test_every_row_of_the_measurement_files_has_exactly_one_spec() -> None:
     measurements = load_measurements()
-    assert len(measurements) == 226
+    assert len(measurements) == 238
     assert {m.file for m in measurements.values()} == {
         "measurements.csv", "holdout_measurements.csv", "check_measurements.csv"}
     assert all(300 <= r <= 599 for r, m in measurements.items()
@@ -191,7 +191,7 @@ def test_leave_one_source_out_is_defined_only_where_another_source_fits_the_figu
 
 def test_the_summary_names_every_category_that_ran(ev) -> None:
     line = summary_line(ev)
-    assert line.startswith("SUMMARY rows 226: ")
+    assert line.startswith("SUMMARY rows 238: ")
     for name in ("NCCL busbw", "CNN scaling", "LLM throughput/MFU", "CNN/BERT throughput",
                  "overall"):
         assert f"{name} check" in line

@@ -26,7 +26,7 @@ class Ran:
 def environment(home: Path, **extra: str) -> dict[str, str]:
     """The caller's environment without any gpu-sizing settings, a home of its own, wide tables."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GPU_SIZING_")}
-    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), COLUMNS="200", **extra)
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), COLUMNS="240", **extra)
     return env
 
 

@@ -29,8 +29,8 @@ class Collective:
         Attributes:
             algbw_gbs (float): S / time, GB/s (bytes)
             algorithm (str): The algorithm asked for
-            algorithm_used (CollectiveAlgorithmUsed): The algorithm that ran: what auto chose (ring, tree, nvls, collnet),
-                or p2p for all_to_all and p2p, which NCCL sends point to point
+            algorithm_used (CollectiveAlgorithmUsed): The algorithm that ran: what auto chose (ring, tree, nvls, nvls_tree,
+                collnet), or p2p for all_to_all and p2p, which NCCL sends point to point
             busbw_gbs (float): nccl-tests bus bandwidth, GB/s (bytes)
             calibration (CollectiveCalibration): calibrated: measured rows exist for this GPU and this fabric; extrapolated:
                 not, and the intervals are widened

@@ -3,6 +3,7 @@ from enum import StrEnum
 class CollectiveAlgorithmUsed(StrEnum):
     COLLNET = "collnet"
     NVLS = "nvls"
+    NVLS_TREE = "nvls_tree"
     P2P = "p2p"
     RING = "ring"
     TREE = "tree"

@@ -32,8 +32,9 @@ class CollectiveRequest:
             operation (CollectiveRequestOperation):
             size_bytes (float): Message size S in bytes (nccl-tests)
             algorithm (CollectiveRequestAlgorithm | Unset): NCCL algorithm: auto (NCCL's own choice by message size, as its
-                tuning model makes it), ring, tree (all_reduce), nvls (NVLink SHARP, one NVSwitch node) or collnet (InfiniBand
-                SHARP). An algorithm the hardware cannot run is refused (422). Default: CollectiveRequestAlgorithm.AUTO.
+                tuning model makes it), ring, tree (all_reduce), nvls (NVLink SHARP, one NVSwitch node), nvls_tree (NVLink SHARP
+                inside each node, a tree between nodes) or collnet (InfiniBand SHARP). An algorithm the hardware cannot run is
+                refused (422). Default: CollectiveRequestAlgorithm.AUTO.
             catalog_version (int | Unset):
      """
 

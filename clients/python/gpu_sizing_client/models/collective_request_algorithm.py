@@ -4,6 +4,7 @@ class CollectiveRequestAlgorithm(StrEnum):
     AUTO = "auto"
     COLLNET = "collnet"
     NVLS = "nvls"
+    NVLS_TREE = "nvls_tree"
     RING = "ring"
     TREE = "tree"
 
