@@ -217,11 +217,16 @@ def hashed_busiest(flows, links, sets) -> np.ndarray:
     cdf = pmf
     exact = np.zeros(np.shape(mean))
     summed = mean <= 8.0  # the loads whose terms are summed (the others take the normal limit)
+    # Each row stops at its own first term below 1e-4 flows (the tail only falls), so its
+    # figure never depends on the other rows of its batch: a search's chunking cannot move it.
+    adding = summed.copy()
     for j in range(_BUSIEST_TERMS):
         tail = 1.0 - cdf ** bins  # P(busiest >= j + 1)
-        exact = exact + tail
-        if j >= 1 and float(np.max(tail, where=summed, initial=0.0)) < 1e-4:
-            break  # the remaining terms add less than 1e-4 flows each
+        exact = exact + np.where(adding, tail, 0.0)
+        if j >= 1:
+            adding &= tail >= 1e-4
+            if not adding.any():
+                break  # every row's remaining terms add less than 1e-4 flows each
         pmf = pmf * np.maximum(flows - j, 0.0) / (j + 1.0) * q
         cdf = np.minimum(cdf + pmf, 1.0)
     one_link = links <= 1.0  # every flow on the one link
