@@ -151,6 +151,9 @@ class SizingRequest:
                 out.append(("/layout/pp", f"pp={fixed.pp} exceeds the model's {self.model.layers} layers"))
         if fixed:
             out += [(f"/layout/{name}", reason) for name, reason in layout_rules(fixed)]
+            if fixed.fp8_param_gather and self.precision != "fp8":
+                out.append(("/layout/fp8_param_gather",
+                            "only FP8 training has FP8 weights to gather"))
             if (isinstance(self.model, Transformer) and fixed.cp > 1
                     and self.model.seq_len % (2 * fixed.cp)):
                 out.append(("/layout/cp", (f"2 x cp = {2 * fixed.cp} does not divide the "

@@ -50,13 +50,15 @@ def _log2i(x):
     return np.floor(np.log2(np.maximum(x, 1.0)))
 
 
-def algorithm_available(op: str, algorithm: str, nodes, links: Links) -> np.ndarray:
+def algorithm_available(op: str, algorithm: str, nodes, links: Links, per_node=2.0) -> np.ndarray:
     """Whether NCCL can run `algorithm` for `op` on a group spanning `nodes` (tuning.cc 2.20.3).
 
     Tree, NVLS, NVLS-Tree and CollNet are priced for all-reduce; NVLS needs an NVSwitch with
     in-switch reduction and, without SHARP, one node; NVLS-Tree (NVLS inside each node, a tree
     between nodes) the same switch and two nodes or more (tuning.cc: disabled when nNodes == 1);
-    CollNet needs SHARP on the fabric and two nodes.
+    CollNet needs SHARP on the fabric and two nodes. NVLS and NVLS-Tree also need two of the
+    group's GPUs in a node (`per_node`): ncclNvlsInit leaves NVLS off when the communicator
+    has fewer than two GPUs there (`gpuCount < 2`; later releases `<= 2`).
     """
     nodes = np.asarray(nodes, float)
     yes = np.ones(np.broadcast(nodes, links.nvls).shape, bool)
@@ -66,10 +68,11 @@ def algorithm_available(op: str, algorithm: str, nodes, links: Links) -> np.ndar
         return ~yes
     if algorithm == "tree":
         return yes
+    switch = links.nvls & (np.asarray(per_node, float) >= 2)
     if algorithm == "nvls":
-        return links.nvls & (nodes <= 1)
+        return switch & (nodes <= 1)
     if algorithm == "nvls_tree":
-        return links.nvls & (nodes > 1)
+        return switch & (nodes > 1)
     if algorithm == "collnet":
         return links.collnet & (nodes > 1)
     raise ValueError(f"unknown algorithm {algorithm!r}")
@@ -87,6 +90,8 @@ def algorithm_refusal(op: str, algorithm: str, cluster: Cluster) -> str | None:
         if not cluster.gpu.nvlink_sharp:
             return (f"{algorithm} needs an NVSwitch with in-switch reduction (NVLink SHARP); "
                     f"{cluster.gpu.name} has none")
+        if cluster.gpus_per_node < 2:
+            return f"{algorithm} needs at least two GPUs of the group in each node"
         if algorithm == "nvls" and cluster.nodes > 1:
             return ("nvls spans one node here: across nodes NCCL runs it only together with "
                     "CollNet (SHARP), or as nvls_tree; use collnet on a SHARP fabric, "
@@ -286,7 +291,7 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     intra_ring = _intra_ring_time(op, size, g, links)
     shape = _Shape.of(op, size, n, g, nodes)
     for a in names:
-        ok = algorithm_available(op, a, nodes, links)
+        ok = algorithm_available(op, a, nodes, links, g)
         if not ok.any():
             continue
         net = safe[patterns[a]]

@@ -73,6 +73,7 @@ class ModelConstants:
     bytes_per_param_gradients: float
     bytes_per_param_optimizer: float
     bytes_per_param_weights_fp32: float
+    bytes_per_param_weights_fp8: float
     bytes_per_param_gradients_fp32: float
     bytes_per_param_optimizer_fp32: float
     runtime_reserved_gb: float

@@ -119,6 +119,12 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
             f"{'(in FP8) ' if layout.fp8_param_gather and training.precision == 'fp8' else ''}"
             f"the next step's forward, at {100 * constants.overlap_efficiency:.0f}% efficiency; "
             "the last bucket of each is always exposed.")
+    elif layout.zero_stage == 1:
+        add(f"ZeRO-1: the gradients' reduce-scatter in {constants.dp_bucket_mb:g} MB buckets "
+            + ("overlaps the last micro-batch's backward at "
+               f"{100 * constants.overlap_efficiency:.0f}% efficiency (the last bucket exposed)"
+               if layout.overlaps_gradients else "runs after the backward pass")
+            + "; the weights' all-gather runs after the optimizer step, exposed.")
     elif layout.overlaps_gradients:
         add(f"Gradient all-reduce in {constants.dp_bucket_mb:g} MB buckets overlaps the last "
             f"micro-batch's backward at {100 * constants.overlap_efficiency:.0f}% efficiency; "

@@ -100,6 +100,14 @@ def layout_rules(layout: Layout) -> list:
                                              "to full")))
     if layout.zero_stage not in ZERO_STAGES:
         problems.append(("zero_stage", "must be 0, 1, 2 or 3"))
+    elif layout.zero_stage != 1:
+        # Both settings belong to the distributed optimizer's all-gather of the weights.
+        if layout.overlap_param_gather:
+            problems.append(("overlap_param_gather", "overlaps the distributed optimizer's "
+                             "weight all-gather: needs zero_stage 1"))
+        if layout.fp8_param_gather:
+            problems.append(("fp8_param_gather", "gathers the distributed optimizer's weights "
+                             "in FP8: needs zero_stage 1"))
     if layout.recompute not in RECOMPUTE:
         problems.append(("recompute", f"must be one of {', '.join(RECOMPUTE)}"))
     return problems
@@ -127,6 +135,8 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
                          f"{training.global_batch} is not divisible by dp*micro_batch = {unit}"))
     if cluster.gpu.peak_tflops(training.precision) is None:
         problems.append(("precision", f"{cluster.gpu.name} has no {training.precision} support"))
+    if layout.fp8_param_gather and training.precision != "fp8":
+        problems.append(("fp8_param_gather", "only FP8 training has FP8 weights to gather"))
     if isinstance(model, Transformer):
         if not model.tp_divides_heads(layout.tp):
             problems.append(("tp", f"tp={layout.tp} does not divide {model.heads} heads"))
@@ -458,18 +468,38 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # per-step cost is units x cost(one unit), not the cost of one message of the whole size.
     bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
     n_buckets = np.maximum(grad_bytes / bucket, 1.0)
-    # Read without ZeRO or with ZeRO-1 (ZeRO-2 and ZeRO-3 reduce-scatter instead).
+    # Read without ZeRO (ZeRO-1 and ZeRO-2 reduce-scatter and all-gather, ZeRO-3 per layer);
+    # priced on ZeRO-1 rows too for the route the words name.
     t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp, "dp", read=zero <= 1)
     # Expert weights are replicated only over the dp / ep ranks holding the same experts (ep x
     # tp apart): their gradients reduce over that smaller group, the dense ones over dp x cp.
     t_ar = n_buckets * t_bucket
+    # ZeRO-1 (Megatron's distributed optimizer, DeepSpeed's stage 1) reduce-scatters the
+    # gradients and all-gathers the updated 16-bit weights (FP8 with fp8_param_gather): two
+    # collectives of their own, which NCCL runs as rings whatever the all-reduce would take
+    # (Megatron-LM docs/source/api-guide/dist_optimizer.md 'Key steps'; tuning.cc prices tree,
+    # NVLS and CollNet for all-reduce only).
+    z1 = (zero == 1) & (dpc > 1)
+    fp8_gather = np.asarray(c["fp8_param_gather"], bool) & (training.precision == "fp8")
+    w_per_g = np.where(fp8_gather, constants.bytes_per_param_weights_fp8, wbytes) / gbytes
+    t_z1_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, read=z1)
+    t_z1_agb, _ = cost("all_gather", bucket * w_per_g, dpc, tp, read=z1)
+    t_z1_rs, t_z1_ag = n_buckets * t_z1_rsb, n_buckets * t_z1_agb
     if expert > 0:
         expert_bytes = expert / (tp * pp * ep) * gbytes
         dense_buckets = np.maximum((grad_bytes - expert_bytes) / bucket, 1.0)
-        t_ebucket, _ = cost("all_reduce", bucket, np.maximum(dpc / ep, 1.0), tp * ep,
-                            read=(ep > 1) & (zero <= 1))
+        expert_dp, expert_stride = np.maximum(dpc / ep, 1.0), tp * ep
+        t_ebucket, _ = cost("all_reduce", bucket, expert_dp, expert_stride,
+                            read=(ep > 1) & (zero == 0))
         t_ar = np.where(ep > 1, dense_buckets * t_bucket + expert_bytes / bucket * t_ebucket,
                         t_ar)
+        z1_ep = z1 & (ep > 1)
+        t_ers, _ = cost("reduce_scatter", bucket, expert_dp, expert_stride, read=z1_ep)
+        t_eag, _ = cost("all_gather", bucket * w_per_g, expert_dp, expert_stride, read=z1_ep)
+        t_z1_rs = np.where(ep > 1, dense_buckets * t_z1_rsb + expert_bytes / bucket * t_ers,
+                           t_z1_rs)
+        t_z1_ag = np.where(ep > 1, dense_buckets * t_z1_agb + expert_bytes / bucket * t_eag,
+                           t_z1_ag)
     # ZeRO-2 keeps only its shard of the gradients (sizing/memory.py): with accumulation each
     # micro-batch's gradients are reduce-scattered as they are produced, and the updated
     # 16-bit weights are all-gathered once after the optimizer step.
@@ -491,17 +521,11 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
                          np.maximum(grad_bytes / shard / bucket, 1.0) * t_rep1, 0.0)
     has_dp = dpc > 1
     dp_overlap = np.asarray(c["overlap_grad_reduce"], bool)
-    # Megatron's distributed optimizer with overlap_param_gather: the all-reduce's traffic is a
-    # reduce-scatter of the gradients behind the last micro-batch's backward, then an all-gather
-    # of the 16-bit weights dispatched at the next step's forward and waited for bucket by bucket
-    # in each module's forward pre-hook (Megatron-LM docs/source/api-guide/dist_optimizer.md
-    # 'Key steps'; megatron/core/distributed/distributed_data_parallel.py @core_v0.11.0
-    # _make_forward_pre_hook). A ring all-reduce is a reduce-scatter and an all-gather of the
-    # same bytes: each is half of it, the all-gather at the weights' bytes.
-    split_z1 = dp_overlap & np.asarray(c["overlap_param_gather"], bool) & (zero == 1)
-    # fp8_param_gather: the weights gathered in FP8, one byte each.
-    fp8_gather = np.asarray(c["fp8_param_gather"], bool) & (training.precision == "fp8")
-    ag_share = 0.5 * np.where(fp8_gather, 1.0, wbytes) / gbytes
+    # Megatron's distributed optimizer with overlap_param_gather dispatches the weights'
+    # all-gather at the next step's forward and waits for it bucket by bucket in each module's
+    # forward pre-hook (megatron/core/distributed/distributed_data_parallel.py @core_v0.11.0
+    # _make_forward_pre_hook); without it the all-gather runs after the optimizer step.
+    gather_hidden = dp_overlap & np.asarray(c["overlap_param_gather"], bool)
 
     # ---- optimizer step and offload (per step, exposed)
     opt_params = local_params / np.where(zero >= 1, shard, 1.0)
@@ -550,12 +574,15 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # A framework that reduces after the backward (no overlap_comm, DeepSpeed's pipeline
         # engine) exposes the whole all-reduce.
         exp_ar = np.where(dp_overlap, np.minimum(ar, np.maximum(last, ar - ov * t_bwd_mb)), ar)
-        rs_half, ag_part = 0.5 * ar, ag_share * ar
-        exp_ar = np.where(split_z1, np.minimum(rs_half, np.maximum(0.5 * last,
-                                                                   rs_half - ov * t_bwd_mb))
-                          + np.minimum(ag_part, np.maximum(ag_share * last,
-                                                           ag_part - ov * t_fwd_mb)), exp_ar)
-        ar = np.where(split_z1, rs_half + ag_part, ar)
+        # ZeRO-1: the gradients' reduce-scatter hides as the all-reduce would; the weights'
+        # all-gather (counted with ZeRO's traffic below) behind the next forward where it is
+        # overlapped, else it waits.
+        z1_rs, z1_ag = s_(t_z1_rs, "dp"), s_(t_z1_ag, "dp")
+        exp_ar = np.where(z1, np.where(dp_overlap, np.minimum(z1_rs, np.maximum(
+            s_(t_z1_rsb, "dp"), z1_rs - ov * t_bwd_mb)), z1_rs), exp_ar)
+        ar = np.where(z1, z1_rs, ar)
+        z1_exp = np.where(gather_hidden & ~tp_inter, np.minimum(z1_ag, np.maximum(
+            s_(t_z1_agb, "dp"), z1_ag - ov * t_fwd_mb)), z1_ag)
         # ZeRO-3/FSDP, per micro-batch and per phase: the forward all-gather can hide only
         # behind forward compute; the backward all-gather and the gradient reduce-scatter share
         # the same NICs (their times add) and hide only behind backward compute (with any
@@ -585,8 +612,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         dp_total = np.where(has_dp, np.where(z3, rs, np.where(z2, m * z2_rs, ar)), 0.0)
         dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe,
                                            np.where(z2, m * z2_exp, exp_ar)), 0.0)
-        zero_total = np.where(has_dp & z3, ag, np.where(has_dp & z2, z2_ag, 0.0))
-        zero_exp = np.where(has_dp & z3, exp_z * ag / z_safe, np.where(has_dp & z2, z2_ag, 0.0))
+        zero_total = np.where(has_dp & z3, ag, np.where(has_dp & z2, z2_ag,
+                                                        np.where(z1, z1_ag, 0.0)))
+        zero_exp = np.where(has_dp & z3, exp_z * ag / z_safe,
+                            np.where(has_dp & z2, z2_ag, np.where(z1, z1_exp, 0.0)))
         # Overlap is not free: communication kernels running under compute take SMs and HBM
         # bandwidth from it, so the compute they hide behind runs slower for as long as they
         # run (constants.overlap_compute_slowdown).

@@ -275,3 +275,18 @@ def test_a_cnn_estimate_runs_the_framework_it_states(client):
     # DeepLearningExamples' MXNet ResNet-50 is the fastest of the three on one A100.
     assert len({ddp, mxnet, tensorflow}) == 3 and mxnet > max(ddp, tensorflow)
     assert samples_per_s() == ddp  # the default for a sample-based model
+
+
+@pytest.mark.parametrize("layout, pointer", [
+    ({"dp": 8, "zero_stage": 0, "overlap_param_gather": True}, "overlap_param_gather"),
+    ({"dp": 8, "zero_stage": 3, "fp8_param_gather": True}, "fp8_param_gather"),
+    ({"dp": 8, "zero_stage": 1, "fp8_param_gather": True}, "fp8_param_gather"),  # in BF16
+])
+def test_distributed_optimizer_settings_without_their_optimizer_are_refused_by_name(
+        client, layout, pointer):
+    body = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 1},
+            "workload": {"preset": "llama-3-8b"}, "training": {"global_batch": 64},
+            "layout": layout}
+    response = client.post("/v1/estimates", json=body)
+    assert response.status_code == 422, response.get_json()
+    assert pointer in str(response.get_json()["errors"])

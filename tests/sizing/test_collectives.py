@@ -217,3 +217,16 @@ def test_a_rail_optimised_unit_keeps_its_nodes_below_the_spine(cluster_on, const
     core = replace(lossy, fabric=replace(lossy.fabric, nodes_below_core=8))
     assert (collective_time("all_reduce", 2**30, replace(core, nodes=16), constants)[2]
             < collective_time("all_reduce", 2**30, replace(lossy, nodes=16), constants)[2])
+
+
+def test_nvls_needs_two_of_the_groups_gpus_in_a_node(cluster_on, constants):
+    """A data-parallel group under tp 8 has one GPU in each node: NCCL leaves NVLS (and so
+    NVLS-Tree) off there, and the all-reduce runs as a ring or tree."""
+    cluster = cluster_on("ib-ndr-400", 32)
+    links = Links.of(cluster.as_arrays(), constants)
+    size = np.array([64.0 * 2**20])
+    _, spread = collective_cost("all_reduce", size, 32, 1, links, links.node_Bps / 8, constants)
+    two = Links.of(cluster_on("ib-ndr-400", 2).as_arrays(), constants)
+    _, packed = collective_cost("all_reduce", size, 16, 8, two, two.node_Bps, constants)
+    assert CHOSEN[int(spread[0])] in ("ring", "tree")
+    assert CHOSEN[int(packed[0])] == "nvls_tree"
