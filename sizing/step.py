@@ -17,7 +17,7 @@ from sizing.compute import (
     recompute_fraction,
     transformer_work,
 )
-from sizing.constants import GpuCodes, per_gpu_lookup
+from sizing.constants import GpuCodes, factor_ids, per_gpu_lookup
 from sizing.hardware import Cluster
 from sizing.memory import (
     activation_parts,
@@ -235,7 +235,9 @@ def _normalise(batch: dict, training: Training) -> dict:
     if isinstance(c.get("gpu_id"), GpuCodes):
         out["gpu_id"] = c["gpu_id"]
     elif "gpu_id" in c:
-        out["gpu_id"] = np.broadcast_to(np.atleast_1d(np.asarray(c["gpu_id"])), arrays[0].shape)
+        # Factored here, once, for every per-GPU lookup of the evaluation (compute, NVLS).
+        ids = np.broadcast_to(np.atleast_1d(np.asarray(c["gpu_id"], str)), arrays[0].shape)
+        out["gpu_id"] = factor_ids(ids.reshape(-1))
     return out
 
 
