@@ -275,7 +275,10 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
         raise ValueError(f"unknown collective {op!r}")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}")
-    names = [a for a in ALGORITHM_PROTOCOLS if algorithm in ("auto", a)]
+    # Only the ring runs a reduce-scatter or an all-gather (algorithm_available): the others'
+    # network shares and times are not priced for them.
+    names = [a for a in ALGORITHM_PROTOCOLS if algorithm in ("auto", a)
+             and (op == "all_reduce" or a == "ring")]
     best = np.full(np.broadcast(size, n, g, links.node_Bps).shape, np.inf)
     code = np.zeros(best.shape, int)
     # The network's share depends on the algorithm only through its fan-in: a tree's, or a

@@ -7,7 +7,7 @@ fabric and traffic pattern; the slowest-rank stretch.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
@@ -119,6 +119,9 @@ class Links:
     nics: np.ndarray  # NICs per node
     nodes_below_core: np.ndarray  # nodes the spine joins (inf: no core tier)
     oversubscription: np.ndarray
+    # The per-candidate figures above stacked by dtype, each field a row of one stack (names,
+    # matrix): picking candidates out is then one gather per dtype, not one per field.
+    stacks: tuple = field(default=(), repr=False, compare=False)
 
     @classmethod
     def of(cls, c: dict, constants) -> Links:
@@ -132,7 +135,7 @@ class Links:
         net_extra = np.maximum(np.asarray(c["fabric_latency_us"], float)
                                - constants.nccl_net_reference_latency_us, 0.0) + staged
         selective = np.asarray(c.get("fabric_selective_repeat", False), bool)
-        return cls(
+        return cls._stacked(dict(
             node_Bps=node_bandwidth_gbs(c, constants) * 1e9,
             intra_Bps=intra_bandwidth_Bps(c, constants),
             nvls_Bps=nvls_bandwidth_Bps(c, constants),
@@ -154,12 +157,34 @@ class Links:
             nics=np.maximum(np.asarray(c["nics_per_node"], float), 1.0),
             nodes_below_core=np.asarray(c.get("fabric_nodes_below_core", np.inf), float),
             oversubscription=np.asarray(c["fabric_oversubscription"], float),
-        )
+        ))
+
+    @classmethod
+    def _stacked(cls, figures: dict) -> Links:
+        """Links whose 1-d figures are rows of one matrix per (dtype, length)."""
+        groups: dict[tuple, list[str]] = {}
+        for name, value in figures.items():
+            if np.ndim(value) == 1:
+                groups.setdefault((value.dtype, value.shape), []).append(name)
+        stacks = []
+        for names in groups.values():
+            matrix = np.stack([figures[k] for k in names])
+            figures.update(zip(names, matrix))
+            stacks.append((tuple(names), matrix))
+        return cls(**figures, stacks=tuple(stacks))
 
     def rows(self, idx: np.ndarray) -> Links:
         """The links of candidates `idx` only (figures shared by all, 0-d, stay as they are)."""
-        return replace(self, **{f.name: getattr(self, f.name)[idx] for f in fields(self)
-                                if np.ndim(getattr(self, f.name))})
+        stacked = {name for names, _ in self.stacks for name in names}
+        figures = {f.name: getattr(self, f.name)[idx] for f in fields(self)
+                   if f.name != "stacks" and f.name not in stacked
+                   and np.ndim(getattr(self, f.name))}
+        stacks = []
+        for names, matrix in self.stacks:
+            picked = matrix.take(idx, axis=1)
+            figures.update(zip(names, picked))
+            stacks.append((names, picked))
+        return replace(self, **figures, stacks=tuple(stacks))
 
 
 def straggler_stretch(jitter_cv, ranks) -> np.ndarray:
