@@ -243,13 +243,29 @@ def _spanning_shares(op: str, patterns, nodes, multi, share, links: Links, const
     return out
 
 
+def _shares(op: str, patterns, nodes, multi, share, links: Links, constants,
+            cache: dict | None) -> dict:
+    """_spanning_shares, through `cache` ({(all-to-all?, pattern): share}) when one is given."""
+    if cache is None:
+        return _spanning_shares(op, patterns, nodes, multi, share, links, constants)
+    a2a = op == "all_to_all"
+    missing = [p for p in patterns if (a2a, p) not in cache]
+    if missing:
+        priced = _spanning_shares(op, missing, nodes, multi, share, links, constants)
+        cache.update({(a2a, p): v for p, v in priced.items()})
+    return {p: cache[(a2a, p)] for p in patterns}
+
+
 def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
-                    algorithm: str = "auto"):
+                    algorithm: str = "auto", shares: dict | None = None):
     """Seconds for one collective on a group of n ranks, `per_node` of them in each node, and
     the index into CHOSEN of the algorithm it ran.
 
     size: bytes of the full buffer (nccl-tests S); share: the group's share of its node's NIC
     bandwidth (bytes/s). An algorithm the hardware cannot run costs infinity.
+    shares: the network shares priced for another collective on the same group, rows and
+    links, reused and added to (they depend on the collective only through all-to-all's
+    pattern, which is kept apart).
     """
     size = np.asarray(size, float)
     n = np.maximum(np.asarray(n, float), 1.0)
@@ -258,7 +274,7 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     multi = nodes > 1
     if op in ("all_to_all", "p2p", "broadcast"):
         hop = np.where(multi, links.hop_inter_s, links.hop_intra_s)
-        safe = _spanning_shares(op, ("ring",), nodes, multi, share, links, constants)["ring"]
+        safe = _shares(op, ("ring",), nodes, multi, share, links, constants, shares)["ring"]
         if op == "all_to_all":
             # Each rank sends (n-1)/n of S: the (n-g)/n that leave the node share the NICs.
             t_intra = np.where(g > 1, (g - 1) / n * size / links.intra_Bps, 0.0)
@@ -284,8 +300,8 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     # The network's share depends on the algorithm only through its fan-in: a tree's, or a
     # ring's (NVLS and CollNet send as a ring does).
     patterns = {a: "tree" if a in ("tree", "nvls_tree") else "ring" for a in names}
-    safe = _spanning_shares(op, sorted(set(patterns.values())), nodes, multi, share, links,
-                            constants)
+    safe = _shares(op, sorted(set(patterns.values())), nodes, multi, share, links, constants,
+                   shares)
     intra_ring = _intra_ring_time(op, size, g, links)
     shape = _Shape.of(op, size, n, g, nodes)
     for a in names:

@@ -310,20 +310,22 @@ class _Rows:
         return cls(mask, idx, links.rows(idx) if idx.size else None)
 
 
-def _collective_on(rows: _Rows, op, size, group, per_node, share, constants):
+def _collective_on(rows: _Rows, op, size, group, per_node, share, constants, shares=None):
     """collective_cost of the candidates `rows`, time and algorithm 0 on the others. The model
     is element-wise, so the rows priced get the figures they would get in a pass over all; the
     others' are never read, and not pricing them is most of the cost of a chunk whose layouts
     mostly leave a collective out (a ZeRO stage, context parallelism, a pipeline)."""
     if rows.idx is None:
-        return collective_cost(op, size, group, per_node, rows.links, share, constants)
+        return collective_cost(op, size, group, per_node, rows.links, share, constants,
+                               shares=shares)
     t, code = np.zeros(rows.mask.shape[0]), np.zeros(rows.mask.shape[0], int)
     idx = rows.idx
     if idx.size:
         def pick(x):
             return x[idx] if np.ndim(x) else x
         t[idx], code[idx] = collective_cost(op, pick(size), pick(group), pick(per_node),
-                                            rows.links, pick(share), constants)
+                                            rows.links, pick(share), constants,
+                                            shares=shares)
     return t, code
 
 
@@ -393,6 +395,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # candidate share their group, and each ZeRO stage's two collectives their rows.
     spans_of: dict[tuple[int, int], tuple] = {}
     rows_of: dict[tuple[int, int], tuple] = {}
+    # The network shares of a group on its rows: the same for each ZeRO stage's two collectives.
+    shares_of: dict[tuple[int, int, int], dict] = {}
 
     def cost(op, size, group, stride, name=None, read=None):
         """One collective of each candidate; `read`: the rows whose time and algorithm are
@@ -408,7 +412,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             rows = group > 1 if read is None else read & (group > 1)  # a group of one costs 0
             rows_of[key] = (group, read, _Rows.of(rows, links))
         rows = rows_of[key][2]
-        t, chosen = _collective_on(rows, op, size, group, per_node, share, constants)
+        shares = shares_of.setdefault((id(group), id(stride), id(read)), {})
+        t, chosen = _collective_on(rows, op, size, group, per_node, share, constants, shares)
         if name is not None:
             routes[name] = (chosen, np.where(group > 1, tier_reached(spans, per_node, links), 0))
         return t, inter
