@@ -113,31 +113,39 @@ class _Shape:
     ring_intra_steps: np.ndarray  # nsteps - nInterSteps
     tree_depth: np.ndarray  # log2i(nodes)
     size_step: np.ndarray  # log2i(bytes / 64), NCCL's index into the tree correction
+    # Index of the intra-node latency that applies: 0 PCI, 1 NVLink; + 2 across nodes (where
+    # the ring's intra-node steps wait at least NCCL's network overhead). One take from a
+    # table of those figures costs a third of the np.where and np.maximum it replaces.
+    intra_row: np.ndarray
 
     @classmethod
-    def of(cls, op: str, size, n, g, nodes) -> _Shape:
+    def of(cls, op: str, size, n, g, nodes, nvlink_like) -> _Shape:
         multi = nodes > 1
         steps = (2.0 if op == "all_reduce" else 1.0) * (n - 1)
         inter = np.where(multi, 2.0 * nodes if op == "all_reduce" else nodes - 1, 0.0)
         size_step = np.clip(_log2i(np.asarray(size, float) / 64.0), 0, 22).astype(int)
-        return cls(n, g, nodes, multi, inter, steps - inter, _log2i(nodes), size_step)
+        intra_row = np.asarray(nvlink_like).astype(np.intp) + 2 * multi
+        return cls(n, g, nodes, multi, inter, steps - inter, _log2i(nodes), size_step,
+                   intra_row)
 
 
 def _latency_us(op, algorithm, protocol, shape: _Shape, links: Links, constants):
     """NCCL's latency of one collective (tuning.cc 2.20.3 ncclTopoTuneModel), microseconds."""
     hw = constants.nccl_hw_latency_us
     key = f"{algorithm}.{protocol}"
-    intra = np.where(links.nvlink_like, _lookup(hw, f"nvlink.{key}"), _lookup(hw, f"pci.{key}"))
+    pci, nvlink = _lookup(hw, f"pci.{key}"), _lookup(hw, f"nvlink.{key}")
     inter = _lookup(hw, f"net.{key}") + links.net_extra_us
     base = _lookup(constants.nccl_base_latency_us, key)
     multi, g = shape.multi, shape.g
     if algorithm == "ring":
         overhead = constants.nccl_net_overhead_us * (3.0 if protocol == "simple" else 1.0)
-        intra = np.where(multi, np.maximum(intra, overhead), intra)
+        intra = np.array([pci, nvlink, np.maximum(pci, overhead),
+                          np.maximum(nvlink, overhead)]).take(shape.intra_row)
         lat = base + shape.ring_intra_steps * intra + shape.ring_inter_steps * inter
         if op == "all_reduce" and protocol == "simple":
             lat = np.where(multi, lat * constants.nccl_ring_plateau_factor, lat)
         return lat
+    intra = np.array([pci, nvlink, pci, nvlink]).take(shape.intra_row)
     if algorithm == "tree":
         return base + 2.0 * ((g - 1) * intra + shape.tree_depth * np.where(multi, inter, 0.0))
     if algorithm == "nvls":
@@ -303,7 +311,7 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     safe = _shares(op, sorted(set(patterns.values())), nodes, multi, share, links, constants,
                    shares)
     intra_ring = _intra_ring_time(op, size, g, links)
-    shape = _Shape.of(op, size, n, g, nodes)
+    shape = _Shape.of(op, size, n, g, nodes, links.nvlink_like)
     for a in names:
         ok = algorithm_available(op, a, nodes, links)
         if not ok.any():
