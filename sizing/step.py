@@ -528,17 +528,23 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # Each inter-node collective waits for the slowest rank of its own group.
     jitter = c["fabric_jitter_cv"]
     # Each kind's stretch where its traffic crosses nodes (1 elsewhere), built once for all the
-    # terms of that kind.
+    # terms of that kind; None where no candidate's traffic of that kind crosses nodes.
     stretched = {"tp": (tp_inter, tp), "ep": (ep_inter, ep), "pp": (pp_cross, 2.0),
                  "cp": (cp_inter, cp), "dp": (dp_inter, dpc), "zero": (dp_inter, shard),
                  "rep": (rep_inter, replicas)}
     stretches = {kind: np.where(inter, straggler_stretch(jitter, ranks), 1.0)
-                 for kind, (inter, ranks) in stretched.items()}
+                 if inter.any() else None for kind, (inter, ranks) in stretched.items()}
+
+    # The compute an overlapped collective can hide behind, alike in both passes.
+    ov = constants.overlap_efficiency
+    hide_bwd, hide_fwd = ov * t_bwd_mb, ov * t_fwd_mb
+    bubble_share = (pp - 1) / v  # of a micro-batch's time
 
     def assemble(stretch):
         def s_(t, kind):
-            # Without stretches (the base pass) a term is its own time: t x 1 is t.
-            return t if stretch is None else t * stretch[kind]
+            # Without a stretch (the base pass, or no crossing of that kind) a term is its own
+            # time: t x 1 is t.
+            return t if stretch is None or stretch[kind] is None else t * stretch[kind]
 
         tp_t = s_(tp_mb, "tp")
         ep_t = s_(ep_mb, "ep")
@@ -547,21 +553,20 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         cp_t = s_(cp_mb, "cp")
         t_mb = t_comp_mb + tp_exp + ep_exp + cp_t + offload_mb
         pipeline = m * t_mb
-        bubble = (pp - 1) / v * t_mb
+        bubble = bubble_share * t_mb
         pp_exp = s_(pp_total, "pp")
         # DP all-reduce overlaps the last micro-batch's backward, bucket by bucket: the last
         # bucket is always exposed.
-        ov = constants.overlap_efficiency
         ar = s_(t_ar, "dp")
         last = s_(t_bucket, "dp")
         # A framework that reduces after the backward (no overlap_comm, DeepSpeed's pipeline
         # engine) exposes the whole all-reduce.
-        exp_ar = np.where(dp_overlap, np.minimum(ar, np.maximum(last, ar - ov * t_bwd_mb)), ar)
+        exp_ar = np.where(dp_overlap, np.minimum(ar, np.maximum(last, ar - hide_bwd)), ar)
         rs_half, ag_part = 0.5 * ar, ag_share * ar
         exp_ar = np.where(split_z1, np.minimum(rs_half, np.maximum(0.5 * last,
-                                                                   rs_half - ov * t_bwd_mb))
+                                                                   rs_half - hide_bwd))
                           + np.minimum(ag_part, np.maximum(ag_share * last,
-                                                           ag_part - ov * t_fwd_mb)), exp_ar)
+                                                           ag_part - hide_fwd)), exp_ar)
         ar = np.where(split_z1, rs_half + ag_part, ar)
         # ZeRO-3/FSDP, per micro-batch and per phase: the forward all-gather can hide only
         # behind forward compute; the backward all-gather and the gradient reduce-scatter share
@@ -569,15 +574,15 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # recomputation). The first layer's gather and the last layer's reduce-scatter wait.
         rs1 = s_(t_rs, "zero")
         ag1 = s_(t_ag, "zero")
-        exp_fwd = np.minimum(ag1, np.maximum(ag1 / units, ag1 - ov * t_fwd_mb))
+        exp_fwd = np.minimum(ag1, np.maximum(ag1 / units, ag1 - hide_fwd))
         bwd_comm = ag1 + rs1
-        exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - ov * t_bwd_mb))
+        exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - hide_bwd))
         rep = s_(t_replica, "rep")
         rs = m * rs1 + rep
         ag = m * 2.0 * ag1
         z_total = rs + ag
         exp_z = m * (exp_fwd + exp_bwd) + np.where(dp_overlap, np.maximum(
-            rep - ov * t_bwd_mb, np.minimum(rep, s_(t_rep1, "rep"))), rep)
+            rep - hide_bwd, np.minimum(rep, s_(t_rep1, "rep"))), rep)
         # Tensor parallelism across nodes keeps the NICs busy on the critical path: data-parallel
         # traffic then has no idle NIC time to hide in and is exposed in full.
         exp_ar = np.where(tp_inter, ar, exp_ar)
@@ -587,7 +592,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # bucket waits); the weight all-gather after the optimizer step is exposed.
         z2_rs = s_(t_z2_rs, "dp")
         z2_exp = np.where(dp_overlap & ~tp_inter, np.minimum(z2_rs, np.maximum(
-            s_(t_rsb, "dp"), z2_rs - ov * t_bwd_mb)), z2_rs)
+            s_(t_rsb, "dp"), z2_rs - hide_bwd)), z2_rs)
         z2_ag = s_(t_z2_ag, "dp")
         dp_total = np.where(has_dp, np.where(z3, rs, np.where(z2, m * z2_rs, ar)), 0.0)
         dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe,
