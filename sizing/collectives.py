@@ -333,8 +333,10 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
             better = t < best
             if p == "ll128" or not everywhere:
                 better &= enabled  # a pair NCCL cannot run costs infinity: never the best
-            np.copyto(best, t, where=better)
-            np.copyto(code, CHOSEN.index(a), where=better)
+            # np.putmask: copyto's where= at half its cost (t is spread to best's shape first,
+            # as copyto would, since putmask repeats a shorter t instead).
+            np.putmask(best, better, np.broadcast_to(t, best.shape))
+            np.putmask(code, better, CHOSEN.index(a))
     return np.where(n > 1, best, 0.0), code
 
 

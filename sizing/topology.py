@@ -338,15 +338,11 @@ def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
 def tier_reached(nodes, per_node, links: Links) -> np.ndarray:
     """Index into TIERS of the highest tier a group's traffic crosses."""
     nodes = np.asarray(nodes, float)
-    per_node = np.asarray(per_node, float)
-    tier = np.zeros(np.broadcast(nodes, per_node, links.nodes_per_leaf,
-                                 links.nodes_below_core).shape, np.int64)
-    np.copyto(tier, 1, where=per_node > 1)
-    # Each tier crossed overwrites the one below it (copyto: a third of nested np.where's cost).
-    np.copyto(tier, 2, where=nodes > 1)
-    np.copyto(tier, 3, where=nodes > links.nodes_per_leaf)
-    np.copyto(tier, 4, where=nodes > links.nodes_below_core)
-    return tier
+    # TIERS rise with their index: the highest tier crossed is the largest index of the tiers
+    # crossed (a third of the cost of nested np.where).
+    tier = np.maximum(np.asarray(per_node, float) > 1, 2 * (nodes > 1))
+    tier = np.maximum(tier, 3 * (nodes > links.nodes_per_leaf))
+    return np.maximum(tier, 4 * (nodes > links.nodes_below_core))
 
 
 # --------------------------------------------------------------------------- costs
