@@ -111,8 +111,9 @@ class _Shape:
     multi: np.ndarray
     ring_inter_steps: np.ndarray  # NCCL's nInterSteps
     ring_intra_steps: np.ndarray  # nsteps - nInterSteps
-    tree_depth: np.ndarray  # log2i(nodes)
-    size_step: np.ndarray  # log2i(bytes / 64), NCCL's index into the tree correction
+    # Read by the trees alone (all-reduce): None for the other collectives.
+    tree_depth: np.ndarray | None  # log2i(nodes)
+    size_step: np.ndarray | None  # log2i(bytes / 64), NCCL's index into the tree correction
     # Index of the intra-node latency that applies: 0 PCI, 1 NVLink; + 2 across nodes (where
     # the ring's intra-node steps wait at least NCCL's network overhead). One take from a
     # table of those figures costs a third of the np.where and np.maximum it replaces.
@@ -123,8 +124,12 @@ class _Shape:
         multi = nodes > 1
         steps = (2.0 if op == "all_reduce" else 1.0) * (n - 1)
         inter = np.where(multi, 2.0 * nodes if op == "all_reduce" else nodes - 1, 0.0)
-        size_step = np.clip(_log2i(np.asarray(size, float) / 64.0), 0, 22).astype(int)
         intra_row = np.asarray(nvlink_like).astype(np.intp) + 2 * multi
+        if op != "all_reduce":
+            return cls(n, g, nodes, multi, inter, steps - inter, None, None, intra_row)
+        # np.clip's own definition, minimum(maximum(x, low), high), at a fraction of its cost
+        size_step = np.minimum(np.maximum(_log2i(np.asarray(size, float) / 64.0), 0),
+                               22).astype(int)
         return cls(n, g, nodes, multi, inter, steps - inter, _log2i(nodes), size_step,
                    intra_row)
 

@@ -415,7 +415,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         shares = shares_of.setdefault((id(group), id(stride), id(read)), {})
         t, chosen = _collective_on(rows, op, size, group, per_node, share, constants, shares)
         if name is not None:
-            routes[name] = (chosen, np.where(group > 1, tier_reached(spans, per_node, links), 0))
+            # tier x (group > 1): the tier where the group has two GPUs or more, 0 ("none")
+            # elsewhere, cheaper than np.where with a scalar
+            routes[name] = (chosen, tier_reached(spans, per_node, links) * (group > 1))
         return t, inter
 
     # ---- tensor and expert parallelism (per micro-batch, on the critical path)
