@@ -338,9 +338,10 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
             better = t < best
             if p == "ll128" or not everywhere:
                 better &= enabled  # a pair NCCL cannot run costs infinity: never the best
-            # np.putmask: copyto's where= at half its cost (t is spread to best's shape first,
-            # as copyto would, since putmask repeats a shorter t instead).
-            np.putmask(best, better, np.broadcast_to(t, best.shape))
+            # np.putmask: copyto's where= at half its cost (a t of another shape is spread to
+            # best's first, as copyto would, since putmask repeats a shorter t instead).
+            np.putmask(best, better, t if np.shape(t) == best.shape
+                       else np.broadcast_to(t, best.shape))
             np.putmask(code, better, CHOSEN.index(a))
     return np.where(n > 1, best, 0.0), code
 

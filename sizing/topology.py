@@ -280,7 +280,7 @@ def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
     pick = np.nonzero(hashed)
 
     def at(x):
-        return np.broadcast_to(x, load.shape)[pick]
+        return (x if np.shape(x) == load.shape else np.broadcast_to(x, load.shape))[pick]
 
     f = constants.ecmp_flows_per_nic
     n, kk, over, nics, rail = at(nodes), at(k), at(links.oversubscription), at(links.nics), \
