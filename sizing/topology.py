@@ -247,7 +247,7 @@ def hashed_busiest(flows, links, sets) -> np.ndarray:
     adding = summed.copy()
     for j in range(_BUSIEST_TERMS):
         tail = 1.0 - cdf ** bins  # P(busiest >= j + 1)
-        exact = exact + np.where(adding, tail, 0.0)
+        np.add(exact, tail, out=exact, where=adding)  # the stopped rows keep their sum
         if j >= 1:
             adding &= tail >= 1e-4
             if not adding.any():
