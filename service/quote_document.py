@@ -205,6 +205,8 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
              sizing: FromSizing | None, change: RevisionChange | None = None) -> QuoteDocument:
     """Price `config` for `billing` and write down everything the quote says."""
     book = snap.prices
+    # Again here: a revision of a stored quote reaches this without billing_of, in a currency
+    # the current catalog may no longer offer.
     offered_currency(book, terms.currency)
     try:
         priced = pricing.price(book, config, term=terms.term, currency=terms.currency,

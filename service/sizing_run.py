@@ -203,7 +203,10 @@ class _Fastest:
     def rate_of(self, cell: np.ndarray) -> np.ndarray:
         """The fastest runnable layout's throughput per cell (-inf: none, or past the stock)."""
         at = self.best.stored(cell)
-        return np.where(at >= 0, self.rate[np.maximum(at, 0)], -np.inf)
+        out = np.full(at.shape, -np.inf)
+        held = at >= 0  # with nothing in stock, no cell is stored and `rate` is empty
+        out[held] = self.rate[at[held]]
+        return out
 
     @property
     def columns(self) -> dict[str, np.ndarray]:
@@ -215,6 +218,8 @@ class _Fastest:
             return
         top = ranking.lowest_per_group(cell, -rate, 1)
         at = self.best.stored(cell[top])  # a cell that wants the fastest is in stock
+        if (at < 0).any():
+            raise ValueError("a fastest layout past its pair's stock")
         self.rate[at] = rate[top]
         self.slot[at] = np.arange(self._used, self._used + top.size)
         self._used += top.size

@@ -109,12 +109,14 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
     add(f"Inter-node bandwidth {float(r['inter_node_bandwidth_gbs']):.1f} GB/s per node "
         f"({cluster.server.nics_per_node} x {cluster.nic_rate_effective_gbps:g} Gb/s x "
         f"{f.achievable_fraction:g} achievable fraction{', then reduced' if reduced else ''}).")
-    add("Collectives: NCCL 2.20's algorithms (ring, tree, NVLS, CollNet) and protocols with "
+    add("Collectives: NCCL 2.20's algorithms (ring, tree, NVLS, NVLS-Tree, CollNet) and "
+        "protocols with "
         "its latency model, the fastest chosen per message size as NCCL does; "
         + collective_routes(layout, r) + ".")
     if layout.overlaps_gradients and layout.zero_stage == 1 and layout.overlaps_param_gather:
         add(f"Distributed optimizer: the gradients' reduce-scatter in {constants.dp_bucket_mb:g} "
             "MB buckets overlaps the last micro-batch's backward and the weights' all-gather "
+            f"{'(in FP8) ' if layout.fp8_param_gather and training.precision == 'fp8' else ''}"
             f"the next step's forward, at {100 * constants.overlap_efficiency:.0f}% efficiency; "
             "the last bucket of each is always exposed.")
     elif layout.overlaps_gradients:

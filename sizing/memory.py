@@ -24,15 +24,6 @@ def gradient_bytes_per_param(c: dict, constants, precision: str) -> np.ndarray:
 GB = 1e9
 
 
-def activation_bytes_per_layer(model: Transformer, micro_batch, tp, sequence_parallel,
-                               recompute_code, cp=1, flash_attention=True,
-                               fp8=False) -> np.ndarray:
-    """Bytes one layer saves for its backward under each candidate's recompute setting
-    (activation_bytes_by_recompute)."""
-    return np.choose(np.asarray(recompute_code, int), activation_bytes_by_recompute(
-        model, micro_batch, tp, sequence_parallel, cp, flash_attention, fp8))
-
-
 def activation_bytes_by_recompute(model: Transformer, micro_batch, tp, sequence_parallel,
                                   cp=1, flash_attention=True, fp8=False) -> tuple:
     """Bytes one layer saves for its backward without recompute, with selective and with full

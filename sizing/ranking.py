@@ -219,13 +219,13 @@ class RunningBest:
         better = winners[score[winners] < self.score[at[winners]]]
         targets = at[better]
         self.score[targets] = score[better]
-        at = np.searchsorted(rows, better)
+        given = np.searchsorted(rows, better)  # where each winner is among the given rows
         slots = self._slots(targets)
         for key, column in columns.items():
             column = np.asarray(column)
             if key not in self.columns:
                 self.columns[key] = np.zeros(self._allocated, dtype=column.dtype)
-            self.columns[key][slots] = column[at]
+            self.columns[key][slots] = column[given]
 
     def _slots(self, targets: np.ndarray) -> np.ndarray:
         new = targets[self.slot[targets] < 0]

@@ -8,6 +8,7 @@ line per kind.
 """
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import tempfile
@@ -26,11 +27,11 @@ class ApiRun:
     refused: list[int] = field(default_factory=list)  # 422 does_not_fit: over the GPU
     answers: dict[int, float] = field(default_factory=dict)
 
-    def summary(self) -> str:
+    def summary(self, rows: str = "check rows") -> str:
         errs = [abs(e) for e in self.errors.values()]
         median = 100 * statistics.median(errs) if errs else float("nan")
         worst = 100 * max(errs) if errs else float("nan")
-        return (f"API check rows: {len(self.rows)}, answered {len(errs)}, median |error| "
+        return (f"API {rows}: {len(self.rows)}, answered {len(errs)}, median |error| "
                 f"{median:.1f}%, worst {worst:.1f}%, refused as not fitting: {self.refused}")
 
 
@@ -64,15 +65,26 @@ def run_rows(client, ev: Evaluation, rows: list[int]) -> ApiRun:
     return run
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     from tests.conftest import authorised, build_app
 
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rows", help="comma-separated rows to post instead of the check rows "
+                                       "(fitted and seen ones too; the summary then is not a "
+                                       "check figure)")
+    args = parser.parse_args(argv)
     ev = evaluate()
     with tempfile.TemporaryDirectory() as tmp:
         app = build_app(f"sqlite:///{Path(tmp) / 'accuracy.sqlite3'}")
         client = authorised(app)
-        runs = {kind: run_rows(client, ev, check_rows(ev, kind))
-                for kind in ("collective", "training")}
+        if args.rows:
+            chosen = [int(r) for r in args.rows.split(",")]
+            runs = {kind: run_rows(client, ev, [r for r in chosen
+                                                if ev.specs.specs[r].kind == kind])
+                    for kind in ("collective", "training")}
+        else:
+            runs = {kind: run_rows(client, ev, check_rows(ev, kind))
+                    for kind in ("collective", "training")}
     for kind, run in runs.items():
         for row in run.rows:
             if row in run.refused:
@@ -81,7 +93,7 @@ def main() -> int:
                 print(f"{row:>4} measured {ev.measurements[row].value:>10.4g} API "
                       f"{run.answers[row]:>10.4g} {100 * run.errors[row]:+6.1f}%  "
                       f"(harness {ev.results[row].predicted:.4g})")
-        print(f"[{kind}] {run.summary()}")
+        print(f"[{kind}] {run.summary('rows asked for' if args.rows else 'check rows')}")
     return 0
 
 

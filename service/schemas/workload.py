@@ -172,10 +172,13 @@ class LayoutSchema(Strict):
                                  "recipes run. Default: the framework's usual setting (FP32 "
                                  "for megatron and megatron-deepspeed)"})
     overlap_param_gather = f.Boolean(
-        metadata={"description": "With the distributed optimizer (zero_stage 1), all-gather the "
-                                 "updated weights behind the next step's forward "
-                                 "(Megatron-Core's overlap_param_gather); default: on for "
-                                 "megatron (NeMo and Megatron-Bridge recipes), off otherwise"})
+        metadata={"description": "With the distributed optimizer (zero_stage 1) and "
+                                 "overlap_grad_reduce, all-gather the updated weights behind "
+                                 "the next step's forward (Megatron-Core's "
+                                 "overlap_param_gather); default: on for megatron, as NeMo's "
+                                 "and Megatron-Bridge's recipes set it (Megatron-LM's own "
+                                 "--overlap-param-gather is off unless given: state false for "
+                                 "such runs), off otherwise"})
     fp8_param_gather = f.Boolean(
         load_default=False,
         metadata={"description": "With FP8 training and the distributed optimizer, all-gather "

@@ -14,7 +14,7 @@ import pytest
 from service.schemas.sizings import SizingRequestSchema
 from service.sizing_request import SizingRequest
 from service.sizing_run import search
-from service.sizing_shown import shown_result
+from service.sizing_shown import Nothing, shown_result
 
 QUESTIONNAIRES = {
     "70B by tokens, every server and fabric": {"workload": {"preset": "llama-3-70b"},
@@ -115,3 +115,14 @@ def test_the_time_model_runs_on_a_small_share_of_a_wide_search(snap):
     # are left out by their compute bound alone.
     assert streamed.tally.timed < 0.35 * streamed.tally.evaluated
     assert streamed.tally.timed < streamed.tally.eligible
+
+
+@pytest.mark.parametrize("exhaustive", [False, True])
+def test_nothing_in_stock_past_one_leaf_is_an_answer_not_a_crash(snap, exhaustive):
+    """With no node in stock no cell is kept, not even for the oversubscribed variants a range
+    past one leaf asks for: the search says why nothing could be sold."""
+    empty = dataclasses.replace(snap, stock={})
+    found = search(empty, request_of(QUESTIONNAIRES["70B cheapest past one leaf"]),
+                   lambda _f: None, exhaustive=exhaustive)
+    assert isinstance(found, Nothing)
+    assert found.excluded.get("stock", 0) > 0

@@ -4,12 +4,18 @@ import pytest
 
 from catalog.shipped import shipped
 from sizing.hardware import Cluster, Server
-from sizing.memory import activation_bytes_per_layer
+from sizing.memory import activation_bytes_by_recompute
 from sizing.presets import preset_model
 from sizing.step import estimate
 from sizing.workload import Layout, Training, Transformer
 
 A100_SXM = shipped().gpus["a100-80gb-sxm"]
+
+
+def activation_bytes_per_layer(model, micro_batch, tp, sequence_parallel, recompute_code, **kw):
+    """One recompute setting's bytes per layer (RECOMPUTE's order)."""
+    return activation_bytes_by_recompute(model, micro_batch, tp, sequence_parallel,
+                                         **kw)[recompute_code]
 
 
 def test_llama_70b_zero3_on_64_gpus_shards_16_bytes_per_param(cluster_on, constants):

@@ -9,7 +9,7 @@ from sizing.hardware import FABRIC_KINDS, Cluster, Server
 from sizing.presets import preset_model
 from sizing.step import BREAKDOWN_KEYS, estimate, estimate_batch, layout_arrays, validate_layout
 from sizing.topology import straggler_stretch
-from sizing.workload import Layout, Training, Transformer
+from sizing.workload import FRAMEWORKS, Layout, Training, Transformer
 
 A100_SXM = shipped().gpus["a100-80gb-sxm"]
 H100_SXM = shipped().gpus["h100-sxm"]
@@ -507,7 +507,7 @@ def _mixed_batch(model, rng, n):
             "micro_batch": np.array([int(2 ** rng.integers(0, 3))]),
             "shard_group": np.array([int(rng.choice([0, 0, 2, 8]))]),
             "offload": np.array([int(rng.integers(0, 3))]),
-            "framework": np.array([int(rng.integers(0, 6))]),
+            "framework": np.array([int(rng.integers(0, len(FRAMEWORKS)))]),
             "flash_attention": np.array([bool(rng.random() < 0.8)]),
             "fused_cross_entropy": np.array([bool(rng.integers(0, 2))]),
             "grad_reduce_in_fp32": np.array([bool(rng.integers(0, 2))]),
