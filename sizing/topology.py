@@ -135,7 +135,7 @@ class Links:
         net_extra = np.maximum(np.asarray(c["fabric_latency_us"], float)
                                - constants.nccl_net_reference_latency_us, 0.0) + staged
         selective = np.asarray(c.get("fabric_selective_repeat", False), bool)
-        return cls._stacked(dict(
+        return cls._stacked(
             node_Bps=node_bandwidth_gbs(c, constants) * 1e9,
             intra_Bps=intra_bandwidth_Bps(c, constants),
             nvls_Bps=nvls_bandwidth_Bps(c, constants),
@@ -157,10 +157,10 @@ class Links:
             nics=np.maximum(np.asarray(c["nics_per_node"], float), 1.0),
             nodes_below_core=np.asarray(c.get("fabric_nodes_below_core", np.inf), float),
             oversubscription=np.asarray(c["fabric_oversubscription"], float),
-        ))
+        )
 
     @classmethod
-    def _stacked(cls, figures: dict) -> Links:
+    def _stacked(cls, **figures) -> Links:
         """Links whose 1-d figures are rows of one matrix per (dtype, length)."""
         groups: dict[tuple, list[str]] = {}
         for name, value in figures.items():
