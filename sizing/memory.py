@@ -123,10 +123,12 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
     shard = np.where(shard_group > 0, shard_group * cp, dp * cp)
     expert_dp = np.maximum(shard / ep, 1.0)
 
+    dense_shard, expert_shard = dense_local / shard, expert_local / expert_dp
+
     def sharded(nbytes, from_stage):
         on = zero >= from_stage
-        return (np.where(on, dense_local / shard, dense_local)
-                + np.where(on, expert_local / expert_dp, expert_local)) * nbytes / GB
+        return (np.where(on, dense_shard, dense_local)
+                + np.where(on, expert_shard, expert_local)) * nbytes / GB
 
     gb = gradient_bytes_per_param(c, constants, precision)
     weights = sharded(wb, 3)

@@ -17,7 +17,7 @@ from sizing.compute import (
     recompute_fraction,
     transformer_work,
 )
-from sizing.constants import GpuCodes, per_gpu_lookup
+from sizing.constants import GpuCodes, factor_ids, per_gpu_lookup
 from sizing.hardware import Cluster
 from sizing.memory import (
     activation_parts,
@@ -245,7 +245,9 @@ def _normalise(batch: dict, training: Training) -> dict:
     if isinstance(c.get("gpu_id"), GpuCodes):
         out["gpu_id"] = c["gpu_id"]
     elif "gpu_id" in c:
-        out["gpu_id"] = np.broadcast_to(np.atleast_1d(np.asarray(c["gpu_id"])), arrays[0].shape)
+        # Factored here, once, for every per-GPU lookup of the evaluation (compute, NVLS).
+        ids = np.broadcast_to(np.atleast_1d(np.asarray(c["gpu_id"], str)), arrays[0].shape)
+        out["gpu_id"] = factor_ids(ids.reshape(-1))
     return out
 
 
@@ -318,20 +320,22 @@ class _Rows:
         return cls(mask, idx, links.rows(idx) if idx.size else None)
 
 
-def _collective_on(rows: _Rows, op, size, group, per_node, share, constants):
+def _collective_on(rows: _Rows, op, size, group, per_node, share, constants, shares=None):
     """collective_cost of the candidates `rows`, time and algorithm 0 on the others. The model
     is element-wise, so the rows priced get the figures they would get in a pass over all; the
     others' are never read, and not pricing them is most of the cost of a chunk whose layouts
     mostly leave a collective out (a ZeRO stage, context parallelism, a pipeline)."""
     if rows.idx is None:
-        return collective_cost(op, size, group, per_node, rows.links, share, constants)
+        return collective_cost(op, size, group, per_node, rows.links, share, constants,
+                               shares=shares)
     t, code = np.zeros(rows.mask.shape[0]), np.zeros(rows.mask.shape[0], int)
     idx = rows.idx
     if idx.size:
         def pick(x):
             return x[idx] if np.ndim(x) else x
         t[idx], code[idx] = collective_cost(op, pick(size), pick(group), pick(per_node),
-                                            rows.links, pick(share), constants)
+                                            rows.links, pick(share), constants,
+                                            shares=shares)
     return t, code
 
 
@@ -401,6 +405,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # candidate share their group, and each ZeRO stage's two collectives their rows.
     spans_of: dict[tuple[int, int], tuple] = {}
     rows_of: dict[tuple[int, int], tuple] = {}
+    # The network shares of a group on its rows: the same for each ZeRO stage's two collectives.
+    shares_of: dict[tuple[int, int, int], dict] = {}
 
     def cost(op, size, group, stride, name=None, read=None):
         """One collective of each candidate; `read`: the rows whose time and algorithm are
@@ -416,9 +422,12 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             rows = group > 1 if read is None else read & (group > 1)  # a group of one costs 0
             rows_of[key] = (group, read, _Rows.of(rows, links))
         rows = rows_of[key][2]
-        t, chosen = _collective_on(rows, op, size, group, per_node, share, constants)
+        shares = shares_of.setdefault((id(group), id(stride), id(read)), {})
+        t, chosen = _collective_on(rows, op, size, group, per_node, share, constants, shares)
         if name is not None:
-            routes[name] = (chosen, np.where(group > 1, tier_reached(spans, per_node, links), 0))
+            # tier x (group > 1): the tier where the group has two GPUs or more, 0 ("none")
+            # elsewhere, cheaper than np.where with a scalar
+            routes[name] = (chosen, tier_reached(spans, per_node, links) * (group > 1))
         return t, inter
 
     # ---- tensor and expert parallelism (per micro-batch, on the critical path)
@@ -545,17 +554,23 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # Each inter-node collective waits for the slowest rank of its own group.
     jitter = c["fabric_jitter_cv"]
     # Each kind's stretch where its traffic crosses nodes (1 elsewhere), built once for all the
-    # terms of that kind.
+    # terms of that kind; None where no candidate's traffic of that kind crosses nodes.
     stretched = {"tp": (tp_inter, tp), "ep": (ep_inter, ep), "pp": (pp_cross, 2.0),
                  "cp": (cp_inter, cp), "dp": (dp_inter, dpc), "zero": (dp_inter, shard),
                  "rep": (rep_inter, replicas)}
     stretches = {kind: np.where(inter, straggler_stretch(jitter, ranks), 1.0)
-                 for kind, (inter, ranks) in stretched.items()}
+                 if inter.any() else None for kind, (inter, ranks) in stretched.items()}
+
+    # The compute an overlapped collective can hide behind, alike in both passes.
+    ov = constants.overlap_efficiency
+    hide_bwd, hide_fwd = ov * t_bwd_mb, ov * t_fwd_mb
+    bubble_share = (pp - 1) / v  # of a micro-batch's time
 
     def assemble(stretch):
         def s_(t, kind):
-            # Without stretches (the base pass) a term is its own time: t x 1 is t.
-            return t if stretch is None else t * stretch[kind]
+            # Without a stretch (the base pass, or no crossing of that kind) a term is its own
+            # time: t x 1 is t.
+            return t if stretch is None or stretch[kind] is None else t * stretch[kind]
 
         tp_t = s_(tp_mb, "tp")
         ep_t = s_(ep_mb, "ep")
@@ -564,40 +579,39 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         cp_t = s_(cp_mb, "cp")
         t_mb = t_comp_mb + tp_exp + ep_exp + cp_t + offload_mb
         pipeline = m * t_mb
-        bubble = (pp - 1) / v * t_mb
+        bubble = bubble_share * t_mb
         pp_exp = s_(pp_total, "pp")
         # DP all-reduce overlaps the last micro-batch's backward, bucket by bucket: the last
         # bucket is always exposed.
-        ov = constants.overlap_efficiency
         ar = s_(t_ar, "dp")
         last = s_(t_bucket, "dp")
         # A framework that reduces after the backward (no overlap_comm, DeepSpeed's pipeline
         # engine) exposes the whole all-reduce.
-        exp_ar = np.where(dp_overlap, np.minimum(ar, np.maximum(last, ar - ov * t_bwd_mb)), ar)
+        exp_ar = np.where(dp_overlap, np.minimum(ar, np.maximum(last, ar - hide_bwd)), ar)
         # ZeRO-1: the gradients' reduce-scatter hides as the all-reduce would; the weights'
         # all-gather (counted with ZeRO's traffic below) behind the next forward where it is
         # overlapped, else it waits.
         z1_rs, z1_ag = s_(t_z1_rs, "dp"), s_(t_z1_ag, "dp")
         exp_ar = np.where(z1, np.where(dp_overlap, np.minimum(z1_rs, np.maximum(
-            s_(t_z1_rsb, "dp"), z1_rs - ov * t_bwd_mb)), z1_rs), exp_ar)
+            s_(t_z1_rsb, "dp"), z1_rs - hide_bwd)), z1_rs), exp_ar)
         ar = np.where(z1, z1_rs, ar)
         z1_exp = np.where(gather_hidden & ~tp_inter, np.minimum(z1_ag, np.maximum(
-            s_(t_z1_agb, "dp"), z1_ag - ov * t_fwd_mb)), z1_ag)
+            s_(t_z1_agb, "dp"), z1_ag - hide_fwd)), z1_ag)
         # ZeRO-3/FSDP, per micro-batch and per phase: the forward all-gather can hide only
         # behind forward compute; the backward all-gather and the gradient reduce-scatter share
         # the same NICs (their times add) and hide only behind backward compute (with any
         # recomputation). The first layer's gather and the last layer's reduce-scatter wait.
         rs1 = s_(t_rs, "zero")
         ag1 = s_(t_ag, "zero")
-        exp_fwd = np.minimum(ag1, np.maximum(ag1 / units, ag1 - ov * t_fwd_mb))
+        exp_fwd = np.minimum(ag1, np.maximum(ag1 / units, ag1 - hide_fwd))
         bwd_comm = ag1 + rs1
-        exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - ov * t_bwd_mb))
+        exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - hide_bwd))
         rep = s_(t_replica, "rep")
         rs = m * rs1 + rep
         ag = m * 2.0 * ag1
         z_total = rs + ag
         exp_z = m * (exp_fwd + exp_bwd) + np.where(dp_overlap, np.maximum(
-            rep - ov * t_bwd_mb, np.minimum(rep, s_(t_rep1, "rep"))), rep)
+            rep - hide_bwd, np.minimum(rep, s_(t_rep1, "rep"))), rep)
         # Tensor parallelism across nodes keeps the NICs busy on the critical path: data-parallel
         # traffic then has no idle NIC time to hide in and is exposed in full.
         exp_ar = np.where(tp_inter, ar, exp_ar)
@@ -607,7 +621,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # bucket waits); the weight all-gather after the optimizer step is exposed.
         z2_rs = s_(t_z2_rs, "dp")
         z2_exp = np.where(dp_overlap & ~tp_inter, np.minimum(z2_rs, np.maximum(
-            s_(t_rsb, "dp"), z2_rs - ov * t_bwd_mb)), z2_rs)
+            s_(t_rsb, "dp"), z2_rs - hide_bwd)), z2_rs)
         z2_ag = s_(t_z2_ag, "dp")
         dp_total = np.where(has_dp, np.where(z3, rs, np.where(z2, m * z2_rs, ar)), 0.0)
         dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe,
@@ -623,6 +637,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             + (zero_total - zero_exp)
         contention = constants.overlap_compute_slowdown * hidden
         step = pipeline + bubble + pp_exp + dp_exp + zero_exp + t_opt + contention
+        if stretch is not None:
+            return {"step": step}  # the stretched pass is read for its step time alone
         return {
             "contention": contention,
             "step": step, "compute": m * t_comp_mb, "tp_exp": m * tp_exp,

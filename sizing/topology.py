@@ -7,7 +7,7 @@ fabric and traffic pattern; the slowest-rank stretch.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
@@ -119,6 +119,9 @@ class Links:
     nics: np.ndarray  # NICs per node
     nodes_below_core: np.ndarray  # nodes the spine joins (inf: no core tier)
     oversubscription: np.ndarray
+    # The per-candidate figures above stacked by dtype, each field a row of one stack (names,
+    # matrix): picking candidates out is then one gather per dtype, not one per field.
+    stacks: tuple = field(default=(), repr=False, compare=False)
 
     @classmethod
     def of(cls, c: dict, constants) -> Links:
@@ -132,7 +135,7 @@ class Links:
         net_extra = np.maximum(np.asarray(c["fabric_latency_us"], float)
                                - constants.nccl_net_reference_latency_us, 0.0) + staged
         selective = np.asarray(c.get("fabric_selective_repeat", False), bool)
-        return cls(
+        return cls._stacked(
             node_Bps=node_bandwidth_gbs(c, constants) * 1e9,
             intra_Bps=intra_bandwidth_Bps(c, constants),
             nvls_Bps=nvls_bandwidth_Bps(c, constants),
@@ -156,10 +159,32 @@ class Links:
             oversubscription=np.asarray(c["fabric_oversubscription"], float),
         )
 
+    @classmethod
+    def _stacked(cls, **figures) -> Links:
+        """Links whose 1-d figures are rows of one matrix per (dtype, length)."""
+        groups: dict[tuple, list[str]] = {}
+        for name, value in figures.items():
+            if np.ndim(value) == 1:
+                groups.setdefault((value.dtype, value.shape), []).append(name)
+        stacks = []
+        for names in groups.values():
+            matrix = np.stack([figures[k] for k in names])
+            figures.update(zip(names, matrix))
+            stacks.append((tuple(names), matrix))
+        return cls(**figures, stacks=tuple(stacks))
+
     def rows(self, idx: np.ndarray) -> Links:
         """The links of candidates `idx` only (figures shared by all, 0-d, stay as they are)."""
-        return replace(self, **{f.name: getattr(self, f.name)[idx] for f in fields(self)
-                                if np.ndim(getattr(self, f.name))})
+        stacked = {name for names, _ in self.stacks for name in names}
+        figures = {f.name: getattr(self, f.name)[idx] for f in fields(self)
+                   if f.name != "stacks" and f.name not in stacked
+                   and np.ndim(getattr(self, f.name))}
+        stacks = []
+        for names, matrix in self.stacks:
+            picked = matrix.take(idx, axis=1)
+            figures.update(zip(names, picked))
+            stacks.append((names, picked))
+        return replace(self, **figures, stacks=tuple(stacks))
 
 
 def straggler_stretch(jitter_cv, ranks) -> np.ndarray:
@@ -222,7 +247,7 @@ def hashed_busiest(flows, links, sets) -> np.ndarray:
     adding = summed.copy()
     for j in range(_BUSIEST_TERMS):
         tail = 1.0 - cdf ** bins  # P(busiest >= j + 1)
-        exact = exact + np.where(adding, tail, 0.0)
+        np.add(exact, tail, out=exact, where=adding)  # the stopped rows keep their sum
         if j >= 1:
             adding &= tail >= 1e-4
             if not adding.any():
@@ -255,7 +280,7 @@ def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
     pick = np.nonzero(hashed)
 
     def at(x):
-        return np.broadcast_to(x, load.shape)[pick]
+        return (x if np.shape(x) == load.shape else np.broadcast_to(x, load.shape))[pick]
 
     f = constants.ecmp_flows_per_nic
     n, kk, over, nics, rail = at(nodes), at(k), at(links.oversubscription), at(links.nics), \
@@ -313,9 +338,11 @@ def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
 def tier_reached(nodes, per_node, links: Links) -> np.ndarray:
     """Index into TIERS of the highest tier a group's traffic crosses."""
     nodes = np.asarray(nodes, float)
-    inside = np.where(np.asarray(per_node, float) > 1, 1, 0)
-    return np.where(nodes > links.nodes_below_core, 4,
-                    np.where(nodes > links.nodes_per_leaf, 3, np.where(nodes > 1, 2, inside)))
+    # TIERS rise with their index: the highest tier crossed is the largest index of the tiers
+    # crossed (a third of the cost of nested np.where).
+    tier = np.maximum(np.asarray(per_node, float) > 1, 2 * (nodes > 1))
+    tier = np.maximum(tier, 3 * (nodes > links.nodes_per_leaf))
+    return np.maximum(tier, 4 * (nodes > links.nodes_below_core))
 
 
 # --------------------------------------------------------------------------- costs
