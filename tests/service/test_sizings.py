@@ -337,11 +337,15 @@ def test_a_week_on_four_nodes_keeps_nearly_all_its_time_and_no_fabric_is_insiste
                                                rel=1e-3)
     reason = result["network_advice"]["reason"]
     assert "InfiniBand comes first" not in reason and "goodput" in reason
-    # A week on four nodes barely fails: spares buy a sliver of work and raise its unit cost.
+    # A week on four nodes barely fails: spares buy a sliver of work (a goodput a few hundredths
+    # of a percent higher, less than the four figures work_done is shown to) and raise its unit
+    # cost.
     advice = next(n for n in result["notes"] if n.startswith("Hot spares for rank 1"))
-    spares = result["configurations"][0]["goodput"]["hot_spares"]
-    gain = spares["work_done"] / result["configurations"][0]["goodput"]["work_done"] - 1
-    assert 0 < gain < 0.01 and f"trains {gain:+.2%} more tokens" in advice
+    first = result["configurations"][0]["goodput"]
+    spares = first["hot_spares"]
+    assert first["goodput"] < spares["goodput"] < first["goodput"] + 0.01
+    gain = spares["work_done"] / first["work_done"] - 1
+    assert 0 <= gain < 0.01 and f"trains {gain:+.2%} more tokens" in advice
     assert "costs more with them" in advice
 
 
