@@ -103,11 +103,11 @@ def layout_rules(layout: Layout) -> list:
     elif layout.zero_stage != 1:
         # Both settings belong to the distributed optimizer's all-gather of the weights.
         if layout.overlap_param_gather:
-            problems.append(("overlap_param_gather", "overlaps the distributed optimizer's "
-                             "weight all-gather: needs zero_stage 1"))
+            problems.append(("overlap_param_gather", ("overlaps the distributed optimizer's "
+                                                      "weight all-gather: needs zero_stage 1")))
         if layout.fp8_param_gather:
-            problems.append(("fp8_param_gather", "gathers the distributed optimizer's weights "
-                             "in FP8: needs zero_stage 1"))
+            problems.append(("fp8_param_gather", ("gathers the distributed optimizer's weights "
+                                                  "in FP8: needs zero_stage 1")))
     if layout.recompute not in RECOMPUTE:
         problems.append(("recompute", f"must be one of {', '.join(RECOMPUTE)}"))
     return problems

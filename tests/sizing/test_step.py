@@ -464,7 +464,7 @@ def test_distributed_optimizer_gathers_the_weights_behind_the_next_forward(clust
     # the all-gather hides behind the next forward only when overlapped; waits in full else
     assert ag_exp < ag and ag_exp2 == ag2 and rs_exp == rs_exp2
     # without the distributed optimizer: one all-reduce, nothing to gather
-    (_, ar), (_, none) = parts(zero_stage=0)
+    _, (_, none) = parts(zero_stage=0)
     assert none == 0 and parts(zero_stage=0) == parts(zero_stage=0, overlap_param_gather=False)
 
 
