@@ -83,7 +83,7 @@ def collective_routes(layout, r) -> str:
     parts = []
     for key, words in _COLLECTIVES:
         tier = TIERS[int(r[f"{key}_tier"])]
-        sharded = layout.zero_stage >= 2
+        sharded = layout.zero_stage >= 1  # the gradients are reduce-scattered, not all-reduced
         if tier == "none" or (key == "zero" and not sharded) or (key == "dp" and sharded):
             continue
         parts.append(f"{words} {CHOSEN[int(r[f'{key}_algorithm'])]} {_TIER_WORDS[tier]}")

@@ -477,9 +477,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # per-step cost is units x cost(one unit), not the cost of one message of the whole size.
     bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
     n_buckets = np.maximum(grad_bytes / bucket, 1.0)
-    # Read without ZeRO (ZeRO-1 and ZeRO-2 reduce-scatter and all-gather, ZeRO-3 per layer);
-    # priced on ZeRO-1 rows too for the route the words name.
-    t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp, "dp", read=zero <= 1)
+    # Read without ZeRO (ZeRO-1 and ZeRO-2 reduce-scatter and all-gather, ZeRO-3 per layer).
+    t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp, "dp", read=zero == 0)
     # Expert weights are replicated only over the dp / ep ranks holding the same experts (ep x
     # tp apart): their gradients reduce over that smaller group, the dense ones over dp x cp.
     t_ar = n_buckets * t_bucket
@@ -491,7 +490,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     z1 = (zero == 1) & (dpc > 1)
     fp8_gather = np.asarray(c["fp8_param_gather"], bool) & (training.precision == "fp8")
     w_per_g = np.where(fp8_gather, constants.bytes_per_param_weights_fp8, wbytes) / gbytes
-    t_z1_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, read=z1)
+    t_z1_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero1", read=z1)
     t_z1_agb, _ = cost("all_gather", bucket * w_per_g, dpc, tp, read=z1)
     t_z1_rs, t_z1_ag = n_buckets * t_z1_rsb, n_buckets * t_z1_agb
     if expert > 0:
@@ -694,9 +693,11 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     }
     out.update({f"memory_{k}": val for k, val in mem.items()})
     none = np.zeros(n, int)
-    # ZeRO-2 reduce-scatters over the whole data-parallel group, ZeRO-3 over its shard group.
-    routes["zero"] = tuple(np.where(zero == 2, a, b) for a, b in zip(routes.pop("zero2"),
-                                                                       routes["zero"]))
+    # ZeRO-1 and ZeRO-2 reduce-scatter over the whole data-parallel group, ZeRO-3 over its
+    # shard group.
+    routes["zero"] = tuple(np.where(zero == 1, one, np.where(zero == 2, two, three))
+                           for one, two, three in zip(routes.pop("zero1"), routes.pop("zero2"),
+                                                      routes["zero"]))
     for name in ("tp", "ep", "dp", "zero"):
         chosen, tier = routes.get(name, (none, none))
         out[f"{name}_algorithm"] = np.broadcast_to(chosen, (n,))
