@@ -79,6 +79,12 @@ def main(argv: list[str] | None = None) -> int:
         client = authorised(app)
         if args.rows:
             chosen = [int(r) for r in args.rows.split(",")]
+            catalog = tuple(shipped().fabrics)
+            unrunnable = [r for r in chosen if r not in ev.results or ev.results[r].skipped
+                          or not expressible(ev.specs.specs[r], catalog)]
+            if unrunnable:
+                parser.error(f"rows the harness does not run or the API cannot state: "
+                             f"{unrunnable}")
             runs = {kind: run_rows(client, ev, [r for r in chosen
                                                 if ev.specs.specs[r].kind == kind])
                     for kind in ("collective", "training")}
