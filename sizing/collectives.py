@@ -6,9 +6,10 @@ Its time is NCCL's latency structure (a base latency per collective, intra-node 
 intra-node latency, inter-node steps at the network latency, from tuning.cc of NCCL 2.20.3)
 plus the bytes its bottleneck link carries at the protocol's share of that link; NVLS and
 NVLS-Tree move theirs in loops of NCCL's chunks and pay their pipeline's fill and drain.
-`auto` takes the fastest enabled pair as NCCL's own tuning model prices it, without that fill. Bandwidths are physical: the GPU's
-NVLink/PCIe rate, the node's NICs behind the host and PCIe limits, and on the network the
-congestion and loss of the fabric for the traffic pattern and the tiers the traffic crosses.
+`auto` takes the fastest enabled pair as NCCL's own tuning model prices it, without that
+fill. Bandwidths are physical: the GPU's NVLink/PCIe rate, the node's NICs behind the host and
+PCIe limits, and on the network the congestion and loss of the fabric for the traffic pattern
+and the tiers the traffic crosses.
 """
 from __future__ import annotations
 
@@ -206,39 +207,54 @@ def _intra_ring_time(op, size, g, links: Links):
     return np.where(g > 1, k * (g - 1) / g * size / links.intra_Bps, 0.0)
 
 
-def _nvls_fill_bytes(size, g, nodes, links: Links, constants, tree: bool = False):
+_NVLS_TABLES: dict[tuple[int, bool], tuple[object, tuple]] = {}
+
+
+def _nvls_pipeline(table, tree: bool) -> tuple:
+    """(stages, largest chunk, largest chunk from four nodes, ((smaller chunk, loops), ...) by
+    size down) of NVLS or NVLS-Tree, read once per constants table."""
+    key = (id(table), tree)
+    hit = _NVLS_TABLES.get(key)
+    if hit is None or hit[0] is not table:  # the table is kept so that its id is not reused
+        pre = "tree." if tree else ""
+        steps = sorted(((float(k.rsplit(".", 1)[1]), v) for k, v in table.items()
+                        if k.startswith(pre + "chunk.")), reverse=True)
+        largest = table[pre + "chunk_bytes"]
+        hit = (table, (table[pre + "stages"], largest,
+                       table.get("tree.chunk_bytes_from_4_nodes", largest) if tree else largest,
+                       tuple(steps)))
+        _NVLS_TABLES[key] = hit
+    return hit[1]
+
+
+def _nvls_fill_bytes(size, heads, nodes, constants, tree: bool = False):
     """Bytes' worth of time an NVLS all-reduce (NVLS-Tree's NVLS phase with `tree`) spends
     filling and draining its pipeline (model.yaml nccl_nvls_pipeline, from NCCL 2.20.3's
     enqueue.cc and all_reduce.h).
 
-    Every channel and head moves one chunk per loop (a head per GPU in one node, where NCCL
-    drops the NICs from its topology; across nodes a head per NIC, at most one per GPU and
-    heads_max), the chunk shrinking for messages of few loops; a loop passes the kernel's warp
-    groups in turn (three in one node: scatter, reduce and multicast, gather), so the message
-    takes (stages - 1) loops more than its bytes, or (stages - 1) times the message where it
-    fills less than one loop."""
-    p = constants.nccl_nvls_pipeline
-    pre = "tree." if tree else ""
-    heads = np.where(np.asarray(nodes) > 1, np.minimum(g, np.maximum(links.nics, 1)), g)
-    ops = p["channels"] * np.minimum(heads, p["heads_max"])  # NCCL's concurrentOps
-    chunk = np.full(np.shape(size * ops), p[pre + "chunk_bytes"])
-    if tree:
-        chunk = np.where(np.asarray(nodes) >= 4,
-                         np.minimum(chunk, p["tree.chunk_bytes_from_4_nodes"]), chunk)
-    steps = [k for k in p if k.startswith(pre + "chunk.")]
-    for key in sorted(steps, key=lambda k: -float(k.rsplit(".", 1)[1])):
-        smaller = float(key.rsplit(".", 1)[1])
-        chunk = np.where((size < p[key] * ops * chunk) & (chunk > smaller), smaller, chunk)
-    return (p[pre + "stages"] - 1.0) * np.minimum(size, ops * chunk)
+    Every channel and head moves one chunk per loop (`heads`: one per GPU in one node, where
+    NCCL drops the NICs from its topology; across nodes one per NIC, at most one per GPU), the
+    chunk shrinking for messages of few loops; a loop passes the kernel's warp groups in turn
+    (three in one node: scatter, reduce and multicast, gather), so the message takes
+    (stages - 1) loops more than its bytes, or (stages - 1) times the message where it fills
+    less than one loop."""
+    table = constants.nccl_nvls_pipeline
+    stages, largest, from_4_nodes, steps = _nvls_pipeline(table, tree)
+    ops = table["channels"] * np.minimum(heads, table["heads_max"])  # NCCL's concurrentOps
+    loops = size / ops  # bytes per channel and head: the message's loops times the chunk
+    chunk = np.where(nodes >= 4, from_4_nodes, largest) if from_4_nodes != largest else largest
+    for smaller, count in steps:
+        # NCCL: if (nBytes < count * concurrentOps * chunkSize && chunkSize > smaller)
+        chunk = np.where((loops < count * chunk) & (chunk > smaller), smaller, chunk)
+    return (stages - 1.0) * np.minimum(size, ops * chunk)
 
 
-def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: Links,
-                    constants, fill: bool = True):
+def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: Links):
     """Seconds the algorithm's bottleneck link needs for the bytes, at full protocol efficiency
     (NVLS, inside one node or a CollNet node, at its measured rate, protocol included).
     `safe`: the group's network share where it spans nodes (1 elsewhere, never read there);
-    `intra_ring`: _intra_ring_time; `fill`: whether NVLS's pipeline fill is counted (NCCL's
-    tuning model, which picks the algorithm, does without it)."""
+    `intra_ring`: _intra_ring_time. NVLS's pipeline fill is not in it (_nvls_fill_bytes):
+    NCCL's tuning model, which picks the algorithm, does without it."""
     multi = nodes > 1
     b = links.intra_Bps
     k = 2.0 if op == "all_reduce" else 1.0
@@ -256,17 +272,13 @@ def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: L
         per_node = np.where(nodes > 2, 2.0, 1.0)
         return np.maximum(intra_ring, np.where(multi, per_node * size / safe, 0.0))
     if algorithm == "nvls":
-        # Each GPU sends its buffer to the switch once and receives the reduction once, in
-        # loops that pass a three-stage pipeline.
-        return (size + fill * _nvls_fill_bytes(size, g, nodes, links, constants)) / links.nvls_Bps
+        # Each GPU sends its buffer to the switch once and receives the reduction once.
+        return size / links.nvls_Bps
     if algorithm == "nvls_tree":
         # NVLS inside each node, the node's NICs in a tree between nodes: S each way on two
         # nodes, 2S beyond (tuning.cc: bwInter on two nodes, bwInter / 2 beyond).
-        # The NVLS phase pipelines as one-node NVLS does, with NVLS-Tree's chunks and stages.
         per_node = np.where(nodes > 2, 2.0, 1.0)
-        nvls = (size + fill * _nvls_fill_bytes(size, g, nodes, links, constants, tree=True)
-                ) / links.nvls_Bps
-        return np.maximum(nvls, np.where(multi, per_node * size / safe, 0.0))
+        return np.maximum(size / links.nvls_Bps, np.where(multi, per_node * size / safe, 0.0))
     # CollNet: the node reduces inside (NVLS where the switch reduces, else a ring), then
     # sends S up to the SHARP switch and receives S back (brief 3.1: 'only N+1 sends').
     inside = np.where(links.nvls, size / links.nvls_Bps, intra_ring)
@@ -349,9 +361,10 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     best = np.full(np.broadcast(size, n, g, links.node_Bps).shape, np.inf)
     code = np.zeros(best.shape, int)
     # NCCL picks by its tuning model, which prices NVLS and NVLS-Tree without their pipeline
-    # fill (tuning.cc: latency + bytes / bandwidth): the pair is chosen on `rank`, the time
-    # without the fill, and costs `best`, the time with it (equal for every other algorithm).
-    rank = np.full(best.shape, np.inf)
+    # fill (tuning.cc: latency + bytes / bandwidth): the pair is chosen on the time without
+    # the fill, which the rows that chose NVLS or NVLS-Tree then pay (their bandwidth time
+    # without it is kept here for that).
+    nvls_bw = {}
     # The network's share depends on the algorithm only through its fan-in: a tree's, or a
     # ring's (NVLS and CollNet send as a ring does).
     patterns = {a: "tree" if a in ("tree", "nvls_tree") else "ring" for a in names}
@@ -368,30 +381,41 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
             # NCCL's 5/6 of NVLS Tree's bandwidth (tuning.cc) on its network leg; the NVLS
             # phase's share is measured (links.nvls_Bps) and carries it already.
             net = net * _lookup(constants.nccl_protocol_bandwidth_factor, "nvls_tree.net")
-        t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, intra_ring, links, constants)
-        t_rank_bw = (_bandwidth_time(op, a, size, n, g, nodes, net, intra_ring, links,
-                                     constants, fill=False)
-                     if a in ("nvls", "nvls_tree") else t_bw)
+        t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, intra_ring, links)
+        if a in ("nvls", "nvls_tree"):
+            nvls_bw[a] = t_bw
         everywhere = bool(ok.all())
         for p in ALGORITHM_PROTOCOLS[a]:
             enabled = ok
             if p == "ll128":
                 # LL128 needs NVLink inside and, across nodes, a GPUDirect NIC (tuning.cc).
                 enabled = ok & np.where(multi, links.ll128, links.nvlink_like)
-            lat = _latency_us(op, a, p, shape, links, constants) * 1e-6
-            factor = _protocol_factor(a, p, shape, constants)
-            t = lat + t_bw / factor
-            t_rank = t if t_rank_bw is t_bw else lat + t_rank_bw / factor
-            better = t_rank < rank
+            t = (_latency_us(op, a, p, shape, links, constants) * 1e-6
+                 + t_bw / _protocol_factor(a, p, shape, constants))
+            better = t < best
             if p == "ll128" or not everywhere:
                 better &= enabled  # a pair NCCL cannot run costs infinity: never the best
             # np.putmask: copyto's where= at half its cost (a t of another shape is spread to
             # best's first, as copyto would, since putmask repeats a shorter t instead).
             np.putmask(best, better, t if np.shape(t) == best.shape
                        else np.broadcast_to(t, best.shape))
-            np.putmask(rank, better, t_rank if np.shape(t_rank) == best.shape
-                       else np.broadcast_to(t_rank, best.shape))
             np.putmask(code, better, CHOSEN.index(a))
+    for a, t_bw in nvls_bw.items():
+        chose = code == CHOSEN.index(a)
+        if not chose.any():
+            continue
+        if a == "nvls":
+            # one node: its loops pass a three-stage pipeline
+            fill_s = _nvls_fill_bytes(size, g, nodes, constants) / links.nvls_Bps
+        else:
+            # the NVLS phase pipelines as one-node NVLS does, with NVLS-Tree's chunks and
+            # stages and a head per NIC; the network leg may still be the slower
+            fill = _nvls_fill_bytes(size, np.minimum(g, np.maximum(links.nics, 1)), nodes,
+                                    constants, tree=True)
+            fill_s = np.maximum(t_bw, (size + fill) / links.nvls_Bps) - t_bw
+        # both run Simple alone (tuning.cc), at its share of the bandwidth
+        best = best + np.where(chose, fill_s / _protocol_factor(a, "simple", shape, constants),
+                               0.0)
     return np.where(n > 1, best, 0.0), code
 
 
