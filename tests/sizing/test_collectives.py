@@ -97,6 +97,20 @@ def test_nvls_pays_its_pipeline_fill_once_per_message(cluster_on, constants, siz
     assert float(t[0]) == pytest.approx(lat + (size + 2 * loop) / links.nvls_Bps[0], rel=1e-9)
 
 
+def test_auto_chooses_as_nccls_tuning_model_does_and_pays_the_fill(cluster_on, constants):
+    """NCCL's tuning model prices NVLS-Tree without its pipeline fill, so at a mid size on two
+    nodes it picks NVLS-Tree where the fill makes a ring faster, and the collective costs what
+    NVLS-Tree costs with the fill."""
+    cluster = cluster_on("ib-ndr-400", 2)
+    size = 64.0 * 2**20
+    auto = collective_time("all_reduce", size, cluster, constants)
+    nvls_tree = collective_time("all_reduce", size, cluster, constants, "nvls_tree")
+    ring = collective_time("all_reduce", size, cluster, constants, "ring")
+    assert auto[3] == "nvls_tree"
+    assert auto[0] == nvls_tree[0]
+    assert ring[0] < auto[0]
+
+
 def test_nvls_reaches_its_plateau_only_past_the_mid_sizes(cluster_on, constants):
     cluster = cluster_on("ib-ndr-400", 1)
     at = {s: collective_time("all_reduce", s, cluster, constants, "nvls")[2]
