@@ -227,17 +227,18 @@ def _nvls_pipeline(table, tree: bool) -> tuple:
     return hit[1]
 
 
-def _nvls_fill_bytes(size, heads, nodes, constants, tree: bool = False):
-    """Bytes' worth of time an NVLS all-reduce (NVLS-Tree's NVLS phase with `tree`) spends
-    filling and draining its pipeline (model.yaml nccl_nvls_pipeline, from NCCL 2.20.3's
-    enqueue.cc and all_reduce.h).
+def _nvls_fill_s(size, heads, nodes, nvls_Bps, factor, constants, tree: bool = False):
+    """Seconds an NVLS all-reduce (NVLS-Tree's NVLS phase with `tree`) spends filling and
+    draining its pipeline (model.yaml nccl_nvls_pipeline, from NCCL 2.20.3's enqueue.cc and
+    all_reduce.h).
 
     Every channel and head moves one chunk per loop (`heads`: one per GPU in one node, where
     NCCL drops the NICs from its topology; across nodes one per NIC, at most one per GPU), the
     chunk shrinking for messages of few loops; a loop passes the kernel's warp groups in turn
     (three in one node: scatter, reduce and multicast, gather), so the message takes
-    (stages - 1) loops more than its bytes, or (stages - 1) times the message where it fills
-    less than one loop."""
+    (stages - 1) loop-times more than its bytes, a loop-time being the loop's bytes (or the
+    message, where it fills less than one loop) at the NVLS rate and its protocol share
+    `factor`, and never less than one hand-over between warp groups (step_us)."""
     table = constants.nccl_nvls_pipeline
     stages, largest, from_4_nodes, steps = _nvls_pipeline(table, tree)
     ops = table["channels"] * np.minimum(heads, table["heads_max"])  # NCCL's concurrentOps
@@ -246,7 +247,8 @@ def _nvls_fill_bytes(size, heads, nodes, constants, tree: bool = False):
     for smaller, count in steps:
         # NCCL: if (nBytes < count * concurrentOps * chunkSize && chunkSize > smaller)
         chunk = np.where((loops < count * chunk) & (chunk > smaller), smaller, chunk)
-    return (stages - 1.0) * np.minimum(size, ops * chunk)
+    loop_s = np.minimum(size, ops * chunk) / (nvls_Bps * factor)
+    return (stages - 1.0) * np.maximum(loop_s, table["step_us"] * 1e-6)
 
 
 def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: Links):
@@ -404,18 +406,19 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
         chose = code == CHOSEN.index(a)
         if not chose.any():
             continue
+        # both run Simple alone (tuning.cc)
+        factor = _protocol_factor(a, "simple", shape, constants)
         if a == "nvls":
             # one node: its loops pass a three-stage pipeline
-            fill_s = _nvls_fill_bytes(size, g, nodes, constants) / links.nvls_Bps
+            fill_s = _nvls_fill_s(size, g, nodes, links.nvls_Bps, factor, constants)
         else:
             # the NVLS phase pipelines as one-node NVLS does, with NVLS-Tree's chunks and
             # stages and a head per NIC; the network leg may still be the slower
-            fill = _nvls_fill_bytes(size, np.minimum(g, np.maximum(links.nics, 1)), nodes,
-                                    constants, tree=True)
-            fill_s = np.maximum(t_bw, (size + fill) / links.nvls_Bps) - t_bw
-        # both run Simple alone (tuning.cc), at its share of the bandwidth
-        best = best + np.where(chose, fill_s / _protocol_factor(a, "simple", shape, constants),
-                               0.0)
+            fill_s = _nvls_fill_s(size, np.minimum(g, np.maximum(links.nics, 1)), nodes,
+                                  links.nvls_Bps, factor, constants, tree=True)
+            t_bw = t_bw / factor
+            fill_s = np.maximum(t_bw, size / (links.nvls_Bps * factor) + fill_s) - t_bw
+        best = best + np.where(chose, fill_s, 0.0)
     return np.where(n > 1, best, 0.0), code
 
 

@@ -111,6 +111,18 @@ def test_auto_chooses_as_nccls_tuning_model_does_and_pays_the_fill(cluster_on, c
     assert ring[0] < auto[0]
 
 
+def test_a_small_nvls_message_pays_two_hand_overs_between_warp_groups(cluster_on, constants):
+    # 1 KiB fills far less than one loop: each of the two later warp groups waits one hand-over
+    cluster = cluster_on("ib-ndr-400", 1)
+    links = Links.of(cluster.as_arrays(), constants)
+    t, _ = collective_cost("all_reduce", 1024.0, 8, 8, links, links.node_Bps, constants, "nvls")
+    lat = constants.nccl_hw_latency_us["nvlink.nvls.simple"]
+    step = constants.nccl_nvls_pipeline["step_us"]
+    assert step > 1024 / links.nvls_Bps[0] * 1e6
+    assert float(t[0]) == pytest.approx((lat + 2 * step) * 1e-6 + 1024 / links.nvls_Bps[0],
+                                        rel=1e-9)
+
+
 def test_nvls_reaches_its_plateau_only_past_the_mid_sizes(cluster_on, constants):
     cluster = cluster_on("ib-ndr-400", 1)
     at = {s: collective_time("all_reduce", s, cluster, constants, "nvls")[2]
