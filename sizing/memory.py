@@ -152,15 +152,20 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
         # activation set is alive at once (Korthikanti section 4.3).
         working = np.where(code == 2, kept, 0.0)
         # Activation offload keeps about the layer computing and the one being fetched.
-        first = np.where(offload == 2, 2.0 * stage * pp / model.layers, first) + working
+        first_base = np.where(offload == 2, 2.0 * stage * pp / model.layers, first)
+        first = first_base + working
         # The last stage holds the logits twice: the 16-bit output of the final GEMM and the
         # FP32 copy cross entropy works on (Megatron's `vocab_parallel_logits.float()`).
         logits_b = np.where(np.asarray(c.get("fused_cross_entropy", False), bool), 0.0,
                             6.0 * model.seq_len / cp * b * model.vocab / tp)
-        last = np.where(offload == 2, 2.0 * stage * pp / model.layers, stage) + working
-        last_total = last + logits_b
-        peak = np.where(pp > 1, np.maximum(first, last_total), first + logits_b)
-        logits_peak = np.where((pp == 1) | (last_total >= first), logits_b, 0.0)
+        # The logits and a recomputed layer's working set are never alive together on the
+        # last stage: autograd runs the loss's and the output layer's backward, which frees
+        # the logits, before the last layer's backward recomputes its forward.
+        last_base = np.where(offload == 2, 2.0 * stage * pp / model.layers, stage)
+        last_total = last_base + np.maximum(working, logits_b)
+        peak = np.where(pp > 1, np.maximum(first, last_total), last_total)
+        logits_peak = np.where(((pp == 1) | (last_total >= first)) & (logits_b >= working),
+                               logits_b, 0.0)
         logits = logits_peak / GB
         acts = (peak - logits_peak) / GB
         # FSDP gathers one unit (a layer) to compute and prefetches the next, and holds the

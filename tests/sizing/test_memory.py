@@ -175,3 +175,22 @@ def test_published_runs_stay_within_the_gpu(constants):
     # DeepSpeed gathers tensor by tensor, up to its live-parameter cap: far less than the
     # 5e9-parameter layer FSDP would gather twice.
     assert e.memory["buffers_gb"] < 0.5 * (2 * 2 + 2) * 5.0
+
+
+
+def test_the_logits_and_a_recomputed_layer_are_not_alive_together(cluster_on, constants):
+    """On the last stage the loss's backward frees the logits before the last layer's
+    backward recomputes it: the peak holds the larger of the two, not both."""
+    m = preset_model("llama-3-8b")
+    lay = {"dp": 8, "tp": 1, "pp": 1, "zero_stage": 3, "framework": "fsdp",
+           "recompute": "full"}
+
+    def memory(fused):
+        return estimate(cluster_on("ib-ndr-400", 1), m, Training(8, 1),
+                        Layout(**lay, fused_cross_entropy=fused), constants).memory
+    plain, fused = memory(False), memory(True)
+    logits = 6 * 8192 * 128256 / 1e9
+    working = float(activation_bytes_per_layer(m, 1, 1, False, 0)) / 1e9
+    assert working < logits
+    assert plain["logits_gb"] == pytest.approx(logits) and fused["logits_gb"] == 0.0
+    assert plain["total_gb"] - fused["total_gb"] == pytest.approx(logits - working)
