@@ -3,11 +3,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from sizing.workload import FRAMEWORK_FP32_GRADIENTS, FRAMEWORKS, Transformer
+from sizing.workload import (
+    DEEPSPEED_ZERO3,
+    FRAMEWORK_FP32_GRADIENTS,
+    FRAMEWORK_SYNCHRONOUS_ZERO3,
+    FRAMEWORKS,
+    Transformer,
+)
 
 _FP32_GRADIENTS = np.array([FRAMEWORK_FP32_GRADIENTS[f] for f in FRAMEWORKS])
-# Frameworks whose ZeRO-3 is DeepSpeed's (parameters gathered module by module), not FSDP's.
-_DEEPSPEED_GATHER = np.array([f in ("megatron-deepspeed", "deepspeed") for f in FRAMEWORKS])
+_DEEPSPEED_GATHER = np.array([f in DEEPSPEED_ZERO3 for f in FRAMEWORKS])
+_TENSOR_LIST_GATHER = np.array([f in FRAMEWORK_SYNCHRONOUS_ZERO3 for f in FRAMEWORKS])
 
 
 def gradient_bytes_per_param(c: dict, constants, precision: str) -> np.ndarray:
@@ -177,8 +183,15 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
         largest = max(model.hidden * model.ffn_hidden, model.hidden * model.vocab) / tp
         live = np.minimum(2.0 * unit, np.maximum(largest, constants.deepspeed_max_live_params))
         reducing = np.minimum(unit, np.maximum(largest, constants.deepspeed_reduce_bucket_params))
-        deepspeed = _DEEPSPEED_GATHER[np.asarray(c.get("framework", 0), int)]
-        gathered = np.where(deepspeed, wb * live + gb * reducing, (2.0 * wb + gb) * unit)
+        framework = np.asarray(c.get("framework", 0), int)
+        deepspeed = _DEEPSPEED_GATHER[framework]
+        # torch.distributed.all_gather's tensor-list form (DeepSpeed before v0.5.5) receives
+        # into a flat buffer of its own and then copies it into the list's views of
+        # DeepSpeed's buffer (ProcessGroupNCCL's flatten_for_scatter_gather): the tensor being
+        # gathered is held twice until the gather completes.
+        listed = np.where(_TENSOR_LIST_GATHER[framework], np.minimum(unit, largest), 0.0)
+        gathered = np.where(deepspeed, wb * (live + listed) + gb * reducing,
+                            (2.0 * wb + gb) * unit)
         buffers = np.where(zero == 3, gathered, 0.0) / GB
     else:
         acts = stage / GB

@@ -19,8 +19,20 @@ ZERO_STAGES = (0, 1, 2, 3)
 # code on DeepSpeed's engine), DeepSpeed on Hugging Face Transformers, PyTorch FSDP
 # (llm-foundry, torchtitan), PyTorch DDP, TensorFlow with Horovod (horovod) and MXNet with
 # Horovod (mxnet: its own cuDNN convolution and batch-norm kernels, model.yaml
-# framework_conv_efficiency). Arrays carry the index.
-FRAMEWORKS = ("megatron", "megatron-deepspeed", "deepspeed", "fsdp", "ddp", "horovod", "mxnet")
+# framework_conv_efficiency), and megatron-deepspeed-2021: Megatron-LM's own model code on the
+# ZeRO-3 engine of DeepSpeed before v0.5.5 (as Narayanan et al. 2021 ran it), whose parameter
+# all-gathers synchronise the device and copy through tensor lists (sizing/step.py). Arrays
+# carry the index; a profile added later goes last, so that stored codes keep their meaning.
+FRAMEWORKS = ("megatron", "megatron-deepspeed", "deepspeed", "fsdp", "ddp", "horovod", "mxnet",
+              "megatron-deepspeed-2021")
+# Frameworks whose ZeRO-3 is DeepSpeed's (parameters gathered tensor by tensor as modules run),
+# not FSDP's (a unit, a layer, at a time).
+DEEPSPEED_ZERO3 = ("megatron-deepspeed", "deepspeed", "megatron-deepspeed-2021")
+# DeepSpeed's ZeRO-3 before v0.5.5 gathers each parameter after torch.cuda.synchronize() and
+# through torch.distributed.all_gather's tensor-list form (DeepSpeed PR #1188, 2021-10-31,
+# first in v0.5.5: 'the async version is not async at all, because each all_gather calls
+# torch.cuda.synchronize()'; 'torch.distributed.all_gather will do implicit memcpy').
+FRAMEWORK_SYNCHRONOUS_ZERO3 = {"megatron-deepspeed-2021"}
 # What lives in host memory instead of the GPU's (ZeRO-Offload, Megatron cpu_offloading).
 OFFLOAD = ("none", "optimizer", "optimizer+activations")
 # Whether a framework, as usually run, reduces gradients while the backward pass still runs:
@@ -34,13 +46,17 @@ OFFLOAD = ("none", "optimizer", "optimizer+activations")
 # field of that name makes its gradient buffer the parameters' 16-bit dtype when false
 # (megatron/core/distributed/distributed_data_parallel.py @core_v0.11.0 line 123: grad_dtype
 # = torch.float if self.ddp_config.grad_reduce_in_fp32 else param.dtype), as NeMo's and
-# Megatron-Bridge's FP8 performance recipes set it.
+# Megatron-Bridge's FP8 performance recipes set it. DeepSpeed's ZeRO-3 optimizer of 2021
+# (FP16_DeepSpeedZeroOptimizer_Stage3) keeps and reduce-scatters the gradients in the 16-bit
+# dtype of the parameters: partition_parameters.py @v0.3.15 _reduce_scatter_gradient reduces
+# param.grad itself, and _partition_gradient copies it into a 16-bit partition (stage3.py
+# @v0.3.15 takes its FP32 copy one sub-group at a time in the step).
 FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deepspeed": False,
                             "fsdp": False, "ddp": False, "horovod": False,
-                            "mxnet": False}
+                            "mxnet": False, "megatron-deepspeed-2021": False}
 FRAMEWORK_OVERLAPS_GRADIENTS = {"megatron": True, "megatron-deepspeed": False,
                                 "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True,
-                                "mxnet": True}
+                                "mxnet": True, "megatron-deepspeed-2021": False}
 # Whether the distributed optimizer (ZeRO-1) all-gathers the updated weights behind the next
 # step's forward: Megatron-Core's overlap_param_gather (--overlap-param-gather, 'overlap param
 # all-gather in distributed optimizer', megatron/training/arguments.py @core_v0.11.0), which
@@ -65,7 +81,8 @@ ATTENTION_KERNELS = ("flash2", "flash3", "triton")
 # backend is FlashAttention-2) and the rest call FlashAttention-2.
 FRAMEWORK_ATTENTION_KERNEL = {"megatron": "flash3", "megatron-deepspeed": "flash2",
                               "deepspeed": "flash2", "fsdp": "flash2", "ddp": "flash2",
-                              "horovod": "flash2", "mxnet": "flash2"}
+                              "horovod": "flash2", "mxnet": "flash2",
+                              "megatron-deepspeed-2021": "flash2"}
 
 
 @dataclass(frozen=True)

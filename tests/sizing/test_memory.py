@@ -177,6 +177,28 @@ def test_published_runs_stay_within_the_gpu(constants):
     assert e.memory["buffers_gb"] < 0.5 * (2 * 2 + 2) * 5.0
 
 
+GPT_530B = Transformer("GPT 530B", 105, 20480, 128, 128, 4 * 20480, 51200, 2048)
+
+
+def test_deepspeeds_2021_zero3_run_of_530b_at_micro_batch_4_stays_within_the_gpu(constants):
+    """Narayanan et al. 2021 Table 2 ran GPT 530B under DeepSpeed ZeRO-3 on 640 A100 80GB at
+    micro-batch 4 (row 111). DeepSpeed's ZeRO-3 keeps 16-bit gradients, half of what
+    Megatron's FP32 main gradients take; its tensor-list gathers hold the tensor being
+    gathered twice, beside the 16-bit gradient of one being reduced."""
+    data = shipped()
+    dgx = Server("dgx-a100", "DGX A100", A100_SXM, 8, 8, 200, 4, True)
+    cluster = Cluster(dgx, data.all_fabrics["ib-hdr-200"], 80, True)
+
+    def memory(framework):
+        return estimate(cluster, GPT_530B, Training(2560, 4),
+                        Layout(dp=640, tp=1, pp=1, zero_stage=3, recompute="full",
+                               framework=framework, flash_attention=False), constants).memory
+    then, now = memory("megatron-deepspeed-2021"), memory("megatron-deepspeed")
+    assert then["gradients_gb"] == pytest.approx(now["gradients_gb"] / 2)
+    largest = 20480 * 4 * 20480  # elements of each of the MLP's weight matrices
+    assert then["buffers_gb"] == pytest.approx((2 + 2 + 2) * largest / 1e9)
+    assert then["total_gb"] <= then["capacity_gb"]
+
 
 def test_the_logits_and_a_recomputed_layer_are_not_alive_together(cluster_on, constants):
     """On the last stage the loss's backward frees the logits before the last layer's
