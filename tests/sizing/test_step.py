@@ -606,10 +606,12 @@ def test_synchronous_zero3_exposes_what_a_prefetching_zero3_hides(cluster_on, co
     c = replace(constants, tensor_list_collective_us_per_rank=0.0)
     layout = {"dp": 32, "tp": 1, "pp": 1, "zero_stage": 3, "recompute": "full",
               "flash_attention": False, "grad_reduce_in_fp32": False}
-    b = {f: estimate(cluster_on("ib-hdr-200", 4), GPT_175B, Training(64, 2),
-                     Layout(**layout, framework=f), c).breakdown
+    e = {f: estimate(cluster_on("ib-hdr-200", 4), GPT_175B, Training(64, 2),
+                     Layout(**layout, framework=f), c)
          for f in ("megatron-deepspeed", "megatron-deepspeed-2021")}
-    now, then = b["megatron-deepspeed"], b["megatron-deepspeed-2021"]
+    now, then = e["megatron-deepspeed"].breakdown, e["megatron-deepspeed-2021"].breakdown
+    assert any("before v0.5.5" in a for a in e["megatron-deepspeed-2021"].assumptions)
+    assert not any("before v0.5.5" in a for a in e["megatron-deepspeed"].assumptions)
     assert then["dp_hidden_s"] == 0.0 and then["dp_exposed_s"] > 0
     assert now["dp_hidden_s"] > 0
     assert (then["zero_exposed_s"] + then["dp_exposed_s"]
