@@ -5,26 +5,27 @@ import numpy as np
 
 from sizing.workload import (
     DEEPSPEED_ZERO3,
-    FRAMEWORK_FP32_GRADIENTS,
     FRAMEWORK_SYNCHRONOUS_ZERO3,
     FRAMEWORKS,
     Transformer,
+    default_fp32_gradients,
 )
 
-_FP32_GRADIENTS = np.array([FRAMEWORK_FP32_GRADIENTS[f] for f in FRAMEWORKS])
 _DEEPSPEED_GATHER = np.array([f in DEEPSPEED_ZERO3 for f in FRAMEWORKS])
 _TENSOR_LIST_GATHER = np.array([f in FRAMEWORK_SYNCHRONOUS_ZERO3 for f in FRAMEWORKS])
 
 
 def gradient_bytes_per_param(c: dict, constants, precision: str) -> np.ndarray:
-    """Bytes of each gradient held and reduced: FP32 main gradients under Megatron's code,
-    unless the layout states grad_reduce_in_fp32."""
+    """Bytes of each gradient held and reduced: FP32 main gradients under Megatron's code
+    (below DeepSpeed's ZeRO-2 for Megatron-DeepSpeed), unless the layout states
+    grad_reduce_in_fp32."""
     if precision == "fp32":
         return np.full(np.shape(c["dp"]), constants.bytes_per_param_gradients_fp32)
     if "grad_reduce_in_fp32" in c:
         fp32 = np.asarray(c["grad_reduce_in_fp32"], bool)
     else:
-        fp32 = _FP32_GRADIENTS[np.asarray(c.get("framework", 0), int)]
+        fp32 = default_fp32_gradients(np.asarray(c.get("framework", 0), int),
+                                      np.asarray(c["zero_stage"], int))
     return np.where(fp32, 4.0, constants.bytes_per_param_gradients)
 
 GB = 1e9

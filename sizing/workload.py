@@ -54,6 +54,14 @@ OFFLOAD = ("none", "optimizer", "optimizer+activations")
 FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deepspeed": False,
                             "fsdp": False, "ddp": False, "horovod": False,
                             "mxnet": False, "megatron-deepspeed-2021": False}
+# From ZeRO stage 2 DeepSpeed runs its ZeRO optimizers, which hold and reduce the gradients in
+# the parameters' 16-bit dtype, whatever model code runs on them: its BF16 optimizer, the one
+# that keeps FP32 gradients, is chosen only without ZeRO or at stage 1
+# (runtime/engine.py @v0.16.4 _do_optimizer_sanity_check returns BFLOAT16 for ZeRO at
+# zero_optimization_stage() == 1 only).
+DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE = 2
+_FP32_GRADIENTS_BY_CODE = np.array([FRAMEWORK_FP32_GRADIENTS[f] for f in FRAMEWORKS])
+_DEEPSPEED_BY_CODE = np.array([f in DEEPSPEED_ZERO3 for f in FRAMEWORKS])
 FRAMEWORK_OVERLAPS_GRADIENTS = {"megatron": True, "megatron-deepspeed": False,
                                 "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True,
                                 "mxnet": True, "megatron-deepspeed-2021": False}
@@ -83,6 +91,17 @@ FRAMEWORK_ATTENTION_KERNEL = {"megatron": "flash3", "megatron-deepspeed": "flash
                               "deepspeed": "flash2", "fsdp": "flash2", "ddp": "flash2",
                               "horovod": "flash2", "mxnet": "flash2",
                               "megatron-deepspeed-2021": "flash2"}
+
+
+def default_fp32_gradients(framework, zero_stage):
+    """Whether a framework, as usually run, holds and reduces FP32 gradients at this ZeRO stage
+    (framework names or FRAMEWORKS codes, scalars or arrays)."""
+    code = np.asarray(framework)
+    if code.dtype.kind in "US":
+        code = np.vectorize(FRAMEWORKS.index, otypes=[int])(code)
+    fp32, deepspeed = _FP32_GRADIENTS_BY_CODE[code], _DEEPSPEED_BY_CODE[code]
+    out = fp32 & ~(deepspeed & (np.asarray(zero_stage) >= DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE))
+    return bool(out) if out.ndim == 0 else out
 
 
 @dataclass(frozen=True)
@@ -292,7 +311,7 @@ class Layout:
     @property
     def fp32_gradients(self) -> bool:
         if self.grad_reduce_in_fp32 is None:
-            return FRAMEWORK_FP32_GRADIENTS[self.framework]
+            return default_fp32_gradients(self.framework, self.zero_stage)
         return self.grad_reduce_in_fp32
 
     @property

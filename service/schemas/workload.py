@@ -173,7 +173,8 @@ class LayoutSchema(Strict):
                                  "grad_reduce_in_fp32); false: in the parameters' 16-bit "
                                  "dtype, as NeMo's and Megatron-Bridge's FP8 performance "
                                  "recipes run. Default: the framework's usual setting (FP32 "
-                                 "for megatron and megatron-deepspeed)"})
+                                 "for megatron, and for megatron-deepspeed below zero_stage "
+                                 "2, where DeepSpeed's BF16 optimizer keeps them)"})
     overlap_param_gather = f.Boolean(
         metadata={"description": "With the distributed optimizer (zero_stage 1) and "
                                  "overlap_grad_reduce, all-gather the updated weights behind "

@@ -193,11 +193,29 @@ def test_deepspeeds_2021_zero3_run_of_530b_at_micro_batch_4_stays_within_the_gpu
         return estimate(cluster, GPT_530B, Training(2560, 4),
                         Layout(dp=640, tp=1, pp=1, zero_stage=3, recompute="full",
                                framework=framework, flash_attention=False), constants).memory
-    then, now = memory("megatron-deepspeed-2021"), memory("megatron-deepspeed")
-    assert then["gradients_gb"] == pytest.approx(now["gradients_gb"] / 2)
+    then = memory("megatron-deepspeed-2021")
+    assert then["gradients_gb"] == pytest.approx(2 * GPT_530B.params / 640 / 1e9)
     largest = 20480 * 4 * 20480  # elements of each of the MLP's weight matrices
     assert then["buffers_gb"] == pytest.approx((2 + 2 + 2) * largest / 1e9)
     assert then["total_gb"] <= then["capacity_gb"]
+
+
+@pytest.mark.parametrize(("zero_stage", "gradient_bytes"), [(0, 4), (1, 4), (2, 2), (3, 2)])
+def test_megatron_deepspeed_keeps_fp32_gradients_only_below_zero_2(cluster_on, constants,
+                                                                   zero_stage, gradient_bytes):
+    """DeepSpeed's BF16 optimizer (FP32 gradients) runs without ZeRO and at stage 1; its
+    ZeRO-2 and ZeRO-3 optimizers hold the parameters' 16-bit dtype. A stated
+    grad_reduce_in_fp32 still wins."""
+    m = preset_model("llama-3-8b")
+
+    def grads(**kw):
+        layout = Layout(dp=8, tp=1, pp=1, zero_stage=zero_stage, recompute="full",
+                        framework="megatron-deepspeed", **kw)
+        return estimate(cluster_on("ib-ndr-400", 1), m, Training(8, 1), layout,
+                        constants).memory["gradients_gb"]
+    shards = 8 if zero_stage >= 2 else 1
+    assert grads() == pytest.approx(gradient_bytes * m.params / shards / 1e9)
+    assert grads(grad_reduce_in_fp32=True) == pytest.approx(4 * m.params / shards / 1e9)
 
 
 def test_the_logits_and_a_recomputed_layer_are_not_alive_together(cluster_on, constants):

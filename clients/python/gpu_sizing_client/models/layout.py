@@ -49,7 +49,8 @@ class Layout:
                 memory Default: False.
             grad_reduce_in_fp32 (bool | Unset): Gradients held and reduced in FP32 (Megatron-Core's grad_reduce_in_fp32);
                 false: in the parameters' 16-bit dtype, as NeMo's and Megatron-Bridge's FP8 performance recipes run. Default:
-                the framework's usual setting (FP32 for megatron and megatron-deepspeed)
+                the framework's usual setting (FP32 for megatron, and for megatron-deepspeed below zero_stage 2, where
+                DeepSpeed's BF16 optimizer keeps them)
             offload (LayoutOffload | Unset): State kept in host memory (ZeRO-Offload, Megatron cpu_offloading) Default:
                 LayoutOffload.NONE.
             overlap_grad_reduce (bool | Unset): Reduce gradients during the backward pass; default: the framework's usual
