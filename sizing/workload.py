@@ -95,10 +95,11 @@ FRAMEWORK_ATTENTION_KERNEL = {"megatron": "flash3", "megatron-deepspeed": "flash
 
 def default_fp32_gradients(framework, zero_stage):
     """Whether a framework, as usually run, holds and reduces FP32 gradients at this ZeRO stage
-    (framework names or FRAMEWORKS codes, scalars or arrays)."""
-    code = np.asarray(framework)
-    if code.dtype.kind in "US":
-        code = np.vectorize(FRAMEWORKS.index, otypes=[int])(code)
+    (a framework's name and a stage, or arrays of FRAMEWORKS codes and stages)."""
+    if isinstance(framework, str):  # one layout: no arrays to build
+        return FRAMEWORK_FP32_GRADIENTS[framework] and not (
+            framework in DEEPSPEED_ZERO3 and zero_stage >= DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE)
+    code = np.asarray(framework, int)
     fp32, deepspeed = _FP32_GRADIENTS_BY_CODE[code], _DEEPSPEED_BY_CODE[code]
     out = fp32 & ~(deepspeed & (np.asarray(zero_stage) >= DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE))
     return bool(out) if out.ndim == 0 else out
