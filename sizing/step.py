@@ -380,7 +380,8 @@ def _synchronous_zero3(cost, model, c, sync, shard, tp, pp, weight_bytes, grad_b
     torch.zeros buffer through torch.distributed.all_gather's list of per-rank views, and
     _reduce_scatter_gradient reduce-scatters each gradient from a list of per-rank slices.
     torch.distributed copies between that list and a flat buffer of its own, one copy_ per
-    rank issued by the host (DeepSpeed PR #1188: 'implicit memcpy at the end of each
+    rank issued by the host (PyTorch c10d ProcessGroupNCCL.cpp of 2020-2021, allgather and
+    reduce_scatter; DeepSpeed PR #1188: 'implicit memcpy at the end of each
     ncclAllgather'): each collective pays the group size times the host's cost of one listed
     tensor (tensor_list_collective_us_per_rank) and the copy's bytes over HBM (read and
     written once; the zero fill writes the gather's buffer once more).
