@@ -80,6 +80,8 @@ class ModelConstants:
     runtime_reserved_gb: float
     deepspeed_max_live_params: float
     deepspeed_reduce_bucket_params: float
+    deepspeed_max_reuse_params: float
+    tensor_list_collective_us_per_rank: float
     # Policy, not physics: the share of each GPU's memory a configuration must leave free to
     # "fit". It lives in policy.yaml; every memory figure of the model reads it from here.
     memory_headroom_share: float

@@ -5,7 +5,7 @@ from sizing.collectives import CHOSEN
 from sizing.compute import conv_saturation
 from sizing.hardware import Cluster
 from sizing.topology import TIERS
-from sizing.workload import FRAMEWORKS, GenericModel, Layout
+from sizing.workload import FRAMEWORK_SYNCHRONOUS_ZERO3, FRAMEWORKS, GenericModel, Layout
 
 _WORDS = {"tp": "tensor-parallel communication", "ep": "expert-parallel all-to-all",
           "pp": "pipeline sends", "dp": "the exposed gradient all-reduce",
@@ -119,6 +119,13 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
             f"{'(in FP8) ' if layout.fp8_param_gather and training.precision == 'fp8' else ''}"
             f"the next step's forward, at {100 * constants.overlap_efficiency:.0f}% efficiency; "
             "the last bucket of each is always exposed.")
+    elif layout.zero_stage == 3 and layout.framework in FRAMEWORK_SYNCHRONOUS_ZERO3:
+        add("ZeRO-3 as DeepSpeed ran it before v0.5.5: one all-gather and one reduce-scatter "
+            "per weight matrix, each through lists of per-rank tensors "
+            f"({constants.tensor_list_collective_us_per_rank:g} us of host time per rank); "
+            "the device is synchronised before every gather, so only the network time of a "
+            "prefetched gather hides behind the module before it, and the gradients' "
+            "reduce-scatters are exposed.")
     elif layout.zero_stage == 1:
         add(f"ZeRO-1: the gradients' reduce-scatter in {constants.dp_bucket_mb:g} MB buckets "
             + ("overlaps the last micro-batch's backward at "

@@ -3,22 +3,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from sizing.workload import FRAMEWORK_FP32_GRADIENTS, FRAMEWORKS, Transformer
+from sizing.workload import (
+    DEEPSPEED_ZERO3,
+    FRAMEWORK_SYNCHRONOUS_ZERO3,
+    FRAMEWORKS,
+    Transformer,
+    default_fp32_gradients,
+)
 
-_FP32_GRADIENTS = np.array([FRAMEWORK_FP32_GRADIENTS[f] for f in FRAMEWORKS])
-# Frameworks whose ZeRO-3 is DeepSpeed's (parameters gathered module by module), not FSDP's.
-_DEEPSPEED_GATHER = np.array([f in ("megatron-deepspeed", "deepspeed") for f in FRAMEWORKS])
+_DEEPSPEED_GATHER = np.array([f in DEEPSPEED_ZERO3 for f in FRAMEWORKS])
+_TENSOR_LIST_GATHER = np.array([f in FRAMEWORK_SYNCHRONOUS_ZERO3 for f in FRAMEWORKS])
 
 
 def gradient_bytes_per_param(c: dict, constants, precision: str) -> np.ndarray:
-    """Bytes of each gradient held and reduced: FP32 main gradients under Megatron's code,
-    unless the layout states grad_reduce_in_fp32."""
+    """Bytes of each gradient held and reduced: FP32 main gradients under Megatron's code
+    (below DeepSpeed's ZeRO-2 for Megatron-DeepSpeed), unless the layout states
+    grad_reduce_in_fp32."""
     if precision == "fp32":
         return np.full(np.shape(c["dp"]), constants.bytes_per_param_gradients_fp32)
     if "grad_reduce_in_fp32" in c:
         fp32 = np.asarray(c["grad_reduce_in_fp32"], bool)
     else:
-        fp32 = _FP32_GRADIENTS[np.asarray(c.get("framework", 0), int)]
+        fp32 = default_fp32_gradients(np.asarray(c.get("framework", 0), int),
+                                      np.asarray(c["zero_stage"], int))
     return np.where(fp32, 4.0, constants.bytes_per_param_gradients)
 
 GB = 1e9
@@ -152,15 +159,20 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
         # activation set is alive at once (Korthikanti section 4.3).
         working = np.where(code == 2, kept, 0.0)
         # Activation offload keeps about the layer computing and the one being fetched.
-        first = np.where(offload == 2, 2.0 * stage * pp / model.layers, first) + working
+        first_base = np.where(offload == 2, 2.0 * stage * pp / model.layers, first)
+        first = first_base + working
         # The last stage holds the logits twice: the 16-bit output of the final GEMM and the
         # FP32 copy cross entropy works on (Megatron's `vocab_parallel_logits.float()`).
         logits_b = np.where(np.asarray(c.get("fused_cross_entropy", False), bool), 0.0,
                             6.0 * model.seq_len / cp * b * model.vocab / tp)
-        last = np.where(offload == 2, 2.0 * stage * pp / model.layers, stage) + working
-        last_total = last + logits_b
-        peak = np.where(pp > 1, np.maximum(first, last_total), first + logits_b)
-        logits_peak = np.where((pp == 1) | (last_total >= first), logits_b, 0.0)
+        # The logits and a recomputed layer's working set are never alive together on the
+        # last stage: autograd runs the loss's and the output layer's backward, which frees
+        # the logits, before the last layer's backward recomputes its forward.
+        last_base = np.where(offload == 2, 2.0 * stage * pp / model.layers, stage)
+        last_total = last_base + np.maximum(working, logits_b)
+        peak = np.where(pp > 1, np.maximum(first, last_total), last_total)
+        logits_peak = np.where(((pp == 1) | (last_total >= first)) & (logits_b >= working),
+                               logits_b, 0.0)
         logits = logits_peak / GB
         acts = (peak - logits_peak) / GB
         # FSDP gathers one unit (a layer) to compute and prefetches the next, and holds the
@@ -172,8 +184,15 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
         largest = max(model.hidden * model.ffn_hidden, model.hidden * model.vocab) / tp
         live = np.minimum(2.0 * unit, np.maximum(largest, constants.deepspeed_max_live_params))
         reducing = np.minimum(unit, np.maximum(largest, constants.deepspeed_reduce_bucket_params))
-        deepspeed = _DEEPSPEED_GATHER[np.asarray(c.get("framework", 0), int)]
-        gathered = np.where(deepspeed, wb * live + gb * reducing, (2.0 * wb + gb) * unit)
+        framework = np.asarray(c.get("framework", 0), int)
+        deepspeed = _DEEPSPEED_GATHER[framework]
+        # torch.distributed.all_gather's tensor-list form (DeepSpeed before v0.5.5) receives
+        # into a flat buffer of its own and then copies it into the list's views of
+        # DeepSpeed's buffer (ProcessGroupNCCL's flatten_for_scatter_gather): the tensor being
+        # gathered is held twice until the gather completes.
+        listed = np.where(_TENSOR_LIST_GATHER[framework], np.minimum(unit, largest), 0.0)
+        gathered = np.where(deepspeed, wb * (live + listed) + gb * reducing,
+                            (2.0 * wb + gb) * unit)
         buffers = np.where(zero == 3, gathered, 0.0) / GB
     else:
         acts = stage / GB

@@ -30,6 +30,7 @@ from sizing.workload import (
     FRAMEWORK_ATTENTION_KERNEL,
     FRAMEWORK_OVERLAPS_GRADIENTS,
     FRAMEWORK_OVERLAPS_PARAM_GATHER,
+    FRAMEWORK_SYNCHRONOUS_ZERO3,
     FRAMEWORKS,
     OFFLOAD,
     RECOMPUTE,
@@ -48,6 +49,7 @@ PEAK_KEYS = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp
 _OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
 _PARAM_GATHER = np.array([FRAMEWORK_OVERLAPS_PARAM_GATHER[f] for f in FRAMEWORKS])
 _KERNELS = np.array([ATTENTION_KERNELS.index(FRAMEWORK_ATTENTION_KERNEL[f]) for f in FRAMEWORKS])
+_SYNCHRONOUS_ZERO3 = np.array([f in FRAMEWORK_SYNCHRONOUS_ZERO3 for f in FRAMEWORKS])
 
 
 @dataclass
@@ -339,6 +341,111 @@ def _collective_on(rows: _Rows, op, size, group, per_node, share, constants, sha
     return t, code
 
 
+def gathered_tensors(model: Transformer, tp) -> list:
+    """Elements of the tensors of one layer DeepSpeed's ZeRO-3 gathers one by one, in the
+    order the forward runs them: every parameter above stage3_param_persistence_threshold
+    (1e5 elements, the default of DeepSpeed 0.3-0.4, runtime/zero/constants.py), i.e. the
+    weight matrices of any model worth sharding; biases and norms stay whole on every rank. Megatron's layer has four
+    (QKV, projection, the MLP's two; a gated MLP's two input halves are one tensor), and
+    an MoE layer two per expert."""
+    h, f = float(model.hidden), float(model.ffn_hidden)
+    t = np.asarray(tp, float)
+    qkv = h * h * (1.0 + 2.0 * model.kv_ratio) / t
+    mlp_in = h * f * (2.0 if model.gated_mlp else 1.0) / t
+    mlp = [mlp_in, h * f / t] * max(model.experts, 1)
+    return [qkv, h * h / t, *mlp]
+
+
+def kept_for_backward(model: Transformer, tp, max_reuse_params: float) -> np.ndarray:
+    """How many of a layer's gathered tensors stay gathered from their recomputed forward to
+    their backward: DeepSpeed releases a parameter after its module unless the parameters
+    used before its next use number fewer than stage3_max_reuse_distance (stage3.py @v0.3.15
+    _keep_for_later). Under full recompute a tensor's backward follows the forward and the
+    backward of the tensors after it in the layer."""
+    sizes = gathered_tensors(model, tp)
+    kept = np.zeros(np.shape(tp))
+    for i in range(len(sizes)):
+        between = 2.0 * sum(sizes[i + 1:]) if i + 1 < len(sizes) else 0.0
+        kept = kept + (np.asarray(between) < max_reuse_params)
+    return kept
+
+
+def _synchronous_zero3(cost, model, c, sync, shard, tp, pp, weight_bytes, grad_bytes, comp,
+                       constants, fallback):
+    """DeepSpeed's ZeRO-3 before v0.5.5 on the rows `sync` (the others keep `fallback`): the
+    per-step reduce-scatter time, the all-gather time of one pass over the weights, the gather
+    passes per micro-batch and the gather time per micro-batch that runs under compute.
+
+    partition_parameters.py @v0.3.15: _allgather_param gathers one parameter into a fresh
+    torch.zeros buffer through torch.distributed.all_gather's list of per-rank views, and
+    _reduce_scatter_gradient reduce-scatters each gradient from a list of per-rank slices.
+    torch.distributed copies between that list and a flat buffer of its own, one copy_ per
+    rank issued by the host (PyTorch c10d ProcessGroupNCCL.cpp of 2020-2021, allgather and
+    reduce_scatter; DeepSpeed PR #1188: 'implicit memcpy at the end of each
+    ncclAllgather'): each collective pays the group size times the host's cost of one listed
+    tensor (tensor_list_collective_us_per_rank) and the copy's bytes over HBM (read and
+    written once; the zero fill writes the gather's buffer once more).
+
+    What overlaps (stage3.py @v0.3.15): a module's fetch waits for its gather and then calls
+    torch.cuda.synchronize(), which drains every stream of the device (compute, the gradients'
+    reduce-scatter on the reduction stream); it then prefetches the next tensor, one at a
+    time (a tensor is larger than stage3_prefetch_bucket_size, 5e7; smaller ones, prefetched
+    several at a time, each behind a synchronize, are not told apart) and only while the
+    gathered parameters number fewer than stage3_max_live_parameters, before the module's own
+    kernels are issued. So only the network time of a prefetched tensor runs under compute, under the
+    preceding module's; the host's list copies, the fetches that were not prefetched and the
+    reduce-scatters (which the next fetch's synchronize waits for) are on the critical path.
+    Parameters are released after each module runs, so full recompute gathers them once more,
+    and the backward gathers again what it released (kept_for_backward).
+    """
+    t_rs_fallback, t_ag_fallback = fallback
+    zero = np.zeros(np.shape(sync))
+    if not isinstance(model, Transformer):
+        t_rs1, _ = cost("reduce_scatter", grad_bytes, shard, tp, read=sync)
+        t_ag1, _ = cost("all_gather", weight_bytes, shard, tp, read=sync)
+        listed = shard * constants.tensor_list_collective_us_per_rank * 1e-6
+        return (np.where(sync, t_rs1 + listed + 2.0 * grad_bytes / comp["hbm_raw_Bps"],
+                         t_rs_fallback),
+                np.where(sync, t_ag1 + listed + 3.0 * weight_bytes / comp["hbm_raw_Bps"],
+                         t_ag_fallback), np.full(np.shape(sync), 2.0), zero)
+    sizes = gathered_tensors(model, tp)
+    layer = sum(sizes)
+    layers = model.layers / np.asarray(pp, float)
+    # Each tensor's bytes: the stage's weights (embeddings included) shared in proportion.
+    scale = 1.0 / (layers * layer)
+    listed = shard * constants.tensor_list_collective_us_per_rank * 1e-6
+    hbm = comp["hbm_raw_Bps"]
+    t_rs = t_ag = hidden_fwd = hidden_bwd = zero
+    ov = constants.overlap_efficiency
+    # A layer's forward (and backward) compute shared among its modules by their weights.
+    fwd_layer = comp["t_fwd_mb"] / layers
+    bwd_layer = (comp["t_mb"] - comp["t_fwd_mb"]) / layers
+    for i, size in enumerate(sizes):
+        ag_bytes, rs_bytes = size * scale * weight_bytes, size * scale * grad_bytes
+        net_ag, _ = cost("all_gather", ag_bytes, shard, tp, read=sync)
+        net_rs, _ = cost("reduce_scatter", rs_bytes, shard, tp, read=sync)
+        t_ag = t_ag + layers * (net_ag + listed + 3.0 * ag_bytes / hbm)
+        t_rs = t_rs + layers * (net_rs + listed + 2.0 * rs_bytes / hbm)
+        # Forward: the module before it (the previous layer's last for the first) runs while
+        # it is prefetched; backward runs the modules in reverse.
+        before, after = sizes[i - 1], sizes[(i + 1) % len(sizes)]
+        under_fwd = np.where(before < constants.deepspeed_max_live_params,
+                             np.minimum(net_ag, ov * fwd_layer * before / layer), 0.0)
+        under_bwd = np.where(after < constants.deepspeed_max_live_params,
+                             np.minimum(net_ag, ov * bwd_layer * after / layer), 0.0)
+        hidden_fwd = hidden_fwd + layers * under_fwd
+        hidden_bwd = hidden_bwd + layers * under_bwd
+    # Full recompute gathers every tensor again for the recomputed forward (which hides as
+    # the forward does); the backward then gathers those it released.
+    recomputed = np.where(c["recompute"].astype(int) == 2, c["recompute_fraction"], 0.0)
+    kept = kept_for_backward(model, tp, constants.deepspeed_max_reuse_params)
+    regathered = 1.0 - recomputed * kept / len(sizes)
+    passes = 1.0 + recomputed + regathered
+    hidden = (1.0 + recomputed) * hidden_fwd + regathered * hidden_bwd
+    return (np.where(sync, t_rs, t_rs_fallback), np.where(sync, t_ag, t_ag_fallback),
+            np.where(sync, passes, 2.0), np.where(sync, hidden, 0.0))
+
+
 def compute_bound_batch(batch: dict, model, training: Training, constants) -> dict:
     """Upper bounds of each candidate's throughput (tokens_per_s, samples_per_s) from its
     compute alone: the micro-batches' compute and the pipeline bubble's share of it, which
@@ -521,6 +628,15 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp, "zero", read=z3)
     t_ag1, _ = cost("all_gather", local_params * wbytes / units, shard, tp, read=z3)
     t_rs, t_ag = units * t_rs1, units * t_ag1
+    # DeepSpeed's ZeRO-3 before v0.5.5 (sizing/workload.py FRAMEWORK_SYNCHRONOUS_ZERO3) runs
+    # one collective per parameter, not per layer, and only its prefetched gathers overlap.
+    sync = z3 & _SYNCHRONOUS_ZERO3[np.asarray(c["framework"], int)]
+    gather_passes = np.full(n, 2.0)  # forward and backward, per micro-batch
+    sync_hidden = zeros  # of the gathers, per micro-batch
+    if sync.any():
+        t_rs, t_ag, gather_passes, sync_hidden = _synchronous_zero3(
+            cost, model, c, sync, shard, tp, pp, local_params * wbytes, grad_bytes, comp,
+            constants, (t_rs, t_ag))
     # HSDP: the shards of each group are all-reduced across the replicas, once per step.
     replicas = dpc / shard
     t_rep1, rep_inter = cost("all_reduce", np.minimum(bucket, grad_bytes / shard), replicas,
@@ -607,10 +723,13 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - hide_bwd))
         rep = s_(t_replica, "rep")
         rs = m * rs1 + rep
-        ag = m * 2.0 * ag1
+        ag = m * gather_passes * ag1
         z_total = rs + ag
         exp_z = m * (exp_fwd + exp_bwd) + np.where(dp_overlap, np.maximum(
             rep - hide_bwd, np.minimum(rep, s_(t_rep1, "rep"))), rep)
+        # DeepSpeed's synchronous ZeRO-3: only its prefetched gathers' network time runs under
+        # compute (_synchronous_zero3); the rest is on the critical path.
+        exp_z = np.where(sync, np.maximum(z_total - m * sync_hidden, 0.0), exp_z)
         # Tensor parallelism across nodes keeps the NICs busy on the critical path: data-parallel
         # traffic then has no idle NIC time to hide in and is exposed in full.
         exp_ar = np.where(tp_inter, ar, exp_ar)
@@ -623,11 +742,14 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             s_(t_rsb, "dp"), z2_rs - hide_bwd)), z2_rs)
         z2_ag = s_(t_z2_ag, "dp")
         dp_total = np.where(has_dp, np.where(z3, rs, np.where(z2, m * z2_rs, ar)), 0.0)
-        dp_exp = np.where(has_dp, np.where(z3, exp_z * rs / z_safe,
+        # What hides of DeepSpeed's synchronous ZeRO-3 is gather time alone: its reduce-scatters
+        # are exposed in full.
+        z3_dp_exp = np.where(sync, rs, exp_z * rs / z_safe)
+        dp_exp = np.where(has_dp, np.where(z3, z3_dp_exp,
                                            np.where(z2, m * z2_exp, exp_ar)), 0.0)
         zero_total = np.where(has_dp & z3, ag, np.where(has_dp & z2, z2_ag,
                                                         np.where(z1, z1_ag, 0.0)))
-        zero_exp = np.where(has_dp & z3, exp_z * ag / z_safe,
+        zero_exp = np.where(has_dp & z3, exp_z - z3_dp_exp,
                             np.where(has_dp & z2, z2_ag, np.where(z1, z1_exp, 0.0)))
         # Overlap is not free: communication kernels running under compute take SMs and HBM
         # bandwidth from it, so the compute they hide behind runs slower for as long as they

@@ -19,8 +19,20 @@ ZERO_STAGES = (0, 1, 2, 3)
 # code on DeepSpeed's engine), DeepSpeed on Hugging Face Transformers, PyTorch FSDP
 # (llm-foundry, torchtitan), PyTorch DDP, TensorFlow with Horovod (horovod) and MXNet with
 # Horovod (mxnet: its own cuDNN convolution and batch-norm kernels, model.yaml
-# framework_conv_efficiency). Arrays carry the index.
-FRAMEWORKS = ("megatron", "megatron-deepspeed", "deepspeed", "fsdp", "ddp", "horovod", "mxnet")
+# framework_conv_efficiency), and megatron-deepspeed-2021: Megatron-LM's own model code on the
+# ZeRO-3 engine of DeepSpeed before v0.5.5 (as Narayanan et al. 2021 ran it), whose parameter
+# all-gathers synchronise the device and copy through tensor lists (sizing/step.py). Arrays
+# carry the index; a profile added later goes last, so that stored codes keep their meaning.
+FRAMEWORKS = ("megatron", "megatron-deepspeed", "deepspeed", "fsdp", "ddp", "horovod", "mxnet",
+              "megatron-deepspeed-2021")
+# Frameworks whose ZeRO-3 is DeepSpeed's (parameters gathered tensor by tensor as modules run),
+# not FSDP's (a unit, a layer, at a time).
+DEEPSPEED_ZERO3 = ("megatron-deepspeed", "deepspeed", "megatron-deepspeed-2021")
+# DeepSpeed's ZeRO-3 before v0.5.5 gathers each parameter after torch.cuda.synchronize() and
+# through torch.distributed.all_gather's tensor-list form (DeepSpeed PR #1188, 2021-10-31,
+# first in v0.5.5: 'the async version is not async at all, because each all_gather calls
+# torch.cuda.synchronize()'; 'torch.distributed.all_gather will do implicit memcpy').
+FRAMEWORK_SYNCHRONOUS_ZERO3 = {"megatron-deepspeed-2021"}
 # What lives in host memory instead of the GPU's (ZeRO-Offload, Megatron cpu_offloading).
 OFFLOAD = ("none", "optimizer", "optimizer+activations")
 # Whether a framework, as usually run, reduces gradients while the backward pass still runs:
@@ -34,13 +46,25 @@ OFFLOAD = ("none", "optimizer", "optimizer+activations")
 # field of that name makes its gradient buffer the parameters' 16-bit dtype when false
 # (megatron/core/distributed/distributed_data_parallel.py @core_v0.11.0 line 123: grad_dtype
 # = torch.float if self.ddp_config.grad_reduce_in_fp32 else param.dtype), as NeMo's and
-# Megatron-Bridge's FP8 performance recipes set it.
+# Megatron-Bridge's FP8 performance recipes set it. DeepSpeed's ZeRO-3 optimizer of 2021
+# (FP16_DeepSpeedZeroOptimizer_Stage3) keeps and reduce-scatters the gradients in the 16-bit
+# dtype of the parameters: partition_parameters.py @v0.3.15 _reduce_scatter_gradient reduces
+# param.grad itself, and _partition_gradient copies it into a 16-bit partition (stage3.py
+# @v0.3.15 takes its FP32 copy one sub-group at a time in the step).
 FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deepspeed": False,
                             "fsdp": False, "ddp": False, "horovod": False,
-                            "mxnet": False}
+                            "mxnet": False, "megatron-deepspeed-2021": False}
+# From ZeRO stage 2 DeepSpeed runs its ZeRO optimizers, which hold and reduce the gradients in
+# the parameters' 16-bit dtype, whatever model code runs on them: its BF16 optimizer, the one
+# that keeps FP32 gradients, is chosen only without ZeRO or at stage 1
+# (runtime/engine.py @v0.16.4 _do_optimizer_sanity_check returns BFLOAT16 for ZeRO at
+# zero_optimization_stage() == 1 only).
+DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE = 2
+_FP32_GRADIENTS_BY_CODE = np.array([FRAMEWORK_FP32_GRADIENTS[f] for f in FRAMEWORKS])
+_DEEPSPEED_BY_CODE = np.array([f in DEEPSPEED_ZERO3 for f in FRAMEWORKS])
 FRAMEWORK_OVERLAPS_GRADIENTS = {"megatron": True, "megatron-deepspeed": False,
                                 "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True,
-                                "mxnet": True}
+                                "mxnet": True, "megatron-deepspeed-2021": False}
 # Whether the distributed optimizer (ZeRO-1) all-gathers the updated weights behind the next
 # step's forward: Megatron-Core's overlap_param_gather (--overlap-param-gather, 'overlap param
 # all-gather in distributed optimizer', megatron/training/arguments.py @core_v0.11.0), which
@@ -65,7 +89,20 @@ ATTENTION_KERNELS = ("flash2", "flash3", "triton")
 # backend is FlashAttention-2) and the rest call FlashAttention-2.
 FRAMEWORK_ATTENTION_KERNEL = {"megatron": "flash3", "megatron-deepspeed": "flash2",
                               "deepspeed": "flash2", "fsdp": "flash2", "ddp": "flash2",
-                              "horovod": "flash2", "mxnet": "flash2"}
+                              "horovod": "flash2", "mxnet": "flash2",
+                              "megatron-deepspeed-2021": "flash2"}
+
+
+def default_fp32_gradients(framework, zero_stage):
+    """Whether a framework, as usually run, holds and reduces FP32 gradients at this ZeRO stage
+    (a framework's name and a stage, or arrays of FRAMEWORKS codes and stages)."""
+    if isinstance(framework, str):  # one layout: no arrays to build
+        return FRAMEWORK_FP32_GRADIENTS[framework] and not (
+            framework in DEEPSPEED_ZERO3 and zero_stage >= DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE)
+    code = np.asarray(framework, int)
+    fp32, deepspeed = _FP32_GRADIENTS_BY_CODE[code], _DEEPSPEED_BY_CODE[code]
+    out = fp32 & ~(deepspeed & (np.asarray(zero_stage) >= DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE))
+    return bool(out) if out.ndim == 0 else out
 
 
 @dataclass(frozen=True)
@@ -275,7 +312,7 @@ class Layout:
     @property
     def fp32_gradients(self) -> bool:
         if self.grad_reduce_in_fp32 is None:
-            return FRAMEWORK_FP32_GRADIENTS[self.framework]
+            return default_fp32_gradients(self.framework, self.zero_stage)
         return self.grad_reduce_in_fp32
 
     @property

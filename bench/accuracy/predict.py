@@ -22,13 +22,16 @@ LAYOUT_FIELDS = {f.name for f in fields(Layout)}
 # matrix behind its fused softmax; Megatron-Bridge and NeMo 2 run Transformer Engine's fused
 # attention; llm-foundry's MPT configs and torchtitan use FlashAttention / SDPA; BERT in
 # DeepLearningExamples (2019-2021) uses unfused attention. A spec may state flash_attention.
+# Narayanan et al. 2021 ran DeepSpeed's ZeRO-3 inside Megatron-LM's code (section 5.2) in the
+# first half of 2021 (arXiv:2104.04473v1 of April, SC21): DeepSpeed releases before v0.5.5
+# (November 2021), whose ZeRO-3 gathers are synchronous (sizing/workload.py).
 FRAMEWORK_PROFILES = {
     "megatron-lm": ("megatron", False),
     "megatron-bridge": ("megatron", True),
     "nemo": ("megatron", True),
     "megatron-core": ("megatron", True),
     "megatron-deepspeed": ("megatron-deepspeed", False),
-    "deepspeed-zero3": ("megatron-deepspeed", False),
+    "deepspeed-zero3": ("megatron-deepspeed-2021", False),
     "deepspeed-hf": ("deepspeed", True),
     "composer-fsdp": ("fsdp", True),
     "torchtitan": ("fsdp", True),

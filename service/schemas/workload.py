@@ -113,8 +113,11 @@ class LayoutSchema(Strict):
                                  "Megatron-Bridge), megatron-deepspeed, deepspeed (Hugging Face "
                                  "model code), fsdp (PyTorch FSDP/FSDP2), ddp (PyTorch DDP), "
                                  "horovod (TensorFlow with Horovod), mxnet (MXNet with "
-                                 "Horovod). Convolutions run at the framework's own kernel "
-                                 "rate. Default: megatron for transformers, ddp for other "
+                                 "Horovod), megatron-deepspeed-2021 (Megatron-LM with "
+                                 "DeepSpeed's ZeRO-3 before v0.5.5, whose parameter "
+                                 "all-gathers synchronise the device). Convolutions run at "
+                                 "the framework's own kernel rate. Default: megatron for "
+                                 "transformers, ddp for other "
                                  "models (MXNet, faster on ResNet-50, was retired by Apache "
                                  "in 2023)"})
     dp = f.Integer(required=True, validate=Positive, metadata={"description": "Data parallel"})
@@ -170,7 +173,8 @@ class LayoutSchema(Strict):
                                  "grad_reduce_in_fp32); false: in the parameters' 16-bit "
                                  "dtype, as NeMo's and Megatron-Bridge's FP8 performance "
                                  "recipes run. Default: the framework's usual setting (FP32 "
-                                 "for megatron and megatron-deepspeed)"})
+                                 "for megatron, and for megatron-deepspeed below zero_stage "
+                                 "2, where DeepSpeed's BF16 optimizer keeps them)"})
     overlap_param_gather = f.Boolean(
         metadata={"description": "With the distributed optimizer (zero_stage 1) and "
                                  "overlap_grad_reduce, all-gather the updated weights behind "

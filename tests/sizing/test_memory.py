@@ -175,3 +175,62 @@ def test_published_runs_stay_within_the_gpu(constants):
     # DeepSpeed gathers tensor by tensor, up to its live-parameter cap: far less than the
     # 5e9-parameter layer FSDP would gather twice.
     assert e.memory["buffers_gb"] < 0.5 * (2 * 2 + 2) * 5.0
+
+
+GPT_530B = Transformer("GPT 530B", 105, 20480, 128, 128, 4 * 20480, 51200, 2048)
+
+
+def test_deepspeeds_2021_zero3_run_of_530b_at_micro_batch_4_stays_within_the_gpu(constants):
+    """Narayanan et al. 2021 Table 2 ran GPT 530B under DeepSpeed ZeRO-3 on 640 A100 80GB at
+    micro-batch 4 (row 111). DeepSpeed's ZeRO-3 keeps 16-bit gradients, half of what
+    Megatron's FP32 main gradients take; its tensor-list gathers hold the tensor being
+    gathered twice, beside the 16-bit gradient of one being reduced."""
+    data = shipped()
+    dgx = Server("dgx-a100", "DGX A100", A100_SXM, 8, 8, 200, 4, True)
+    cluster = Cluster(dgx, data.all_fabrics["ib-hdr-200"], 80, True)
+
+    def memory(framework):
+        return estimate(cluster, GPT_530B, Training(2560, 4),
+                        Layout(dp=640, tp=1, pp=1, zero_stage=3, recompute="full",
+                               framework=framework, flash_attention=False), constants).memory
+    then = memory("megatron-deepspeed-2021")
+    assert then["gradients_gb"] == pytest.approx(2 * GPT_530B.params / 640 / 1e9)
+    largest = 20480 * 4 * 20480  # elements of each of the MLP's weight matrices
+    assert then["buffers_gb"] == pytest.approx((2 + 2 + 2) * largest / 1e9)
+    assert then["total_gb"] <= then["capacity_gb"]
+
+
+@pytest.mark.parametrize(("zero_stage", "gradient_bytes"), [(0, 4), (1, 4), (2, 2), (3, 2)])
+def test_megatron_deepspeed_keeps_fp32_gradients_only_below_zero_2(cluster_on, constants,
+                                                                   zero_stage, gradient_bytes):
+    """DeepSpeed's BF16 optimizer (FP32 gradients) runs without ZeRO and at stage 1; its
+    ZeRO-2 and ZeRO-3 optimizers hold the parameters' 16-bit dtype. A stated
+    grad_reduce_in_fp32 still wins."""
+    m = preset_model("llama-3-8b")
+
+    def grads(**kw):
+        layout = Layout(dp=8, tp=1, pp=1, zero_stage=zero_stage, recompute="full",
+                        framework="megatron-deepspeed", **kw)
+        return estimate(cluster_on("ib-ndr-400", 1), m, Training(8, 1), layout,
+                        constants).memory["gradients_gb"]
+    shards = 8 if zero_stage >= 2 else 1
+    assert grads() == pytest.approx(gradient_bytes * m.params / shards / 1e9)
+    assert grads(grad_reduce_in_fp32=True) == pytest.approx(4 * m.params / shards / 1e9)
+
+
+def test_the_logits_and_a_recomputed_layer_are_not_alive_together(cluster_on, constants):
+    """On the last stage the loss's backward frees the logits before the last layer's
+    backward recomputes it: the peak holds the larger of the two, not both."""
+    m = preset_model("llama-3-8b")
+    lay = {"dp": 8, "tp": 1, "pp": 1, "zero_stage": 3, "framework": "fsdp",
+           "recompute": "full"}
+
+    def memory(fused):
+        return estimate(cluster_on("ib-ndr-400", 1), m, Training(8, 1),
+                        Layout(**lay, fused_cross_entropy=fused), constants).memory
+    plain, fused = memory(False), memory(True)
+    logits = 6 * 8192 * 128256 / 1e9
+    working = float(activation_bytes_per_layer(m, 1, 1, False, 0)) / 1e9
+    assert working < logits
+    assert plain["logits_gb"] == pytest.approx(logits) and fused["logits_gb"] == 0.0
+    assert plain["total_gb"] - fused["total_gb"] == pytest.approx(logits - working)

@@ -554,3 +554,48 @@ def test_each_candidate_gets_the_same_figures_whatever_else_is_in_its_batch(cons
         assert np.array_equal(shuffled[key], column[order], equal_nan=real), key
         each = np.concatenate([a[key] for a in alone])
         assert np.array_equal(each, column, equal_nan=real), key
+
+
+# GPT 175B's shape (Narayanan et al. 2021 Table 2): its layers' weight matrices are larger than
+# DeepSpeed's stage3_max_reuse_distance, SMALL's are not.
+GPT_175B = Transformer("gpt-175b", layers=96, hidden=12288, heads=96, kv_heads=96,
+                       ffn_hidden=4 * 12288, vocab=51200, seq_len=2048)
+
+
+@pytest.mark.parametrize(("model", "gather_passes"), [(SMALL, 2.0), (GPT_175B, 2.75)])
+def test_synchronous_zero3_pays_each_rank_of_each_tensors_collective(
+        cluster_on, constants, model, gather_passes):
+    """DeepSpeed's ZeRO-3 before v0.5.5 gathers and reduce-scatters tensor by tensor through
+    lists of per-rank tensors: the host's time per listed tensor is paid by every collective,
+    once per rank. Per micro-batch: four weight matrices per layer, gathered for the forward,
+    again for the recomputed forward and for the backward, less those kept between the two
+    (all of SMALL's, the last of each of GPT 175B's layers), and reduce-scattered once."""
+    def step(us_per_rank):
+        c = replace(constants, tensor_list_collective_us_per_rank=us_per_rank)
+        return estimate(cluster_on("ib-ndr-400", 1), model, Training(16, 1),
+                        Layout(dp=8, tp=1, pp=1, zero_stage=3, recompute="full",
+                               framework="megatron-deepspeed-2021", flash_attention=False),
+                        c).step_time_s
+    tensors, micro_batches = 4 * model.layers, 16 / 8
+    # In one node no collective waits for a straggler across nodes: the difference is exact.
+    per_rank = (step(40.0) - step(10.0)) / 30e-6
+    assert per_rank == pytest.approx(8 * tensors * (gather_passes + 1) * micro_batches)
+
+
+def test_synchronous_zero3_exposes_what_a_prefetching_zero3_hides(cluster_on, constants):
+    """The same layout under Megatron-DeepSpeed's current ZeRO-3 and its 2021 engine, with the
+    per-rank host cost taken out: the 2021 engine's gradient reduce-scatters are exposed in full
+    and only its gathers' network time hides."""
+    c = replace(constants, tensor_list_collective_us_per_rank=0.0)
+    layout = {"dp": 32, "tp": 1, "pp": 1, "zero_stage": 3, "recompute": "full",
+              "flash_attention": False, "grad_reduce_in_fp32": False}
+    e = {f: estimate(cluster_on("ib-hdr-200", 4), GPT_175B, Training(64, 2),
+                     Layout(**layout, framework=f), c)
+         for f in ("megatron-deepspeed", "megatron-deepspeed-2021")}
+    now, then = e["megatron-deepspeed"].breakdown, e["megatron-deepspeed-2021"].breakdown
+    assert any("before v0.5.5" in a for a in e["megatron-deepspeed-2021"].assumptions)
+    assert not any("before v0.5.5" in a for a in e["megatron-deepspeed"].assumptions)
+    assert then["dp_hidden_s"] == 0.0 and then["dp_exposed_s"] > 0
+    assert now["dp_hidden_s"] > 0
+    assert (then["zero_exposed_s"] + then["dp_exposed_s"]
+            > now["zero_exposed_s"] + now["dp_exposed_s"])

@@ -7,6 +7,7 @@ class FixedLayoutFramework(StrEnum):
     HOROVOD = "horovod"
     MEGATRON = "megatron"
     MEGATRON_DEEPSPEED = "megatron-deepspeed"
+    MEGATRON_DEEPSPEED_2021 = "megatron-deepspeed-2021"
     MXNET = "mxnet"
 
     def __str__(self) -> str:

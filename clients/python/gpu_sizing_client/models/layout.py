@@ -41,14 +41,16 @@ class Layout:
                 (Megatron-Core's fp8_param_gather, set by NeMo's and Megatron-Bridge's FP8 recipes) Default: False.
             framework (LayoutFramework | Unset): Training framework: megatron (Megatron-LM, NeMo, Megatron-Bridge),
                 megatron-deepspeed, deepspeed (Hugging Face model code), fsdp (PyTorch FSDP/FSDP2), ddp (PyTorch DDP), horovod
-                (TensorFlow with Horovod), mxnet (MXNet with Horovod). Convolutions run at the framework's own kernel rate.
-                Default: megatron for transformers, ddp for other models (MXNet, faster on ResNet-50, was retired by Apache in
-                2023)
+                (TensorFlow with Horovod), mxnet (MXNet with Horovod), megatron-deepspeed-2021 (Megatron-LM with DeepSpeed's
+                ZeRO-3 before v0.5.5, whose parameter all-gathers synchronise the device). Convolutions run at the framework's
+                own kernel rate. Default: megatron for transformers, ddp for other models (MXNet, faster on ResNet-50, was
+                retired by Apache in 2023)
             fused_cross_entropy (bool | Unset): Output layer and loss fused in chunks (Liger-Kernel): no logits tensor in
                 memory Default: False.
             grad_reduce_in_fp32 (bool | Unset): Gradients held and reduced in FP32 (Megatron-Core's grad_reduce_in_fp32);
                 false: in the parameters' 16-bit dtype, as NeMo's and Megatron-Bridge's FP8 performance recipes run. Default:
-                the framework's usual setting (FP32 for megatron and megatron-deepspeed)
+                the framework's usual setting (FP32 for megatron, and for megatron-deepspeed below zero_stage 2, where
+                DeepSpeed's BF16 optimizer keeps them)
             offload (LayoutOffload | Unset): State kept in host memory (ZeRO-Offload, Megatron cpu_offloading) Default:
                 LayoutOffload.NONE.
             overlap_grad_reduce (bool | Unset): Reduce gradients during the backward pass; default: the framework's usual
