@@ -4,10 +4,12 @@ Each algorithm (ring, tree, NVLS, NVLS-Tree, CollNet) runs with each of its prot
 Simple).
 Its time is NCCL's latency structure (a base latency per collective, intra-node steps at the
 intra-node latency, inter-node steps at the network latency, from tuning.cc of NCCL 2.20.3)
-plus the bytes its bottleneck link carries at the protocol's share of that link. `auto` takes
-the fastest enabled pair, as NCCL's own tuning model does. Bandwidths are physical: the GPU's
-NVLink/PCIe rate, the node's NICs behind the host and PCIe limits, and on the network the
-congestion and loss of the fabric for the traffic pattern and the tiers the traffic crosses.
+plus the bytes its bottleneck link carries at the protocol's share of that link; NVLS and
+NVLS-Tree move theirs in loops of NCCL's chunks and pay their pipeline's fill and drain.
+`auto` takes the fastest enabled pair as NCCL's own tuning model prices it, without that
+fill. Bandwidths are physical: the GPU's NVLink/PCIe rate, the node's NICs behind the host and
+PCIe limits, and on the network the congestion and loss of the fabric for the traffic pattern
+and the tiers the traffic crosses.
 """
 from __future__ import annotations
 
@@ -205,11 +207,56 @@ def _intra_ring_time(op, size, g, links: Links):
     return np.where(g > 1, k * (g - 1) / g * size / links.intra_Bps, 0.0)
 
 
+_NVLS_TABLES: dict[tuple[int, bool], tuple[object, tuple]] = {}
+
+
+def _nvls_pipeline(table, tree: bool) -> tuple:
+    """(stages, largest chunk, largest chunk from four nodes, ((smaller chunk, loops), ...) by
+    size down) of NVLS or NVLS-Tree, read once per constants table."""
+    key = (id(table), tree)
+    hit = _NVLS_TABLES.get(key)
+    if hit is None or hit[0] is not table:  # the table is kept so that its id is not reused
+        pre = "tree." if tree else ""
+        steps = sorted(((float(k.rsplit(".", 1)[1]), v) for k, v in table.items()
+                        if k.startswith(pre + "chunk.")), reverse=True)
+        largest = table[pre + "chunk_bytes"]
+        hit = (table, (table[pre + "stages"], largest,
+                       table.get("tree.chunk_bytes_from_4_nodes", largest) if tree else largest,
+                       tuple(steps)))
+        _NVLS_TABLES[key] = hit
+    return hit[1]
+
+
+def _nvls_fill_s(size, heads, nodes, nvls_Bps, factor, constants, tree: bool = False):
+    """Seconds an NVLS all-reduce (NVLS-Tree's NVLS phase with `tree`) spends filling and
+    draining its pipeline (model.yaml nccl_nvls_pipeline, from NCCL 2.20.3's enqueue.cc and
+    all_reduce.h).
+
+    Every channel and head moves one chunk per loop (`heads`: one per GPU in one node, where
+    NCCL drops the NICs from its topology; across nodes one per NIC, at most one per GPU), the
+    chunk shrinking for messages of few loops; a loop passes the kernel's warp groups in turn
+    (three in one node: scatter, reduce and multicast, gather), so the message takes
+    (stages - 1) loop-times more than its bytes, a loop-time being the loop's bytes (or the
+    message, where it fills less than one loop) at the NVLS rate and its protocol share
+    `factor`, and never less than one hand-over between warp groups (step_us)."""
+    table = constants.nccl_nvls_pipeline
+    stages, largest, from_4_nodes, steps = _nvls_pipeline(table, tree)
+    ops = table["channels"] * np.minimum(heads, table["heads_max"])  # NCCL's concurrentOps
+    loops = size / ops  # bytes per channel and head: the message's loops times the chunk
+    chunk = np.where(nodes >= 4, from_4_nodes, largest) if from_4_nodes != largest else largest
+    for smaller, count in steps:
+        # NCCL: if (nBytes < count * concurrentOps * chunkSize && chunkSize > smaller)
+        chunk = np.where((loops < count * chunk) & (chunk > smaller), smaller, chunk)
+    loop_s = np.minimum(size, ops * chunk) / (nvls_Bps * factor)
+    return (stages - 1.0) * np.maximum(loop_s, table["step_us"] * 1e-6)
+
+
 def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: Links):
     """Seconds the algorithm's bottleneck link needs for the bytes, at full protocol efficiency
     (NVLS, inside one node or a CollNet node, at its measured rate, protocol included).
     `safe`: the group's network share where it spans nodes (1 elsewhere, never read there);
-    `intra_ring`: _intra_ring_time."""
+    `intra_ring`: _intra_ring_time. NVLS's pipeline fill is not in it (_nvls_fill_bytes):
+    NCCL's tuning model, which picks the algorithm, does without it."""
     multi = nodes > 1
     b = links.intra_Bps
     k = 2.0 if op == "all_reduce" else 1.0
@@ -315,6 +362,11 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
              and (op == "all_reduce" or a == "ring")]
     best = np.full(np.broadcast(size, n, g, links.node_Bps).shape, np.inf)
     code = np.zeros(best.shape, int)
+    # NCCL picks by its tuning model, which prices NVLS and NVLS-Tree without their pipeline
+    # fill (tuning.cc: latency + bytes / bandwidth): the pair is chosen on the time without
+    # the fill, which the rows that chose NVLS or NVLS-Tree then pay (their bandwidth time
+    # without it is kept here for that).
+    nvls_bw = {}
     # The network's share depends on the algorithm only through its fan-in: a tree's, or a
     # ring's (NVLS and CollNet send as a ring does).
     patterns = {a: "tree" if a in ("tree", "nvls_tree") else "ring" for a in names}
@@ -332,6 +384,8 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
             # phase's share is measured (links.nvls_Bps) and carries it already.
             net = net * _lookup(constants.nccl_protocol_bandwidth_factor, "nvls_tree.net")
         t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, intra_ring, links)
+        if a in ("nvls", "nvls_tree"):
+            nvls_bw[a] = t_bw
         everywhere = bool(ok.all())
         for p in ALGORITHM_PROTOCOLS[a]:
             enabled = ok
@@ -348,6 +402,23 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
             np.putmask(best, better, t if np.shape(t) == best.shape
                        else np.broadcast_to(t, best.shape))
             np.putmask(code, better, CHOSEN.index(a))
+    for a, t_bw in nvls_bw.items():
+        chose = code == CHOSEN.index(a)
+        if not chose.any():
+            continue
+        # both run Simple alone (tuning.cc)
+        factor = _protocol_factor(a, "simple", shape, constants)
+        if a == "nvls":
+            # one node: its loops pass a three-stage pipeline
+            fill_s = _nvls_fill_s(size, g, nodes, links.nvls_Bps, factor, constants)
+        else:
+            # the NVLS phase pipelines as one-node NVLS does, with NVLS-Tree's chunks and
+            # stages and a head per NIC; the network leg may still be the slower
+            fill_s = _nvls_fill_s(size, np.minimum(g, np.maximum(links.nics, 1)), nodes,
+                                  links.nvls_Bps, factor, constants, tree=True)
+            t_bw = t_bw / factor
+            fill_s = np.maximum(t_bw, size / (links.nvls_Bps * factor) + fill_s) - t_bw
+        best = best + np.where(chose, fill_s, 0.0)
     return np.where(n > 1, best, 0.0), code
 
 

@@ -48,6 +48,7 @@ class ModelConstants:
     cpu_adam_params_per_s: float
     intra_link_efficiency: Mapping[str, float]
     nvls_algbw_share: Mapping[str, float]
+    nccl_nvls_pipeline: Mapping[str, float]
     intra_latency_us: float
     tcp_host_ceiling_gbs: float
     nccl_base_latency_us: Mapping[str, float]

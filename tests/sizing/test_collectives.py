@@ -82,6 +82,77 @@ def test_nvls_beats_ring_on_one_h100_node_at_large_messages(cluster_on, constant
     assert nvls[0] < ring[0]
 
 
+@pytest.mark.parametrize("size,chunk", [(2**20, 16384), (2**24, 32768), (2**33, 131072)])
+def test_nvls_pays_its_pipeline_fill_once_per_message(cluster_on, constants, size, chunk):
+    # NCCL 2.20.3 on one 8-GPU node: 16 channels x 8 heads move one chunk each per loop (1 MiB:
+    # 16 KiB, under one 2 MiB loop; 16 MiB: 32 KiB, four 4 MiB loops; 8 GiB: 128 KiB), and a
+    # loop leaves the last of the three warp groups two loop-times after entering the first.
+    cluster = cluster_on("ib-ndr-400", 1)
+    links = Links.of(cluster.as_arrays(), constants)
+    t, code = collective_cost("all_reduce", float(size), 8, 8, links, links.node_Bps,
+                              constants, "nvls")
+    loop = min(size, 16 * 8 * chunk)
+    lat = constants.nccl_hw_latency_us["nvlink.nvls.simple"] * 1e-6
+    assert CHOSEN[int(code[0])] == "nvls"
+    assert float(t[0]) == pytest.approx(lat + (size + 2 * loop) / links.nvls_Bps[0], rel=1e-9)
+
+
+def test_auto_chooses_as_nccls_tuning_model_does_and_pays_the_fill(cluster_on, constants):
+    """NCCL's tuning model prices NVLS-Tree without its pipeline fill, so at a mid size on two
+    nodes it picks NVLS-Tree where the fill makes a ring faster, and the collective costs what
+    NVLS-Tree costs with the fill."""
+    cluster = cluster_on("ib-ndr-400", 2)
+    size = 64.0 * 2**20
+    auto = collective_time("all_reduce", size, cluster, constants)
+    nvls_tree = collective_time("all_reduce", size, cluster, constants, "nvls_tree")
+    ring = collective_time("all_reduce", size, cluster, constants, "ring")
+    assert auto[3] == "nvls_tree"
+    assert auto[0] == nvls_tree[0]
+    assert ring[0] < auto[0]
+
+
+def test_a_small_nvls_message_pays_two_hand_overs_between_warp_groups(cluster_on, constants):
+    # 1 KiB fills far less than one loop: each of the two later warp groups waits one hand-over
+    cluster = cluster_on("ib-ndr-400", 1)
+    links = Links.of(cluster.as_arrays(), constants)
+    t, _ = collective_cost("all_reduce", 1024.0, 8, 8, links, links.node_Bps, constants, "nvls")
+    lat = constants.nccl_hw_latency_us["nvlink.nvls.simple"]
+    step = constants.nccl_nvls_pipeline["step_us"]
+    assert step > 1024 / links.nvls_Bps[0] * 1e6
+    assert float(t[0]) == pytest.approx((lat + 2 * step) * 1e-6 + 1024 / links.nvls_Bps[0],
+                                        rel=1e-9)
+
+
+def test_nvls_reaches_its_plateau_only_past_the_mid_sizes(cluster_on, constants):
+    cluster = cluster_on("ib-ndr-400", 1)
+    at = {s: collective_time("all_reduce", s, cluster, constants, "nvls")[2]
+          for s in (2**20, 2**24, 2**33)}
+    assert at[2**20] < at[2**24] < at[2**33]
+    # at 16 MiB the fill is two of six loop-times: a third of the bandwidth term
+    assert at[2**24] < 0.75 * at[2**33]
+
+
+def test_zero1_rings_cost_more_than_the_nvls_tree_all_reduce_only_at_its_plateau(cluster_on,
+                                                                                  constants):
+    """On two NVSwitch nodes NCCL's all-reduce runs NVLS-Tree, which sends half a ring's bytes
+    across; reduce-scatter and all-gather have only rings, so ZeRO-1's two halves cost more than
+    the all-reduce they replace once NVLS-Tree reaches its plateau. At a DDP bucket's size
+    (25 MB) its pipeline fill of a few loops takes that lead away (awsome-distributed-training's
+    2x p5.48xlarge NCCL 2.20.3 curve: 143 GB/s busbw at 32 MiB, 487 at 16 GiB)."""
+    cluster = cluster_on("ib-ndr-400", 2)
+
+    def halves_over_all_reduce(size):
+        ar = collective_time("all_reduce", size, cluster, constants)
+        assert ar[3] == "nvls_tree"
+        rs, ag = (collective_time(op, size, cluster, constants) for op in
+                  ("reduce_scatter", "all_gather"))
+        assert rs[3] == ag[3] == "ring"
+        return (rs[0] + ag[0]) / ar[0]
+
+    assert halves_over_all_reduce(2**34) > 1.3
+    assert 0.8 < halves_over_all_reduce(2**25) < 1.2
+
+
 def test_nvls_needs_an_nvswitch_with_sharp_and_collnet_needs_sharp(cluster_on, fabrics,
                                                                    constants):
     a100 = replace(cluster_on("ib-ndr-400", 1).server.gpu, nvlink_sharp=False)

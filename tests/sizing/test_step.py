@@ -468,23 +468,6 @@ def test_distributed_optimizer_gathers_the_weights_behind_the_next_forward(clust
     assert none == 0 and parts(zero_stage=0) == parts(zero_stage=0, overlap_param_gather=False)
 
 
-def test_the_distributed_optimizer_runs_rings_where_the_all_reduce_would_take_a_tree(
-        cluster_on, constants):
-    """On two NVSwitch nodes NCCL's all-reduce runs NVLS-Tree, which sends half a ring's bytes
-    across; reduce-scatter and all-gather have only rings, so ZeRO-1's two halves together cost
-    more than the all-reduce they replace."""
-    m = preset_model("llama-3-8b")
-    cl = cluster_on("ib-ndr-400", 2)
-
-    def traffic(zero):
-        b = estimate(cl, m, Training(64, 1), Layout(dp=16, tp=1, pp=1, zero_stage=zero,
-                                                    grad_reduce_in_fp32=False),
-                     constants).breakdown
-        return b["dp_exposed_s"] + b["dp_hidden_s"] + b["zero_exposed_s"] + b["zero_hidden_s"]
-
-    assert traffic(1) > 1.3 * traffic(0)
-
-
 def test_fp8_param_gather_sends_one_byte_per_weight(cluster_on, constants):
     m = preset_model("llama-3-8b")
     cl = cluster_on("ib-ndr-400", 4)
