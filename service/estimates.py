@@ -56,15 +56,27 @@ def custom_fabric(snap: Snapshot, doc: dict[str, Any], assumptions: list[str]) -
     )
 
 
-def custom_server(doc: dict[str, Any]) -> Server:
+def custom_server(snap: Snapshot, doc: dict[str, Any]) -> Server:
     g = doc["gpu"]
-    gpu = GPU(id="custom", name=g["name"], bf16_tflops=g["bf16_tflops"], fp8_tflops=g["fp8_tflops"],
+    gpu = GPU(id=_measured_gpu_id(snap, g.get("catalog_gpu")), name=g["name"], bf16_tflops=g["bf16_tflops"], fp8_tflops=g["fp8_tflops"],
               memory_gb=g["memory_gb"], memory_bandwidth_gbs=g["memory_bandwidth_gbs"],
               intra_link=g["intra_link"], intra_bandwidth_gbs=g["intra_bandwidth_gbs"],
               nvlink_sharp=g["nvlink_sharp"])
     return Server(id="custom", name=doc["name"], gpu=gpu, gpus_per_node=doc["gpus_per_node"],
                   nics_per_node=doc["nics_per_node"], nic_rate_gbps=doc["nic_rate_gbps"],
                   pcie_gen=doc["pcie_gen"], gpudirect_rdma=doc["gpudirect_rdma"])
+
+
+def _measured_gpu_id(snap: Snapshot, gpu_id: str | None) -> str:
+    """The id a custom GPU's per-model figures are looked up by: a known GPU's, or 'custom'
+    (no figure of the model is keyed by it, so its defaults apply)."""
+    if gpu_id is None:
+        return "custom"
+    known = {*shipped().all_gpus, *(s.gpu.id for s in snap.servers.values())}
+    if gpu_id not in known:
+        raise Invalid.at("/cluster/custom_server/gpu/catalog_gpu",
+                         f"no GPU {gpu_id!r} (known: {', '.join(sorted(known))})")
+    return gpu_id
 
 
 def reference_cluster(snap: Snapshot, doc: dict[str, Any], assumptions: list[str]) -> Cluster:
@@ -113,7 +125,10 @@ def resolve_cluster(snap: Snapshot, doc: dict[str, Any], assumptions: list[str])
             raise Invalid.at("/cluster/fabric", f"{server_id} cannot join {fabric_id}: {pairing.reason}")
         cluster = snap.cluster(server_id, fabric_id, doc["nodes"], doc.get("oversubscription"))
         return cluster
-    server = snap.servers[server_id] if server_id else custom_server(doc["custom_server"])
+    server = snap.servers[server_id] if server_id else custom_server(snap, doc["custom_server"])
+    if not server_id and server.gpu.id != "custom":
+        assumptions.append(f"Custom GPU {server.gpu.name}: the model's figures measured on "
+                           f"{server.gpu.id} apply to it.")
     fabric = snap.fabrics[fabric_id] if fabric_id else custom_fabric(snap, doc["custom_fabric"], assumptions)
     if "oversubscription" in doc:
         fabric = dataclasses.replace(fabric, oversubscription=doc["oversubscription"])

@@ -49,7 +49,7 @@ def collective_body(spec: Spec, gpus: dict) -> dict:
         gpu = {"name": g.name, "bf16_tflops": g.bf16_tflops, "fp8_tflops": g.fp8_tflops,
                "memory_gb": g.memory_gb, "memory_bandwidth_gbs": g.memory_bandwidth_gbs,
                "intra_link": g.intra_link, "intra_bandwidth_gbs": g.intra_bandwidth_gbs,
-               "nvlink_sharp": g.nvlink_sharp}
+               "nvlink_sharp": g.nvlink_sharp, "catalog_gpu": run["gpu"]}
         server = {"gpu": gpu, "gpus_per_node": int(run["gpus_per_node"]),
                   "nics_per_node": int(run["nics_per_node"]),
                   "nic_rate_gbps": float(run["nic_rate_gbps"]),

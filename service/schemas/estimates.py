@@ -31,6 +31,14 @@ class CustomGpuSchema(Strict):
         metadata={"description": "Per GPU, one direction, GB/s (bytes)"})
     nvlink_sharp = f.Boolean(load_default=False, metadata={
         "description": "NVSwitch with in-switch reduction (NCCL NVLS)"})
+    catalog_gpu = f.Identifier(metadata={
+        "description": "A GPU of the catalog or of a reference system (its id, as in "
+                       "catalog/data) that this one is: the model's figures measured per GPU "
+                       "model then apply (kernel and convolution rates, NVLink SHARP share, "
+                       "the calibration of the p10-p90 interval); the figures above still "
+                       "describe the hardware. Default: the model's figures for a GPU it has "
+                       "no measurement of",
+        "example": "h100-sxm"})
 
 
 class CustomServerSchema(Strict):

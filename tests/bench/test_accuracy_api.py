@@ -103,6 +103,16 @@ def test_collective_check_rows_through_the_api_match_the_harness(client):
     print("\n" + run.summary())
 
 
+def test_a_row_on_stated_hardware_gets_its_gpus_measured_figures_through_the_api(client):
+    # Row 302 (8x H100 on a vendor-partner's nodes) is posted as a custom server naming its GPU
+    # as the catalog's h100-sxm, so the NVLS share measured for that GPU applies, as in the
+    # harness.
+    ev = evaluate()
+    run = run_rows(client, ev, [302])
+    assert not run.refused
+    assert run.answers[302] == pytest.approx(ev.results[302].predicted, rel=2e-3)
+
+
 def test_a_cnn_row_is_posted_with_the_framework_its_source_states():
     ev = evaluate()
     sent = {}

@@ -290,3 +290,49 @@ def test_distributed_optimizer_settings_without_their_optimizer_are_refused_by_n
     response = client.post("/v1/estimates", json=body)
     assert response.status_code == 422, response.get_json()
     assert pointer in str(response.get_json()["errors"])
+
+
+def _h100_server_inline(**gpu_fields):
+    from catalog.shipped import shipped
+    g = shipped().gpus["h100-sxm"]
+    gpu = {"name": g.name, "bf16_tflops": g.bf16_tflops, "fp8_tflops": g.fp8_tflops,
+           "memory_gb": g.memory_gb, "memory_bandwidth_gbs": g.memory_bandwidth_gbs,
+           "intra_link": g.intra_link, "intra_bandwidth_gbs": g.intra_bandwidth_gbs,
+           "nvlink_sharp": g.nvlink_sharp, **gpu_fields}
+    return {"gpu": gpu, "gpus_per_node": 8, "nics_per_node": 8, "nic_rate_gbps": 400,
+            "pcie_gen": 5}
+
+
+def test_a_custom_gpu_named_as_a_catalog_gpu_takes_its_measured_figures(client):
+    """NVLS's share of the NVLink rate is measured per GPU model (model.yaml nvls_algbw_share):
+    an inline H100 that says it is one is priced as the catalog's; one that does not gets the
+    model's default for an unmeasured NVLS GPU."""
+    def busbw(cluster):
+        response = client.post("/v1/estimates/collectives", json={
+            "cluster": {**cluster, "nodes": 1}, "operation": "all_reduce",
+            "size_bytes": 8 * 2**30, "algorithm": "nvls"})
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()["busbw_gbs"]
+
+    catalog = busbw(H100_NDR)
+    named = busbw({"custom_server": _h100_server_inline(catalog_gpu="h100-sxm"),
+                   "fabric": "ib-ndr-400"})
+    unnamed = busbw({"custom_server": _h100_server_inline(), "fabric": "ib-ndr-400"})
+    assert named == pytest.approx(catalog, rel=1e-9)
+    assert unnamed != pytest.approx(catalog, rel=1e-3)
+    response = estimate(client, cluster={"custom_server": _h100_server_inline(
+        catalog_gpu="h100-sxm"), "fabric": "ib-ndr-400", "nodes": 2},
+        workload={"preset": "llama-3-8b"}, layout={"dp": 16, "tp": 1, "pp": 1, "zero_stage": 1, "recompute": "full"})
+    assert response.status_code == 200, response.get_json()
+    assert any("measured on h100-sxm" in a for a in response.get_json()["assumptions"])
+
+
+def test_an_unknown_catalog_gpu_is_a_422_at_its_field(client):
+    response = client.post("/v1/estimates/collectives", json={
+        "cluster": {"custom_server": _h100_server_inline(catalog_gpu="h900-sxm"),
+                    "fabric": "ib-ndr-400", "nodes": 1},
+        "operation": "all_reduce", "size_bytes": 2**20})
+    assert response.status_code == 422, response.get_json()
+    error = response.get_json()["errors"][0]
+    assert error["pointer"] == "/cluster/custom_server/gpu/catalog_gpu"
+    assert "h100-sxm" in error["detail"]

@@ -29,6 +29,10 @@ class CustomGpu:
             intra_bandwidth_gbs (float): Per GPU, one direction, GB/s (bytes)
             intra_link (CustomGpuIntraLink):
             memory_gb (float):
+            catalog_gpu (str | Unset): A GPU of the catalog or of a reference system (its id, as in catalog/data) that this
+                one is: the model's figures measured per GPU model then apply (kernel and convolution rates, NVLink SHARP share,
+                the calibration of the p10-p90 interval); the figures above still describe the hardware. Default: the model's
+                figures for a GPU it has no measurement of Example: h100-sxm.
             fp8_tflops (float | None | Unset):
             memory_bandwidth_gbs (float | Unset): GB/s (bytes) Default: 2000.0.
             name (str | Unset):  Default: 'custom GPU'.
@@ -39,6 +43,7 @@ class CustomGpu:
     intra_bandwidth_gbs: float
     intra_link: CustomGpuIntraLink
     memory_gb: float
+    catalog_gpu: str | Unset = UNSET
     fp8_tflops: float | None | Unset = UNSET
     memory_bandwidth_gbs: float | Unset = 2000.0
     name: str | Unset = 'custom GPU'
@@ -56,6 +61,8 @@ class CustomGpu:
         intra_link = self.intra_link.value
 
         memory_gb = self.memory_gb
+
+        catalog_gpu = self.catalog_gpu
 
         fp8_tflops: float | None | Unset
         if isinstance(self.fp8_tflops, Unset):
@@ -78,6 +85,8 @@ class CustomGpu:
             "intra_link": intra_link,
             "memory_gb": memory_gb,
         })
+        if catalog_gpu is not UNSET:
+            field_dict["catalog_gpu"] = catalog_gpu
         if fp8_tflops is not UNSET:
             field_dict["fp8_tflops"] = fp8_tflops
         if memory_bandwidth_gbs is not UNSET:
@@ -105,6 +114,8 @@ class CustomGpu:
 
         memory_gb = d.pop("memory_gb")
 
+        catalog_gpu = d.pop("catalog_gpu", UNSET)
+
         def _parse_fp8_tflops(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -126,6 +137,7 @@ class CustomGpu:
             intra_bandwidth_gbs=intra_bandwidth_gbs,
             intra_link=intra_link,
             memory_gb=memory_gb,
+            catalog_gpu=catalog_gpu,
             fp8_tflops=fp8_tflops,
             memory_bandwidth_gbs=memory_bandwidth_gbs,
             name=name,
