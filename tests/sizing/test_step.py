@@ -599,3 +599,18 @@ def test_synchronous_zero3_exposes_what_a_prefetching_zero3_hides(cluster_on, co
     assert now["dp_hidden_s"] > 0
     assert (then["zero_exposed_s"] + then["dp_exposed_s"]
             > now["zero_exposed_s"] + now["dp_exposed_s"])
+
+
+@pytest.mark.parametrize("recompute", ["none", "selective", "full"])
+def test_synchronous_zero3_hides_no_more_than_the_compute_it_runs_under(hgx_h100, fabrics,
+                                                                         constants, recompute):
+    """On a fabric slow enough that every prefetched gather outlasts the module it runs under,
+    the hidden gather time is the overlapped share of the compute, never more: a recomputed
+    forward hides its own gathers, not the backward's as well."""
+    cluster = Cluster(hgx_h100, fabrics["eth-tcp-10"], 16, True)
+    e = estimate(cluster, GPT_175B, Training(16 * 8 * 4, 4),
+                 Layout(dp=16 * 8, tp=1, pp=1, zero_stage=3, recompute=recompute,
+                        framework="megatron-deepspeed-2021", flash_attention=False), constants)
+    b = e.breakdown
+    assert b["zero_hidden_s"] > 0.5 * constants.overlap_efficiency * b["compute_s"]
+    assert b["zero_hidden_s"] <= constants.overlap_efficiency * b["compute_s"] * (1 + 1e-9)
