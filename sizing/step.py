@@ -417,9 +417,13 @@ def _synchronous_zero3(cost, model, c, sync, shard, tp, pp, weight_bytes, grad_b
     hbm = comp["hbm_raw_Bps"]
     t_rs = t_ag = hidden_fwd = hidden_bwd = zero
     ov = constants.overlap_efficiency
+    # Full recompute re-runs a layer's forward at the start of its backward: its gathers hide
+    # under that forward (below), so the modules' own backward, whose compute the backward's
+    # prefetches run under, is the micro-batch's time less both forwards.
+    recomputed = np.where(c["recompute"].astype(int) == 2, c["recompute_fraction"], 0.0)
     # A layer's forward (and backward) compute shared among its modules by their weights.
     fwd_layer = comp["t_fwd_mb"] / layers
-    bwd_layer = (comp["t_mb"] - comp["t_fwd_mb"]) / layers
+    bwd_layer = (comp["t_mb"] - (1.0 + recomputed) * comp["t_fwd_mb"]) / layers
     for i, size in enumerate(sizes):
         ag_bytes, rs_bytes = size * scale * weight_bytes, size * scale * grad_bytes
         net_ag, _ = cost("all_gather", ag_bytes, shard, tp, read=sync)
@@ -437,7 +441,6 @@ def _synchronous_zero3(cost, model, c, sync, shard, tp, pp, weight_bytes, grad_b
         hidden_bwd = hidden_bwd + layers * under_bwd
     # Full recompute gathers every tensor again for the recomputed forward (which hides as
     # the forward does); the backward then gathers those it released.
-    recomputed = np.where(c["recompute"].astype(int) == 2, c["recompute_fraction"], 0.0)
     kept = kept_for_backward(model, tp, constants.deepspeed_max_reuse_params)
     regathered = 1.0 - recomputed * kept / len(sizes)
     passes = 1.0 + recomputed + regathered

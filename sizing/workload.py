@@ -284,7 +284,8 @@ class Layout:
     attention_kernel: str | None = None  # one of ATTENTION_KERNELS; None: the framework's
     overlap_grad_reduce: bool | None = None  # None: the framework's usual setting
     # Gradients held and reduced in FP32 (Megatron-Core's grad_reduce_in_fp32) or in the 16-bit
-    # dtype of the parameters; None: the framework's usual setting (FRAMEWORK_FP32_GRADIENTS).
+    # dtype of the parameters; None: the framework's usual setting at its ZeRO stage
+    # (default_fp32_gradients).
     grad_reduce_in_fp32: bool | None = None
     # With the distributed optimizer (zero_stage 1), the weights' all-gather runs behind the next
     # forward (Megatron-Core's overlap_param_gather); None: the framework's usual setting.

@@ -556,6 +556,27 @@ def test_each_candidate_gets_the_same_figures_whatever_else_is_in_its_batch(cons
         assert np.array_equal(each, column, equal_nan=real), key
 
 
+
+def test_synchronous_zero3_rows_get_their_own_figures_beside_any_others(constants):
+    """DeepSpeed's 2021 ZeRO-3 is priced tensor by tensor on its own rows (sizing/step.py
+    _synchronous_zero3): half the batch on it, the rest anything, every output of a row is
+    the one it gets alone, bit for bit."""
+    model = preset_model("llama-3-8b")
+    training = Training(4096, 1)
+    rng = np.random.default_rng(7)
+    rows = _mixed_batch(model, rng, 48)
+    for row in rows[::2]:
+        row["framework"] = np.array([FRAMEWORKS.index("megatron-deepspeed-2021")])
+        row["zero_stage"] = np.array([3])
+    batch = {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
+    with np.errstate(all="ignore"):
+        together = estimate_batch(batch, model, training, constants)
+        alone = [estimate_batch(r, model, training, constants) for r in rows]
+    assert together["valid"][::2].sum() >= 8 and together["zero_exposed_s"][::2].max() > 0
+    for key, column in together.items():
+        each = np.concatenate([a[key] for a in alone])
+        assert np.array_equal(each, column, equal_nan=column.dtype.kind == "f"), key
+
 # GPT 175B's shape (Narayanan et al. 2021 Table 2): its layers' weight matrices are larger than
 # DeepSpeed's stage3_max_reuse_distance, SMALL's are not.
 GPT_175B = Transformer("gpt-175b", layers=96, hidden=12288, heads=96, kv_heads=96,
@@ -599,3 +620,18 @@ def test_synchronous_zero3_exposes_what_a_prefetching_zero3_hides(cluster_on, co
     assert now["dp_hidden_s"] > 0
     assert (then["zero_exposed_s"] + then["dp_exposed_s"]
             > now["zero_exposed_s"] + now["dp_exposed_s"])
+
+
+@pytest.mark.parametrize("recompute", ["none", "selective", "full"])
+def test_synchronous_zero3_hides_no_more_than_the_compute_it_runs_under(hgx_h100, fabrics,
+                                                                         constants, recompute):
+    """On a fabric slow enough that every prefetched gather outlasts the module it runs under,
+    the hidden gather time is the overlapped share of the compute, never more: a recomputed
+    forward hides its own gathers, not the backward's as well."""
+    cluster = Cluster(hgx_h100, fabrics["eth-tcp-10"], 16, True)
+    e = estimate(cluster, GPT_175B, Training(16 * 8 * 4, 4),
+                 Layout(dp=16 * 8, tp=1, pp=1, zero_stage=3, recompute=recompute,
+                        framework="megatron-deepspeed-2021", flash_attention=False), constants)
+    b = e.breakdown
+    assert b["zero_hidden_s"] > 0.5 * constants.overlap_efficiency * b["compute_s"]
+    assert b["zero_hidden_s"] <= constants.overlap_efficiency * b["compute_s"] * (1 + 1e-9)
