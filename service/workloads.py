@@ -6,7 +6,13 @@ import dataclasses
 from typing import Any
 
 from sizing.presets import PRESETS
-from sizing.workload import GenericModel, Layout, Training, Transformer
+from sizing.workload import (
+    FRAMEWORKS_UNFUSED_ATTENTION,
+    GenericModel,
+    Layout,
+    Training,
+    Transformer,
+)
 
 
 def model_from(workload: dict[str, Any]) -> Transformer | GenericModel:
@@ -47,6 +53,8 @@ def layout_from(layout: dict[str, Any], model: Transformer | GenericModel | None
     values["framework"] = framework
     if values.get("zero_stage") is None:
         values["zero_stage"] = FRAMEWORK_ZERO_STAGE.get(framework, 1)
+    if values.get("flash_attention") is None:
+        values["flash_attention"] = framework not in FRAMEWORKS_UNFUSED_ATTENTION
     if values.get("sequence_parallel") is None:
         values["sequence_parallel"] = framework == "megatron" and values.get("tp", 1) > 1
     return Layout.from_mapping(values)

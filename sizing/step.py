@@ -27,6 +27,7 @@ from sizing.memory import (
 from sizing.topology import Links, group_span, straggler_stretch, tier_reached
 from sizing.workload import (
     ATTENTION_KERNELS,
+    DEEPSPEED_ENGINE,
     FRAMEWORK_ATTENTION_KERNEL,
     FRAMEWORK_OVERLAPS_GRADIENTS,
     FRAMEWORK_OVERLAPS_PARAM_GATHER,
@@ -50,6 +51,7 @@ _OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
 _PARAM_GATHER = np.array([FRAMEWORK_OVERLAPS_PARAM_GATHER[f] for f in FRAMEWORKS])
 _KERNELS = np.array([ATTENTION_KERNELS.index(FRAMEWORK_ATTENTION_KERNEL[f]) for f in FRAMEWORKS])
 _SYNCHRONOUS_ZERO3 = np.array([f in FRAMEWORK_SYNCHRONOUS_ZERO3 for f in FRAMEWORKS])
+_DEEPSPEED_ENGINE = np.array([f in DEEPSPEED_ENGINE for f in FRAMEWORKS])
 
 
 @dataclass
@@ -112,6 +114,10 @@ def layout_rules(layout: Layout) -> list:
                                                   "in FP8: needs zero_stage 1")))
     if layout.recompute not in RECOMPUTE:
         problems.append(("recompute", f"must be one of {', '.join(RECOMPUTE)}"))
+    if layout.framework in DEEPSPEED_ENGINE and layout.pp > 1 and layout.zero_stage >= 2:
+        problems.append(("zero_stage", (f"{layout.framework} runs pipeline parallelism on "
+                                        "DeepSpeed's pipeline engine, which takes ZeRO stage 0 "
+                                        "or 1 only")))
     return problems
 
 
@@ -158,6 +164,15 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
     elif isinstance(model, GenericModel) and (layout.tp != 1 or layout.pp != 1 or layout.ep != 1
                                               or layout.cp != 1):
         problems.append(("tp", "a generic model supports data parallelism only"))
+    if layout.framework in FRAMEWORK_SYNCHRONOUS_ZERO3:
+        if not isinstance(model, Transformer):
+            problems.append(("framework", (f"{layout.framework} is Megatron-LM's transformer "
+                                           "code; a sample-based model runs on ddp, horovod "
+                                           "or mxnet")))
+        elif model.experts > 1:
+            problems.append(("framework", (f"{layout.framework} has no mixture-of-experts "
+                                           "layers (Megatron-LM of 2021 had none, and "
+                                           "DeepSpeed's ZeRO-3 refuses MoE)")))
     return problems
 
 
@@ -288,6 +303,10 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
         valid &= ~((v > 1) & (pp == 1)) & (np.fmod(model.seq_len, 2 * cp) == 0)
     else:
         valid &= (tp == 1) & (pp == 1) & (ep == 1) & (cp == 1)
+    framework = np.asarray(c["framework"], int)
+    valid &= ~(_DEEPSPEED_ENGINE[framework] & (pp > 1) & (zero >= 2))
+    if not isinstance(model, Transformer) or model.experts > 1:
+        valid &= ~_SYNCHRONOUS_ZERO3[framework]
     shard_group = c["shard_group"]
     valid &= (shard_group == 0) | ((zero >= 1) & (np.fmod(dp, np.maximum(shard_group, 1)) == 0))
     return valid & ((offload == 0) | (zero >= 1))
@@ -372,9 +391,11 @@ def kept_for_backward(model: Transformer, tp, max_reuse_params: float) -> np.nda
 
 def _synchronous_zero3(cost, model, c, sync, shard, tp, pp, weight_bytes, grad_bytes, comp,
                        constants, fallback):
-    """DeepSpeed's ZeRO-3 before v0.5.5 on the rows `sync` (the others keep `fallback`): the
-    per-step reduce-scatter time, the all-gather time of one pass over the weights, the gather
-    passes per micro-batch and the gather time per micro-batch that runs under compute.
+    """DeepSpeed's ZeRO-3 before v0.5.5 on the rows `sync` (the others keep `fallback`) of a
+    transformer (the only model Megatron-LM's code trains): the per-step reduce-scatter time,
+    the all-gather time of one pass over the weights, the gather passes per micro-batch, the
+    gather time per micro-batch that runs under compute, and the host's and HBM's share of the
+    reduce-scatter and all-gather times (no network jitter stretches them).
 
     partition_parameters.py @v0.3.15: _allgather_param gathers one parameter into a fresh
     torch.zeros buffer through torch.distributed.all_gather's list of per-rank views, and
@@ -400,14 +421,6 @@ def _synchronous_zero3(cost, model, c, sync, shard, tp, pp, weight_bytes, grad_b
     """
     t_rs_fallback, t_ag_fallback = fallback
     zero = np.zeros(np.shape(sync))
-    if not isinstance(model, Transformer):
-        t_rs1, _ = cost("reduce_scatter", grad_bytes, shard, tp, read=sync)
-        t_ag1, _ = cost("all_gather", weight_bytes, shard, tp, read=sync)
-        listed = shard * constants.tensor_list_collective_us_per_rank * 1e-6
-        return (np.where(sync, t_rs1 + listed + 2.0 * grad_bytes / comp["hbm_raw_Bps"],
-                         t_rs_fallback),
-                np.where(sync, t_ag1 + listed + 3.0 * weight_bytes / comp["hbm_raw_Bps"],
-                         t_ag_fallback), np.full(np.shape(sync), 2.0), zero)
     sizes = gathered_tensors(model, tp)
     layer = sum(sizes)
     layers = model.layers / np.asarray(pp, float)
@@ -415,7 +428,7 @@ def _synchronous_zero3(cost, model, c, sync, shard, tp, pp, weight_bytes, grad_b
     scale = 1.0 / (layers * layer)
     listed = shard * constants.tensor_list_collective_us_per_rank * 1e-6
     hbm = comp["hbm_raw_Bps"]
-    t_rs = t_ag = hidden_fwd = hidden_bwd = zero
+    t_rs = t_ag = host_rs = host_ag = hidden_fwd = hidden_bwd = zero
     ov = constants.overlap_efficiency
     # Full recompute re-runs a layer's forward at the start of its backward: its gathers hide
     # under that forward (below), so the modules' own backward, whose compute the backward's
@@ -428,8 +441,10 @@ def _synchronous_zero3(cost, model, c, sync, shard, tp, pp, weight_bytes, grad_b
         ag_bytes, rs_bytes = size * scale * weight_bytes, size * scale * grad_bytes
         net_ag, _ = cost("all_gather", ag_bytes, shard, tp, read=sync)
         net_rs, _ = cost("reduce_scatter", rs_bytes, shard, tp, read=sync)
-        t_ag = t_ag + layers * (net_ag + listed + 3.0 * ag_bytes / hbm)
-        t_rs = t_rs + layers * (net_rs + listed + 2.0 * rs_bytes / hbm)
+        host_ag = host_ag + layers * (listed + 3.0 * ag_bytes / hbm)
+        host_rs = host_rs + layers * (listed + 2.0 * rs_bytes / hbm)
+        t_ag = t_ag + layers * net_ag
+        t_rs = t_rs + layers * net_rs
         # Forward: the module before it (the previous layer's last for the first) runs while
         # it is prefetched; backward runs the modules in reverse.
         before, after = sizes[i - 1], sizes[(i + 1) % len(sizes)]
@@ -445,8 +460,10 @@ def _synchronous_zero3(cost, model, c, sync, shard, tp, pp, weight_bytes, grad_b
     regathered = 1.0 - recomputed * kept / len(sizes)
     passes = 1.0 + recomputed + regathered
     hidden = (1.0 + recomputed) * hidden_fwd + regathered * hidden_bwd
-    return (np.where(sync, t_rs, t_rs_fallback), np.where(sync, t_ag, t_ag_fallback),
-            np.where(sync, passes, 2.0), np.where(sync, hidden, 0.0))
+    return (np.where(sync, t_rs + host_rs, t_rs_fallback),
+            np.where(sync, t_ag + host_ag, t_ag_fallback),
+            np.where(sync, passes, 2.0), np.where(sync, hidden, 0.0),
+            np.where(sync, host_rs, 0.0), np.where(sync, host_ag, 0.0))
 
 
 def compute_bound_batch(batch: dict, model, training: Training, constants) -> dict:
@@ -636,8 +653,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     sync = z3 & _SYNCHRONOUS_ZERO3[np.asarray(c["framework"], int)]
     gather_passes = np.full(n, 2.0)  # forward and backward, per micro-batch
     sync_hidden = zeros  # of the gathers, per micro-batch
-    if sync.any():
-        t_rs, t_ag, gather_passes, sync_hidden = _synchronous_zero3(
+    host_rs = host_ag = zeros  # of t_rs and t_ag: the host's list copies and HBM's
+    if is_tf and sync.any():  # elsewhere the rows are invalid (_valid)
+        t_rs, t_ag, gather_passes, sync_hidden, host_rs, host_ag = _synchronous_zero3(
             cost, model, c, sync, shard, tp, pp, local_params * wbytes, grad_bytes, comp,
             constants, (t_rs, t_ag))
     # HSDP: the shards of each group are all-reduced across the replicas, once per step.
@@ -719,8 +737,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # behind forward compute; the backward all-gather and the gradient reduce-scatter share
         # the same NICs (their times add) and hide only behind backward compute (with any
         # recomputation). The first layer's gather and the last layer's reduce-scatter wait.
-        rs1 = s_(t_rs, "zero")
-        ag1 = s_(t_ag, "zero")
+        # The network's jitter stretches the network's part alone.
+        rs1 = s_(t_rs - host_rs, "zero") + host_rs
+        ag1 = s_(t_ag - host_ag, "zero") + host_ag
         exp_fwd = np.minimum(ag1, np.maximum(ag1 / units, ag1 - hide_fwd))
         bwd_comm = ag1 + rs1
         exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - hide_bwd))

@@ -33,6 +33,14 @@ DEEPSPEED_ZERO3 = ("megatron-deepspeed", "deepspeed", "megatron-deepspeed-2021")
 # first in v0.5.5: 'the async version is not async at all, because each all_gather calls
 # torch.cuda.synchronize()'; 'torch.distributed.all_gather will do implicit memcpy').
 FRAMEWORK_SYNCHRONOUS_ZERO3 = {"megatron-deepspeed-2021"}
+# Frameworks on DeepSpeed's engine, whose pipeline engine runs ZeRO stages 0 and 1 only
+# (microsoft/DeepSpeed deepspeed/runtime/pipe/engine.py, PipelineEngine.__init__: 'assert
+# self.zero_optimization_stage() < 2, "ZeRO-2 and ZeRO-3 are incompatible with pipeline
+# parallelism"').
+DEEPSPEED_ENGINE = DEEPSPEED_ZERO3
+# Frameworks that run no fused attention kernel unless a layout says so: FlashAttention (Dao
+# et al. 2022, arXiv:2205.14135) came after the 2021 runs megatron-deepspeed-2021 describes.
+FRAMEWORKS_UNFUSED_ATTENTION = {"megatron-deepspeed-2021"}
 # What lives in host memory instead of the GPU's (ZeRO-Offload, Megatron cpu_offloading).
 OFFLOAD = ("none", "optimizer", "optimizer+activations")
 # Whether a framework, as usually run, reduces gradients while the backward pass still runs:
@@ -58,7 +66,10 @@ FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deeps
 # the parameters' 16-bit dtype, whatever model code runs on them: its BF16 optimizer, the one
 # that keeps FP32 gradients, is chosen only without ZeRO or at stage 1
 # (runtime/engine.py @v0.16.4 _do_optimizer_sanity_check returns BFLOAT16 for ZeRO at
-# zero_optimization_stage() == 1 only).
+# zero_optimization_stage() == 1 only, and there only when the gradients accumulate in FP32,
+# data_types.grad_accum_dtype 'fp32', as the megatron-deepspeed profile assumes: with
+# DeepSpeed's default BF16 accumulation under ZeRO a stage-1 run holds 16-bit gradients too,
+# and a layout states it with grad_reduce_in_fp32 false).
 DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE = 2
 _FP32_GRADIENTS_BY_CODE = np.array([FRAMEWORK_FP32_GRADIENTS[f] for f in FRAMEWORKS])
 _DEEPSPEED_BY_CODE = np.array([f in DEEPSPEED_ZERO3 for f in FRAMEWORKS])

@@ -150,9 +150,10 @@ class LayoutSchema(Strict):
     offload = ma.fields.String(load_default="none", validate=v.OneOf(OFFLOAD),
                                metadata={"description": "State kept in host memory (ZeRO-Offload, "
                                                         "Megatron cpu_offloading)"})
-    flash_attention = f.Boolean(load_default=True,
-                                metadata={"description": "Fused attention kernels "
-                                                         "(FlashAttention, cuDNN fused attention)"})
+    flash_attention = f.Boolean(
+        metadata={"description": "Fused attention kernels (FlashAttention, cuDNN fused "
+                                 "attention); default: on, except for megatron-deepspeed-2021 "
+                                 "(FlashAttention came in 2022)"})
     attention_kernel = ma.fields.String(
         validate=v.OneOf(ATTENTION_KERNELS),
         metadata={"description": "Which fused attention kernel: flash2 (FlashAttention-2), "

@@ -336,3 +336,34 @@ def test_an_unknown_catalog_gpu_is_a_422_at_its_field(client):
     error = response.get_json()["errors"][0]
     assert error["pointer"] == "/cluster/custom_server/gpu/catalog_gpu"
     assert "h100-sxm" in error["detail"]
+
+
+@pytest.mark.parametrize("workload, layout, pointer", [
+    ({"preset": "resnet-50"}, {"dp": 8, "framework": "megatron-deepspeed-2021"},
+     "/layout/framework"),
+    ({"preset": "mixtral-8x7b"}, {"dp": 8, "ep": 8, "zero_stage": 3,
+                                  "framework": "megatron-deepspeed-2021"}, "/layout/framework"),
+    ({"preset": "llama-3-8b"}, {"dp": 2, "pp": 4, "zero_stage": 3, "framework": "deepspeed"},
+     "/layout/zero_stage"),
+    ({"preset": "llama-3-8b"}, {"dp": 4, "pp": 2, "zero_stage": 2,
+                                "framework": "megatron-deepspeed"}, "/layout/zero_stage"),
+])
+def test_what_deepspeeds_engines_cannot_run_is_refused_by_name(client, workload, layout,
+                                                                pointer):
+    body = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 1},
+            "workload": workload, "training": {"global_batch": 64}, "layout": layout}
+    response = client.post("/v1/estimates", json=body)
+    assert response.status_code == 422, response.get_json()
+    assert pointer in [e["pointer"] for e in response.get_json()["errors"]]
+
+
+def test_deepspeeds_2021_engine_runs_without_flash_attention_unless_told(client):
+    def step(**flash):
+        body = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 2},
+                "workload": {"preset": "llama-3-8b"}, "training": {"global_batch": 64},
+                "layout": {"dp": 16, "zero_stage": 3, "recompute": "full",
+                           "framework": "megatron-deepspeed-2021", **flash}}
+        response = client.post("/v1/estimates", json=body)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()["step_time_s"]
+    assert step() == step(flash_attention=False) != step(flash_attention=True)

@@ -568,6 +568,10 @@ def test_synchronous_zero3_rows_get_their_own_figures_beside_any_others(constant
     for row in rows[::2]:
         row["framework"] = np.array([FRAMEWORKS.index("megatron-deepspeed-2021")])
         row["zero_stage"] = np.array([3])
+        # DeepSpeed's pipeline engine takes no ZeRO-3: these rows shard without stages.
+        gpus = row["gpus_per_node"] * row["nodes"]
+        row["dp"] = np.maximum(gpus // (row["tp"] * row["cp"]), 1)
+        row["pp"], row["virtual_stages"] = np.array([1]), np.array([1])
     batch = {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
     with np.errstate(all="ignore"):
         together = estimate_batch(batch, model, training, constants)

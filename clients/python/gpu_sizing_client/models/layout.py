@@ -36,7 +36,8 @@ class Layout:
             cp (int | Unset): Context parallel (sequence split over cp ranks); dp x tp x pp x cp is the GPU count Default:
                 1.
             ep (int | Unset): Expert parallel Default: 1.
-            flash_attention (bool | Unset): Fused attention kernels (FlashAttention, cuDNN fused attention) Default: True.
+            flash_attention (bool | Unset): Fused attention kernels (FlashAttention, cuDNN fused attention); default: on,
+                except for megatron-deepspeed-2021 (FlashAttention came in 2022)
             fp8_param_gather (bool | Unset): With FP8 training and the distributed optimizer, all-gather the weights in FP8
                 (Megatron-Core's fp8_param_gather, set by NeMo's and Megatron-Bridge's FP8 recipes) Default: False.
             framework (LayoutFramework | Unset): Training framework: megatron (Megatron-LM, NeMo, Megatron-Bridge),
@@ -78,7 +79,7 @@ class Layout:
     attention_kernel: LayoutAttentionKernel | Unset = UNSET
     cp: int | Unset = 1
     ep: int | Unset = 1
-    flash_attention: bool | Unset = True
+    flash_attention: bool | Unset = UNSET
     fp8_param_gather: bool | Unset = False
     framework: LayoutFramework | Unset = UNSET
     fused_cross_entropy: bool | Unset = False
