@@ -38,6 +38,8 @@ class Count:
 class Verdict:
     counts: tuple[Count, ...]
     reset_s: int
+    # Buckets read in the same round trip without being counted (failed authentications).
+    read: tuple[Count, ...] = ()
 
     @property
     def allowed(self) -> bool:
@@ -61,6 +63,11 @@ class Verdict:
         return out
 
 
+def verdict(buckets: list[Bucket], read: tuple[Bucket, ...], used: list[int]) -> Verdict:
+    counts = tuple(Count(b, u) for b, u in zip(buckets, used))
+    return Verdict(counts, window_now()[1], tuple(Count(b, u) for b, u in zip(read, used[len(buckets):])))
+
+
 def window_now() -> tuple[int, int]:
     """The current window's number and the seconds to its end."""
     now = time.time()
@@ -75,26 +82,26 @@ class MemoryLimiter:
         self._counts: dict[tuple[str, int], int] = {}
         self._lock = threading.Lock()
 
-    def _add(self, names: list[str], amount: int) -> list[int]:
+    def _add(self, amounts: list[tuple[str, int]]) -> list[int]:
         window, _ = window_now()
         with self._lock:
             if len(self._counts) > 10_000:
                 self._counts = {k: v for k, v in self._counts.items() if k[1] == window}
             out = []
-            for name in names:
+            for name, amount in amounts:
                 self._counts[(name, window)] = self._counts.get((name, window), 0) + amount
                 out.append(self._counts[(name, window)])
         return out
 
-    def hit(self, buckets: list[Bucket]) -> Verdict:
-        used = self._add([b.name for b in buckets], 1)
-        return Verdict(tuple(Count(b, u) for b, u in zip(buckets, used)), window_now()[1])
+    def hit(self, buckets: list[Bucket], read: tuple[Bucket, ...] = ()) -> Verdict:
+        used = self._add([(b.name, 1) for b in buckets] + [(b.name, 0) for b in read])
+        return verdict(buckets, read, used)
 
     def used(self, bucket: Bucket) -> int:
-        return self._add([bucket.name], 0)[0]
+        return self._add([(bucket.name, 0)])[0]
 
     def add(self, bucket: Bucket) -> None:
-        self._add([bucket.name], 1)
+        self._add([(bucket.name, 1)])
 
 
 class RedisLimiter:
@@ -103,11 +110,13 @@ class RedisLimiter:
     def __init__(self, url: str):
         self.client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
 
-    def _add(self, names: list[str], amount: int) -> list[int] | None:
+    def _add(self, amounts: list[tuple[str, int]]) -> list[int] | None:
+        """The counts after adding, in one round trip. No MULTI: each INCRBY is atomic on its
+        own, and its EXPIRE only has to follow it."""
         window, _ = window_now()
         try:
-            pipe = self.client.pipeline()
-            for name in names:
+            pipe = self.client.pipeline(transaction=False)
+            for name, amount in amounts:
                 key = f"ratelimit:{name}:{window}"
                 pipe.incrby(key, amount)
                 pipe.expire(key, WINDOW_S + 5)
@@ -116,12 +125,12 @@ class RedisLimiter:
             # Limits protect the service; an outage of their store must not take it down.
             return None
 
-    def hit(self, buckets: list[Bucket]) -> Verdict:
-        used = self._add([b.name for b in buckets], 1) or [0] * len(buckets)
-        return Verdict(tuple(Count(b, u) for b, u in zip(buckets, used)), window_now()[1])
+    def hit(self, buckets: list[Bucket], read: tuple[Bucket, ...] = ()) -> Verdict:
+        amounts = [(b.name, 1) for b in buckets] + [(b.name, 0) for b in read]
+        return verdict(buckets, read, self._add(amounts) or [0] * len(amounts))
 
     def used(self, bucket: Bucket) -> int:
-        return (self._add([bucket.name], 0) or [0])[0]
+        return (self._add([(bucket.name, 0)]) or [0])[0]
 
     def add(self, bucket: Bucket) -> None:
-        self._add([bucket.name], 1)
+        self._add([(bucket.name, 1)])
