@@ -7,7 +7,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from catalog import tables
@@ -190,17 +190,22 @@ def snapshot(session: Session, version_id: int) -> Snapshot:
     return _cached(session, version_id, digest)
 
 
+# Built once: constructing a statement costs about as much as SQLite running it.
+_VERSION = select(tables.CatalogVersion.id, tables.CatalogVersion.content_sha256)
+_LATEST = _VERSION.order_by(tables.CatalogVersion.id.desc()).limit(1)
+_BY_ID = _VERSION.where(tables.CatalogVersion.id == bindparam("version_id"))
+
+
 def current_snapshot(session: Session, version_id: int | None = None) -> Snapshot:
     """The snapshot of a version, or of the latest one, in one small query per call: the id
     and hash of the version, never its document once it is cached. Asking each time is what
     makes a newly loaded version seen by the next request of every process."""
-    query = select(tables.CatalogVersion.id, tables.CatalogVersion.content_sha256)
     if version_id is None:
-        found = session.execute(query.order_by(tables.CatalogVersion.id.desc()).limit(1)).first()
+        found = session.execute(_LATEST).first()
         if found is None:
             raise CatalogNotLoaded()
     else:
-        found = session.execute(query.where(tables.CatalogVersion.id == version_id)).first()
+        found = session.execute(_BY_ID, {"version_id": version_id}).first()
         if found is None:
             raise UnknownVersion(version_id)
     return _cached(session, found[0], found[1])
