@@ -104,3 +104,37 @@ def test_prefer_wait_is_capped_and_needs_a_free_slot(tmp_path):
         assert polled.status_code == 200 and "Preference-Applied" not in polled.headers
     finally:
         slots.release()
+
+
+def test_concurrent_sizings_of_one_account_fill_its_cap_exactly(empty_database_url):
+    """Each request writes its record, then locks the account and counts: however the
+    requests interleave, exactly the cap's number are accepted."""
+    import threading
+
+    import redis
+
+    from tests.settings import REDIS_HOST, REDIS_PORT
+
+    url = f"redis://{REDIS_HOST}:{REDIS_PORT}/13"
+    redis.Redis.from_url(url).flushdb()
+    # Sent to a broker nobody consumes, so every accepted sizing stays queued (active).
+    app = build_app(empty_database_url, redis_url=url, tasks_eager=False,
+                    active_sizings_per_account=3, active_sizings_from_publishable_keys=3)
+    client = authorised(app)
+    client.get("/v1/catalog/gpus")  # the key looked up beforehand
+    start = threading.Barrier(8)
+    statuses = []
+
+    def submit():
+        start.wait()
+        statuses.append(client.post("/v1/sizings", json=SMALL).status_code)
+
+    threads = [threading.Thread(target=submit) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(statuses) == [202] * 3 + [429] * 5
+    with app.app_context():
+        assert db.session().query(Sizing).count() == 3
+        db.engine().dispose()
