@@ -7,12 +7,12 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from catalog import tables
 from catalog.pricing import PriceBook
-from catalog.queries import CatalogNotLoaded, UnknownVersion
+from catalog.queries import version_key
 from sizing.constants import ModelConstants
 from sizing.goodput import Reliability
 from sizing.hardware import GPU, Cluster, Fabric, Server
@@ -190,25 +190,11 @@ def snapshot(session: Session, version_id: int) -> Snapshot:
     return _cached(session, version_id, digest)
 
 
-# Built once: constructing a statement costs about as much as SQLite running it.
-_VERSION = select(tables.CatalogVersion.id, tables.CatalogVersion.content_sha256)
-_LATEST = _VERSION.order_by(tables.CatalogVersion.id.desc()).limit(1)
-_BY_ID = _VERSION.where(tables.CatalogVersion.id == bindparam("version_id"))
-
-
 def current_snapshot(session: Session, version_id: int | None = None) -> Snapshot:
     """The snapshot of a version, or of the latest one, in one small query per call: the id
     and hash of the version, never its document once it is cached. Asking each time is what
     makes a newly loaded version seen by the next request of every process."""
-    if version_id is None:
-        found = session.execute(_LATEST).first()
-        if found is None:
-            raise CatalogNotLoaded()
-    else:
-        found = session.execute(_BY_ID, {"version_id": version_id}).first()
-        if found is None:
-            raise UnknownVersion(version_id)
-    return _cached(session, found[0], found[1])
+    return _cached(session, *version_key(session, version_id))
 
 
 def _cached(session: Session, version_id: int, digest: str) -> Snapshot:

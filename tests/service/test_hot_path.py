@@ -125,3 +125,34 @@ def test_a_send_the_broker_refuses_leaves_the_record_to_the_dispatcher(database_
         # Unstamped: the dispatcher resends it after RESEND_UNSENT_AFTER_S.
         assert sizing.dispatched_at is None and sizing.status == "queued"
         db.engine().dispose()
+
+
+def test_a_listing_is_read_once_per_version_and_a_new_version_is_listed_at_once(app,
+                                                                                database_url):
+    client = authorised(app)
+
+    def h100_stock() -> int:
+        response = client.get("/v1/catalog/regions?server=hgx-h100-8")
+        assert response.status_code == 200, response.get_json()
+        region = next(r for r in response.get_json() if r["id"] == "us-east")
+        return region["stock"][0]["available_nodes"]
+
+    before = h100_stock()
+    statements = []
+
+    def count(*_args) -> None:
+        statements.append(1)
+
+    with app.app_context():
+        engine = db.engine()
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        assert h100_stock() == before
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert len(statements) == 1, "a listing of a version already read was read again"
+    with elsewhere(database_url) as other:
+        apply_changes(other, {"stock": [{"region": "us-east", "server": "hgx-h100-8",
+                                         "available_nodes": before + 1}]}, "hot path test")
+        other.get_bind().dispose()
+    assert h100_stock() == before + 1
