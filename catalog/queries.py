@@ -26,12 +26,14 @@ _BY_ID = _VERSION.where(tables.CatalogVersion.id == bindparam("version_id"))
 
 def version_key(session: Session, version_id: int | None = None) -> tuple[int, str]:
     """The id and content hash of a version, or of the latest: one small query, no document."""
+    # On the session's connection: two columns need none of the ORM's statement path.
+    connection = session.connection()
     if version_id is None:
-        found = session.execute(_LATEST).first()
+        found = connection.execute(_LATEST).first()
         if found is None:
             raise CatalogNotLoaded()
     else:
-        found = session.execute(_BY_ID, {"version_id": version_id}).first()
+        found = connection.execute(_BY_ID, {"version_id": version_id}).first()
         if found is None:
             raise UnknownVersion(version_id)
     return found[0], found[1]

@@ -47,10 +47,13 @@ def hold_active_slot(session: Session, principal: Principal, config: Config) -> 
     # Locks the account's row (the whole file under SQLite) until the creating commit. Each
     # count is its own statement after the lock, so it sees what the lock's last holder
     # committed.
-    session.execute(update(Account).where(Account.id == principal.account_id)
-                    .values(name=Account.name))
+    # On the session's connection: the ORM's statement path would look for loaded objects to
+    # update, and there are none to care about here.
+    connection = session.connection()
+    connection.execute(update(Account).where(Account.id == principal.account_id)
+                       .values(name=Account.name))
     page = Sizing.origin == "page"
-    active, from_page = session.execute(
+    active, from_page = connection.execute(
         select(func.count(), func.count().filter(page)).select_from(Sizing)
         .where(Sizing.account_id == principal.account_id, Sizing.status.in_(ACTIVE))).one()
     caps = [(active, config.active_sizings_per_account, "the account")]
