@@ -27,9 +27,10 @@ def check_search_size(snap: Snapshot, request: SizingRequest, principal: Princip
                       config: Config) -> int:
     """The candidates the request would enumerate; a 422 past the key's allowance."""
     size = request.search_size(snap)
-    hardware, node_counts = request.hardware_pairs(snap), len(request.node_counts)
     allowance = search_allowance(principal, config)
     if size > allowance:
+        # Counted again only to say so: the offer's pairs are most of this check's cost.
+        hardware, node_counts = request.hardware_pairs(snap), len(request.node_counts)
         kind = "publishable" if principal.publishable else "secret"
         detail = (f"this questionnaire searches {size:,} candidates ({hardware} server and "
                   f"fabric pairs x {node_counts} node counts x the layouts whose degrees divide "
