@@ -82,6 +82,27 @@ def test_an_account_past_its_active_cap_gets_429_with_retry_after(app, keys):
     assert authorised(app).post("/v1/sizings", json=SMALL).status_code == 202
 
 
+def test_a_sizing_refused_at_the_cap_leaves_no_record_and_its_idempotency_key_free(tmp_path):
+    # The record is written before the cap is counted: a refusal must take it back.
+    app = build_app(f"sqlite:///{tmp_path / 'cap.sqlite3'}", active_sizings_per_account=2,
+                    active_sizings_from_publishable_keys=2)
+    with app.app_context():
+        session = db.session()
+        account_id = accounts.create_account(session, "at the cap").id
+        client = authorised(app, accounts.create_key(session, account_id)[1])
+    queue(app, account_id, 2, "api")
+    headers = {"Idempotency-Key": "cap-retry"}
+    assert_problem(client.post("/v1/sizings", json=SMALL, headers=headers), 429,
+                   "too_many_active_sizings")
+    with app.app_context():
+        session = db.session()
+        assert session.query(Sizing).filter_by(account_id=account_id).count() == 2
+        session.query(Sizing).filter_by(account_id=account_id).update({"status": "cancelled"})
+        session.commit()
+    retried = client.post("/v1/sizings", json=SMALL, headers=headers)
+    assert retried.status_code == 202 and "Idempotent-Replayed" not in retried.headers
+
+
 def test_the_page_fills_only_its_share_of_the_account_cap(app, keys):
     queue(app, keys["account_id"], 4, "page")
     assert_problem(keys["publishable"].post("/v1/sizings", json=SMALL), 429,
