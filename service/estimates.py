@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 import numpy as np
@@ -250,7 +251,9 @@ def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
             **figures}
 
 
+@functools.cache
 def presets() -> list[dict[str, Any]]:
+    """The model presets as listed: fixed for the life of the process, so built once."""
     out = []
     for preset in PRESETS.values():
         m = preset.model
