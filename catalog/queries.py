@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from catalog import tables
@@ -16,6 +16,27 @@ class CatalogNotLoaded(LookupError):
 
 class UnknownVersion(LookupError):
     """The asked-for catalog version does not exist."""
+
+
+# Built once: constructing a statement costs about as much as SQLite running it.
+_VERSION = select(tables.CatalogVersion.id, tables.CatalogVersion.content_sha256)
+_LATEST = _VERSION.order_by(tables.CatalogVersion.id.desc()).limit(1)
+_BY_ID = _VERSION.where(tables.CatalogVersion.id == bindparam("version_id"))
+
+
+def version_key(session: Session, version_id: int | None = None) -> tuple[int, str]:
+    """The id and content hash of a version, or of the latest: one small query, no document."""
+    # On the session's connection: two columns need none of the ORM's statement path.
+    connection = session.connection()
+    if version_id is None:
+        found = connection.execute(_LATEST).first()
+        if found is None:
+            raise CatalogNotLoaded()
+    else:
+        found = connection.execute(_BY_ID, {"version_id": version_id}).first()
+        if found is None:
+            raise UnknownVersion(version_id)
+    return found[0], found[1]
 
 
 def resolve_version(session: Session, version_id: int | None = None) -> tables.CatalogVersion:

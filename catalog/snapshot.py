@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from catalog import tables
 from catalog.pricing import PriceBook
-from catalog.queries import CatalogNotLoaded, UnknownVersion
+from catalog.queries import version_key
 from sizing.constants import ModelConstants
 from sizing.goodput import Reliability
 from sizing.hardware import GPU, Cluster, Fabric, Server
@@ -194,16 +194,7 @@ def current_snapshot(session: Session, version_id: int | None = None) -> Snapsho
     """The snapshot of a version, or of the latest one, in one small query per call: the id
     and hash of the version, never its document once it is cached. Asking each time is what
     makes a newly loaded version seen by the next request of every process."""
-    query = select(tables.CatalogVersion.id, tables.CatalogVersion.content_sha256)
-    if version_id is None:
-        found = session.execute(query.order_by(tables.CatalogVersion.id.desc()).limit(1)).first()
-        if found is None:
-            raise CatalogNotLoaded()
-    else:
-        found = session.execute(query.where(tables.CatalogVersion.id == version_id)).first()
-        if found is None:
-            raise UnknownVersion(version_id)
-    return _cached(session, found[0], found[1])
+    return _cached(session, *version_key(session, version_id))
 
 
 def _cached(session: Session, version_id: int, digest: str) -> Snapshot:

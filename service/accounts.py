@@ -17,7 +17,7 @@ from catalog.tables import utcnow
 from service.records import Account, ApiKey
 
 __all__ = ["Account", "ApiKey", "Principal", "authenticate", "create_account", "create_key",
-           "revoke"]
+           "remembered", "revoke"]
 
 SCOPES = (
     "catalog:read",     # read the catalog and presets
@@ -116,15 +116,20 @@ class SeenKeys:
 SEEN = SeenKeys()
 
 
-def authenticate(session: Session, presented: str, cache_s: float = 0.0) -> Principal | None:
-    """The principal of a presented key, or None for an unknown, malformed or revoked key.
+def database_of(session: Session) -> str:
+    # Keys are cached per database too, since one process may talk to several.
+    return str(session.get_bind().url)
 
-    With `cache_s`, a key this process authenticated less than that long ago is not looked
-    up again (keyed by the database too, since one process may talk to several)."""
+
+def remembered(session: Session, presented: str) -> Principal | None:
+    """The principal of a key this process authenticated within its cache window, unlooked-up."""
+    return SEEN.get(database_of(session), digest(presented))
+
+
+def authenticate(session: Session, presented: str, cache_s: float = 0.0) -> Principal | None:
+    """The principal of a presented key, looked up; None for an unknown, malformed or revoked
+    key. With `cache_s`, the principal is remembered (`remembered`) for that long."""
     hashed = digest(presented)
-    where = str(session.get_bind().url)
-    if cache_s > 0 and (seen := SEEN.get(where, hashed)) is not None:
-        return seen
     prefix = presented[:16]
     key = session.scalars(select(ApiKey).where(ApiKey.prefix == prefix)).first()
     if key is None or key.revoked_at is not None:
@@ -139,7 +144,7 @@ def authenticate(session: Session, presented: str, cache_s: float = 0.0) -> Prin
     principal = Principal(account_id=key.account_id, key_id=key.id, kind=key.kind,
                           scopes=frozenset(key.scopes))
     if cache_s > 0:
-        SEEN.put(where, hashed, principal, prefix, cache_s)
+        SEEN.put(database_of(session), hashed, principal, prefix, cache_s)
     return principal
 
 

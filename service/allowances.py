@@ -27,9 +27,10 @@ def check_search_size(snap: Snapshot, request: SizingRequest, principal: Princip
                       config: Config) -> int:
     """The candidates the request would enumerate; a 422 past the key's allowance."""
     size = request.search_size(snap)
-    hardware, node_counts = request.hardware_pairs(snap), len(request.node_counts)
     allowance = search_allowance(principal, config)
     if size > allowance:
+        # Counted again only to say so: the offer's pairs are most of this check's cost.
+        hardware, node_counts = request.hardware_pairs(snap), len(request.node_counts)
         kind = "publishable" if principal.publishable else "secret"
         detail = (f"this questionnaire searches {size:,} candidates ({hardware} server and "
                   f"fabric pairs x {node_counts} node counts x the layouts whose degrees divide "
@@ -41,19 +42,27 @@ def check_search_size(snap: Snapshot, request: SizingRequest, principal: Princip
 
 
 def hold_active_slot(session: Session, principal: Principal, config: Config) -> None:
-    """Refuse (429) a sizing past the account's caps; else hold its place until the caller's
-    commit, so concurrent requests of one account are counted one after another."""
-    # Locks the account's row (the whole file under SQLite) until the creating commit.
-    session.execute(update(Account).where(Account.id == principal.account_id)
-                    .values(name=Account.name))
-    active = select(func.count()).select_from(Sizing).where(
-        Sizing.account_id == principal.account_id, Sizing.status.in_(ACTIVE))
+    """Refuse (429) a sizing past the account's caps, counting the one this transaction has
+    just written (sizings.stage); else hold its place until the caller's commit, which
+    follows at once, so concurrent requests of one account are counted one after another."""
+    # Locks the account's row (the whole file under SQLite) until the creating commit. Each
+    # count is its own statement after the lock, so it sees what the lock's last holder
+    # committed.
+    # On the session's connection: the ORM's statement path would look for loaded objects to
+    # update, and there are none to care about here.
+    connection = session.connection()
+    connection.execute(update(Account).where(Account.id == principal.account_id)
+                       .values(name=Account.name))
+    page = Sizing.origin == "page"
+    active, from_page = connection.execute(
+        select(func.count(), func.count().filter(page)).select_from(Sizing)
+        .where(Sizing.account_id == principal.account_id, Sizing.status.in_(ACTIVE))).one()
     caps = [(active, config.active_sizings_per_account, "the account")]
     if principal.publishable:
-        caps.append((active.where(Sizing.origin == "page"),
-                     config.active_sizings_from_publishable_keys, "the account's publishable keys"))
-    for query, cap, whose in caps:
-        if session.scalar(query) >= cap:
+        caps.append((from_page, config.active_sizings_from_publishable_keys,
+                     "the account's publishable keys"))
+    for count, cap, whose in caps:
+        if count > cap:
             session.rollback()
             raise Problem(429, "too_many_active_sizings",
                           f"{cap} sizings of {whose} are queued or running, the most at once; "

@@ -12,7 +12,7 @@ from service import accounts, db
 from service.accounts import KEY_SHAPE, Principal
 from service.config import settings
 from service.errors import Problem
-from service.ratelimit import Bucket, MemoryLimiter, RedisLimiter, window_now
+from service.ratelimit import Bucket, Count, MemoryLimiter, RedisLimiter, window_now
 
 SECURITY_SCHEMES = {
     "bearerAuth": {"type": "http", "scheme": "bearer",
@@ -54,30 +54,51 @@ def failures_bucket() -> Bucket:
                   settings().auth_failures_per_address)
 
 
-def current_principal() -> Principal:
-    if "principal" in g:
-        return g.principal
+def refuse_if_blocked(failures: Count) -> None:
+    if failures.used >= failures.bucket.limit:
+        raise Problem(429, "too_many_failed_authentications",
+                      f"Too many requests with an unknown key from this address; retry in "
+                      f"{window_now()[1]} s", headers={"Retry-After": str(window_now()[1])})
+
+
+def authenticated() -> tuple[Principal, Bucket | None]:
+    """The caller, and its address's failures bucket if that is still to be checked.
+
+    Guessing keys costs a database lookup each, so an address past its failures waits,
+    unlooked-up. A key this process already knows (accounts.SeenKeys) costs no lookup: its
+    address's failures are read with the rate limits, in their round trip (enforce_rate_limit).
+    """
     key = presented_key()
     if not key:
         raise Problem(401, "unauthenticated", "An API key is required: Authorization: Bearer <key>",
                       headers={"WWW-Authenticate": 'Bearer realm="gpu-sizing"'})
-    # Guessing keys costs a database lookup each: an address past its failures waits, unlooked-up.
     failures = failures_bucket()
-    if limiter().used(failures) >= failures.limit:
-        raise Problem(429, "too_many_failed_authentications",
-                      f"Too many requests with an unknown key from this address; retry in "
-                      f"{window_now()[1]} s", headers={"Retry-After": str(window_now()[1])})
-    principal = (accounts.authenticate(db.session(), key, settings().api_key_cache_s)
-                 if KEY_SHAPE.fullmatch(key) else None)
+    cache_s = settings().api_key_cache_s
+    well_formed = KEY_SHAPE.fullmatch(key) is not None
+    if well_formed and cache_s > 0 and (seen := accounts.remembered(db.session(), key)) is not None:
+        return seen, failures
+    refuse_if_blocked(Count(failures, limiter().used(failures)))
+    principal = accounts.authenticate(db.session(), key, cache_s) if well_formed else None
     if principal is None:
         limiter().add(failures)
         raise Problem(401, "invalid_key", "The API key is unknown or revoked",
                       headers={"WWW-Authenticate": 'Bearer realm="gpu-sizing", error="invalid_token"'})
+    return principal, None
+
+
+def current_principal() -> Principal:
+    if "principal" in g:
+        return g.principal
+    principal, unchecked = authenticated()
+    if unchecked is not None:
+        refuse_if_blocked(Count(unchecked, limiter().used(unchecked)))
     g.principal = principal
     return principal
 
 
-def enforce_rate_limit(principal: Principal) -> None:
+def enforce_rate_limit(principal: Principal, failures: Bucket | None = None) -> None:
+    """Count the request against the key's, the account's and (publishable) the address's
+    limits, and check `failures` (an address's failed authentications) in the same round trip."""
     config = settings()
     buckets = [Bucket("key", f"key:{principal.key_id}", config.rate_limit_per_minute),
                # Every key of an account together: more keys do not buy more requests.
@@ -87,7 +108,9 @@ def enforce_rate_limit(principal: Principal) -> None:
         # One visitor cannot spend the allowance every visitor of the page shares.
         buckets.append(Bucket("address", f"address:{principal.key_id}:{client_address()}",
                               config.publishable_rate_limit_per_address))
-    verdict = limiter().hit(buckets)
+    verdict = limiter().hit(buckets, read=() if failures is None else (failures,))
+    for count in verdict.read:
+        refuse_if_blocked(count)
     headers = verdict.headers()
     if not verdict.allowed:
         raise Problem(429, "rate_limited",
@@ -110,8 +133,9 @@ def requires(blp: Blueprint, *any_of: str, too_many: str = "") -> Callable:
     def decorator(view: Callable) -> Callable:
         @functools.wraps(view)
         def wrapper(*args, **kwargs):
-            principal = current_principal()
-            enforce_rate_limit(principal)
+            principal, unchecked = authenticated()
+            enforce_rate_limit(principal, unchecked)
+            g.principal = principal
             if not principal.scopes & set(any_of):
                 raise Problem(403, "insufficient_scope",
                               f"This key lacks the scope for this operation: needs one of "

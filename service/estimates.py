@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 import numpy as np
@@ -169,7 +170,8 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
         assumptions.append(f"Memory: {memory['total_gb']:.1f} GB of {memory['capacity_gb']:.0f} "
                            f"GB per GPU, inside the {memory['headroom_gb']:.1f} GB the policy "
                            "keeps free (memory_headroom_share): not offered by a sizing.")
-    body = dataclasses.asdict(result)
+    # Shallow: asdict would deep-copy every figure of a result nothing else holds.
+    body = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)}
     body["assumptions"] = assumptions + body["assumptions"]
     body["nodes"] = cluster.nodes
     if not isinstance(model, Transformer):
@@ -264,7 +266,9 @@ def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
             **figures}
 
 
+@functools.cache
 def presets() -> list[dict[str, Any]]:
+    """The model presets as listed: fixed for the life of the process, so built once."""
     out = []
     for preset in PRESETS.values():
         m = preset.model

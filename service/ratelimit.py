@@ -38,6 +38,8 @@ class Count:
 class Verdict:
     counts: tuple[Count, ...]
     reset_s: int
+    # Buckets read in the same round trip without being counted (failed authentications).
+    read: tuple[Count, ...] = ()
 
     @property
     def allowed(self) -> bool:
@@ -61,6 +63,11 @@ class Verdict:
         return out
 
 
+def verdict(buckets: list[Bucket], read: tuple[Bucket, ...], used: list[int]) -> Verdict:
+    counts = tuple(Count(b, u) for b, u in zip(buckets, used))
+    return Verdict(counts, window_now()[1], tuple(Count(b, u) for b, u in zip(read, used[len(buckets):])))
+
+
 def window_now() -> tuple[int, int]:
     """The current window's number and the seconds to its end."""
     now = time.time()
@@ -75,26 +82,37 @@ class MemoryLimiter:
         self._counts: dict[tuple[str, int], int] = {}
         self._lock = threading.Lock()
 
-    def _add(self, names: list[str], amount: int) -> list[int]:
+    def _add(self, amounts: list[tuple[str, int]]) -> list[int]:
         window, _ = window_now()
         with self._lock:
             if len(self._counts) > 10_000:
                 self._counts = {k: v for k, v in self._counts.items() if k[1] == window}
             out = []
-            for name in names:
+            for name, amount in amounts:
                 self._counts[(name, window)] = self._counts.get((name, window), 0) + amount
                 out.append(self._counts[(name, window)])
         return out
 
-    def hit(self, buckets: list[Bucket]) -> Verdict:
-        used = self._add([b.name for b in buckets], 1)
-        return Verdict(tuple(Count(b, u) for b, u in zip(buckets, used)), window_now()[1])
+    def hit(self, buckets: list[Bucket], read: tuple[Bucket, ...] = ()) -> Verdict:
+        used = self._add([(b.name, 1) for b in buckets] + [(b.name, 0) for b in read])
+        return verdict(buckets, read, used)
 
     def used(self, bucket: Bucket) -> int:
-        return self._add([bucket.name], 0)[0]
+        return self._add([(bucket.name, 0)])[0]
 
     def add(self, bucket: Bucket) -> None:
-        self._add([bucket.name], 1)
+        self._add([(bucket.name, 1)])
+
+
+# Adds ARGV[i] to KEYS[i] and keeps each for ARGV[#ARGV] seconds; the counts after adding.
+ADD_SCRIPT = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  out[i] = redis.call('INCRBY', key, ARGV[i])
+  redis.call('EXPIRE', key, ARGV[#ARGV])
+end
+return out
+"""
 
 
 class RedisLimiter:
@@ -102,26 +120,27 @@ class RedisLimiter:
 
     def __init__(self, url: str):
         self.client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        # One command per request (EVALSHA): a pipeline costs the same round trip plus, in
+        # redis-py, a copy of the client's response callbacks each time it is made.
+        self.add_script = self.client.register_script(ADD_SCRIPT)
 
-    def _add(self, names: list[str], amount: int) -> list[int] | None:
+    def _add(self, amounts: list[tuple[str, int]]) -> list[int] | None:
+        """The counts after adding, in one round trip."""
         window, _ = window_now()
         try:
-            pipe = self.client.pipeline()
-            for name in names:
-                key = f"ratelimit:{name}:{window}"
-                pipe.incrby(key, amount)
-                pipe.expire(key, WINDOW_S + 5)
-            return [int(v) for v in pipe.execute()[::2]]
+            counts = self.add_script(keys=[f"ratelimit:{name}:{window}" for name, _ in amounts],
+                                     args=[amount for _, amount in amounts] + [WINDOW_S + 5])
+            return [int(v) for v in counts]
         except redis.RedisError:
             # Limits protect the service; an outage of their store must not take it down.
             return None
 
-    def hit(self, buckets: list[Bucket]) -> Verdict:
-        used = self._add([b.name for b in buckets], 1) or [0] * len(buckets)
-        return Verdict(tuple(Count(b, u) for b, u in zip(buckets, used)), window_now()[1])
+    def hit(self, buckets: list[Bucket], read: tuple[Bucket, ...] = ()) -> Verdict:
+        amounts = [(b.name, 1) for b in buckets] + [(b.name, 0) for b in read]
+        return verdict(buckets, read, self._add(amounts) or [0] * len(amounts))
 
     def used(self, bucket: Bucket) -> int:
-        return (self._add([bucket.name], 0) or [0])[0]
+        return (self._add([(bucket.name, 0)]) or [0])[0]
 
     def add(self, bucket: Bucket) -> None:
-        self._add([bucket.name], 1)
+        self._add([(bucket.name, 1)])

@@ -20,31 +20,49 @@ from service.records import FINAL_STATES, Sizing
 RUN_SIZING = "tasks.run_sizing"
 
 
-def create(session: Session, request_doc: dict[str, Any], principal: Principal,
-           claim: Claim | None, catalog_version_id: int) -> tuple[Sizing, str]:
-    """Commit the record first, then send the task: a broker outage loses nothing.
+def stage(session: Session, request_doc: dict[str, Any], principal: Principal,
+          claim: Claim | None, catalog_version_id: int) -> tuple[Sizing, str]:
+    """Write the record in the session's transaction, not yet committed (`commit_and_send`).
 
-    Returns the record and its client secret, which exists in plain text only in this answer.
-    An Idempotency-Key's claim is completed in the transaction that commits the record. The
-    sizing runs on the catalog version its request was checked against.
+    Written before the account's caps are checked (allowances.hold_active_slot), so the lock
+    that check takes is held for the count and the commit only. Returns the record and its
+    client secret, which exists in plain text only in this answer. An Idempotency-Key's claim
+    is completed in the same transaction. The sizing runs on the catalog version its request
+    was checked against.
     """
     secret, secret_sha256 = client_secrets.new()
     sizing = Sizing(request=request_doc, account_id=principal.account_id, api_key_id=principal.key_id,
                     client_secret_sha256=secret_sha256, origin=client_secrets.origin(principal),
-                    catalog_version_id=catalog_version_id)
+                    catalog_version_id=catalog_version_id,
+                    # Stamped with the send that follows its commit (commit_and_send).
+                    dispatched_at=None if tasks_run_here() else utcnow())
     session.add(sizing)
+    session.flush()
     if claim:
-        session.flush()
         claim.complete(sizing.id, 202, secret)
-    session.commit()
-    sent_at = dispatch(session, sizing.id)
-    if sent_at is None or tasks_run_here():
-        # Run in this process (embedded), the task changed the record: read it back.
-        session.refresh(sizing)
-    else:
-        # Sessions keep what they committed: only the send time is new, so no read back.
-        set_committed_value(sizing, "dispatched_at", sent_at)
     return sizing, secret
+
+
+def commit_and_send(session: Session, sizing: Sizing) -> Sizing:
+    """Commit the staged record, then send its task: a broker outage loses nothing.
+
+    The record is committed already stamped with the time of the send that follows, so
+    creating a sizing is one transaction; only a send the broker refuses costs a second one,
+    which clears the stamp so the dispatcher resends it after RESEND_UNSENT_AFTER_S. (A
+    process that dies between the commit and the send leaves a stamped record, resent like a
+    lost message, after RESEND_UNSTARTED_AFTER_S.)
+    """
+    session.commit()
+    if tasks_run_here():
+        # Embedded: the task runs in this process and changes the record: read it back.
+        dispatch(session, sizing.id)
+        session.refresh(sizing)
+    elif not send_task(RUN_SIZING, sizing.id):
+        session.execute(update(Sizing).where(Sizing.id == sizing.id).values(dispatched_at=None))
+        session.commit()
+        # Sessions keep what they committed: only the stamp changed, so no read back.
+        set_committed_value(sizing, "dispatched_at", None)
+    return sizing
 
 
 def dispatch(session: Session, sizing_id: str) -> datetime | None:

@@ -8,7 +8,7 @@ from flask.views import MethodView
 from catalog import queries
 from catalog.changes import ChangeError, apply_changes
 from catalog.tables import CatalogVersion
-from service import db, idempotency
+from service import catalog_listings, db, idempotency
 from service.api.blueprint import Blueprint
 from service.auth import current_principal, requires
 from service.config import settings
@@ -30,14 +30,19 @@ def query_args(schema):
     return blp.arguments(schema, location="query", unknown=ma.RAISE, as_kwargs=True)
 
 
-def version_of(version: int | None) -> int:
+def version_of(version: int | None) -> catalog_listings.Version:
     try:
-        return queries.resolve_version(db.session(), version).id
+        return catalog_listings.version(db.session(), version)
     except queries.CatalogNotLoaded:
         raise Problem(503, "catalog_not_loaded", "No catalog is loaded yet; run `flask catalog load`")
     except queries.UnknownVersion:
         raise Problem(404, "catalog_version_not_found", f"Catalog version {version} does not exist",
                       errors=[{"pointer": "/query/version", "detail": "no such version"}])
+
+
+def listed(query, version: int | None, *filters):
+    """What `query` lists of that version (the latest if None), read once per process."""
+    return catalog_listings.LISTINGS.get(db.session(), version_of(version), query, *filters)
 
 
 def one(entries, entry_id: str, what: str):
@@ -66,7 +71,7 @@ class Gpus(MethodView):
     @blp.response(200, s.GpuSchema(many=True))
     @blp.doc(operationId="listGpus", summary="GPUs, with sourced specifications")
     def get(self, version=None, vendor=None):
-        return queries.gpus(db.session(), version_of(version), vendor)
+        return listed(queries.gpus, version, vendor)
 
 
 @blp.route("/gpus/<gpu_id>")
@@ -78,7 +83,7 @@ class GpuById(MethodView):
     @blp.response(200, s.GpuSchema)
     @blp.doc(operationId="getGpu", summary="One GPU")
     def get(self, gpu_id, version=None):
-        return one(queries.gpus(db.session(), version_of(version)), gpu_id, "GPU")
+        return one(listed(queries.gpus, version), gpu_id, "GPU")
 
 
 @blp.route("/servers")
@@ -90,7 +95,7 @@ class Servers(MethodView):
     @blp.response(200, s.ServerSchema(many=True))
     @blp.doc(operationId="listServers", summary="Server SKUs")
     def get(self, version=None, gpu=None, min_gpus=None):
-        return queries.servers(db.session(), version_of(version), gpu, min_gpus)
+        return listed(queries.servers, version, gpu, min_gpus)
 
 
 @blp.route("/servers/<server_id>")
@@ -102,7 +107,7 @@ class ServerById(MethodView):
     @blp.response(200, s.ServerSchema)
     @blp.doc(operationId="getServer", summary="One server SKU")
     def get(self, server_id, version=None):
-        return one(queries.servers(db.session(), version_of(version)), server_id, "server")
+        return one(listed(queries.servers, version), server_id, "server")
 
 
 @blp.route("/fabrics")
@@ -114,7 +119,7 @@ class Fabrics(MethodView):
     @blp.response(200, s.FabricSchema(many=True))
     @blp.doc(operationId="listFabrics", summary="Network fabric SKUs")
     def get(self, version=None, kind=None, rdma=None):
-        return queries.fabrics(db.session(), version_of(version), kind, rdma)
+        return listed(queries.fabrics, version, kind, rdma)
 
 
 @blp.route("/fabrics/<fabric_id>")
@@ -126,7 +131,7 @@ class FabricById(MethodView):
     @blp.response(200, s.FabricSchema)
     @blp.doc(operationId="getFabric", summary="One fabric SKU")
     def get(self, fabric_id, version=None):
-        return one(queries.fabrics(db.session(), version_of(version)), fabric_id, "fabric")
+        return one(listed(queries.fabrics, version), fabric_id, "fabric")
 
 
 @blp.route("/rdma-support")
@@ -139,7 +144,7 @@ class RdmaMatrix(MethodView):
     @blp.doc(operationId="listRdmaSupport",
              summary="Which server works with which fabric, with or without GPUDirect RDMA, and why")
     def get(self, version=None, server=None, fabric=None, supported=None):
-        return queries.rdma_support(db.session(), version_of(version), server, fabric, supported)
+        return listed(queries.rdma_support, version, server, fabric, supported)
 
 
 @blp.route("/regions")
@@ -151,7 +156,7 @@ class Regions(MethodView):
     @blp.response(200, s.RegionSchema(many=True))
     @blp.doc(operationId="listRegions", summary="Regions with stock and lead times")
     def get(self, version=None, server=None):
-        return queries.regions(db.session(), version_of(version), server)
+        return listed(queries.regions, version, server)
 
 
 @blp.route("/regions/<region_id>")
@@ -163,7 +168,7 @@ class RegionById(MethodView):
     @blp.response(200, s.RegionSchema)
     @blp.doc(operationId="getRegion", summary="One region with its stock")
     def get(self, region_id, version=None):
-        return one(queries.regions(db.session(), version_of(version)), region_id, "region")
+        return one(listed(queries.regions, version), region_id, "region")
 
 
 @blp.route("/changes")

@@ -18,6 +18,8 @@ blp = Blueprint("quotes", __name__, url_prefix="/v1/quotes",
                 description="Priced, frozen offers with numbers, revisions and exports")
 
 READ = ("quotes:read", "quotes:write", "quotes:request")
+# Built once: dumping keeps no state between requests.
+QUOTE_SCHEMA = s.QuoteSchema()
 
 
 def visible(quote_id) -> quotes.Quote:
@@ -27,7 +29,7 @@ def visible(quote_id) -> quotes.Quote:
 
 
 def render(quote) -> dict:
-    return s.QuoteSchema().dump(quotes.view(db.session(), quote))
+    return QUOTE_SCHEMA.dump(quotes.view(db.session(), quote))
 
 
 def with_headers(body: dict, quote, status: int = 200, replay: bool = False) -> Response:

@@ -120,7 +120,9 @@ class Sizings(MethodView):
         principal = current_principal()
         with idempotency.guarded(session, principal, headers.get("idempotency_key"), body,
                                  settings().idempotency_key_ttl_s) as held:
-            if held and held.replay:
+            # Asked before the work: completing the claim makes it look like a replay after it.
+            replay = bool(held and held.replay)
+            if replay:
                 sizing, secret = session.get(Sizing, held.row.resource_id), held.row.client_secret
             else:
                 snap = catalog_snapshot(session, None)
@@ -132,13 +134,14 @@ class Sizings(MethodView):
                                   "; ".join(f"{p}: {d}" for p, d in problems),
                                   errors=[{"pointer": p, "detail": d} for p, d in problems])
                 allowances.check_search_size(snap, asked, principal, settings())
+                sizing, secret = sizings.stage(session, document, principal, held,
+                                               snap.version_id)
                 allowances.hold_active_slot(session, principal, settings())
-                sizing, secret = sizings.create(session, document, principal, held,
-                                                snap.version_id)
+                sizings.commit_and_send(session, sizing)
         sizing = wait_for(sizing, requested_wait())
         # Shown in this answer (and its Idempotency-Key's replays) only; the record keeps a digest.
         sizing.client_secret = secret
-        return respond(sizing, created=True, replay=bool(held and held.replay))
+        return respond(sizing, created=True, replay=replay)
 
     @requires(blp, "sizings:read")
     @blp.arguments(s.SizingQuerySchema, location="query", unknown="raise", as_kwargs=True)

@@ -82,6 +82,27 @@ def test_an_account_past_its_active_cap_gets_429_with_retry_after(app, keys):
     assert authorised(app).post("/v1/sizings", json=SMALL).status_code == 202
 
 
+def test_a_sizing_refused_at_the_cap_leaves_no_record_and_its_idempotency_key_free(tmp_path):
+    # The record is written before the cap is counted: a refusal must take it back.
+    app = build_app(f"sqlite:///{tmp_path / 'cap.sqlite3'}", active_sizings_per_account=2,
+                    active_sizings_from_publishable_keys=2)
+    with app.app_context():
+        session = db.session()
+        account_id = accounts.create_account(session, "at the cap").id
+        client = authorised(app, accounts.create_key(session, account_id)[1])
+    queue(app, account_id, 2, "api")
+    headers = {"Idempotency-Key": "cap-retry"}
+    assert_problem(client.post("/v1/sizings", json=SMALL, headers=headers), 429,
+                   "too_many_active_sizings")
+    with app.app_context():
+        session = db.session()
+        assert session.query(Sizing).filter_by(account_id=account_id).count() == 2
+        session.query(Sizing).filter_by(account_id=account_id).update({"status": "cancelled"})
+        session.commit()
+    retried = client.post("/v1/sizings", json=SMALL, headers=headers)
+    assert retried.status_code == 202 and "Idempotent-Replayed" not in retried.headers
+
+
 def test_the_page_fills_only_its_share_of_the_account_cap(app, keys):
     queue(app, keys["account_id"], 4, "page")
     assert_problem(keys["publishable"].post("/v1/sizings", json=SMALL), 429,
@@ -104,3 +125,37 @@ def test_prefer_wait_is_capped_and_needs_a_free_slot(tmp_path):
         assert polled.status_code == 200 and "Preference-Applied" not in polled.headers
     finally:
         slots.release()
+
+
+def test_concurrent_sizings_of_one_account_fill_its_cap_exactly(empty_database_url):
+    """Each request writes its record, then locks the account and counts: however the
+    requests interleave, exactly the cap's number are accepted."""
+    import threading
+
+    import redis
+
+    from tests.settings import REDIS_HOST, REDIS_PORT
+
+    url = f"redis://{REDIS_HOST}:{REDIS_PORT}/13"
+    redis.Redis.from_url(url).flushdb()
+    # Sent to a broker nobody consumes, so every accepted sizing stays queued (active).
+    app = build_app(empty_database_url, redis_url=url, tasks_eager=False,
+                    active_sizings_per_account=3, active_sizings_from_publishable_keys=3)
+    client = authorised(app)
+    client.get("/v1/catalog/gpus")  # the key looked up beforehand
+    start = threading.Barrier(8)
+    statuses = []
+
+    def submit():
+        start.wait()
+        statuses.append(client.post("/v1/sizings", json=SMALL).status_code)
+
+    threads = [threading.Thread(target=submit) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(statuses) == [202] * 3 + [429] * 5
+    with app.app_context():
+        assert db.session().query(Sizing).count() == 3
+        db.engine().dispose()

@@ -168,6 +168,35 @@ def test_guessing_keys_is_limited_per_address_before_any_lookup(tmp_path):
     assert authorised(app, good).get("/v1/presets").status_code == 200
 
 
+def test_a_known_key_costs_one_redis_round_trip_and_still_waits_out_its_address(tmp_path,
+                                                                                  monkeypatch):
+    """A key this process remembers is not looked up, so its address's failed authentications
+    are read with the rate limits, in their one round trip; a blocked address still waits."""
+    import redis
+
+    from tests.settings import REDIS_HOST, REDIS_PORT
+
+    url = f"redis://{REDIS_HOST}:{REDIS_PORT}/14"
+    redis.Redis.from_url(url).flushdb()
+    app = build_app(f"sqlite:///{tmp_path / 'known.sqlite3'}", auth_failures_per_address=3,
+                    redis_url=url, tasks_eager=True)
+    known = authorised(app)
+    known.environ_base["REMOTE_ADDR"] = "203.0.113.60"
+    assert known.get("/v1/presets").status_code == 200
+    sent = []
+    original = redis.connection.AbstractConnection.send_packed_command
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command",
+                        lambda self, *a, **k: sent.append(1) or original(self, *a, **k))
+    assert known.get("/v1/presets").status_code == 200
+    assert len(sent) == 1
+    guesser = authorised(app, "sk_live_0123abcd" + "x" * 32)
+    guesser.environ_base["REMOTE_ADDR"] = "203.0.113.60"
+    assert [guesser.get("/v1/presets").status_code for _ in range(3)] == [401] * 3
+    blocked = known.get("/v1/presets")
+    assert blocked.status_code == 429 and blocked.get_json()["code"] == "too_many_failed_authentications"
+    assert authorised(app).get("/v1/presets").status_code == 200
+
+
 def test_a_malformed_key_is_refused_without_a_lookup(catalog_app):
     from sqlalchemy import event
 

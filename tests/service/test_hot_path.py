@@ -1,24 +1,29 @@
-"""The request path's caches, for real against each database: a key revoked elsewhere stops
-working within API_KEY_CACHE_S, through this process at once; a new catalog version is seen by
-the next request."""
+"""The request path, for real against each database: a key revoked elsewhere stops working
+within API_KEY_CACHE_S, through this process at once; a new catalog version is seen by the next
+request; creating a sizing is one transaction, and a send the broker refuses leaves the record
+to the dispatcher."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
-from sqlalchemy import create_engine, update
+import redis
+from sqlalchemy import create_engine, event, update
 from sqlalchemy.orm import Session
 
 from catalog.changes import apply_changes
 from catalog.tables import utcnow
 from service import accounts, db
-from service.records import ApiKey
+from service.records import ApiKey, Sizing
 from tests.conftest import authorised, build_app, new_key
+from tests.settings import REDIS_HOST, REDIS_PORT
 
 ESTIMATE = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 4},
             "workload": {"preset": "llama-3-8b"}, "training": {"global_batch": 512},
             "layout": {"dp": 32, "zero_stage": 2}}
+SIZING = {"workload": {"preset": "llama-3-8b"}, "tokens": 1e10, "nodes": {"min": 1, "max": 2},
+          "gpu_models": ["h100-sxm"]}
 CACHE_S = 1
 
 
@@ -75,3 +80,79 @@ def test_a_new_catalog_version_is_seen_by_the_next_request(app, database_url):
         other.get_bind().dispose()
     after = client.post("/v1/estimates", json=ESTIMATE)
     assert before.get_json()["catalog_version"] < new == after.get_json()["catalog_version"]
+
+
+def sizing_app(database_url: str, redis_url: str):
+    """An app that sends sizings to a broker at `redis_url`, as deployed (no worker consumes)."""
+    return build_app(database_url, redis_url=redis_url, tasks_eager=False)
+
+
+def test_creating_a_sizing_commits_once_with_the_send_stamped(database_url):
+    url = f"redis://{REDIS_HOST}:{REDIS_PORT}/13"
+    broker = redis.Redis.from_url(url)
+    broker.flushdb()
+    app = sizing_app(database_url, url)
+    client = authorised(app)
+    client.get("/v1/catalog/gpus")  # the key looked up (and its last use written) beforehand
+    commits = []
+
+    def count(_conn) -> None:
+        commits.append(1)
+
+    with app.app_context():
+        engine = db.engine()
+    event.listen(engine, "commit", count)
+    try:
+        response = client.post("/v1/sizings", json=SIZING)
+    finally:
+        event.remove(engine, "commit", count)
+    assert response.status_code == 202, response.get_json()
+    assert len(commits) == 1
+    assert broker.llen("celery") == 1
+    with app.app_context():
+        sizing = db.session().get(Sizing, response.get_json()["id"])
+        assert sizing.dispatched_at is not None and sizing.status == "queued"
+        db.engine().dispose()
+
+
+def test_a_send_the_broker_refuses_leaves_the_record_to_the_dispatcher(database_url):
+    # Nothing listens on port 1: the broker refuses at once, as in an outage.
+    app = sizing_app(database_url, "redis://127.0.0.1:1/0")
+    response = authorised(app).post("/v1/sizings", json=SIZING)
+    assert response.status_code == 202, response.get_json()
+    with app.app_context():
+        sizing = db.session().get(Sizing, response.get_json()["id"])
+        # Unstamped: the dispatcher resends it after RESEND_UNSENT_AFTER_S.
+        assert sizing.dispatched_at is None and sizing.status == "queued"
+        db.engine().dispose()
+
+
+def test_a_listing_is_read_once_per_version_and_a_new_version_is_listed_at_once(app,
+                                                                                database_url):
+    client = authorised(app)
+
+    def h100_stock() -> int:
+        response = client.get("/v1/catalog/regions?server=hgx-h100-8")
+        assert response.status_code == 200, response.get_json()
+        region = next(r for r in response.get_json() if r["id"] == "us-east")
+        return region["stock"][0]["available_nodes"]
+
+    before = h100_stock()
+    statements = []
+
+    def count(*_args) -> None:
+        statements.append(1)
+
+    with app.app_context():
+        engine = db.engine()
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        assert h100_stock() == before
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert len(statements) == 1, "a listing of a version already read was read again"
+    with elsewhere(database_url) as other:
+        apply_changes(other, {"stock": [{"region": "us-east", "server": "hgx-h100-8",
+                                         "available_nodes": before + 1}]}, "hot path test")
+        other.get_bind().dispose()
+    assert h100_stock() == before + 1

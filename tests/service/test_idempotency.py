@@ -81,6 +81,9 @@ def test_a_retried_sizing_is_the_same_sizing_with_its_secret(catalog_app, accoun
     first = account["page"].post("/v1/sizings", json=SIZING, headers=key("S-1"))
     again = account["page"].post("/v1/sizings", json=SIZING, headers=key("S-1"))
     assert first.status_code == 202 and again.status_code in (201, 202)
+    # Only the retry says it is one.
+    assert "Idempotent-Replayed" not in first.headers
+    assert again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json()["id"] == first.get_json()["id"]
     assert again.get_json()["client_secret"] == first.get_json()["client_secret"]
     assert count(catalog_app, Sizing) == before + 1

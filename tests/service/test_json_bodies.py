@@ -32,6 +32,16 @@ def test_objects_nested_past_the_limit_are_refused_before_parsing(client, method
     assert_problem(response, 400, "invalid_json")
 
 
+@pytest.mark.parametrize("body", [
+    b"{}", b"[]", b'{"a": [1, {"b": []}]}', b'"[[[["', b"[" * 16 + b"]" * 16,
+    b"[" * 17 + b"]" * 17, b"[]" * 20, b'{"a": "' + b"{" * 30 + b'"}', b"[" * 17,
+])
+def test_the_bracket_count_shortcut_agrees_with_the_depth(body):
+    from service.json_body import MAX_DEPTH, deeper_than, nesting_depth
+
+    assert deeper_than(body, MAX_DEPTH) == (nesting_depth(body) > MAX_DEPTH)
+
+
 def test_brackets_inside_strings_do_not_count_as_depth(client):
     body = '{"workload": {"preset": "' + "[" * 5000 + '"}, "tokens": 1e10}'
     response = client.post("/v1/sizings", data=body, content_type="application/json")

@@ -1,0 +1,164 @@
+"""Where one request's time goes, server side: SQL statements, Redis round trips and a profile.
+
+The three endpoints of `bench/http_bench.py`, each through the Flask test client (no HTTP
+server, no network), as that bench serves them: GET /v1/catalog/servers and POST
+/v1/estimates embedded (SQLite file, no broker), POST /v1/sizings on PostgreSQL (a throwaway
+database) with a private Redis for the broker and the rate limits. After a warm-up, it counts
+the SQL statements the engine executed, the transactions it committed, its pool checkouts
+(each a ping on PostgreSQL) and the Redis round trips (one per command, one per pipeline) per
+request, times the requests (wall clock, and this process's CPU: the test client's share
+included, the database's and Redis's not), and prints the functions with the most cumulative
+time under cProfile. Run: `.venv/bin/python bench/request_profile.py [--top N] [--only ...]`.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import redis.connection
+from sqlalchemy import event
+
+from bench.databases import drop_postgres_database, new_postgres_database, prepare
+from bench.http_bench import ESTIMATE, SIZING
+from service import create_app, db
+from service.config import Config
+from tests.faults.servers import LOAD_TEST_ENV, RedisServer
+
+WARMUP, REQUESTS = 30, 300
+
+
+class Counts:
+    """SQL statements, transactions committed, pool checkouts (each a ping on PostgreSQL,
+    pool_pre_ping) and Redis round trips since the last reset."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.sql = self.commits = self.checkouts = self.redis = 0
+
+
+@contextmanager
+def counting(app, counts: Counts):
+    """Count every statement of the app's engine and every packet redis-py sends."""
+    with app.app_context():
+        engine = db.engine()
+
+    def on_statement(*_args) -> None:
+        counts.sql += 1
+
+    def on_commit(*_args) -> None:
+        counts.commits += 1
+
+    def on_checkout(*_args) -> None:
+        counts.checkouts += 1
+
+    original = redis.connection.AbstractConnection.send_packed_command
+
+    def send_packed_command(self, command, check_health=True):
+        counts.redis += 1
+        return original(self, command, check_health)
+
+    hooks = [(engine, "before_cursor_execute", on_statement), (engine, "commit", on_commit),
+             (engine.pool, "checkout", on_checkout)]
+    for target, name, hook in hooks:
+        event.listen(target, name, hook)
+    redis.connection.AbstractConnection.send_packed_command = send_packed_command
+    try:
+        yield
+    finally:
+        redis.connection.AbstractConnection.send_packed_command = original
+        for target, name, hook in hooks:
+            event.remove(target, name, hook)
+
+
+def load_config(**values) -> dict:
+    """The bench's generous limits as Config fields, so limits are counted but never reached."""
+    return {name: int(LOAD_TEST_ENV[variable]) for name, variable in (
+        ("rate_limit_per_minute", "RATE_LIMIT_PER_MINUTE"),
+        ("account_rate_limit_per_minute", "ACCOUNT_RATE_LIMIT_PER_MINUTE"),
+        ("active_sizings_per_account", "ACTIVE_SIZINGS_PER_ACCOUNT"),
+        ("active_sizings_from_publishable_keys", "ACTIVE_SIZINGS_FROM_PUBLISHABLE_KEYS"),
+    )} | values
+
+
+def profile(app, key: str, name: str, method: str, path: str, body, top: int, status: int) -> None:
+    client = app.test_client()
+    headers = {"Authorization": f"Bearer {key}"}
+
+    def once():
+        response = client.open(path, method=method, json=body, headers=headers)
+        assert response.status_code == status, (name, response.status_code, response.get_data())
+
+    counts = Counts()
+    for _ in range(WARMUP):
+        once()
+    with counting(app, counts):
+        counts.reset()
+        started, cpu_started = time.perf_counter(), time.process_time()
+        for _ in range(REQUESTS):
+            once()
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    print(f"\n== {name}: {elapsed / REQUESTS * 1000:.2f} ms per request in process "
+          f"({cpu / REQUESTS * 1000:.2f} ms of this process's CPU), "
+          f"{counts.sql / REQUESTS:.2f} SQL statements, {counts.commits / REQUESTS:.2f} commits, "
+          f"{counts.checkouts / REQUESTS:.2f} pool checkouts, {counts.redis / REQUESTS:.2f} Redis "
+          f"round trips per request")
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(REQUESTS):
+        once()
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("cumulative").print_stats(top)
+    print("\n".join(line for line in out.getvalue().splitlines()[6:] if line.strip()))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--top", type=int, default=45, help="functions shown per endpoint")
+    parser.add_argument("--only", choices=("catalog", "estimates", "sizings"), action="append")
+    args = parser.parse_args()
+    only = set(args.only or ("catalog", "estimates", "sizings"))
+    with tempfile.TemporaryDirectory(prefix="sizing-request-profile-") as tmp:
+        workdir = Path(tmp)
+        if only & {"catalog", "estimates"}:
+            sqlite_url = f"sqlite:///{workdir / 'profile.sqlite3'}"
+            key = prepare(sqlite_url)
+            app = create_app(Config(database_url=sqlite_url, **load_config()))
+            if "catalog" in only:
+                profile(app, key, "GET /v1/catalog/servers", "GET", "/v1/catalog/servers", None,
+                        args.top, 200)
+            if "estimates" in only:
+                profile(app, key, "POST /v1/estimates", "POST", "/v1/estimates", ESTIMATE,
+                        args.top, 200)
+            with app.app_context():
+                db.engine().dispose()
+        if "sizings" in only:
+            redis_server = RedisServer(workdir)
+            database_url = new_postgres_database()
+            try:
+                redis_server.start()
+                key = prepare(database_url)
+                app = create_app(Config(database_url=database_url, redis_url=redis_server.url,
+                                        tasks_eager=False, **load_config()))
+                profile(app, key, "POST /v1/sizings", "POST", "/v1/sizings", SIZING, args.top, 202)
+                with app.app_context():
+                    db.engine().dispose()
+            finally:
+                redis_server.stop()
+                drop_postgres_database(database_url)
+
+
+if __name__ == "__main__":
+    main()
