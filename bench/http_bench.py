@@ -17,9 +17,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import loadgen
-from bench.databases import drop_postgres_database, new_postgres_database, prepare
+from bench.databases import deployed_api, prepare
 from bench.interleave import interleaved
-from tests.faults.servers import LOAD_TEST_ENV, ApiServer, RedisServer, service_env
+from tests.faults.servers import LOAD_TEST_ENV, ApiServer, service_env
 
 WORKERS, THREADS, CLIENTS = 2, 4, 8
 ROUNDS = 5
@@ -75,22 +75,9 @@ def measure(requests: int = 1000) -> dict:
             finally:
                 api.stop()
 
-            redis = RedisServer(workdir)
-            database_url = new_postgres_database()
-            try:
-                redis.start()
-                key = prepare(database_url)
-                api = ApiServer(workdir, service_env(database_url, redis.url, **LOAD_TEST_ENV),
-                                workers=WORKERS, threads=THREADS)
-                try:
-                    api.start()
-                    out["sizings"] = against_floor(floor.port, api.port, "POST", "/v1/sizings",
-                                                   body=SIZING, key=key, requests=per_round)
-                finally:
-                    api.stop()
-            finally:
-                redis.stop()
-                drop_postgres_database(database_url)
+            with deployed_api(workdir, WORKERS, THREADS) as (api, key):
+                out["sizings"] = against_floor(floor.port, api.port, "POST", "/v1/sizings",
+                                               body=SIZING, key=key, requests=per_round)
         finally:
             floor.stop()
     return out

@@ -18,9 +18,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import loadgen
-from bench.databases import drop_postgres_database, new_postgres_database, prepare
+from bench.databases import deployed_api, prepare
 from bench.http_bench import CLIENTS, ESTIMATE, SIZING, THREADS, WORKERS
-from tests.faults.servers import LOAD_TEST_ENV, ApiServer, RedisServer, service_env
+from tests.faults.servers import LOAD_TEST_ENV, ApiServer, service_env
 
 TICKS_PER_S = os.sysconf("SC_CLK_TCK")
 
@@ -83,21 +83,9 @@ def main() -> None:
                                                    key, n))
         finally:
             api.stop()
-        redis = RedisServer(workdir)
-        database_url = new_postgres_database()
-        try:
-            redis.start()
-            key = prepare(database_url)
-            api = ApiServer(workdir, service_env(database_url, redis.url, **LOAD_TEST_ENV),
-                            workers=WORKERS, threads=THREADS).start()
-            try:
-                show("POST /v1/sizings", per_request(api.port, "POST", "/v1/sizings", SIZING,
-                                                     key, n))
-            finally:
-                api.stop()
-        finally:
-            redis.stop()
-            drop_postgres_database(database_url)
+        with deployed_api(workdir, WORKERS, THREADS) as (api, key):
+            show("POST /v1/sizings", per_request(api.port, "POST", "/v1/sizings", SIZING,
+                                                 key, n))
 
 
 if __name__ == "__main__":
