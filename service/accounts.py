@@ -94,6 +94,8 @@ class SeenKeys:
     def __init__(self) -> None:
         self._entries: dict[tuple[str, str], tuple[Principal, str, float]] = {}
         self._lock = threading.Lock()
+        # Counts revocations: a lookup that began before one may have read the revoked key.
+        self.revocations = 0
 
     def get(self, where: str, hashed: str) -> Principal | None:
         with self._lock:
@@ -101,15 +103,19 @@ class SeenKeys:
         return entry[0] if entry and entry[2] > time.monotonic() else None
 
     def put(self, where: str, hashed: str, principal: Principal, prefix: str,
-            cache_s: float) -> None:
+            cache_s: float, looked_up_after: int) -> None:
+        """Remember a key looked up after `looked_up_after` revocations, unless one came since."""
         now = time.monotonic()
         with self._lock:
+            if self.revocations != looked_up_after:
+                return
             if len(self._entries) >= self.MAX_ENTRIES:
                 self._entries = {k: v for k, v in self._entries.items() if v[2] > now}
             self._entries[(where, hashed)] = (principal, prefix, now + cache_s)
 
     def forget(self, prefix: str) -> None:
         with self._lock:
+            self.revocations += 1
             self._entries = {k: v for k, v in self._entries.items() if v[1] != prefix}
 
 
@@ -131,6 +137,7 @@ def authenticate(session: Session, presented: str, cache_s: float = 0.0) -> Prin
     key. With `cache_s`, the principal is remembered (`remembered`) for that long."""
     hashed = digest(presented)
     prefix = presented[:16]
+    revocations = SEEN.revocations
     key = session.scalars(select(ApiKey).where(ApiKey.prefix == prefix)).first()
     if key is None or key.revoked_at is not None:
         return None
@@ -144,7 +151,7 @@ def authenticate(session: Session, presented: str, cache_s: float = 0.0) -> Prin
     principal = Principal(account_id=key.account_id, key_id=key.id, kind=key.kind,
                           scopes=frozenset(key.scopes))
     if cache_s > 0:
-        SEEN.put(database_of(session), hashed, principal, prefix, cache_s)
+        SEEN.put(database_of(session), hashed, principal, prefix, cache_s, revocations)
     return principal
 
 

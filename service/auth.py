@@ -98,7 +98,8 @@ def current_principal() -> Principal:
 
 def enforce_rate_limit(principal: Principal, failures: Bucket | None = None) -> None:
     """Count the request against the key's, the account's and (publishable) the address's
-    limits, and check `failures` (an address's failed authentications) in the same round trip."""
+    limits, and check `failures` (an address's failed authentications) in the same round trip:
+    an address past them is refused without spending the key's or the account's allowance."""
     config = settings()
     buckets = [Bucket("key", f"key:{principal.key_id}", config.rate_limit_per_minute),
                # Every key of an account together: more keys do not buy more requests.

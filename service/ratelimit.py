@@ -38,7 +38,8 @@ class Count:
 class Verdict:
     counts: tuple[Count, ...]
     reset_s: int
-    # Buckets read in the same round trip without being counted (failed authentications).
+    # Buckets read in the same round trip without being counted (failed authentications):
+    # gates, past whose limit the request is refused and nothing is counted.
     read: tuple[Count, ...] = ()
 
     @property
@@ -82,20 +83,23 @@ class MemoryLimiter:
         self._counts: dict[tuple[str, int], int] = {}
         self._lock = threading.Lock()
 
-    def _add(self, amounts: list[tuple[str, int]]) -> list[int]:
+    def _add(self, amounts: list[tuple[str, int]], gates: tuple[Bucket, ...] = ()) -> list[int]:
+        """The counts after adding, then the gates' counts; nothing is added past a gate."""
         window, _ = window_now()
         with self._lock:
             if len(self._counts) > 10_000:
                 self._counts = {k: v for k, v in self._counts.items() if k[1] == window}
+            read = [self._counts.get((b.name, window), 0) for b in gates]
+            open_ = all(used < b.limit for used, b in zip(read, gates))
             out = []
             for name, amount in amounts:
-                self._counts[(name, window)] = self._counts.get((name, window), 0) + amount
-                out.append(self._counts[(name, window)])
-        return out
+                if open_:
+                    self._counts[(name, window)] = self._counts.get((name, window), 0) + amount
+                out.append(self._counts.get((name, window), 0))
+        return out + read
 
     def hit(self, buckets: list[Bucket], read: tuple[Bucket, ...] = ()) -> Verdict:
-        used = self._add([(b.name, 1) for b in buckets] + [(b.name, 0) for b in read])
-        return verdict(buckets, read, used)
+        return verdict(buckets, read, self._add([(b.name, 1) for b in buckets], read))
 
     def used(self, bucket: Bucket) -> int:
         return self._add([(bucket.name, 0)])[0]
@@ -104,12 +108,25 @@ class MemoryLimiter:
         self._add([(bucket.name, 1)])
 
 
-# Adds ARGV[i] to KEYS[i] and keeps each for ARGV[#ARGV] seconds; the counts after adding.
+# Adds ARGV[2 + i] to KEYS[i] and keeps it for ARGV[2] seconds, unless one of the last ARGV[1]
+# keys (gates, read and not counted: an address's failed authentications) has reached its limit,
+# given in the same place of ARGV: then nothing is added, so a refused request spends no
+# allowance. Returns the counts, in the order of KEYS.
 ADD_SCRIPT = """
+local counted = #KEYS - tonumber(ARGV[1])
 local out = {}
-for i, key in ipairs(KEYS) do
-  out[i] = redis.call('INCRBY', key, ARGV[i])
-  redis.call('EXPIRE', key, ARGV[#ARGV])
+local open = true
+for i = counted + 1, #KEYS do
+  out[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if out[i] >= tonumber(ARGV[2 + i]) then open = false end
+end
+for i = 1, counted do
+  if open then
+    out[i] = redis.call('INCRBY', KEYS[i], ARGV[2 + i])
+    redis.call('EXPIRE', KEYS[i], ARGV[2])
+  else
+    out[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  end
 end
 return out
 """
@@ -124,20 +141,23 @@ class RedisLimiter:
         # redis-py, a copy of the client's response callbacks each time it is made.
         self.add_script = self.client.register_script(ADD_SCRIPT)
 
-    def _add(self, amounts: list[tuple[str, int]]) -> list[int] | None:
-        """The counts after adding, in one round trip."""
+    def _add(self, amounts: list[tuple[str, int]],
+             gates: tuple[Bucket, ...] = ()) -> list[int] | None:
+        """The counts after adding, then the gates' counts, in one round trip (ADD_SCRIPT)."""
         window, _ = window_now()
+        names = [name for name, _ in amounts] + [b.name for b in gates]
         try:
-            counts = self.add_script(keys=[f"ratelimit:{name}:{window}" for name, _ in amounts],
-                                     args=[amount for _, amount in amounts] + [WINDOW_S + 5])
+            counts = self.add_script(keys=[f"ratelimit:{name}:{window}" for name in names],
+                                     args=[len(gates), WINDOW_S + 5]
+                                     + [amount for _, amount in amounts] + [b.limit for b in gates])
             return [int(v) for v in counts]
         except redis.RedisError:
             # Limits protect the service; an outage of their store must not take it down.
             return None
 
     def hit(self, buckets: list[Bucket], read: tuple[Bucket, ...] = ()) -> Verdict:
-        amounts = [(b.name, 1) for b in buckets] + [(b.name, 0) for b in read]
-        return verdict(buckets, read, self._add(amounts) or [0] * len(amounts))
+        used = self._add([(b.name, 1) for b in buckets], read)
+        return verdict(buckets, read, used or [0] * (len(buckets) + len(read)))
 
     def used(self, bucket: Bucket) -> int:
         return (self._add([(bucket.name, 0)]) or [0])[0]

@@ -249,3 +249,42 @@ def test_an_authorization_header_of_another_scheme_is_no_key(catalog_app):
     response = catalog_app.test_client().get("/v1/presets", headers={
         "Authorization": "Basic " + catalog_app.config["TEST_KEY"]})
     assert response.status_code == 401 and response.get_json()["code"] == "unauthenticated"
+
+
+@pytest.mark.parametrize("store", ["memory", "redis"])
+def test_a_blocked_address_spends_none_of_a_remembered_keys_allowance(tmp_path, monkeypatch,
+                                                                       store):
+    """A key this process remembers has its address's failures checked with the rate limits,
+    in one round trip: a request refused there must count against none of its limits, so the
+    same key from another address keeps its allowance (as when the key is looked up)."""
+    import redis
+
+    from service import ratelimit
+    from tests.settings import REDIS_HOST, REDIS_PORT
+
+    url = None
+    if store == "redis":
+        url = f"redis://{REDIS_HOST}:{REDIS_PORT}/14"
+        redis.Redis.from_url(url).flushdb()
+    # One window throughout: a minute rolling over mid-test would reset every count.
+    monkeypatch.setattr(ratelimit, "window_now", lambda: (123456789, 30))
+    app = build_app(f"sqlite:///{tmp_path / 'gate.sqlite3'}", redis_url=url, tasks_eager=True,
+                    auth_failures_per_address=2, rate_limit_per_minute=5,
+                    account_rate_limit_per_minute=5)
+
+    def at(address: str, key: str | None = None):
+        client = authorised(app, key)
+        client.environ_base["REMOTE_ADDR"] = address
+        return client
+
+    known = at("198.51.100.1")
+    assert known.get("/v1/presets").status_code == 200  # remembered from now on
+    guesser = at("198.51.100.1", "sk_live_0123abcd" + "x" * 32)
+    assert [guesser.get("/v1/presets").status_code for _ in range(2)] == [401] * 2
+    refused = [known.get("/v1/presets") for _ in range(6)]
+    assert {(r.status_code, r.get_json()["code"]) for r in refused} == {
+        (429, "too_many_failed_authentications")}
+    elsewhere = at("192.0.2.9").get("/v1/presets")
+    assert elsewhere.status_code == 200, elsewhere.get_json()
+    # The first request and this one: 3 of 5 left, on the key and on the account.
+    assert elsewhere.headers["RateLimit"] == '"key";r=3;t=30, "account";r=3;t=30'

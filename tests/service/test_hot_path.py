@@ -70,6 +70,37 @@ def test_a_key_revoked_through_this_process_stops_at_once(app):
     assert client.get("/v1/catalog/gpus").status_code == 401
 
 
+def test_a_key_revoked_through_this_process_while_it_is_looked_up_stops_at_once(app):
+    """A lookup that read the key before the revocation must not remember it after it."""
+    import threading
+
+    key = new_key(app)
+    looked_up, revoked = threading.Event(), threading.Event()
+    with app.app_context():
+        engine = db.engine()
+
+    def pause(_conn, _cursor, statement, *_args) -> None:
+        if "FROM api_keys" in statement and threading.current_thread().name == "in-flight":
+            looked_up.set()
+            revoked.wait(10)
+
+    in_flight = []
+    thread = threading.Thread(name="in-flight", target=lambda: in_flight.append(
+        authorised(app, key).get("/v1/catalog/gpus").status_code))
+    event.listen(engine, "after_cursor_execute", pause)
+    try:
+        thread.start()
+        assert looked_up.wait(10)
+        with app.app_context():
+            assert accounts.revoke(db.session(), key[:16])
+        revoked.set()
+        thread.join(10)
+    finally:
+        event.remove(engine, "after_cursor_execute", pause)
+    assert in_flight == [200]  # read before the revocation: that request stands
+    assert authorised(app, key).get("/v1/catalog/gpus").status_code == 401
+
+
 def test_a_new_catalog_version_is_seen_by_the_next_request(app, database_url):
     client = authorised(app)
     before = client.post("/v1/estimates", json=ESTIMATE)
