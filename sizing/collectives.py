@@ -387,6 +387,7 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
         if a in ("nvls", "nvls_tree"):
             nvls_bw[a] = t_bw
         everywhere = bool(ok.all())
+        won = None  # the rows where one of the algorithm's protocols is the best so far
         for p in ALGORITHM_PROTOCOLS[a]:
             enabled = ok
             if p == "ll128":
@@ -401,24 +402,37 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
             # best's first, as copyto would, since putmask repeats a shorter t instead).
             np.putmask(best, better, t if np.shape(t) == best.shape
                        else np.broadcast_to(t, best.shape))
-            np.putmask(code, better, CHOSEN.index(a))
+            if won is None:
+                won = better
+            else:
+                won |= better
+        # Every protocol of an algorithm writes the same code: one write for all of them.
+        np.putmask(code, won, CHOSEN.index(a))
     for a, t_bw in nvls_bw.items():
         chose = code == CHOSEN.index(a)
         if not chose.any():
             continue
+        # The fill is read on the rows that chose the algorithm alone: it is priced on them
+        # (element-wise, so each gets the figure a pass over all rows would give it).
+        rows = np.nonzero(chose)
+
+        def on_rows(x):
+            return np.broadcast_to(x, chose.shape)[rows] if np.ndim(x) else x
+
+        size_r, g_r, nodes_r, nvls_Bps = (on_rows(x) for x in (size, g, nodes, links.nvls_Bps))
         # both run Simple alone (tuning.cc)
-        factor = _protocol_factor(a, "simple", shape, constants)
+        factor = on_rows(_protocol_factor(a, "simple", shape, constants))
         if a == "nvls":
             # one node: its loops pass a three-stage pipeline
-            fill_s = _nvls_fill_s(size, g, nodes, links.nvls_Bps, factor, constants)
+            fill_s = _nvls_fill_s(size_r, g_r, nodes_r, nvls_Bps, factor, constants)
         else:
             # the NVLS phase pipelines as one-node NVLS does, with NVLS-Tree's chunks and
             # stages and a head per NIC; the network leg may still be the slower
-            fill_s = _nvls_fill_s(size, np.minimum(g, np.maximum(links.nics, 1)), nodes,
-                                  links.nvls_Bps, factor, constants, tree=True)
-            t_bw = t_bw / factor
-            fill_s = np.maximum(t_bw, size / (links.nvls_Bps * factor) + fill_s) - t_bw
-        best = best + np.where(chose, fill_s, 0.0)
+            fill_s = _nvls_fill_s(size_r, np.minimum(g_r, np.maximum(on_rows(links.nics), 1)),
+                                  nodes_r, nvls_Bps, factor, constants, tree=True)
+            t_bw = on_rows(t_bw) / factor
+            fill_s = np.maximum(t_bw, size_r / (nvls_Bps * factor) + fill_s) - t_bw
+        best[rows] += fill_s
     return np.where(n > 1, best, 0.0), code
 
 
