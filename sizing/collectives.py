@@ -321,6 +321,16 @@ def _shares(op: str, patterns, nodes, multi, share, links: Links, constants,
     return {p: cache[(a2a, p)] for p in patterns}
 
 
+def _group_figure(cache: dict | None, key: tuple, price):
+    """price(), kept in `cache` (collective_cost's `shares`) under `key` when one is given."""
+    if cache is None:
+        return price()
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = price()
+    return hit
+
+
 def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
                     algorithm: str = "auto", shares: dict | None = None):
     """Seconds for one collective on a group of n ranks, `per_node` of them in each node, and
@@ -330,7 +340,8 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     bandwidth (bytes/s). An algorithm the hardware cannot run costs infinity.
     shares: the network shares priced for another collective on the same group, rows and
     links, reused and added to (they depend on the collective only through all-to-all's
-    pattern, which is kept apart).
+    pattern, which is kept apart), with the other figures of the group that do not depend on
+    the bytes (_group_figure).
     """
     size = np.asarray(size, float)
     n = np.maximum(np.asarray(n, float), 1.0)
@@ -373,9 +384,15 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     safe = _shares(op, sorted(set(patterns.values())), nodes, multi, share, links, constants,
                    shares)
     intra_ring = _intra_ring_time(op, size, g, links)
-    shape = _Shape.of(op, size, n, g, nodes, links.nvlink_like)
+    # What depends on the group and not on the bytes is priced once for every collective on
+    # it (a ZeRO stage's reduce-scatter and all-gather): the counts (an all-reduce's read its
+    # size), each pair's latency and protocol share (a tree's reads the size), availability.
+    reduce = op == "all_reduce"
+    shape = _Shape.of(op, size, n, g, nodes, links.nvlink_like) if reduce else _group_figure(
+        shares, ("shape",), lambda: _Shape.of(op, size, n, g, nodes, links.nvlink_like))
     for a in names:
-        ok = algorithm_available(op, a, nodes, links, g)
+        ok = _group_figure(shares, ("available", reduce, a),
+                           lambda: algorithm_available(op, a, nodes, links, g))
         if not ok.any():
             continue
         net = safe[patterns[a]]
@@ -392,9 +409,13 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
             enabled = ok
             if p == "ll128":
                 # LL128 needs NVLink inside and, across nodes, a GPUDirect NIC (tuning.cc).
-                enabled = ok & np.where(multi, links.ll128, links.nvlink_like)
-            t = (_latency_us(op, a, p, shape, links, constants) * 1e-6
-                 + t_bw / _protocol_factor(a, p, shape, constants))
+                enabled = _group_figure(shares, ("ll128", reduce, a), lambda: ok & np.where(
+                    multi, links.ll128, links.nvlink_like))
+            latency = _group_figure(shares, ("latency", reduce, a, p),
+                                    lambda: _latency_us(op, a, p, shape, links, constants) * 1e-6)
+            factor = (_protocol_factor(a, p, shape, constants) if a == "tree" else _group_figure(
+                shares, ("factor", a, p), lambda: _protocol_factor(a, p, shape, constants)))
+            t = latency + t_bw / factor
             better = t < best
             if p == "ll128" or not everywhere:
                 better &= enabled  # a pair NCCL cannot run costs infinity: never the best
