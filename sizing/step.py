@@ -701,6 +701,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     ov = constants.overlap_efficiency
     hide_bwd, hide_fwd = ov * t_bwd_mb, ov * t_fwd_mb
     bubble_share = (pp - 1) / v  # of a micro-batch's time
+    any_sync = bool(sync.any())  # most batches have no synchronous ZeRO-3 row to pick out
 
     def assemble(stretch):
         def s_(t, kind):
@@ -751,7 +752,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             rep - hide_bwd, np.minimum(rep, s_(t_rep1, "rep"))), rep)
         # DeepSpeed's synchronous ZeRO-3: only its prefetched gathers' network time runs under
         # compute (_synchronous_zero3); the rest is on the critical path.
-        exp_z = np.where(sync, np.maximum(z_total - m * sync_hidden, 0.0), exp_z)
+        if any_sync:
+            exp_z = np.where(sync, np.maximum(z_total - m * sync_hidden, 0.0), exp_z)
         # Tensor parallelism across nodes keeps the NICs busy on the critical path: data-parallel
         # traffic then has no idle NIC time to hide in and is exposed in full.
         exp_ar = np.where(tp_inter, ar, exp_ar)
@@ -766,7 +768,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         dp_total = np.where(has_dp, np.where(z3, rs, np.where(z2, m * z2_rs, ar)), 0.0)
         # What hides of DeepSpeed's synchronous ZeRO-3 is gather time alone: its reduce-scatters
         # are exposed in full.
-        z3_dp_exp = np.where(sync, rs, exp_z * rs / z_safe)
+        z3_dp_exp = exp_z * rs / z_safe
+        if any_sync:
+            z3_dp_exp = np.where(sync, rs, z3_dp_exp)
         dp_exp = np.where(has_dp, np.where(z3, z3_dp_exp,
                                            np.where(z2, m * z2_exp, exp_ar)), 0.0)
         zero_total = np.where(has_dp & z3, ag, np.where(has_dp & z2, z2_ag,
@@ -776,9 +780,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # Overlap is not free: communication kernels running under compute take SMs and HBM
         # bandwidth from it, so the compute they hide behind runs slower for as long as they
         # run (constants.overlap_compute_slowdown).
-        hidden = m * (tp_t - tp_exp) + m * (ep_t - ep_exp) + (dp_total - dp_exp) \
-            + (zero_total - zero_exp)
-        contention = constants.overlap_compute_slowdown * hidden
+        # each kind's hidden time, summed here and reported by the base pass
+        tp_hid, ep_hid = m * (tp_t - tp_exp), m * (ep_t - ep_exp)
+        dp_hid, zero_hid = dp_total - dp_exp, zero_total - zero_exp
+        contention = constants.overlap_compute_slowdown * (tp_hid + ep_hid + dp_hid + zero_hid)
         step = pipeline + bubble + pp_exp + dp_exp + zero_exp + t_opt + contention
         if stretch is not None:
             return {"step": step}  # the stretched pass is read for its step time alone
@@ -786,9 +791,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             "contention": contention,
             "step": step, "compute": m * t_comp_mb, "tp_exp": m * tp_exp,
             "cp_exp": m * cp_t, "offload_exp": m * offload_mb, "optimizer": t_opt,
-            "tp_hid": m * (tp_t - tp_exp), "ep_exp": m * ep_exp, "ep_hid": m * (ep_t - ep_exp),
-            "pp_exp": pp_exp, "dp_exp": dp_exp, "dp_hid": dp_total - dp_exp,
-            "zero_exp": zero_exp, "zero_hid": zero_total - zero_exp, "bubble": bubble,
+            "tp_hid": tp_hid, "ep_exp": m * ep_exp, "ep_hid": ep_hid,
+            "pp_exp": pp_exp, "dp_exp": dp_exp, "dp_hid": dp_hid,
+            "zero_exp": zero_exp, "zero_hid": zero_hid, "bubble": bubble,
         }
 
     base = assemble(None)
