@@ -321,14 +321,29 @@ def _shares(op: str, patterns, nodes, multi, share, links: Links, constants,
     return {p: cache[(a2a, p)] for p in patterns}
 
 
-def _group_figure(cache: dict | None, key: tuple, price):
-    """price(), kept in `cache` (collective_cost's `shares`) under `key` when one is given."""
+def _group_figure(cache: dict | None, key: tuple, price, *args):
+    """price(*args), kept in `cache` (collective_cost's `shares`) under `key` when one is
+    given."""
     if cache is None:
-        return price()
+        return price(*args)
     hit = cache.get(key)
     if hit is None:
-        hit = cache[key] = price()
+        hit = cache[key] = price(*args)
     return hit
+
+
+def _ll128_enabled(ok, multi, links: Links):
+    # LL128 needs NVLink inside and, across nodes, a GPUDirect NIC (tuning.cc).
+    return ok & np.where(multi, links.ll128, links.nvlink_like)
+
+
+def _latency_s(op, algorithm, protocol, shape: _Shape, links: Links, constants):
+    return _latency_us(op, algorithm, protocol, shape, links, constants) * 1e-6
+
+
+def _on_rows(x, mask, rows):
+    """x (an array spread to `mask`'s shape, or a scalar) on the rows `rows` of `mask`."""
+    return np.broadcast_to(x, mask.shape)[rows] if np.ndim(x) else x
 
 
 def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
@@ -389,10 +404,10 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     # size), each pair's latency and protocol share (a tree's reads the size), availability.
     reduce = op == "all_reduce"
     shape = _Shape.of(op, size, n, g, nodes, links.nvlink_like) if reduce else _group_figure(
-        shares, ("shape",), lambda: _Shape.of(op, size, n, g, nodes, links.nvlink_like))
+        shares, ("shape",), _Shape.of, op, size, n, g, nodes, links.nvlink_like)
     for a in names:
-        ok = _group_figure(shares, ("available", reduce, a),
-                           lambda: algorithm_available(op, a, nodes, links, g))
+        ok = _group_figure(shares, ("available", reduce, a), algorithm_available, op, a, nodes,
+                           links, g)
         if not ok.any():
             continue
         net = safe[patterns[a]]
@@ -408,13 +423,12 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
         for p in ALGORITHM_PROTOCOLS[a]:
             enabled = ok
             if p == "ll128":
-                # LL128 needs NVLink inside and, across nodes, a GPUDirect NIC (tuning.cc).
-                enabled = _group_figure(shares, ("ll128", reduce, a), lambda: ok & np.where(
-                    multi, links.ll128, links.nvlink_like))
-            latency = _group_figure(shares, ("latency", reduce, a, p),
-                                    lambda: _latency_us(op, a, p, shape, links, constants) * 1e-6)
+                enabled = _group_figure(shares, ("ll128", reduce, a), _ll128_enabled, ok, multi,
+                                        links)
+            latency = _group_figure(shares, ("latency", reduce, a, p), _latency_s, op, a, p,
+                                    shape, links, constants)
             factor = (_protocol_factor(a, p, shape, constants) if a == "tree" else _group_figure(
-                shares, ("factor", a, p), lambda: _protocol_factor(a, p, shape, constants)))
+                shares, ("factor", a, p), _protocol_factor, a, p, shape, constants))
             t = latency + t_bw / factor
             better = t < best
             if p == "ll128" or not everywhere:
@@ -436,22 +450,19 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
         # The fill is read on the rows that chose the algorithm alone: it is priced on them
         # (element-wise, so each gets the figure a pass over all rows would give it).
         rows = np.nonzero(chose)
-
-        def on_rows(x):
-            return np.broadcast_to(x, chose.shape)[rows] if np.ndim(x) else x
-
-        size_r, g_r, nodes_r, nvls_Bps = (on_rows(x) for x in (size, g, nodes, links.nvls_Bps))
+        size_r, g_r, nodes_r, nvls_Bps = (_on_rows(x, chose, rows)
+                                          for x in (size, g, nodes, links.nvls_Bps))
         # both run Simple alone (tuning.cc)
-        factor = on_rows(_protocol_factor(a, "simple", shape, constants))
+        factor = _on_rows(_protocol_factor(a, "simple", shape, constants), chose, rows)
         if a == "nvls":
             # one node: its loops pass a three-stage pipeline
             fill_s = _nvls_fill_s(size_r, g_r, nodes_r, nvls_Bps, factor, constants)
         else:
             # the NVLS phase pipelines as one-node NVLS does, with NVLS-Tree's chunks and
             # stages and a head per NIC; the network leg may still be the slower
-            fill_s = _nvls_fill_s(size_r, np.minimum(g_r, np.maximum(on_rows(links.nics), 1)),
-                                  nodes_r, nvls_Bps, factor, constants, tree=True)
-            t_bw = on_rows(t_bw) / factor
+            heads = np.minimum(g_r, np.maximum(_on_rows(links.nics, chose, rows), 1))
+            fill_s = _nvls_fill_s(size_r, heads, nodes_r, nvls_Bps, factor, constants, tree=True)
+            t_bw = _on_rows(t_bw, chose, rows) / factor
             fill_s = np.maximum(t_bw, size_r / (nvls_Bps * factor) + fill_s) - t_bw
         best[rows] += fill_s
     return np.where(n > 1, best, 0.0), code
