@@ -598,7 +598,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # Context-parallel ranks hold the same weights: gradients are reduced over dp x cp.
     dpc = dp * cp
     # ZeRO/FSDP shards over all of them, or over the HSDP group (replicated across groups).
-    shard = np.where(c["shard_group"] > 0, c["shard_group"] * cp, dpc)
+    # Without a hybrid group that is the data-parallel group itself, whose span and NIC share
+    # the ZeRO-3 collectives then read as they are.
+    hybrid = c["shard_group"] > 0
+    shard = np.where(hybrid, c["shard_group"] * cp, dpc) if hybrid.any() else dpc
     # Gradients are reduced bucket by bucket (DDP) and ZeRO-3/FSDP gathers and reduces one
     # layer (FSDP unit) at a time: each of those collectives pays its own latency, so the
     # per-step cost is units x cost(one unit), not the cost of one message of the whole size.
@@ -694,8 +697,16 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     stretched = {"tp": (tp_inter, tp), "ep": (ep_inter, ep), "pp": (pp_cross, 2.0),
                  "cp": (cp_inter, cp), "dp": (dp_inter, dpc), "zero": (dp_inter, shard),
                  "rep": (rep_inter, replicas)}
-    stretches = {kind: np.where(inter, straggler_stretch(jitter, ranks), 1.0)
-                 if inter.any() else None for kind, (inter, ranks) in stretched.items()}
+    # Kinds of one group and rank count (ZeRO's and the data-parallel all-reduce's, without a
+    # hybrid group) share theirs.
+    by_group: dict[tuple[int, int], np.ndarray | None] = {}
+    for inter, ranks in stretched.values():
+        key = (id(inter), id(ranks))
+        if key not in by_group:
+            by_group[key] = (np.where(inter, straggler_stretch(jitter, ranks), 1.0)
+                             if inter.any() else None)
+    stretches = {kind: by_group[(id(inter), id(ranks))]
+                 for kind, (inter, ranks) in stretched.items()}
 
     # The compute an overlapped collective can hide behind, alike in both passes.
     ov = constants.overlap_efficiency
