@@ -534,6 +534,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     rows_of: dict[tuple[int, int], tuple] = {}
     # The network shares of a group on its rows: the same for each ZeRO stage's two collectives.
     shares_of: dict[tuple[int, int, int], dict] = {}
+    # The network tier each group's traffic reaches, by the key of its span.
+    tiers_of: dict[tuple[int, int], np.ndarray] = {}
 
     def cost(op, size, group, stride, name=None, read=None):
         """One collective of each candidate; `read`: the rows whose time and algorithm are
@@ -544,7 +546,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             per_node, spans = group_span(group, stride, gpn)
             spans_of[key] = (group, stride, per_node, spans, node_bw * per_node / gpn, spans > 1)
         _, _, per_node, spans, share, inter = spans_of[key]
-        key = (id(group), id(read))
+        span_key, key = key, (id(group), id(read))
         if key not in rows_of:
             rows = group > 1 if read is None else read & (group > 1)  # a group of one costs 0
             rows_of[key] = (group, read, _Rows.of(rows, links))
@@ -552,9 +554,11 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         shares = shares_of.setdefault((id(group), id(stride), id(read)), {})
         t, chosen = _collective_on(rows, op, size, group, per_node, share, constants, shares)
         if name is not None:
-            # tier x (group > 1): the tier where the group has two GPUs or more, 0 ("none")
-            # elsewhere, cheaper than np.where with a scalar
-            routes[name] = (chosen, tier_reached(spans, per_node, links) * (group > 1))
+            if span_key not in tiers_of:  # the data-parallel group's is each ZeRO stage's
+                # tier x (group > 1): the tier where the group has two GPUs or more, 0
+                # ("none") elsewhere, cheaper than np.where with a scalar
+                tiers_of[span_key] = tier_reached(spans, per_node, links) * (group > 1)
+            routes[name] = (chosen, tiers_of[span_key])
         return t, inter
 
     # ---- tensor and expert parallelism (per micro-batch, on the critical path)
