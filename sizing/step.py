@@ -685,14 +685,19 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     host_Bps = comp["host_link_Bps"]
     # ZeRO-Offload: 16-bit gradients down and parameters up over the host link, the Adam
     # step on the CPU cores (DeepSpeed CPU-Adam).
-    t_opt_host = (2.0 * gbytes * opt_params / host_Bps
-                  + opt_params / constants.cpu_adam_params_per_s)
-    t_opt = np.where(offload >= 1, t_opt_host, t_opt_gpu)
+    # Offload is rare: a batch without it prices neither the host step nor the transfers.
+    t_opt = t_opt_gpu
+    if (offload >= 1).any():
+        t_opt_host = (2.0 * gbytes * opt_params / host_Bps
+                      + opt_params / constants.cpu_adam_params_per_s)
+        t_opt = np.where(offload >= 1, t_opt_host, t_opt_gpu)
     # Activation offload sends each micro-batch's saved activations down in the forward and
     # back up in the backward; only what the compute cannot cover is exposed.
-    act_mb_bytes = comp["activation_parts"][0]
-    offload_mb = np.where(offload == 2,
-                          np.maximum(2.0 * act_mb_bytes / host_Bps - t_comp_mb, 0.0), 0.0)
+    offload_mb = zeros
+    if (offload == 2).any():
+        act_mb_bytes = comp["activation_parts"][0]
+        offload_mb = np.where(offload == 2,
+                              np.maximum(2.0 * act_mb_bytes / host_Bps - t_comp_mb, 0.0), 0.0)
 
     # Each inter-node collective waits for the slowest rank of its own group.
     jitter = c["fabric_jitter_cv"]
