@@ -349,7 +349,9 @@ def _latency_s(op, algorithm, protocol, shape: _Shape, links: Links, constants):
 
 def _on_rows(x, mask, rows):
     """x (an array spread to `mask`'s shape, or a scalar) on the rows `rows` of `mask`."""
-    return np.broadcast_to(x, mask.shape)[rows] if np.ndim(x) else x
+    if not np.ndim(x):
+        return x
+    return (x if np.shape(x) == mask.shape else np.broadcast_to(x, mask.shape))[rows]
 
 
 # An algorithm fewer than 1 / _FEW_ROWS of a collective's rows can run is priced on those
