@@ -864,7 +864,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     none = np.zeros(n, int)
     # ZeRO-1 and ZeRO-2 reduce-scatter over the whole data-parallel group, ZeRO-3 over its
     # shard group.
-    routes["zero"] = tuple(np.where(zero == 1, one, np.where(zero == 2, two, three))
+    # Without a hybrid group the three stages' tiers are the one data-parallel group's.
+    zero1 = zero == 1
+    routes["zero"] = tuple(one if one is two is three
+                           else np.where(zero1, one, np.where(z2, two, three))
                            for one, two, three in zip(routes.pop("zero1"), routes.pop("zero2"),
                                                       routes["zero"]))
     for name in ("tp", "ep", "dp", "zero"):
