@@ -575,7 +575,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             ep_mb = np.where(ep > 1, 4.0 * L / pp * t_ep1, 0.0)
         else:
             ep_mb, ep_inter = zeros, np.zeros(n, bool)
-        pp_msg = s / cp * b * h * act_bytes / tp
+        pp_msg = tp_msg / tp  # one rank's share of the activations it all-reduces
         _, spans_pp = group_span(pp, tp * dp * cp, gpn)
         pp_cross = spans_pp > 1
         t_p2p, _ = _collective_on(_Rows.of(pp > 1, links), "p2p", pp_msg, np.full(n, 2.0),
@@ -585,9 +585,13 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # layer forward; K/V again and their gradients backward: 3x). Megatron's p2p variant is
         # asynchronous and hides behind the attention kernels it feeds (Megatron-LM
         # docs/user-guide/features/context_parallel.md).
-        kv_msg = s / cp * b * 2 * h * model.kv_ratio * act_bytes / tp
-        t_kv1, cp_inter = cost("p2p", kv_msg, np.minimum(cp, 2.0), tp, read=cp > 1)
-        cp_comm = np.where(cp > 1, 3.0 * (cp - 1) * t_kv1 * L / pp, 0.0)
+        has_cp = cp > 1
+        if has_cp.any():
+            kv_msg = s / cp * b * 2 * h * model.kv_ratio * act_bytes / tp
+            t_kv1, cp_inter = cost("p2p", kv_msg, np.minimum(cp, 2.0), tp, read=has_cp)
+            cp_comm = np.where(has_cp, 3.0 * (cp - 1) * t_kv1 * L / pp, 0.0)
+        else:  # no ring to pass K and V around, no group of two to span nodes
+            cp_comm, cp_inter = zeros, np.zeros(n, bool)
         cp_mb = np.maximum(cp_comm - comp["t_attention_mb"], 0.0)
     else:
         tp_mb = ep_mb = pp_total = cp_mb = zeros
