@@ -670,11 +670,14 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             cost, model, c, sync, shard, tp, pp, local_params * wbytes, grad_bytes, comp,
             constants, (t_rs, t_ag))
     # HSDP: the shards of each group are all-reduced across the replicas, once per step.
-    replicas = dpc / shard
-    t_rep1, rep_inter = cost("all_reduce", np.minimum(bucket, grad_bytes / shard), replicas,
-                             tp * shard, read=z3)
-    t_replica = np.where(z3 & (replicas > 1),
-                         np.maximum(grad_bytes / shard / bucket, 1.0) * t_rep1, 0.0)
+    if shard is not dpc:
+        replicas = dpc / shard
+        t_rep1, rep_inter = cost("all_reduce", np.minimum(bucket, grad_bytes / shard), replicas,
+                                 tp * shard, read=z3)
+        t_replica = np.where(z3 & (replicas > 1),
+                             np.maximum(grad_bytes / shard / bucket, 1.0) * t_rep1, 0.0)
+    else:  # no hybrid group: one replica of every shard, nothing to all-reduce across them
+        replicas, t_rep1, t_replica, rep_inter = 1.0, zeros, zeros, np.zeros(n, bool)
     has_dp = dpc > 1
     dp_overlap = np.asarray(c["overlap_grad_reduce"], bool)
     # Megatron's distributed optimizer with overlap_param_gather dispatches the weights'
