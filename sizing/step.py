@@ -307,9 +307,12 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
     valid &= ~(_DEEPSPEED_ENGINE[framework] & (pp > 1) & (zero >= 2))
     if not isinstance(model, Transformer) or model.experts > 1:
         valid &= ~_SYNCHRONOUS_ZERO3[framework]
+    # Hybrid sharding and offload are rare: their rules are read where some row sets them.
     shard_group = c["shard_group"]
-    valid &= (shard_group == 0) | ((zero >= 1) & (np.fmod(dp, np.maximum(shard_group, 1)) == 0))
-    return valid & ((offload == 0) | (zero >= 1))
+    if (shard_group != 0).any():
+        valid &= (shard_group == 0) | ((zero >= 1) & (np.fmod(dp, np.maximum(shard_group, 1))
+                                                      == 0))
+    return valid & ((offload == 0) | (zero >= 1)) if (offload != 0).any() else valid
 
 
 def feasibility_batch(batch: dict, model, training: Training, constants) -> dict:
@@ -627,7 +630,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # NVLS and CollNet for all-reduce only).
     z1 = (zero == 1) & (dpc > 1)
     fp8_gather = np.asarray(c["fp8_param_gather"], bool) & (training.precision == "fp8")
-    w_per_g = np.where(fp8_gather, constants.bytes_per_param_weights_fp8, wbytes) / gbytes
+    w_per_g = (np.where(fp8_gather, constants.bytes_per_param_weights_fp8, wbytes)
+               if fp8_gather.any() else wbytes) / gbytes
     t_z1_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero1", read=z1)
     t_z1_agb, _ = cost("all_gather", bucket * w_per_g, dpc, tp, read=z1)
     t_z1_rs, t_z1_ag = n_buckets * t_z1_rsb, n_buckets * t_z1_agb
