@@ -13,7 +13,7 @@ and the tiers the traffic crosses.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -125,6 +125,12 @@ class _Shape:
     # the ring's intra-node steps wait at least NCCL's network overhead). One take from a
     # table of those figures costs a third of the np.where and np.maximum it replaces.
     intra_row: np.ndarray
+
+    def rows(self, mask, idx) -> _Shape:
+        """The counts of rows `idx` of `mask` only (figures shared by all, 0-d or None, as
+        they are)."""
+        return replace(self, **{f.name: _on_rows(getattr(self, f.name), mask, idx)
+                                for f in fields(self) if getattr(self, f.name) is not None})
 
     @classmethod
     def of(cls, op: str, size, n, g, nodes, nvlink_like) -> _Shape:
@@ -321,6 +327,78 @@ def _shares(op: str, patterns, nodes, multi, share, links: Links, constants,
     return {p: cache[(a2a, p)] for p in patterns}
 
 
+def _group_figure(cache: dict | None, key: tuple, price, *args):
+    """price(*args), kept in `cache` (collective_cost's `shares`) under `key` when one is
+    given."""
+    if cache is None:
+        return price(*args)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = price(*args)
+    return hit
+
+
+def _ll128_enabled(ok, multi, links: Links):
+    # LL128 needs NVLink inside and, across nodes, a GPUDirect NIC (tuning.cc).
+    return ok & np.where(multi, links.ll128, links.nvlink_like)
+
+
+def _latency_s(op, algorithm, protocol, shape: _Shape, links: Links, constants):
+    return _latency_us(op, algorithm, protocol, shape, links, constants) * 1e-6
+
+
+def _on_rows(x, mask, rows):
+    """x (an array spread to `mask`'s shape, or a scalar) on the rows `rows` of `mask`."""
+    if not np.ndim(x):
+        return x
+    return (x if np.shape(x) == mask.shape else np.broadcast_to(x, mask.shape))[rows]
+
+
+# An algorithm fewer than 1 / _FEW_ROWS of a collective's rows can run is priced on those
+# rows alone: picking them out costs less than pricing the others.
+_FEW_ROWS = 3
+
+
+def _price_algorithm(op, a, size, n, g, nodes, net, intra_ring, links: Links, shape: _Shape,
+                     ok, best, constants, shares):
+    """Each of algorithm `a`'s protocols on the rows, `best` lowered in place where one of
+    them is faster (and enabled): its bandwidth time and where it won. `ok`: the rows that
+    can run it (None: every row); `shares`: collective_cost's."""
+    multi = shape.multi
+    if a == "nvls_tree":
+        # NCCL's 5/6 of NVLS Tree's bandwidth (tuning.cc) on its network leg; the NVLS
+        # phase's share is measured (links.nvls_Bps) and carries it already.
+        net = net * _lookup(constants.nccl_protocol_bandwidth_factor, "nvls_tree.net")
+    t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, intra_ring, links)
+    everywhere = ok is None or bool(ok.all())
+    if ok is None:
+        ok = np.ones(np.shape(best), bool)
+    reduce = op == "all_reduce"
+    won = None  # the rows where one of the algorithm's protocols is the best so far
+    for p in ALGORITHM_PROTOCOLS[a]:
+        enabled = ok
+        if p == "ll128":
+            enabled = _group_figure(shares, ("ll128", reduce, a), _ll128_enabled, ok, multi,
+                                    links)
+        latency = _group_figure(shares, ("latency", reduce, a, p), _latency_s, op, a, p,
+                                shape, links, constants)
+        factor = (_protocol_factor(a, p, shape, constants) if a == "tree" else _group_figure(
+            shares, ("factor", a, p), _protocol_factor, a, p, shape, constants))
+        t = latency + t_bw / factor
+        better = t < best
+        if p == "ll128" or not everywhere:
+            better &= enabled  # a pair NCCL cannot run costs infinity: never the best
+        # np.putmask: copyto's where= at half its cost (a t of another shape is spread to
+        # best's first, as copyto would, since putmask repeats a shorter t instead).
+        np.putmask(best, better, t if np.shape(t) == best.shape
+                   else np.broadcast_to(t, best.shape))
+        if won is None:
+            won = better
+        else:
+            won |= better
+    return t_bw, won
+
+
 def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
                     algorithm: str = "auto", shares: dict | None = None):
     """Seconds for one collective on a group of n ranks, `per_node` of them in each node, and
@@ -330,7 +408,8 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     bandwidth (bytes/s). An algorithm the hardware cannot run costs infinity.
     shares: the network shares priced for another collective on the same group, rows and
     links, reused and added to (they depend on the collective only through all-to-all's
-    pattern, which is kept apart).
+    pattern, which is kept apart), with the other figures of the group that do not depend on
+    the bytes (_group_figure).
     """
     size = np.asarray(size, float)
     n = np.maximum(np.asarray(n, float), 1.0)
@@ -373,52 +452,66 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     safe = _shares(op, sorted(set(patterns.values())), nodes, multi, share, links, constants,
                    shares)
     intra_ring = _intra_ring_time(op, size, g, links)
-    shape = _Shape.of(op, size, n, g, nodes, links.nvlink_like)
+    # What depends on the group and not on the bytes is priced once for every collective on
+    # it (a ZeRO stage's reduce-scatter and all-gather): the counts (an all-reduce's read its
+    # size), each pair's latency and protocol share (a tree's reads the size), availability.
+    reduce = op == "all_reduce"
+    shape = _Shape.of(op, size, n, g, nodes, links.nvlink_like) if reduce else _group_figure(
+        shares, ("shape",), _Shape.of, op, size, n, g, nodes, links.nvlink_like)
     for a in names:
-        ok = algorithm_available(op, a, nodes, links, g)
-        if not ok.any():
+        ok = _group_figure(shares, ("available", reduce, a), algorithm_available, op, a, nodes,
+                           links, g)
+        count = np.count_nonzero(ok)
+        if not count:
             continue
-        net = safe[patterns[a]]
-        if a == "nvls_tree":
-            # NCCL's 5/6 of NVLS Tree's bandwidth (tuning.cc) on its network leg; the NVLS
-            # phase's share is measured (links.nvls_Bps) and carries it already.
-            net = net * _lookup(constants.nccl_protocol_bandwidth_factor, "nvls_tree.net")
-        t_bw = _bandwidth_time(op, a, size, n, g, nodes, net, intra_ring, links)
+        if count < ok.size // _FEW_ROWS and np.shape(links.node_Bps) == ok.shape == (ok.size,):
+            # Few rows can run it (NVLS-Tree, CollNet, NVLS inside one node of a larger
+            # group): it is priced on them alone, each getting the figure a pass over all
+            # rows would give it (element-wise), the others keeping theirs.
+            rows = np.flatnonzero(ok)
+
+            def pick(x, ok=ok, rows=rows):
+                return _on_rows(x, ok, rows)
+
+            here = best[rows]
+            t_bw, won = _price_algorithm(
+                op, a, pick(size), pick(n), pick(g), pick(nodes), pick(safe[patterns[a]]),
+                pick(intra_ring), links.rows(rows), shape.rows(ok, rows), None, here, constants,
+                None)
+            best[rows] = here
+            code[rows[won]] = CHOSEN.index(a)
+            if a in ("nvls", "nvls_tree"):
+                nvls_bw[a] = np.zeros(best.shape)  # read on the rows that chose it alone
+                nvls_bw[a][rows] = t_bw
+            continue
+        t_bw, won = _price_algorithm(op, a, size, n, g, nodes, safe[patterns[a]], intra_ring,
+                                     links, shape, ok, best, constants, shares)
         if a in ("nvls", "nvls_tree"):
             nvls_bw[a] = t_bw
-        everywhere = bool(ok.all())
-        for p in ALGORITHM_PROTOCOLS[a]:
-            enabled = ok
-            if p == "ll128":
-                # LL128 needs NVLink inside and, across nodes, a GPUDirect NIC (tuning.cc).
-                enabled = ok & np.where(multi, links.ll128, links.nvlink_like)
-            t = (_latency_us(op, a, p, shape, links, constants) * 1e-6
-                 + t_bw / _protocol_factor(a, p, shape, constants))
-            better = t < best
-            if p == "ll128" or not everywhere:
-                better &= enabled  # a pair NCCL cannot run costs infinity: never the best
-            # np.putmask: copyto's where= at half its cost (a t of another shape is spread to
-            # best's first, as copyto would, since putmask repeats a shorter t instead).
-            np.putmask(best, better, t if np.shape(t) == best.shape
-                       else np.broadcast_to(t, best.shape))
-            np.putmask(code, better, CHOSEN.index(a))
+        # Every protocol of an algorithm writes the same code: one write for all of them.
+        np.putmask(code, won, CHOSEN.index(a))
     for a, t_bw in nvls_bw.items():
         chose = code == CHOSEN.index(a)
         if not chose.any():
             continue
+        # The fill is read on the rows that chose the algorithm alone: it is priced on them
+        # (element-wise, so each gets the figure a pass over all rows would give it).
+        rows = np.nonzero(chose)
+        size_r, g_r, nodes_r, nvls_Bps = (_on_rows(x, chose, rows)
+                                          for x in (size, g, nodes, links.nvls_Bps))
         # both run Simple alone (tuning.cc)
-        factor = _protocol_factor(a, "simple", shape, constants)
+        factor = _on_rows(_protocol_factor(a, "simple", shape, constants), chose, rows)
         if a == "nvls":
             # one node: its loops pass a three-stage pipeline
-            fill_s = _nvls_fill_s(size, g, nodes, links.nvls_Bps, factor, constants)
+            fill_s = _nvls_fill_s(size_r, g_r, nodes_r, nvls_Bps, factor, constants)
         else:
             # the NVLS phase pipelines as one-node NVLS does, with NVLS-Tree's chunks and
             # stages and a head per NIC; the network leg may still be the slower
-            fill_s = _nvls_fill_s(size, np.minimum(g, np.maximum(links.nics, 1)), nodes,
-                                  links.nvls_Bps, factor, constants, tree=True)
-            t_bw = t_bw / factor
-            fill_s = np.maximum(t_bw, size / (links.nvls_Bps * factor) + fill_s) - t_bw
-        best = best + np.where(chose, fill_s, 0.0)
+            heads = np.minimum(g_r, np.maximum(_on_rows(links.nics, chose, rows), 1))
+            fill_s = _nvls_fill_s(size_r, heads, nodes_r, nvls_Bps, factor, constants, tree=True)
+            t_bw = _on_rows(t_bw, chose, rows) / factor
+            fill_s = np.maximum(t_bw, size_r / (nvls_Bps * factor) + fill_s) - t_bw
+        best[rows] += fill_s
     return np.where(n > 1, best, 0.0), code
 
 

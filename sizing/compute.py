@@ -128,8 +128,11 @@ def transformer_work(model: Transformer, c: dict, fp8: bool) -> dict:
                      + (table["fwd_head"] * (h + h_kv) + table["fwd_f"] * f) / tp)
     per_layer_bwd = (table["bwd_h"] * h / t_sp
                      + (table["bwd_head"] * (h + h_kv) + table["bwd_f"] * f) / tp)
-    scores_fwd = np.where(flash, 0.0, _UNFUSED_SCORES_FWD * model.heads * s / tp)
-    scores_bwd = np.where(flash, 0.0, _UNFUSED_SCORES_BWD * model.heads * s / tp)
+    if flash.all():  # fused attention everywhere: no score tensor goes through HBM
+        scores_fwd = scores_bwd = np.zeros(np.broadcast(flash, tp).shape)
+    else:
+        scores_fwd = np.where(flash, 0.0, _UNFUSED_SCORES_FWD * model.heads * s / tp)
+        scores_bwd = np.where(flash, 0.0, _UNFUSED_SCORES_BWD * model.heads * s / tp)
     # Element-wise work (what a framework fuses or not) apart from the score tensors and the
     # cross entropy, whose bytes are counted kernel by kernel already. FP8 casts are not
     # added: the FP8 GEMM speedup of model.yaml is measured with quantisation included.

@@ -141,7 +141,9 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
     weights = sharded(wb, 3)
     grads = sharded(gb, 2)
     # ZeRO-Offload keeps the FP32 master weights and Adam moments in host memory.
-    optim = np.where(offload >= 1, 0.0, sharded(ob, 1))
+    optim = sharded(ob, 1)
+    if (offload >= 1).any():  # offload is rare: most batches need no selection
+        optim = np.where(offload >= 1, 0.0, optim)
     b = np.asarray(c["micro_batch"], float)
     zeros = np.zeros_like(weights)
     logits = buffers = zeros
@@ -159,7 +161,9 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
         # activation set is alive at once (Korthikanti section 4.3).
         working = np.where(code == 2, kept, 0.0)
         # Activation offload keeps about the layer computing and the one being fetched.
-        first_base = np.where(offload == 2, 2.0 * stage * pp / model.layers, first)
+        host_acts = offload == 2
+        first_base = (np.where(host_acts, 2.0 * stage * pp / model.layers, first)
+                      if host_acts.any() else first)
         first = first_base + working
         # The last stage holds the logits twice: the 16-bit output of the final GEMM and the
         # FP32 copy cross entropy works on (Megatron's `vocab_parallel_logits.float()`).
@@ -168,7 +172,8 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
         # The logits and a recomputed layer's working set are never alive together on the
         # last stage: autograd runs the loss's and the output layer's backward, which frees
         # the logits, before the last layer's backward recomputes its forward.
-        last_base = np.where(offload == 2, 2.0 * stage * pp / model.layers, stage)
+        last_base = (np.where(host_acts, 2.0 * stage * pp / model.layers, stage)
+                     if host_acts.any() else stage)
         last_total = last_base + np.maximum(working, logits_b)
         peak = np.where(pp > 1, np.maximum(first, last_total), last_total)
         logits_peak = np.where(((pp == 1) | (last_total >= first)) & (logits_b >= working),

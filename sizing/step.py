@@ -307,9 +307,12 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
     valid &= ~(_DEEPSPEED_ENGINE[framework] & (pp > 1) & (zero >= 2))
     if not isinstance(model, Transformer) or model.experts > 1:
         valid &= ~_SYNCHRONOUS_ZERO3[framework]
+    # Hybrid sharding and offload are rare: their rules are read where some row sets them.
     shard_group = c["shard_group"]
-    valid &= (shard_group == 0) | ((zero >= 1) & (np.fmod(dp, np.maximum(shard_group, 1)) == 0))
-    return valid & ((offload == 0) | (zero >= 1))
+    if (shard_group != 0).any():
+        valid &= (shard_group == 0) | ((zero >= 1) & (np.fmod(dp, np.maximum(shard_group, 1))
+                                                      == 0))
+    return valid & ((offload == 0) | (zero >= 1)) if (offload != 0).any() else valid
 
 
 def feasibility_batch(batch: dict, model, training: Training, constants) -> dict:
@@ -534,6 +537,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     rows_of: dict[tuple[int, int], tuple] = {}
     # The network shares of a group on its rows: the same for each ZeRO stage's two collectives.
     shares_of: dict[tuple[int, int, int], dict] = {}
+    # The network tier each group's traffic reaches, by the key of its span.
+    tiers_of: dict[tuple[int, int], np.ndarray] = {}
 
     def cost(op, size, group, stride, name=None, read=None):
         """One collective of each candidate; `read`: the rows whose time and algorithm are
@@ -544,7 +549,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             per_node, spans = group_span(group, stride, gpn)
             spans_of[key] = (group, stride, per_node, spans, node_bw * per_node / gpn, spans > 1)
         _, _, per_node, spans, share, inter = spans_of[key]
-        key = (id(group), id(read))
+        span_key, key = key, (id(group), id(read))
         if key not in rows_of:
             rows = group > 1 if read is None else read & (group > 1)  # a group of one costs 0
             rows_of[key] = (group, read, _Rows.of(rows, links))
@@ -552,9 +557,11 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         shares = shares_of.setdefault((id(group), id(stride), id(read)), {})
         t, chosen = _collective_on(rows, op, size, group, per_node, share, constants, shares)
         if name is not None:
-            # tier x (group > 1): the tier where the group has two GPUs or more, 0 ("none")
-            # elsewhere, cheaper than np.where with a scalar
-            routes[name] = (chosen, tier_reached(spans, per_node, links) * (group > 1))
+            if span_key not in tiers_of:  # the data-parallel group's is each ZeRO stage's
+                # tier x (group > 1): the tier where the group has two GPUs or more, 0
+                # ("none") elsewhere, cheaper than np.where with a scalar
+                tiers_of[span_key] = tier_reached(spans, per_node, links) * (group > 1)
+            routes[name] = (chosen, tiers_of[span_key])
         return t, inter
 
     # ---- tensor and expert parallelism (per micro-batch, on the critical path)
@@ -571,7 +578,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             ep_mb = np.where(ep > 1, 4.0 * L / pp * t_ep1, 0.0)
         else:
             ep_mb, ep_inter = zeros, np.zeros(n, bool)
-        pp_msg = s / cp * b * h * act_bytes / tp
+        pp_msg = tp_msg / tp  # one rank's share of the activations it all-reduces
         _, spans_pp = group_span(pp, tp * dp * cp, gpn)
         pp_cross = spans_pp > 1
         t_p2p, _ = _collective_on(_Rows.of(pp > 1, links), "p2p", pp_msg, np.full(n, 2.0),
@@ -581,9 +588,13 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # layer forward; K/V again and their gradients backward: 3x). Megatron's p2p variant is
         # asynchronous and hides behind the attention kernels it feeds (Megatron-LM
         # docs/user-guide/features/context_parallel.md).
-        kv_msg = s / cp * b * 2 * h * model.kv_ratio * act_bytes / tp
-        t_kv1, cp_inter = cost("p2p", kv_msg, np.minimum(cp, 2.0), tp, read=cp > 1)
-        cp_comm = np.where(cp > 1, 3.0 * (cp - 1) * t_kv1 * L / pp, 0.0)
+        has_cp = cp > 1
+        if has_cp.any():
+            kv_msg = s / cp * b * 2 * h * model.kv_ratio * act_bytes / tp
+            t_kv1, cp_inter = cost("p2p", kv_msg, np.minimum(cp, 2.0), tp, read=has_cp)
+            cp_comm = np.where(has_cp, 3.0 * (cp - 1) * t_kv1 * L / pp, 0.0)
+        else:  # no ring to pass K and V around, no group of two to span nodes
+            cp_comm, cp_inter = zeros, np.zeros(n, bool)
         cp_mb = np.maximum(cp_comm - comp["t_attention_mb"], 0.0)
     else:
         tp_mb = ep_mb = pp_total = cp_mb = zeros
@@ -598,7 +609,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # Context-parallel ranks hold the same weights: gradients are reduced over dp x cp.
     dpc = dp * cp
     # ZeRO/FSDP shards over all of them, or over the HSDP group (replicated across groups).
-    shard = np.where(c["shard_group"] > 0, c["shard_group"] * cp, dpc)
+    # Without a hybrid group that is the data-parallel group itself, whose span and NIC share
+    # the ZeRO-3 collectives then read as they are.
+    hybrid = c["shard_group"] > 0
+    shard = np.where(hybrid, c["shard_group"] * cp, dpc) if hybrid.any() else dpc
     # Gradients are reduced bucket by bucket (DDP) and ZeRO-3/FSDP gathers and reduces one
     # layer (FSDP unit) at a time: each of those collectives pays its own latency, so the
     # per-step cost is units x cost(one unit), not the cost of one message of the whole size.
@@ -616,7 +630,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # NVLS and CollNet for all-reduce only).
     z1 = (zero == 1) & (dpc > 1)
     fp8_gather = np.asarray(c["fp8_param_gather"], bool) & (training.precision == "fp8")
-    w_per_g = np.where(fp8_gather, constants.bytes_per_param_weights_fp8, wbytes) / gbytes
+    w_per_g = (np.where(fp8_gather, constants.bytes_per_param_weights_fp8, wbytes)
+               if fp8_gather.any() else wbytes) / gbytes
     t_z1_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero1", read=z1)
     t_z1_agb, _ = cost("all_gather", bucket * w_per_g, dpc, tp, read=z1)
     t_z1_rs, t_z1_ag = n_buckets * t_z1_rsb, n_buckets * t_z1_agb
@@ -659,11 +674,14 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             cost, model, c, sync, shard, tp, pp, local_params * wbytes, grad_bytes, comp,
             constants, (t_rs, t_ag))
     # HSDP: the shards of each group are all-reduced across the replicas, once per step.
-    replicas = dpc / shard
-    t_rep1, rep_inter = cost("all_reduce", np.minimum(bucket, grad_bytes / shard), replicas,
-                             tp * shard, read=z3)
-    t_replica = np.where(z3 & (replicas > 1),
-                         np.maximum(grad_bytes / shard / bucket, 1.0) * t_rep1, 0.0)
+    if shard is not dpc:
+        replicas = dpc / shard
+        t_rep1, rep_inter = cost("all_reduce", np.minimum(bucket, grad_bytes / shard), replicas,
+                                 tp * shard, read=z3)
+        t_replica = np.where(z3 & (replicas > 1),
+                             np.maximum(grad_bytes / shard / bucket, 1.0) * t_rep1, 0.0)
+    else:  # no hybrid group: one replica of every shard, nothing to all-reduce across them
+        replicas, t_rep1, t_replica, rep_inter = 1.0, zeros, zeros, np.zeros(n, bool)
     has_dp = dpc > 1
     dp_overlap = np.asarray(c["overlap_grad_reduce"], bool)
     # Megatron's distributed optimizer with overlap_param_gather dispatches the weights'
@@ -678,14 +696,19 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     host_Bps = comp["host_link_Bps"]
     # ZeRO-Offload: 16-bit gradients down and parameters up over the host link, the Adam
     # step on the CPU cores (DeepSpeed CPU-Adam).
-    t_opt_host = (2.0 * gbytes * opt_params / host_Bps
-                  + opt_params / constants.cpu_adam_params_per_s)
-    t_opt = np.where(offload >= 1, t_opt_host, t_opt_gpu)
+    # Offload is rare: a batch without it prices neither the host step nor the transfers.
+    t_opt = t_opt_gpu
+    if (offload >= 1).any():
+        t_opt_host = (2.0 * gbytes * opt_params / host_Bps
+                      + opt_params / constants.cpu_adam_params_per_s)
+        t_opt = np.where(offload >= 1, t_opt_host, t_opt_gpu)
     # Activation offload sends each micro-batch's saved activations down in the forward and
     # back up in the backward; only what the compute cannot cover is exposed.
-    act_mb_bytes = comp["activation_parts"][0]
-    offload_mb = np.where(offload == 2,
-                          np.maximum(2.0 * act_mb_bytes / host_Bps - t_comp_mb, 0.0), 0.0)
+    offload_mb = zeros
+    if (offload == 2).any():
+        act_mb_bytes = comp["activation_parts"][0]
+        offload_mb = np.where(offload == 2,
+                              np.maximum(2.0 * act_mb_bytes / host_Bps - t_comp_mb, 0.0), 0.0)
 
     # Each inter-node collective waits for the slowest rank of its own group.
     jitter = c["fabric_jitter_cv"]
@@ -694,13 +717,22 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     stretched = {"tp": (tp_inter, tp), "ep": (ep_inter, ep), "pp": (pp_cross, 2.0),
                  "cp": (cp_inter, cp), "dp": (dp_inter, dpc), "zero": (dp_inter, shard),
                  "rep": (rep_inter, replicas)}
-    stretches = {kind: np.where(inter, straggler_stretch(jitter, ranks), 1.0)
-                 if inter.any() else None for kind, (inter, ranks) in stretched.items()}
+    # Kinds of one group and rank count (ZeRO's and the data-parallel all-reduce's, without a
+    # hybrid group) share theirs.
+    by_group: dict[tuple[int, int], np.ndarray | None] = {}
+    for inter, ranks in stretched.values():
+        key = (id(inter), id(ranks))
+        if key not in by_group:
+            by_group[key] = (np.where(inter, straggler_stretch(jitter, ranks), 1.0)
+                             if inter.any() else None)
+    stretches = {kind: by_group[(id(inter), id(ranks))]
+                 for kind, (inter, ranks) in stretched.items()}
 
     # The compute an overlapped collective can hide behind, alike in both passes.
     ov = constants.overlap_efficiency
     hide_bwd, hide_fwd = ov * t_bwd_mb, ov * t_fwd_mb
     bubble_share = (pp - 1) / v  # of a micro-batch's time
+    any_sync = bool(sync.any())  # most batches have no synchronous ZeRO-3 row to pick out
 
     def assemble(stretch):
         def s_(t, kind):
@@ -751,7 +783,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             rep - hide_bwd, np.minimum(rep, s_(t_rep1, "rep"))), rep)
         # DeepSpeed's synchronous ZeRO-3: only its prefetched gathers' network time runs under
         # compute (_synchronous_zero3); the rest is on the critical path.
-        exp_z = np.where(sync, np.maximum(z_total - m * sync_hidden, 0.0), exp_z)
+        if any_sync:
+            exp_z = np.where(sync, np.maximum(z_total - m * sync_hidden, 0.0), exp_z)
         # Tensor parallelism across nodes keeps the NICs busy on the critical path: data-parallel
         # traffic then has no idle NIC time to hide in and is exposed in full.
         exp_ar = np.where(tp_inter, ar, exp_ar)
@@ -766,7 +799,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         dp_total = np.where(has_dp, np.where(z3, rs, np.where(z2, m * z2_rs, ar)), 0.0)
         # What hides of DeepSpeed's synchronous ZeRO-3 is gather time alone: its reduce-scatters
         # are exposed in full.
-        z3_dp_exp = np.where(sync, rs, exp_z * rs / z_safe)
+        z3_dp_exp = exp_z * rs / z_safe
+        if any_sync:
+            z3_dp_exp = np.where(sync, rs, z3_dp_exp)
         dp_exp = np.where(has_dp, np.where(z3, z3_dp_exp,
                                            np.where(z2, m * z2_exp, exp_ar)), 0.0)
         zero_total = np.where(has_dp & z3, ag, np.where(has_dp & z2, z2_ag,
@@ -776,9 +811,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # Overlap is not free: communication kernels running under compute take SMs and HBM
         # bandwidth from it, so the compute they hide behind runs slower for as long as they
         # run (constants.overlap_compute_slowdown).
-        hidden = m * (tp_t - tp_exp) + m * (ep_t - ep_exp) + (dp_total - dp_exp) \
-            + (zero_total - zero_exp)
-        contention = constants.overlap_compute_slowdown * hidden
+        # each kind's hidden time, summed here and reported by the base pass
+        tp_hid, ep_hid = m * (tp_t - tp_exp), m * (ep_t - ep_exp)
+        dp_hid, zero_hid = dp_total - dp_exp, zero_total - zero_exp
+        contention = constants.overlap_compute_slowdown * (tp_hid + ep_hid + dp_hid + zero_hid)
         step = pipeline + bubble + pp_exp + dp_exp + zero_exp + t_opt + contention
         if stretch is not None:
             return {"step": step}  # the stretched pass is read for its step time alone
@@ -786,9 +822,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             "contention": contention,
             "step": step, "compute": m * t_comp_mb, "tp_exp": m * tp_exp,
             "cp_exp": m * cp_t, "offload_exp": m * offload_mb, "optimizer": t_opt,
-            "tp_hid": m * (tp_t - tp_exp), "ep_exp": m * ep_exp, "ep_hid": m * (ep_t - ep_exp),
-            "pp_exp": pp_exp, "dp_exp": dp_exp, "dp_hid": dp_total - dp_exp,
-            "zero_exp": zero_exp, "zero_hid": zero_total - zero_exp, "bubble": bubble,
+            "tp_hid": tp_hid, "ep_exp": m * ep_exp, "ep_hid": ep_hid,
+            "pp_exp": pp_exp, "dp_exp": dp_exp, "dp_hid": dp_hid,
+            "zero_exp": zero_exp, "zero_hid": zero_hid, "bubble": bubble,
         }
 
     base = assemble(None)
@@ -839,7 +875,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     none = np.zeros(n, int)
     # ZeRO-1 and ZeRO-2 reduce-scatter over the whole data-parallel group, ZeRO-3 over its
     # shard group.
-    routes["zero"] = tuple(np.where(zero == 1, one, np.where(zero == 2, two, three))
+    # Without a hybrid group the three stages' tiers are the one data-parallel group's.
+    zero1 = zero == 1
+    routes["zero"] = tuple(one if one is two is three
+                           else np.where(zero1, one, np.where(z2, two, three))
                            for one, two, three in zip(routes.pop("zero1"), routes.pop("zero2"),
                                                       routes["zero"]))
     for name in ("tp", "ep", "dp", "zero"):
