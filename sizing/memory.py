@@ -4,15 +4,11 @@ from __future__ import annotations
 import numpy as np
 
 from sizing.workload import (
-    DEEPSPEED_ZERO3,
-    FRAMEWORK_SYNCHRONOUS_ZERO3,
-    FRAMEWORKS,
+    DEEPSPEED_CODES,
+    SYNCHRONOUS_ZERO3_CODES,
     Transformer,
     default_fp32_gradients,
 )
-
-_DEEPSPEED_GATHER = np.array([f in DEEPSPEED_ZERO3 for f in FRAMEWORKS])
-_TENSOR_LIST_GATHER = np.array([f in FRAMEWORK_SYNCHRONOUS_ZERO3 for f in FRAMEWORKS])
 
 
 def gradient_bytes_per_param(c: dict, constants, precision: str) -> np.ndarray:
@@ -190,12 +186,12 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
         live = np.minimum(2.0 * unit, np.maximum(largest, constants.deepspeed_max_live_params))
         reducing = np.minimum(unit, np.maximum(largest, constants.deepspeed_reduce_bucket_params))
         framework = np.asarray(c.get("framework", 0), int)
-        deepspeed = _DEEPSPEED_GATHER[framework]
+        deepspeed = DEEPSPEED_CODES[framework]
         # torch.distributed.all_gather's tensor-list form (DeepSpeed before v0.5.5) receives
         # into a flat buffer of its own and then copies it into the list's views of
         # DeepSpeed's buffer (ProcessGroupNCCL's flatten_for_scatter_gather): the tensor being
         # gathered is held twice until the gather completes.
-        listed = np.where(_TENSOR_LIST_GATHER[framework], np.minimum(unit, largest), 0.0)
+        listed = np.where(SYNCHRONOUS_ZERO3_CODES[framework], np.minimum(unit, largest), 0.0)
         gathered = np.where(deepspeed, wb * (live + listed) + gb * reducing,
                             (2.0 * wb + gb) * unit)
         buffers = np.where(zero == 3, gathered, 0.0) / GB

@@ -27,7 +27,8 @@ from sizing.memory import (
 from sizing.topology import Links, group_span, straggler_stretch, tier_reached
 from sizing.workload import (
     ATTENTION_KERNELS,
-    DEEPSPEED_ENGINE,
+    DEEPSPEED_CODES,
+    DEEPSPEED_FRAMEWORKS,
     FRAMEWORK_ATTENTION_KERNEL,
     FRAMEWORK_OVERLAPS_GRADIENTS,
     FRAMEWORK_OVERLAPS_PARAM_GATHER,
@@ -35,6 +36,7 @@ from sizing.workload import (
     FRAMEWORKS,
     OFFLOAD,
     RECOMPUTE,
+    SYNCHRONOUS_ZERO3_CODES,
     ZERO_STAGES,
     GenericModel,
     Layout,
@@ -50,8 +52,6 @@ PEAK_KEYS = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp
 _OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
 _PARAM_GATHER = np.array([FRAMEWORK_OVERLAPS_PARAM_GATHER[f] for f in FRAMEWORKS])
 _KERNELS = np.array([ATTENTION_KERNELS.index(FRAMEWORK_ATTENTION_KERNEL[f]) for f in FRAMEWORKS])
-_SYNCHRONOUS_ZERO3 = np.array([f in FRAMEWORK_SYNCHRONOUS_ZERO3 for f in FRAMEWORKS])
-_DEEPSPEED_ENGINE = np.array([f in DEEPSPEED_ENGINE for f in FRAMEWORKS])
 
 
 @dataclass
@@ -114,7 +114,7 @@ def layout_rules(layout: Layout) -> list:
                                                   "in FP8: needs zero_stage 1")))
     if layout.recompute not in RECOMPUTE:
         problems.append(("recompute", f"must be one of {', '.join(RECOMPUTE)}"))
-    if layout.framework in DEEPSPEED_ENGINE and layout.pp > 1 and layout.zero_stage >= 2:
+    if layout.framework in DEEPSPEED_FRAMEWORKS and layout.pp > 1 and layout.zero_stage >= 2:
         problems.append(("zero_stage", (f"{layout.framework} runs pipeline parallelism on "
                                         "DeepSpeed's pipeline engine, which takes ZeRO stage 0 "
                                         "or 1 only")))
@@ -304,9 +304,9 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
     else:
         valid &= (tp == 1) & (pp == 1) & (ep == 1) & (cp == 1)
     framework = np.asarray(c["framework"], int)
-    valid &= ~(_DEEPSPEED_ENGINE[framework] & (pp > 1) & (zero >= 2))
+    valid &= ~(DEEPSPEED_CODES[framework] & (pp > 1) & (zero >= 2))
     if not isinstance(model, Transformer) or model.experts > 1:
-        valid &= ~_SYNCHRONOUS_ZERO3[framework]
+        valid &= ~SYNCHRONOUS_ZERO3_CODES[framework]
     # Hybrid sharding and offload are rare: their rules are read where some row sets them.
     shard_group = c["shard_group"]
     if (shard_group != 0).any():
@@ -665,7 +665,7 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     t_rs, t_ag = units * t_rs1, units * t_ag1
     # DeepSpeed's ZeRO-3 before v0.5.5 (sizing/workload.py FRAMEWORK_SYNCHRONOUS_ZERO3) runs
     # one collective per parameter, not per layer, and only its prefetched gathers overlap.
-    sync = z3 & _SYNCHRONOUS_ZERO3[np.asarray(c["framework"], int)]
+    sync = z3 & SYNCHRONOUS_ZERO3_CODES[np.asarray(c["framework"], int)]
     gather_passes = np.full(n, 2.0)  # forward and backward, per micro-batch
     sync_hidden = zeros  # of the gathers, per micro-batch
     host_rs = host_ag = zeros  # of t_rs and t_ag: the host's list copies and HBM's

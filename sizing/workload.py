@@ -25,19 +25,21 @@ ZERO_STAGES = (0, 1, 2, 3)
 # carry the index; a profile added later goes last, so that stored codes keep their meaning.
 FRAMEWORKS = ("megatron", "megatron-deepspeed", "deepspeed", "fsdp", "ddp", "horovod", "mxnet",
               "megatron-deepspeed-2021")
-# Frameworks whose ZeRO-3 is DeepSpeed's (parameters gathered tensor by tensor as modules run),
-# not FSDP's (a unit, a layer, at a time).
-DEEPSPEED_ZERO3 = ("megatron-deepspeed", "deepspeed", "megatron-deepspeed-2021")
+# Frameworks on DeepSpeed's engine: their ZeRO-3 is DeepSpeed's (parameters gathered tensor by
+# tensor as modules run), not FSDP's (a unit, a layer, at a time); their ZeRO optimizers hold
+# 16-bit gradients from stage 2 (DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE); and their pipeline
+# engine runs ZeRO stages 0 and 1 only (microsoft/DeepSpeed deepspeed/runtime/pipe/engine.py,
+# PipelineEngine.__init__: 'assert self.zero_optimization_stage() < 2, "ZeRO-2 and ZeRO-3 are
+# incompatible with pipeline parallelism"').
+DEEPSPEED_FRAMEWORKS = ("megatron-deepspeed", "deepspeed", "megatron-deepspeed-2021")
 # DeepSpeed's ZeRO-3 before v0.5.5 gathers each parameter after torch.cuda.synchronize() and
 # through torch.distributed.all_gather's tensor-list form (DeepSpeed PR #1188, 2021-10-31,
 # first in v0.5.5: 'the async version is not async at all, because each all_gather calls
 # torch.cuda.synchronize()'; 'torch.distributed.all_gather will do implicit memcpy').
 FRAMEWORK_SYNCHRONOUS_ZERO3 = {"megatron-deepspeed-2021"}
-# Frameworks on DeepSpeed's engine, whose pipeline engine runs ZeRO stages 0 and 1 only
-# (microsoft/DeepSpeed deepspeed/runtime/pipe/engine.py, PipelineEngine.__init__: 'assert
-# self.zero_optimization_stage() < 2, "ZeRO-2 and ZeRO-3 are incompatible with pipeline
-# parallelism"').
-DEEPSPEED_ENGINE = DEEPSPEED_ZERO3
+# Both sets by FRAMEWORKS code, for the arrays the vectorised model carries.
+DEEPSPEED_CODES = np.array([f in DEEPSPEED_FRAMEWORKS for f in FRAMEWORKS])
+SYNCHRONOUS_ZERO3_CODES = np.array([f in FRAMEWORK_SYNCHRONOUS_ZERO3 for f in FRAMEWORKS])
 # Frameworks that run no fused attention kernel unless a layout says so: FlashAttention (Dao
 # et al. 2022, arXiv:2205.14135) came after the 2021 runs megatron-deepspeed-2021 describes.
 FRAMEWORKS_UNFUSED_ATTENTION = {"megatron-deepspeed-2021"}
@@ -72,7 +74,6 @@ FRAMEWORK_FP32_GRADIENTS = {"megatron": True, "megatron-deepspeed": True, "deeps
 # and a layout states it with grad_reduce_in_fp32 false).
 DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE = 2
 _FP32_GRADIENTS_BY_CODE = np.array([FRAMEWORK_FP32_GRADIENTS[f] for f in FRAMEWORKS])
-_DEEPSPEED_BY_CODE = np.array([f in DEEPSPEED_ZERO3 for f in FRAMEWORKS])
 FRAMEWORK_OVERLAPS_GRADIENTS = {"megatron": True, "megatron-deepspeed": False,
                                 "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True,
                                 "mxnet": True, "megatron-deepspeed-2021": False}
@@ -109,9 +110,9 @@ def default_fp32_gradients(framework, zero_stage):
     (a framework's name and a stage, or arrays of FRAMEWORKS codes and stages)."""
     if isinstance(framework, str):  # one layout: no arrays to build
         return FRAMEWORK_FP32_GRADIENTS[framework] and not (
-            framework in DEEPSPEED_ZERO3 and zero_stage >= DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE)
+            framework in DEEPSPEED_FRAMEWORKS and zero_stage >= DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE)
     code = np.asarray(framework, int)
-    fp32, deepspeed = _FP32_GRADIENTS_BY_CODE[code], _DEEPSPEED_BY_CODE[code]
+    fp32, deepspeed = _FP32_GRADIENTS_BY_CODE[code], DEEPSPEED_CODES[code]
     out = fp32 & ~(deepspeed & (np.asarray(zero_stage) >= DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE))
     return bool(out) if out.ndim == 0 else out
 
