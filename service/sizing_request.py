@@ -11,7 +11,7 @@ from catalog.snapshot import Snapshot
 from service.workloads import layout_from, model_from
 from sizing.policy import SizingPolicy
 from sizing.search import LayoutSpace, search_size
-from sizing.step import layout_rules
+from sizing.step import layout_rules, model_rules
 from sizing.workload import GenericModel, Training, Transformer
 
 Problems = list[tuple[str, str]]  # (JSON pointer, what to change)
@@ -142,24 +142,10 @@ class SizingRequest:
         if wanted.gpus_per_node and wanted.gpus_per_node not in offered:
             out.append(("/gpus_per_node", f"no server has that many GPUs; offered: {offered}"))
         fixed = self.layout.fixed
-        if fixed and isinstance(self.model, Transformer):
-            if not self.model.tp_divides_heads(fixed.tp):
-                out.append(("/layout/tp", f"tp={fixed.tp} does not divide {self.model.heads} heads"))
-            if not self.model.ep_divides_experts(fixed.ep):
-                out.append(("/layout/ep", f"ep={fixed.ep} does not divide {self.model.experts} experts"))
-            if fixed.pp > self.model.layers:
-                out.append(("/layout/pp", f"pp={fixed.pp} exceeds the model's {self.model.layers} layers"))
         if fixed:
-            out += [(f"/layout/{name}", reason) for name, reason in layout_rules(fixed)]
-            if fixed.fp8_param_gather and self.precision != "fp8":
-                out.append(("/layout/fp8_param_gather",
-                            "only FP8 training has FP8 weights to gather"))
-            if (isinstance(self.model, Transformer) and fixed.cp > 1
-                    and self.model.seq_len % (2 * fixed.cp)):
-                out.append(("/layout/cp", (f"2 x cp = {2 * fixed.cp} does not divide the "
-                                           f"sequence length {self.model.seq_len}")))
-        if fixed and isinstance(self.model, GenericModel) and (fixed.tp, fixed.pp, fixed.ep) != (1, 1, 1):
-            out.append(("/layout/tp", "a model given by size alone trains with data parallelism only"))
+            # The rules a pinned layout keeps whatever it runs on (its dp comes from the GPUs).
+            out += [(f"/layout/{name}", reason) for name, reason in
+                    layout_rules(fixed) + model_rules(self.model, self.precision, fixed)]
         if not out and not sellable_pairs(snap, wanted, self.region).pairs:
             pointer = "/fabrics_include" if wanted.fabrics_include else "/gpu_models"
             detail = "no server and fabric in the catalog satisfy these constraints together"

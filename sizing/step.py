@@ -143,7 +143,15 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
                          f"{training.global_batch} is not divisible by dp*micro_batch = {unit}"))
     if cluster.gpu.peak_tflops(training.precision) is None:
         problems.append(("precision", f"{cluster.gpu.name} has no {training.precision} support"))
-    if layout.fp8_param_gather and training.precision != "fp8":
+    problems += model_rules(model, training.precision, layout)
+    return problems
+
+
+def model_rules(model, precision: str, layout: Layout) -> list:
+    """The rules a layout keeps for its model and precision, whatever it runs on, as (field,
+    reason) pairs (a dp of 0 means "from the GPU count", not yet known)."""
+    problems = []
+    if layout.fp8_param_gather and precision != "fp8":
         problems.append(("fp8_param_gather", "only FP8 training has FP8 weights to gather"))
     if isinstance(model, Transformer):
         if not model.tp_divides_heads(layout.tp):

@@ -135,6 +135,10 @@ def test_rank_one_is_the_recommended_fabric_and_the_checklist_follows_roce(app):
     ({**SMALL, "layout": {"recompute_layers": 4}}, "/layout/recompute_layers"),
     ({**SMALL, "layout": {"cp": 3}}, "/layout/cp"),
     ({**SMALL, "layout": {"attention_kernel": "flash9"}}, "/layout/attention_kernel"),
+    # Rules of the model and precision, the estimate's own (sizing.step.model_rules).
+    ({**SMALL, "layout": {"zero_stage": 1, "fp8_param_gather": True}}, "/layout/fp8_param_gather"),
+    ({"workload": {"preset": "resnet-50"}, "epochs": 90, "nodes": {"min": 1, "max": 2},
+      "layout": {"framework": "megatron-deepspeed-2021"}}, "/layout/framework"),
     ({**SMALL, "budget_per_month": 1000}, "/budget_per_month"),
     ({**SMALL, "budget_total": "0.00"}, "/budget_total"),
     ({**SMALL, "budget_total": "1e6"}, "/budget_total"),
