@@ -59,8 +59,8 @@ def custom_fabric(snap: Snapshot, doc: dict[str, Any], assumptions: list[str]) -
 
 def custom_server(snap: Snapshot, doc: dict[str, Any]) -> Server:
     g = doc["gpu"]
-    gpu = GPU(id=_measured_gpu_id(snap, g.get("catalog_gpu")), name=g["name"], bf16_tflops=g["bf16_tflops"], fp8_tflops=g["fp8_tflops"],
-              memory_gb=g["memory_gb"], memory_bandwidth_gbs=g["memory_bandwidth_gbs"],
+    gpu = GPU(id=_measured_gpu_id(snap, g.get("catalog_gpu")), name=g["name"],
+              bf16_tflops=g["bf16_tflops"], fp8_tflops=g["fp8_tflops"], memory_gb=g["memory_gb"], memory_bandwidth_gbs=g["memory_bandwidth_gbs"],
               intra_link=g["intra_link"], intra_bandwidth_gbs=g["intra_bandwidth_gbs"],
               nvlink_sharp=g["nvlink_sharp"])
     return Server(id="custom", name=doc["name"], gpu=gpu, gpus_per_node=doc["gpus_per_node"],

@@ -320,7 +320,9 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
     if (shard_group != 0).any():
         valid &= (shard_group == 0) | ((zero >= 1) & (np.fmod(dp, np.maximum(shard_group, 1))
                                                       == 0))
-    return valid & ((offload == 0) | (zero >= 1)) if (offload != 0).any() else valid
+    if (offload != 0).any():
+        valid &= (offload == 0) | (zero >= 1)
+    return valid
 
 
 def feasibility_batch(batch: dict, model, training: Training, constants) -> dict:
@@ -375,15 +377,14 @@ def gathered_tensors(model: Transformer, tp) -> list:
     """Elements of the tensors of one layer DeepSpeed's ZeRO-3 gathers one by one, in the
     order the forward runs them: every parameter above stage3_param_persistence_threshold
     (1e5 elements, the default of DeepSpeed 0.3-0.4, runtime/zero/constants.py), i.e. the
-    weight matrices of any model worth sharding; biases and norms stay whole on every rank. Megatron's layer has four
-    (QKV, projection, the MLP's two; a gated MLP's two input halves are one tensor), and
-    an MoE layer two per expert."""
+    weight matrices of any model worth sharding; biases and norms stay whole on every rank.
+    Megatron's layer has four (QKV, projection, the MLP's two; a gated MLP's two input halves
+    are one tensor)."""
     h, f = float(model.hidden), float(model.ffn_hidden)
     t = np.asarray(tp, float)
     qkv = h * h * (1.0 + 2.0 * model.kv_ratio) / t
     mlp_in = h * f * (2.0 if model.gated_mlp else 1.0) / t
-    mlp = [mlp_in, h * f / t] * max(model.experts, 1)
-    return [qkv, h * h / t, *mlp]
+    return [qkv, h * h / t, mlp_in, h * f / t]
 
 
 def kept_for_backward(model: Transformer, tp, max_reuse_params: float) -> np.ndarray:
@@ -741,6 +742,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     hide_bwd, hide_fwd = ov * t_bwd_mb, ov * t_fwd_mb
     bubble_share = (pp - 1) / v  # of a micro-batch's time
     any_sync = bool(sync.any())  # most batches have no synchronous ZeRO-3 row to pick out
+    # The network's jitter stretches the network's part of ZeRO-3's collectives alone, not the
+    # host's copies of DeepSpeed's 2021 engine.
+    net_rs, net_ag = (t_rs - host_rs, t_ag - host_ag) if any_sync else (t_rs, t_ag)
 
     def assemble(stretch):
         def s_(t, kind):
@@ -777,9 +781,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         # behind forward compute; the backward all-gather and the gradient reduce-scatter share
         # the same NICs (their times add) and hide only behind backward compute (with any
         # recomputation). The first layer's gather and the last layer's reduce-scatter wait.
-        # The network's jitter stretches the network's part alone.
-        rs1 = s_(t_rs - host_rs, "zero") + host_rs
-        ag1 = s_(t_ag - host_ag, "zero") + host_ag
+        rs1, ag1 = s_(net_rs, "zero"), s_(net_ag, "zero")
+        if any_sync:
+            rs1, ag1 = rs1 + host_rs, ag1 + host_ag
         exp_fwd = np.minimum(ag1, np.maximum(ag1 / units, ag1 - hide_fwd))
         bwd_comm = ag1 + rs1
         exp_bwd = np.minimum(bwd_comm, np.maximum(bwd_comm / units, bwd_comm - hide_bwd))
