@@ -30,8 +30,8 @@ GB = 1e9
 def activation_bytes_by_recompute(model: Transformer, micro_batch, tp, sequence_parallel,
                                   cp=1, flash_attention=True, fp8=False) -> tuple:
     """Bytes one layer saves for its backward without recompute, with selective and with full
-    recompute (RECOMPUTE's order): Korthikanti et al. 2022 eqs. 1-4 (16-bit activations), generalised for GQA, FFN size,
-    gated MLPs, dropout and FP8 linear inputs.
+    recompute (RECOMPUTE's order): Korthikanti et al. 2022 eqs. 1-4 (16-bit activations),
+    generalised for GQA, FFN size, gated MLPs, dropout and FP8 linear inputs.
 
     Per layer: sbh x (10/t_sp + (4 + 4 kv/heads + 4 ffn/h x k)/t + 5 a s /(h t)), which is
     sbh(10 + 24/t + 5as/(ht)) for a plain GPT layer; selective recompute and fused (flash)
@@ -158,9 +158,13 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
         working = np.where(code == 2, kept, 0.0)
         # Activation offload keeps about the layer computing and the one being fetched.
         host_acts = offload == 2
-        first_base = (np.where(host_acts, 2.0 * stage * pp / model.layers, first)
-                      if host_acts.any() else first)
-        first = first_base + working
+
+        def resident(acts):
+            if not host_acts.any():  # offload is rare: most batches need no selection
+                return acts
+            return np.where(host_acts, 2.0 * stage * pp / model.layers, acts)
+
+        first = resident(first) + working
         # The last stage holds the logits twice: the 16-bit output of the final GEMM and the
         # FP32 copy cross entropy works on (Megatron's `vocab_parallel_logits.float()`).
         logits_b = np.where(np.asarray(c.get("fused_cross_entropy", False), bool), 0.0,
@@ -168,9 +172,7 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
         # The logits and a recomputed layer's working set are never alive together on the
         # last stage: autograd runs the loss's and the output layer's backward, which frees
         # the logits, before the last layer's backward recomputes its forward.
-        last_base = (np.where(host_acts, 2.0 * stage * pp / model.layers, stage)
-                     if host_acts.any() else stage)
-        last_total = last_base + np.maximum(working, logits_b)
+        last_total = resident(stage) + np.maximum(working, logits_b)
         peak = np.where(pp > 1, np.maximum(first, last_total), last_total)
         logits_peak = np.where(((pp == 1) | (last_total >= first)) & (logits_b >= working),
                                logits_b, 0.0)
