@@ -100,9 +100,13 @@ def reference_cluster(snap: Snapshot, doc: dict[str, Any], assumptions: list[str
     if gpus_per_node > int(system["gpus_per_node"]):
         raise Invalid.at("/cluster/gpus_per_node", (f"{system['name']} has "
                                                     f"{system['gpus_per_node']} GPUs per node"))
+    nics_per_node = doc.get("nics_per_node", int(system["nics_per_node"]))
+    if nics_per_node > int(system["nics_per_node"]):
+        raise Invalid.at("/cluster/nics_per_node", (f"{system['name']} has "
+                                                    f"{system['nics_per_node']} network adapters "
+                                                    "per node"))
     server = Server(id=system["id"], name=system["name"], gpu=gpu,
-                    gpus_per_node=gpus_per_node,
-                    nics_per_node=int(system["nics_per_node"]),
+                    gpus_per_node=gpus_per_node, nics_per_node=nics_per_node,
                     nic_rate_gbps=float(system["nic_rate_gbps"]), pcie_gen=int(system["pcie_gen"]),
                     gpudirect_rdma=bool(system["gpudirect_rdma"]))
     assumptions.append(f"Reference system {system['name']}: hardware of published measurements, "

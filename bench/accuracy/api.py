@@ -7,8 +7,8 @@ from bench.accuracy.specs import Spec
 from sizing.presets import PRESETS
 
 # Hardware fields a spec may set beside its system that a body cannot carry (it names the
-# system, and at most how many of each node's GPUs the run uses).
-_OVERRIDES = ("gpu", "nics_per_node", "nic_rate_gbps", "node_gbps",
+# system, and at most how many of each node's GPUs and network adapters the run uses).
+_OVERRIDES = ("gpu", "nic_rate_gbps", "node_gbps",
               "gpudirect", "fabric", "pcie_gen", "gpus", "nodes_per_leaf")
 _LAYOUT = ("dp", "tp", "pp", "ep", "virtual_stages", "zero_stage", "sequence_parallel",
            "recompute", "recompute_layers", "shard_group", "offload", "flash_attention",
@@ -39,11 +39,20 @@ def expressible(spec: Spec, catalog_fabrics=()) -> bool:
             and not any(k in run for k in ("node_gbps", "gpus", "nodes_per_leaf")))
 
 
+def system_cluster(run: dict) -> dict:
+    """A reference system's cluster, narrowed to the GPUs and adapters per node the run used."""
+    cluster = {"system": run["system"], "nodes": int(run["nodes"])}
+    for narrowed in ("gpus_per_node", "nics_per_node"):
+        if narrowed in run:
+            cluster[narrowed] = int(run[narrowed])
+    return cluster
+
+
 def collective_body(spec: Spec, gpus: dict) -> dict:
     """The collective request that states the row's run: hardware, operation, size, algorithm."""
     run = sides(spec)["run"]
     if _on_a_system(run):
-        cluster = {"system": run["system"], "nodes": int(run["nodes"])}
+        cluster = system_cluster(run)
     else:
         g = gpus[run["gpu"]]
         gpu = {"name": g.name, "bf16_tflops": g.bf16_tflops, "fp8_tflops": g.fp8_tflops,
@@ -79,10 +88,7 @@ def request_body(spec: Spec, models: dict) -> dict:
     layout.setdefault("flash_attention", flash)
     layout["framework"] = framework
     layout["cp"] = int(run.get("context_parallel", 1))
-    cluster = {"system": run["system"], "nodes": int(run["nodes"])}
-    if "gpus_per_node" in run:
-        cluster["gpus_per_node"] = int(run["gpus_per_node"])
-    return {"cluster": cluster,
+    return {"cluster": system_cluster(run),
             "workload": workload,
             "training": {"global_batch": gb, "micro_batch": mb,
                          "precision": PRECISIONS[run["precision"]]},

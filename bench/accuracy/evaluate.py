@@ -159,7 +159,7 @@ def evaluate(data: Shipped | None = None, specs: Specs | None = None,
     for row, result in results.items():
         if row in fitted:
             result.split = "fit"
-        elif row in book.informed:
+        elif row in book.informed or (row in specs.specs and specs.specs[row].seen):
             result.split = "seen"
     ev = Evaluation(results, book, world, specs, measurements)
     _leave_one_source_out(ev)  # after the split: "seen" rows have no LOSO figure

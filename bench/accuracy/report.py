@@ -119,6 +119,9 @@ def print_report(ev: Evaluation, out=print) -> None:
             + ", ".join(f"{p} = {ev.world.get(p):g}" for p in group.params))
     for row, params in sorted(ev.book.informed.items()):
         out(f"  row {row} was looked at when choosing: {', '.join(map(str, params))}")
+    for row, spec in sorted(ev.specs.specs.items()):
+        if spec.seen:
+            out(f"  row {row} was looked at when choosing its run: {spec.seen}")
     out("")
     out(f"{'category':<22} {'fitted rows |error| median/worst':<36} {'check rows':<36} "
         "leave-one-source-out")

@@ -66,6 +66,9 @@ class Spec:
     of: str | None = None  # the training metric a ratio divides
     skip: str | None = None
     note: str = ""
+    # Why a value of the run was chosen with the row's error in view: the row is then
+    # reported as seen, not as a check row.
+    seen: str | None = None
 
     def values(self):
         """Every (group, name, Value) of the spec."""
@@ -164,6 +167,9 @@ def _spec(raw: dict, sources: dict) -> Spec:
     if source not in sources:
         raise SpecError(f"{where}: source {source!r} is not listed under sources")
     note = raw.get("note", "")
+    seen = raw.get("seen")
+    if seen is not None and (not isinstance(seen, str) or len(seen) < 10):
+        raise SpecError(f"{where}: say which value was chosen with the row's error in view")
     if "skip" in raw:
         if set(raw) - {"row", "source", "skip", "note"}:
             raise SpecError(f"{where}: a skipped row has only row, source, skip and note")
@@ -177,16 +183,18 @@ def _spec(raw: dict, sources: dict) -> Spec:
     if metric not in METRICS[kind]:
         raise SpecError(f"{where}: metric of a {kind} row must be one of {METRICS[kind]}")
     if kind == "ratio":
-        if set(raw) - {"row", "source", "kind", "metric", "of", "note", *RATIO_GROUPS}:
+        if set(raw) - {"row", "source", "kind", "metric", "of", "note", "seen", *RATIO_GROUPS}:
             raise SpecError(f"{where}: unknown keys")
         if raw.get("of") not in METRICS["training"]:
             raise SpecError(f"{where}: 'of' names the training metric divided")
         groups = {g: _values(raw.get(g, {}), TRAINING_FIELDS, f"{where}.{g}")
                   for g in RATIO_GROUPS}
-        return Spec(row, source, kind, groups, metric, raw["of"], note=note)
+        return Spec(row, source, kind, groups, metric, raw["of"], note=note, seen=seen)
     allowed = COLLECTIVE_FIELDS if kind == "collective" else TRAINING_FIELDS
-    values = {k: v for k, v in raw.items() if k not in ("row", "source", "kind", "metric", "note")}
-    return Spec(row, source, kind, {"run": _values(values, allowed, where)}, metric, note=note)
+    values = {k: v for k, v in raw.items()
+              if k not in ("row", "source", "kind", "metric", "note", "seen")}
+    return Spec(row, source, kind, {"run": _values(values, allowed, where)}, metric, note=note,
+                seen=seen)
 
 
 @dataclass(frozen=True)

@@ -112,11 +112,16 @@ class ClusterSchema(Strict):
     gpus_per_node = f.Integer(validate=v.Range(min=1, max=72), metadata={
         "description": "With a reference system: GPUs of each node the run uses (a one-GPU "
                        "run on a DGX); default all of them"})
+    nics_per_node = f.Integer(validate=v.Range(min=1, max=64), metadata={
+        "description": "With a reference system: network adapters of each node the run uses "
+                       "(fewer when some are down or not visible to NCCL, as a run's log shows); "
+                       "default all of them"})
 
     @ma.validates_schema
     def _one_of_each(self, data, **_):
-        if "gpus_per_node" in data and "system" not in data:
-            raise ma.ValidationError("only narrows a reference system's nodes", "gpus_per_node")
+        for narrowed in ("gpus_per_node", "nics_per_node"):
+            if narrowed in data and "system" not in data:
+                raise ma.ValidationError("only narrows a reference system's nodes", narrowed)
         if sum(k in data for k in ("server", "custom_server", "system")) != 1:
             raise ma.ValidationError("give exactly one of server, custom_server or system",
                                      "server")

@@ -367,3 +367,24 @@ def test_deepspeeds_2021_engine_runs_without_flash_attention_unless_told(client)
         assert response.status_code == 200, response.get_json()
         return response.get_json()["step_time_s"]
     assert step() == step(flash_attention=False) != step(flash_attention=True)
+
+
+def test_a_reference_system_runs_with_the_adapters_its_run_had(client):
+    """A run whose log shows fewer adapters than the instance has (nccl #527: 3 of a p4dn's 4)
+    is stated as such: the ring across nodes is held to the adapters in use; more adapters
+    than the system has, or the field without a system, are refused by name."""
+    def collective(**cluster):
+        return client.post("/v1/estimates/collectives", json={
+            "cluster": {"system": "p4dn-24xlarge", "nodes": 4, **cluster},
+            "operation": "all_reduce", "size_bytes": 2**30, "algorithm": "ring"})
+
+    four, three = (collective(**narrowed).get_json()["busbw_gbs"]
+                   for narrowed in ({}, {"nics_per_node": 3}))
+    assert 0.7 < three / four < 0.8
+    too_many = collective(nics_per_node=5)
+    assert too_many.status_code == 422
+    assert "/cluster/nics_per_node" in str(too_many.get_json()["errors"])
+    bare = client.post("/v1/estimates/collectives", json={
+        "cluster": {**H100_NDR, "nodes": 2, "nics_per_node": 4}, "operation": "all_reduce",
+        "size_bytes": 2**30})
+    assert bare.status_code == 422 and "nics_per_node" in str(bare.get_json()["errors"])

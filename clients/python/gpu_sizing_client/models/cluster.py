@@ -33,6 +33,8 @@ class Cluster:
             fabric (str | Unset): Catalog fabric id Example: ib-ndr-400.
             gpus_per_node (int | Unset): With a reference system: GPUs of each node the run uses (a one-GPU run on a DGX);
                 default all of them
+            nics_per_node (int | Unset): With a reference system: network adapters of each node the run uses (fewer when
+                some are down or not visible to NCCL, as a run's log shows); default all of them
             oversubscription (float | Unset): Fabric tier ratio, default 1:1
             server (str | Unset): Catalog server id Example: hgx-h100-8.
             system (str | Unset): A reference system of published measurements (GET /v1/presets lists none; see
@@ -45,6 +47,7 @@ class Cluster:
     custom_server: CustomServer | Unset = UNSET
     fabric: str | Unset = UNSET
     gpus_per_node: int | Unset = UNSET
+    nics_per_node: int | Unset = UNSET
     oversubscription: float | Unset = UNSET
     server: str | Unset = UNSET
     system: str | Unset = UNSET
@@ -70,6 +73,8 @@ class Cluster:
 
         gpus_per_node = self.gpus_per_node
 
+        nics_per_node = self.nics_per_node
+
         oversubscription = self.oversubscription
 
         server = self.server
@@ -90,6 +95,8 @@ class Cluster:
             field_dict["fabric"] = fabric
         if gpus_per_node is not UNSET:
             field_dict["gpus_per_node"] = gpus_per_node
+        if nics_per_node is not UNSET:
+            field_dict["nics_per_node"] = nics_per_node
         if oversubscription is not UNSET:
             field_dict["oversubscription"] = oversubscription
         if server is not UNSET:
@@ -132,6 +139,8 @@ class Cluster:
 
         gpus_per_node = d.pop("gpus_per_node", UNSET)
 
+        nics_per_node = d.pop("nics_per_node", UNSET)
+
         oversubscription = d.pop("oversubscription", UNSET)
 
         server = d.pop("server", UNSET)
@@ -144,6 +153,7 @@ class Cluster:
             custom_server=custom_server,
             fabric=fabric,
             gpus_per_node=gpus_per_node,
+            nics_per_node=nics_per_node,
             oversubscription=oversubscription,
             server=server,
             system=system,
