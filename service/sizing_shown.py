@@ -38,7 +38,7 @@ from service.sizing_result import (
     WhatIfOption,
     WorkloadSummary,
 )
-from service.typed import significant
+from service.typed import significant, significant_text
 from sizing import advice, explain, goodput, intervals, ranking, series
 from sizing.hardware import Cluster
 from sizing.search import Candidates, HardwareTable, evaluate
@@ -609,8 +609,8 @@ def storage_note(found: Search, i: int) -> str:
               "short of it: checkpoints take more of the run, as the goodput counts")
     return (f"Checkpoints of rank 1 ({view.checkpoint_size_gb:,.0f} GB every "
             f"{view.checkpoint_interval_hours:.1f} h) stay under {share:.0%} of the run with "
-            f"{needed_gbs:,.1f} GB/s of storage; the storage offer gives this job "
-            f"{offer_gbs:,.1f} GB/s ({rel.storage_write_gbs_per_node:g} GB/s per "
+            f"{significant_text(needed_gbs)} GB/s of storage; the storage offer gives this job "
+            f"{significant_text(offer_gbs)} GB/s ({rel.storage_write_gbs_per_node:g} GB/s per "
             f"node, {rel.storage_write_gbs_total:g} GB/s in all), {enough}. The goodput assumes "
             f"it; it is priced apart at {monthly:,} {request.currency} per node per month.")
 

@@ -9,7 +9,14 @@ import pytest
 
 from service.quote_document import QuoteDocument
 from service.sizing_result import SizingResult
-from service.typed import _optional, from_document, schema_for, significant, to_document
+from service.typed import (
+    _optional,
+    from_document,
+    schema_for,
+    significant,
+    significant_text,
+    to_document,
+)
 from tests.conftest import authorised, build_app
 
 
@@ -81,3 +88,9 @@ def test_decimals_are_stored_as_plain_decimal_strings():
 
     assert to_document(Decimal(32760).normalize()) == "32760"  # not 3.276E+4
     assert to_document(Decimal("0.10")) == "0.10"
+
+
+def test_a_small_figure_in_words_keeps_its_significant_digits():
+    """A job that needs 0.046 GB/s of storage is not told it needs 0.0 GB/s."""
+    assert [significant_text(x) for x in (0.0461234, 12.345, 1234.5, 0.0)] == \
+        ["0.0461", "12.3", "1,230", "0"]
