@@ -21,7 +21,7 @@ class Estimates(MethodView):
         "cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 4},
         "workload": {"preset": "llama-3-70b"},
         "training": {"global_batch": 512, "micro_batch": 1, "precision": "bf16"},
-        "layout": {"dp": 2, "tp": 8, "pp": 2, "zero_stage": 1, "sequence_parallel": True},
+        "layout": {"dp": 1, "tp": 8, "pp": 4, "zero_stage": 1, "sequence_parallel": True},
     })
     @blp.response(200, s.EstimateSchema)
     @blp.alt_response(422, description="Invalid or unphysical input; the problem names the field")
