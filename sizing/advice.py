@@ -119,7 +119,10 @@ def recommend(options: Sequence[FabricOption], objective: str,
     weak = [o for o in options if o.throughput < fastest.throughput * (1 - 2 * tolerance)]
     if weak:
         worst = min(weak, key=lambda o: o.throughput)
-        reason += (f" Avoid {worst.fabric_name}: {worst.throughput / fastest.throughput:.0%} of the "
+        # Fabrics held to the same ceiling (TCP's per host) are named together, not one of them.
+        tied = [o.fabric_name for o in weak if o.throughput <= worst.throughput * 1.005]
+        names = tied[0] if len(tied) == 1 else ", ".join(tied[:-1]) + " and " + tied[-1]
+        reason += (f" Avoid {names}: {worst.throughput / fastest.throughput:.0%} of the "
                    f"best throughput, with GPUs waiting on the network for "
                    f"{worst.communication_share:.0%} of each step.")
     ordered = tuple(sorted(options, key=lambda o: -o.throughput))

@@ -44,6 +44,14 @@ def test_the_pick_is_the_lowest_score_as_the_ranking_orders():
     assert [o.candidate for o in rec.options] == [0, 1, 3]  # fastest first
 
 
+def test_fabrics_held_to_the_same_ceiling_are_avoided_together():
+    """10, 25 and 100 GbE TCP meet the same per-host socket ceiling: naming only one of them
+    would read as if the others were better."""
+    tcp25 = option(5, "ethernet", False, 60.0, 1.30, rdma=False, rate=25.0)
+    rec = recommend([IB, ROCE, TCP, tcp25], "balanced", TOL)
+    assert "Avoid ETHERNET-3 and ETHERNET-5: 60%" in rec.reason
+
+
 def test_lossy_roce_loses_to_a_lossless_fabric_within_the_tolerance():
     rec = recommend([IB, ROCE, LOSSY], "balanced", TOL)
     assert rec.pick is ROCE
