@@ -16,6 +16,7 @@ from sizing.step import (
     estimate_batch,
     feasibility_batch,
     layout_arrays,
+    step_floor_batch,
 )
 from sizing.workload import FRAMEWORKS, RECOMPUTE, Layout, Training, Transformer
 
@@ -433,3 +434,11 @@ def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     first[back] = rows  # any row of each set will do: they share the figures
     bound = compute_bound_batch(table.batch(cands, first), model, training, constants)
     return {k: v[back] for k, v in bound.items()}
+
+
+def throughput_floor(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
+                     training: Training, constants) -> dict[str, np.ndarray]:
+    """Upper bounds of the throughput of some rows of a chunk from compute and the part of
+    their communication the model never hides (step_floor_batch): tighter than
+    throughput_bound's, and per row, since the network's share depends on the fabric."""
+    return step_floor_batch(table.batch(cands, rows), model, training, constants)
