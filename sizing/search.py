@@ -84,6 +84,25 @@ class Candidates:
         return {k: v[rows] for k, v in self.layout.items()}
 
 
+def joined(parts: Sequence[tuple[Candidates, np.ndarray]]) -> Candidates:
+    """Some rows of several chunks (each chunk's candidates and its rows) as candidates of
+    their own, in that order, the sharing of fabrics kept: each chunk's sets numbered apart."""
+    def cat(pick) -> np.ndarray:
+        return np.concatenate([pick(c, rows) for c, rows in parts])
+
+    layouts = [c.layout_of(rows) for c, rows in parts]
+    offsets = np.cumsum([0, *(len(c) for c, _ in parts)])
+    shared_of = np.concatenate([
+        (c.shared_of[rows] if c.shared_of is not None else rows) + offset
+        for (c, rows), offset in zip(parts, offsets)])
+    _, shared_first = np.unique(shared_of, return_index=True)
+    return Candidates(cat(lambda c, rows: c.hardware[rows]), cat(lambda c, rows: c.nodes[rows]),
+                      {k: np.concatenate([layout[k] for layout in layouts]) for k in layouts[0]},
+                      cat(lambda c, rows: c.global_batch[rows]),
+                      node_index=cat(lambda c, rows: c.node_index[rows]),
+                      shared_first=shared_first, shared_of=shared_of)
+
+
 class LayoutColumns(Mapping):
     """A chunk's layouts as grid rows: columns are gathered only for the candidates that need
     them (most are ruled out on validity and memory, computed once per server)."""

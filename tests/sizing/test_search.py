@@ -13,6 +13,7 @@ from sizing.search import (
     enumeration,
     evaluate,
     feasibility,
+    joined,
     layout_grid,
     model_on,
     search_size,
@@ -122,6 +123,39 @@ def test_the_communication_floor_is_never_below_the_model_s_step(cluster_on, con
     plain = step_floor_batch(HardwareTable.of(clusters).batch(cands, some), model, training,
                              constants)
     np.testing.assert_array_equal(rows["samples_per_s"], plain["samples_per_s"])
+
+
+def test_rows_of_several_chunks_joined_are_those_rows_with_their_fabrics_shared(cluster_on,
+                                                                               constants):
+    """What the search bounds and times several chunks at once on: their rows in order, each
+    with the model's figures and compute bound it has in its own chunk."""
+    clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
+    table = HardwareTable.of(clusters)
+    model, training = PRESETS["llama-3-70b"].model, Training(512, 1)
+    space = enumeration([c.gpus_per_node for c in clusters], range(1, 9), model, training,
+                        LayoutSpace(), False, 2048, table.groups)
+    chunks = list(space.chunks(500))[:3]
+    assert len(chunks) == 3
+    picked = [(c, np.arange(i, len(c), 3 + i)) for i, c in enumerate(chunks)]
+    both = joined(picked)
+    assert len(both) == sum(rows.size for _, rows in picked)
+    every = np.arange(len(both))
+    whole = model_on(table, both, every, model, training, constants)
+    bound = throughput_bound(table, both, every, model, training, constants)
+    # Rows of one chunk share a set only with rows of that chunk.
+    start = 0
+    for c, rows in picked:
+        here = slice(start, start + rows.size)
+        own = model_on(table, c, rows, model, training, constants)
+        for key in ("step_time_s", "valid", "memory_fits"):
+            np.testing.assert_array_equal(whole[key][here], own[key], err_msg=key)
+        np.testing.assert_array_equal(
+            bound["samples_per_s"][here],
+            throughput_bound(table, c, rows, model, training, constants)["samples_per_s"])
+        assert np.unique(both.shared_of[here]).size == np.unique(c.shared_of[rows]).size
+        start += rows.size
+    assert set(np.unique(both.shared_of[:picked[0][1].size])).isdisjoint(
+        both.shared_of[picked[0][1].size:])
 
 
 def test_every_candidate_multiplies_to_the_gpu_count(cluster_on):
