@@ -593,8 +593,9 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     probed[first] = True
     rest = np.flatnonzero(~dominated(np.arange(run.size), rate_bound, bound) & ~probed)
     if rest.size:
-        floor = series.rate_of(model, throughput_floor(table, cands, run[rest], model, training,
-                                                       ctx.constants))
+        floor = series.rate_of(model, throughput_floor(
+            table, cands, run[rest], model, training, ctx.constants,
+            bound={k: v[rest] for k, v in upper.items()}))
         rest = rest[~dominated(rest, floor, ctx.bound(floor, cands, run[rest], gpus[rest]))]
     r_rest = model_on(table, cands, run[rest], model, training, ctx.constants)
     both = np.concatenate([first, rest])

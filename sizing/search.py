@@ -12,6 +12,7 @@ import numpy as np
 from sizing.constants import GpuCodes
 from sizing.hardware import Cluster
 from sizing.step import (
+    FLOOR_COMPUTE,
     compute_bound_batch,
     estimate_batch,
     feasibility_batch,
@@ -456,8 +457,11 @@ def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
 
 
 def throughput_floor(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
-                     training: Training, constants) -> dict[str, np.ndarray]:
+                     training: Training, constants,
+                     bound: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """Upper bounds of the throughput of some rows of a chunk from compute and the part of
     their communication the model never hides (step_floor_batch): tighter than
-    throughput_bound's, and per row, since the network's share depends on the fabric."""
-    return step_floor_batch(table.batch(cands, rows), model, training, constants)
+    throughput_bound's, and per row, since the network's share depends on the fabric.
+    `bound`: throughput_bound's columns of these rows, whose compute the floor then reads."""
+    compute = None if bound is None else {k: bound[k] for k in FLOOR_COMPUTE}
+    return step_floor_batch(table.batch(cands, rows), model, training, constants, compute)

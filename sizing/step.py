@@ -488,12 +488,14 @@ def compute_bound_batch(batch: dict, model, training: Training, constants) -> di
     of compute under overlapped communication (a non-negative factor x the hidden time). The
     pruning of the search is exact only while this holds."""
     c = _prepared(batch, training, model)
-    t_mb = compute_side(c, model, training, constants)["t_mb"]
+    comp = compute_side(c, model, training, constants)
+    t_mb = comp["t_mb"]
     bubble = (c["pp"] - 1) / c["virtual_stages"] * t_mb
     step = c["micro_batches"] * t_mb + bubble
     samples = c["global_batch"] / step
     tokens = samples * model.seq_len if isinstance(model, Transformer) else np.full_like(step, np.nan)
-    return {"samples_per_s": samples, "tokens_per_s": tokens}
+    return {"samples_per_s": samples, "tokens_per_s": tokens,
+            **{k: comp[k] for k in FLOOR_COMPUTE}}
 
 
 # Rounding of the floor's sum of terms (each the model's own figure of its base pass, or a
@@ -519,7 +521,13 @@ def _exposed_at_least(total, one, hide):
     return np.minimum(total, np.maximum(one, total - hide))
 
 
-def step_floor_batch(batch: dict, model, training: Training, constants) -> dict:
+# What step_floor_batch reads of compute_side, which compute_bound_batch passes on: a search
+# computes it once per set of fabrics and gives it to the floor of each row.
+FLOOR_COMPUTE = ("t_mb", "t_fwd_mb", "hbm_raw_Bps")
+
+
+def step_floor_batch(batch: dict, model, training: Training, constants,
+                     compute: dict | None = None) -> dict:
     """Upper bounds of each candidate's throughput (tokens_per_s, samples_per_s), tighter than
     compute_bound_batch's: a lower bound of estimate_batch's step time from a few of its own
     terms, each priced as the model prices it in its base pass (no network stretch), the
@@ -549,12 +557,13 @@ def step_floor_batch(batch: dict, model, training: Training, constants) -> dict:
     non-negative. The floor is lowered by _FLOOR_ROUNDING against the rounding of a sum taken
     in another order. With an expert share of overlap above 1 (a negative exposed expert
     time) or a negative slowdown under overlap, the parts left out could be negative: the
-    compute-only bound is returned instead.
+    compute-only bound is returned instead. `compute`: the rows' FLOOR_COMPUTE columns, when
+    known (compute_bound_batch's), else computed here.
     """
     if constants.ep_overlap_fraction > 1 or constants.overlap_compute_slowdown < 0:
         return compute_bound_batch(batch, model, training, constants)
     c = _prepared(batch, training, model)
-    comp = compute_side(c, model, training, constants)
+    comp = compute if compute is not None else compute_side(c, model, training, constants)
     gpn = c["gpus_per_node"]
     gpus = gpn * c["nodes"]
     dp, tp, pp, ep, cp = (c[k] for k in ("dp", "tp", "pp", "ep", "cp"))

@@ -117,12 +117,14 @@ def test_the_communication_floor_is_never_below_the_model_s_step(cluster_on, con
         assert np.all(tighter >= 1 - 1e-9), preset
         if preset != "resnet-50":  # data parallelism alone: the floor adds its reduction only
             assert np.median(tighter) > 1.1, preset
-    # throughput_floor is the same floor on some rows of a chunk.
+    # throughput_floor is the same floor on some rows of a chunk, whether it computes their
+    # compute or reads it from their compute bound (computed once per set of fabrics).
+    table = HardwareTable.of(clusters)
     some = np.arange(0, len(cands), 7)
-    rows = throughput_floor(HardwareTable.of(clusters), cands, some, model, training, constants)
-    plain = step_floor_batch(HardwareTable.of(clusters).batch(cands, some), model, training,
-                             constants)
-    np.testing.assert_array_equal(rows["samples_per_s"], plain["samples_per_s"])
+    plain = step_floor_batch(table.batch(cands, some), model, training, constants)
+    for given in (None, throughput_bound(table, cands, some, model, training, constants)):
+        rows = throughput_floor(table, cands, some, model, training, constants, given)
+        np.testing.assert_array_equal(rows["samples_per_s"], plain["samples_per_s"])
 
 
 def test_rows_of_several_chunks_joined_are_those_rows_with_their_fabrics_shared(cluster_on,
