@@ -536,10 +536,11 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     Why each term is at most what the model adds (the model's step is the stretched pass's
     sum plus the compute stragglers; every stretch is at least 1 where the fabric's jitter is
     not negative, and each term below is non-decreasing in the stretched times):
-    - compute and bubble, with each micro-batch's tensor-parallel all-reduces on top: the
-      model's per-micro-batch time adds to compute the exposed share (1 - tp_overlap_fraction)
-      of them and other non-negative parts (expert all-to-all, context-parallel ring, offload),
-      and runs it m + bubble times; counted only while that share is not negative.
+    - compute and bubble, with each micro-batch's tensor-parallel all-reduces and expert
+      all-to-alls on top: the model's per-micro-batch time adds to compute the exposed share
+      (1 - tp_overlap_fraction, 1 - ep_overlap_fraction) of them and other non-negative parts
+      (context-parallel ring, offload), and runs it m + bubble times; the all-reduces counted
+      only while their share is not negative.
     - the pipeline's point-to-point transfers: exposed in full by the model.
     - the data-parallel gradients' reduction: without ZeRO the all-reduce, ZeRO-1 its
       reduce-scatter, ZeRO-2 each micro-batch's reduce-scatter, ZeRO-3 each micro-batch's
@@ -547,17 +548,18 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
       max(last piece, total - the compute it hides behind)); the model exposes all of it where
       the framework does not overlap or tensor parallelism crosses nodes, more still). ZeRO-3
       shares the backward's window with the all-gathers, and exposes at least what the
-      reduce-scatter alone would. Left out where the model prices them otherwise: expert
-      gradients over their own group (ep > 1 with experts), DeepSpeed's synchronous ZeRO-3.
+      reduce-scatter alone would. Where expert gradients reduce over their own group (ep > 1,
+      without ZeRO or with ZeRO-1), only the dense buckets are counted; DeepSpeed's
+      synchronous ZeRO-3, which the model prices otherwise, is left out.
     - the optimizer step on the GPU (without offload) and the compute stragglers: the
       model's own figures, computed as it computes them (the stragglers where
       compute_jitter_cv is not negative).
-    Left out: the ZeRO all-gathers, the expert and context-parallel traffic, offload, the
-    network stragglers and the slowdown of compute under overlapped communication, all
-    non-negative. The floor is lowered by _FLOOR_ROUNDING against the rounding of a sum taken
-    in another order. With an expert share of overlap above 1 (a negative exposed expert
-    time) or a negative slowdown under overlap, the parts left out could be negative: the
-    compute-only bound is returned instead. `compute`: the rows' FLOOR_COMPUTE columns, when
+    Left out: the ZeRO all-gathers, the context-parallel ring, offload, the network
+    stragglers and the slowdown of compute under overlapped communication, all non-negative.
+    The floor is lowered by _FLOOR_ROUNDING against the rounding of a sum taken in another
+    order. With an expert share of overlap above 1 (a negative exposed expert time, which a
+    stretch would lower further) or a negative slowdown under overlap, the compute-only bound
+    is returned instead. `compute`: the rows' FLOOR_COMPUTE columns, when
     known (compute_bound_batch's), else computed here.
     """
     if constants.ep_overlap_fraction > 1 or constants.overlap_compute_slowdown < 0:
@@ -590,6 +592,14 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
                                 stretched_up)
             tp_mb = np.where(tp > 1, tp_count * t_tp1, 0.0)
             t_mb = t_comp_mb + tp_mb * (1 - constants.tp_overlap_fraction)
+        if model.experts > 1:
+            k = min(model.top_k, model.experts)
+            sp = c["sequence_parallel"].astype(bool)
+            ep_msg = s / cp * b * k * h * act_bytes / np.where(sp, tp, 1.0)
+            t_ep1 = _floor_cost("all_to_all", ep_msg, ep, tp, gpn, links, constants,
+                                stretched_up)
+            ep_mb = np.where(ep > 1, 4.0 * L / pp * t_ep1, 0.0)
+            t_mb = t_mb + ep_mb * (1 - constants.ep_overlap_fraction)
         pp_msg = tp_msg / tp
         _, spans_pp = group_span(pp, tp * dp * cp, gpn)
         t_p2p, _ = _collective_on(_Rows.of((pp > 1) & stretched_up, links), "p2p", pp_msg,
@@ -608,10 +618,15 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     shard = np.where(hybrid, c["shard_group"] * cp, dpc) if hybrid.any() else dpc
     bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
     n_buckets = np.maximum(grad_bytes / bucket, 1.0)
+    # Without ZeRO and with ZeRO-1, expert gradients reduce over their own group (ep > 1):
+    # their buckets only add to the dense ones', which alone are counted there.
+    buckets = n_buckets
+    if expert > 0:
+        expert_bytes = expert / (tp * pp * ep) * gbytes
+        buckets = np.where(ep > 1, np.maximum((grad_bytes - expert_bytes) / bucket, 1.0),
+                           n_buckets)
     hide_bwd = constants.overlap_efficiency * t_bwd_mb
     reduced = (dpc > 1) & stretched_up
-    if expert > 0:
-        reduced &= ep == 1
     sync = (zero == 3) & SYNCHRONOUS_ZERO3_CODES[np.asarray(c["framework"], int)]
     reduced &= ~sync
     # ZeRO-1 and ZeRO-2 reduce-scatter as the all-reduce does, a bucket at a time, over the
@@ -625,8 +640,8 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
                         reduced & (zero == 3))
     t_rs = units * t_rs1
     reduction = np.where(
-        zero == 0, _exposed_at_least(n_buckets * t_bucket, t_bucket, hide_bwd),
-        np.where(zero == 1, _exposed_at_least(n_buckets * t_rsb, t_rsb, hide_bwd),
+        zero == 0, _exposed_at_least(buckets * t_bucket, t_bucket, hide_bwd),
+        np.where(zero == 1, _exposed_at_least(buckets * t_rsb, t_rsb, hide_bwd),
                  np.where(zero == 2, m * _exposed_at_least(n_buckets * t_rsb, t_rsb, hide_bwd),
                           m * _exposed_at_least(t_rs, t_rs / units, hide_bwd))))
     step = step + np.where(reduced, reduction, 0.0)
