@@ -428,7 +428,13 @@ def _screened(ctx: _Context, table: HardwareTable, cands: Candidates, exhaustive
               fastest: _Fastest | None) -> _Screened:
     """The rules of a chunk known before the time model: validity, memory, stock and the
     monthly budget as asked or with spares; and which runnable rows could be their cell's
-    fastest, for the pairs with oversubscribed variants."""
+    fastest, for the pairs with oversubscribed variants.
+
+    The time model runs only on candidates that pass every rule known without it or that
+    could be their cell's fastest runnable layout, and, unless a rule reads the time to train,
+    only on those whose bounds could still beat their cell's best (or its fastest, _Pool and
+    _undominated): both exact, since a candidate left out could be neither eligible-and-unseen,
+    nor a cell's best, nor a cell's fastest."""
     request, model, training = ctx.request, ctx.request.model, ctx.request.training(ctx.policy)
     cell = cands.hardware * len(request.node_counts) + cands.node_index
     found = feasibility(table, cands, model, training, ctx.constants, exhaustive)
