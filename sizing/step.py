@@ -542,25 +542,27 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
       (context-parallel ring, offload), and runs it m + bubble times; the all-reduces counted
       only while their share is not negative.
     - the pipeline's point-to-point transfers: exposed in full by the model.
-    - the data-parallel gradients' reduction: without ZeRO the all-reduce, ZeRO-1 its
-      reduce-scatter, ZeRO-2 each micro-batch's reduce-scatter, ZeRO-3 each micro-batch's
-      reduce-scatter in the backward: each exposes at least _exposed_at_least (min(total,
-      max(last piece, total - the compute it hides behind)); the model exposes all of it where
-      the framework does not overlap or tensor parallelism crosses nodes, more still). ZeRO-3
-      shares the backward's window with the all-gathers, and exposes at least what the
-      reduce-scatter alone would. Where expert gradients reduce over their own group (ep > 1,
-      without ZeRO or with ZeRO-1), only the dense buckets are counted; DeepSpeed's
-      synchronous ZeRO-3, which the model prices otherwise, is left out.
+    - the data-parallel collectives: without ZeRO the gradients' all-reduce; ZeRO-1 their
+      reduce-scatter (hidden behind the backward) and the weights' all-gather (behind the next
+      forward); ZeRO-2 each micro-batch's reduce-scatter and, exposed in full, the weights'
+      all-gather; ZeRO-3 each micro-batch's forward all-gathers and its backward's all-gathers
+      and reduce-scatters (which share the NICs and the backward's window). Each exposes at
+      least _exposed_at_least (min(total, max(last piece, total - the compute it hides
+      behind)); the model exposes all of it where the framework does not overlap or tensor
+      parallelism crosses nodes, more still, and ZeRO-3's replicas' all-reduce on top). Where
+      expert gradients reduce over their own group (ep > 1, without ZeRO or with ZeRO-1), only
+      the dense buckets are counted; DeepSpeed's synchronous ZeRO-3, which the model prices
+      otherwise, is left out.
     - the optimizer step on the GPU (without offload) and the compute stragglers: the
       model's own figures, computed as it computes them (the stragglers where
       compute_jitter_cv is not negative).
-    Left out: the ZeRO all-gathers, the context-parallel ring, offload, the network
-    stragglers and the slowdown of compute under overlapped communication, all non-negative.
-    The floor is lowered by _FLOOR_ROUNDING against the rounding of a sum taken in another
-    order. With an expert share of overlap above 1 (a negative exposed expert time, which a
-    stretch would lower further) or a negative slowdown under overlap, the compute-only bound
-    is returned instead. `compute`: the rows' FLOOR_COMPUTE columns, when
-    known (compute_bound_batch's), else computed here.
+    Left out: the context-parallel ring, offload, the network stragglers and the slowdown of
+    compute under overlapped communication, all non-negative. The floor is lowered by
+    _FLOOR_ROUNDING against the rounding of a sum taken in another order. With an expert
+    share of overlap above 1 (a negative exposed expert time, which a stretch would lower
+    further) or a negative slowdown under overlap, the compute-only bound is returned instead.
+    `compute`: the rows' FLOOR_COMPUTE columns when known (compute_bound_batch's), else
+    computed here.
     """
     if constants.ep_overlap_fraction > 1 or constants.overlap_compute_slowdown < 0:
         return compute_bound_batch(batch, model, training, constants)
@@ -629,21 +631,37 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     reduced = (dpc > 1) & stretched_up
     sync = (zero == 3) & SYNCHRONOUS_ZERO3_CODES[np.asarray(c["framework"], int)]
     reduced &= ~sync
-    # ZeRO-1 and ZeRO-2 reduce-scatter as the all-reduce does, a bucket at a time, over the
-    # data-parallel group (the model's t_z1_rsb and t_rsb: one price for both).
+    # Each stage's reduce-scatter and all-gather as the model prices them (ZeRO-1 and ZeRO-2 a
+    # bucket at a time over the data-parallel group, ZeRO-3 a layer at a time over its shard
+    # group), each op in one call for every stage's rows: the model is element-wise.
     t_bucket = _floor_cost("all_reduce", bucket, dpc, tp, gpn, links, constants,
                            reduced & (zero == 0))
-    t_rsb = _floor_cost("reduce_scatter", bucket, dpc, tp, gpn, links, constants,
-                        reduced & ((zero == 1) | (zero == 2)))
     units = float(model.layers) if is_tf else 1.0
-    t_rs1 = _floor_cost("reduce_scatter", grad_bytes / units, shard, tp, gpn, links, constants,
-                        reduced & (zero == 3))
-    t_rs = units * t_rs1
+    z3 = zero == 3
+    zero_group = np.where(z3, shard, dpc)
+    sharded = reduced & (zero >= 1)
+    t_rs1 = _floor_cost("reduce_scatter", np.where(z3, grad_bytes / units, bucket), zero_group,
+                        tp, gpn, links, constants, sharded)
+    wbytes = (constants.bytes_per_param_weights_fp32 if training.precision == "fp32"
+              else constants.bytes_per_param_weights)
+    fp8_gather = np.asarray(c["fp8_param_gather"], bool) & (training.precision == "fp8")
+    w_per_g = (np.where(fp8_gather, constants.bytes_per_param_weights_fp8, wbytes)
+               if fp8_gather.any() else wbytes) / gbytes
+    w_bucket = np.minimum(bucket, local_params * wbytes)
+    t_ag1 = _floor_cost("all_gather", np.where(z3, local_params * wbytes / units,
+                                               np.where(zero == 1, bucket * w_per_g, w_bucket)),
+                        zero_group, tp, gpn, links, constants, sharded)
+    hide_fwd = constants.overlap_efficiency * t_fwd_mb
+    t_rs, t_ag = units * t_rs1, units * t_ag1
     reduction = np.where(
         zero == 0, _exposed_at_least(buckets * t_bucket, t_bucket, hide_bwd),
-        np.where(zero == 1, _exposed_at_least(buckets * t_rsb, t_rsb, hide_bwd),
-                 np.where(zero == 2, m * _exposed_at_least(n_buckets * t_rsb, t_rsb, hide_bwd),
-                          m * _exposed_at_least(t_rs, t_rs / units, hide_bwd))))
+        np.where(
+            zero == 1, (_exposed_at_least(buckets * t_rs1, t_rs1, hide_bwd)
+                        + _exposed_at_least(buckets * t_ag1, t_ag1, hide_fwd)),
+            np.where(zero == 2, (m * _exposed_at_least(n_buckets * t_rs1, t_rs1, hide_bwd)
+                                 + np.maximum(local_params * wbytes / w_bucket, 1.0) * t_ag1),
+                     m * (_exposed_at_least(t_ag, t_ag / units, hide_fwd)
+                          + _exposed_at_least(t_ag + t_rs, (t_ag + t_rs) / units, hide_bwd)))))
     step = step + np.where(reduced, reduction, 0.0)
 
     # ---- the optimizer step and the compute stragglers
