@@ -28,18 +28,25 @@ from sizing.hardware import Cluster
 from sizing.policy import SizingPolicy
 from sizing.search import (
     Candidates,
+    Feasibility,
     HardwareTable,
     enumeration,
     feasibility,
+    joined,
     model_on,
     throughput_bound,
+    throughput_floor,
 )
 
 Progress = Callable[[float], None]
 # Rows of best bound per cell timed first: their best true score is what the cell's other rows'
 # bounds must beat. More probes prune more rows and cost more of their own (measured on the
-# 70B full-catalog search: 1 probe left 133k rows to time, 4 left 126k, 8 left 104k, 16 100k).
+# 70B full-catalog search, rows timed in all, probes included: 1 probe 139k, 2 134k, 4 103k,
+# 8 68k, 16 75k).
 PROBES_PER_CELL = 8
+# Screened chunks bounded and timed together at most (sizing_run._Pool); with the rows they
+# bring, at most one chunk's size.
+POOLED_CHUNKS = 16
 # The model's columns the result reads of each (hardware, node count)'s best candidate (the
 # advice's options, the intervals of the ranked ones); the ranked configurations themselves
 # are estimated again, one by one. Only these are kept per cell, so the kept table stays small
@@ -64,7 +71,8 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     spares, ruled on, scored; of each chunk only the best candidate per (hardware, node count)
     and the counts are kept, so memory is bounded by the chunk size whatever the node range.
     Beyond one leaf, each cell's fastest layout is then evaluated on the fabric's oversubscribed
-    spines (`Variants`), ranked as hardware of its own.
+    spines (`Variants`), ranked as hardware of its own. Unless a rule reads the time to train,
+    the rows of several chunks that reach the bounds are bounded and timed together (`_Pool`).
 
     `exhaustive` runs every candidate through the whole model in one pass, without ruling out
     invalid or non-fitting layouts first: the reference the tests hold the search to.
@@ -94,8 +102,13 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     best = ranking.RunningBest(len(all_pairs), len(request.node_counts), held)
     fastest = _Fastest(best, len(pairs))
     done, total, told = 0, max(space.size, 1), 0
+    pool = (None if exhaustive or ctx.rules_need_the_time
+            else _Pool(ctx, best, table, fastest, policy.max_candidates_per_pass))
     for cands in chain([first], chunks):
-        _rank_chunk(ctx, best, table, cands, exhaustive, fastest)
+        if pool is None:
+            _rank_chunk(ctx, best, table, cands, exhaustive, fastest)
+        else:
+            pool.add(_screened(ctx, table, cands, False, fastest))
         done += len(cands)
         # A report may be a heartbeat the worker commits (tasks.sizing: at most one per
         # second or tenth of the lease); one per tenth of the search is
@@ -103,6 +116,8 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
         if (tenth := 10 * done // total) > told:
             told = tenth
             progress(0.1 + 0.5 * done / total)
+    if pool is not None:
+        pool.flush()
     extra = variants.candidates(fastest, request.node_counts)
     step = policy.max_candidates_per_pass
     for start in range(0, len(extra) if extra is not None else 0, step):
@@ -395,18 +410,31 @@ def _chosen(ctx: _Context, cands: Candidates, run: np.ndarray, r: dict, found_va
     return figures, ranking.sellable(rules)
 
 
-def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
-                cands: Candidates, exhaustive: bool, fastest: _Fastest | None) -> None:
-    """One chunk's rules and scores; its best candidate per cell goes to `best`, and, for the
-    pairs with oversubscribed variants, its fastest runnable layout per cell to `fastest`.
+@dataclass(frozen=True)
+class _Screened:
+    """A chunk on the rules known without the time model, and the rows the model must see."""
 
-    The time model runs only on candidates that pass every rule known without it (valid,
-    fits in memory, in stock and within the monthly budget as asked or with spares) or that
+    cands: Candidates
+    cell: np.ndarray
+    found: Feasibility
+    # Rows that pass every rule known without the time model as asked or with spares, or that
+    # could be their cell's fastest runnable layout (exhaustive: all).
+    run: np.ndarray
+    known: tuple[np.ndarray, np.ndarray]  # of `run`: those rules passed as asked, with spares
+    wants_fastest: np.ndarray  # of `run`
+
+
+def _screened(ctx: _Context, table: HardwareTable, cands: Candidates, exhaustive: bool,
+              fastest: _Fastest | None) -> _Screened:
+    """The rules of a chunk known before the time model: validity, memory, stock and the
+    monthly budget as asked or with spares; and which runnable rows could be their cell's
+    fastest, for the pairs with oversubscribed variants.
+
+    The time model runs only on candidates that pass every rule known without it or that
     could be their cell's fastest runnable layout, and, unless a rule reads the time to train,
-    only on those whose compute-only bound could still beat their cell's best (or its fastest):
-    both exact, since a candidate left out could be neither eligible-and-unseen, nor a cell's
-    best, nor a cell's fastest.
-    """
+    only on those whose bounds could still beat their cell's best (or its fastest, _Pool and
+    _undominated): both exact, since a candidate left out could be neither eligible-and-unseen,
+    nor a cell's best, nor a cell's fastest."""
     request, model, training = ctx.request, ctx.request.model, ctx.request.training(ctx.policy)
     cell = cands.hardware * len(request.node_counts) + cands.node_index
     found = feasibility(table, cands, model, training, ctx.constants, exhaustive)
@@ -421,11 +449,28 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     if fastest is None:
         wants_fastest[:] = False
     run = np.arange(len(cands)) if exhaustive else np.flatnonzero(passing | wants_fastest)
-    if not exhaustive and run.size and not ctx.rules_need_the_time:
-        run, r = _undominated(ctx, best, table, cands, cell, run, (known[0][run], known[1][run]),
-                              wants_fastest[run])
-    else:
-        r = model_on(table, cands, run, model, training, ctx.constants, found)
+    return _Screened(cands, cell, found, run, (known[0][run], known[1][run]),
+                     wants_fastest[run])
+
+
+def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
+                cands: Candidates, exhaustive: bool, fastest: _Fastest | None) -> None:
+    """One chunk with the whole model on every row that passes the rules known without it
+    (exhaustive: on every row): where a rule reads the time to train, no bound can leave a
+    row out."""
+    screened = _screened(ctx, table, cands, exhaustive, fastest)
+    r = model_on(table, cands, screened.run, ctx.request.model,
+                 ctx.request.training(ctx.policy), ctx.constants, screened.found)
+    _ranked(ctx, best, screened, screened.run, r, fastest)
+
+
+def _ranked(ctx: _Context, best: ranking.RunningBest, screened: _Screened, run: np.ndarray,
+            r: dict[str, np.ndarray], fastest: _Fastest | None) -> None:
+    """A chunk's rules and scores, the model's figures `r` of its rows `run` given; its best
+    candidate per cell goes to `best`, and, for the pairs with oversubscribed variants, its
+    fastest runnable layout per cell to `fastest`. Rows not run are ruled out by a rule known
+    without the model or were left out by their bound (sizing_run._undominated)."""
+    model, cands, cell, found = ctx.request.model, screened.cands, screened.cell, screened.found
     figures, eligibility = _chosen(ctx, cands, run, r, found.valid, found.memory_fits)
     n = len(cands)
     score, raw = np.full(n, np.inf), np.full(n, np.inf)
@@ -436,12 +481,59 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     best.add(cell, score, raw, eligibility, columns, run)
     if fastest is not None:
         # Of the rows run (exhaustive: all), those the whole model finds valid and fitting.
-        mine = np.flatnonzero(wants_fastest[run] & r["valid"].astype(bool)
+        wants = np.zeros(n, bool)
+        wants[screened.run] = screened.wants_fastest
+        mine = np.flatnonzero(wants[run] & r["valid"].astype(bool)
                               & r["memory_fits"].astype(bool))
         rows = run[mine]
         fastest.add(cell[rows], series.rate_of(model, r)[mine],
                     {"global_batch": cands.global_batch[rows],
                      **{f"layout_{k}": v for k, v in cands.layout_of(rows).items()}})
+
+
+class _Pool:
+    """Screened chunks whose rows are bounded and timed together: each cell's probes, then the
+    rows they leave, in one pass of the model for several chunks rather than one per chunk
+    (numpy's calls, not the rows, are most of a pass of a few thousand: 1.6 ms for 100 rows of
+    the full catalog's 70B, 2.9 ms for 3,000). Exact as one chunk at a time: the bound rules on each cell alone (a cell
+    lies in one chunk), and the chunks are then ranked in their order. At most `rows` rows
+    of at most POOLED_CHUNKS chunks wait, so memory stays bounded by the chunk size."""
+
+    def __init__(self, ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
+                 fastest: _Fastest, rows: int):
+        self.ctx, self.best, self.table, self.fastest, self.limit = ctx, best, table, fastest, rows
+        self.pending: list[_Screened] = []
+        self.rows = 0
+
+    def add(self, screened: _Screened) -> None:
+        if self.pending and (self.rows + screened.run.size > self.limit
+                             or len(self.pending) == POOLED_CHUNKS):
+            self.flush()
+        self.pending.append(screened)
+        self.rows += screened.run.size
+
+    def flush(self) -> None:
+        pending, self.pending, self.rows = self.pending, [], 0
+        if not pending:
+            return
+        ctx, table = self.ctx, self.table
+        both = joined([(s.cands, s.run) for s in pending])
+        if len(both):
+            cell = both.hardware * len(ctx.request.node_counts) + both.node_index
+            kept, r = _undominated(
+                ctx, self.best, table, both, cell, np.arange(len(both)),
+                tuple(np.concatenate([s.known[i] for s in pending]) for i in (0, 1)),
+                np.concatenate([s.wants_fastest for s in pending]))
+        else:
+            kept = np.zeros(0, np.intp)
+            r = model_on(table, both, kept, ctx.request.model, ctx.request.training(ctx.policy),
+                         ctx.constants)
+        starts = np.cumsum([0, *(s.run.size for s in pending)])
+        cut = np.searchsorted(kept, starts)
+        for k, s in enumerate(pending):
+            part = slice(cut[k], cut[k + 1])
+            _ranked(ctx, self.best, s, s.run[kept[part] - starts[k]],
+                    {key: v[part] for key, v in r.items()}, self.fastest)
 
 
 def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
@@ -456,7 +548,10 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     best true score among them cannot be the cell's best, and with its bound's raw score no
     better than the best raw score seen it cannot lower that either, so it is counted as
     eligible without running the time model on it. A row whose throughput bound is below the
-    fastest probe's true throughput cannot be the cell's fastest.
+    fastest probe's true throughput cannot be the cell's fastest. The rows the compute-only
+    bound (once per set of fabrics, cheap) leaves are held to the same test with the tighter
+    floor of compute and unhidden communication (per row, and cheaper than the model), and
+    only those it leaves too are timed.
     """
     model, training = ctx.request.model, ctx.request.training(ctx.policy)
     # Every row run here is within its pair's stock (it passes the known rules of one option
@@ -485,23 +580,32 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
                          (known[0][by_score], known[1][by_score]))
         np.minimum.at(beat, cells[by_score], true["score"])
         raw_floor = min(raw_floor, float(np.nanmin(true["raw_score"], initial=inf)))
-    dominated = ~passing | ((bound["score"] > beat[cells]) & (bound["raw_score"] >= raw_floor))
+    fastest = np.full(best.score.shape, -inf)
     if by_rate.size:
         at = np.searchsorted(first, by_rate)
         ok = r["valid"][at].astype(bool) & r["memory_fits"][at].astype(bool)
-        fastest = np.full(best.score.shape, -inf)
         np.maximum.at(fastest, cells[by_rate][ok], true_rate[at][ok])
-        dominated &= ~(wants_fastest & (rate_bound >= fastest[cells]))
-    else:
-        dominated &= ~wants_fastest
-    # The probes' figures are kept: only the other rows left are timed now.
+
+    def dominated(rows: np.ndarray, rate: np.ndarray, scores: dict[str, np.ndarray]) -> np.ndarray:
+        """Of `rows` (into `run`) whose throughput is at most `rate` (scores: its bound's),
+        those that could be neither their cell's best nor its fastest."""
+        out = ~passing[rows] | ((scores["score"] > beat[cells[rows]])
+                                & (scores["raw_score"] >= raw_floor))
+        return out & ~(wants_fastest[rows] & (rate >= fastest[cells[rows]]))
+
+    # The probes' figures are kept: only the other rows left are timed now, those the
+    # communication's floor cannot rule out either.
     probed = np.zeros(run.size, bool)
     probed[first] = True
-    rest = np.flatnonzero(~dominated & ~probed)
+    rest = np.flatnonzero(~dominated(np.arange(run.size), rate_bound, bound) & ~probed)
+    if rest.size:
+        floor = series.rate_of(model, throughput_floor(
+            table, cands, run[rest], model, training, ctx.constants,
+            bound={k: v[rest] for k, v in upper.items()}))
+        rest = rest[~dominated(rest, floor, ctx.bound(floor, cands, run[rest], gpus[rest]))]
     r_rest = model_on(table, cands, run[rest], model, training, ctx.constants)
-    kept = np.flatnonzero(~dominated | probed)
     both = np.concatenate([first, rest])
     order = np.argsort(both, kind="stable")
-    at = np.searchsorted(both[order], kept)
-    merged = {k: np.concatenate([r[k], r_rest[k]])[order][at] for k in r}
+    merged = {k: np.concatenate([r[k], r_rest[k]])[order] for k in r}
+    kept = both[order]
     return run[kept], merged

@@ -12,10 +12,12 @@ import numpy as np
 from sizing.constants import GpuCodes
 from sizing.hardware import Cluster
 from sizing.step import (
+    FLOOR_COMPUTE,
     compute_bound_batch,
     estimate_batch,
     feasibility_batch,
     layout_arrays,
+    step_floor_batch,
 )
 from sizing.workload import FRAMEWORKS, RECOMPUTE, Layout, Training, Transformer
 
@@ -81,6 +83,25 @@ class Candidates:
         if isinstance(self.layout, LayoutColumns):
             return self.layout.at(rows)
         return {k: v[rows] for k, v in self.layout.items()}
+
+
+def joined(parts: Sequence[tuple[Candidates, np.ndarray]]) -> Candidates:
+    """Some rows of several chunks (each chunk's candidates and its rows) as candidates of
+    their own, in that order, the sharing of fabrics kept: each chunk's sets numbered apart."""
+    def cat(pick) -> np.ndarray:
+        return np.concatenate([pick(c, rows) for c, rows in parts])
+
+    layouts = [c.layout_of(rows) for c, rows in parts]
+    offsets = np.cumsum([0, *(len(c) for c, _ in parts)])
+    shared_of = np.concatenate([
+        (c.shared_of[rows] if c.shared_of is not None else rows) + offset
+        for (c, rows), offset in zip(parts, offsets)])
+    _, shared_first = np.unique(shared_of, return_index=True)
+    return Candidates(cat(lambda c, rows: c.hardware[rows]), cat(lambda c, rows: c.nodes[rows]),
+                      {k: np.concatenate([layout[k] for layout in layouts]) for k in layouts[0]},
+                      cat(lambda c, rows: c.global_batch[rows]),
+                      node_index=cat(lambda c, rows: c.node_index[rows]),
+                      shared_first=shared_first, shared_of=shared_of)
 
 
 class LayoutColumns(Mapping):
@@ -433,3 +454,14 @@ def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     first[back] = rows  # any row of each set will do: they share the figures
     bound = compute_bound_batch(table.batch(cands, first), model, training, constants)
     return {k: v[back] for k, v in bound.items()}
+
+
+def throughput_floor(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
+                     training: Training, constants,
+                     bound: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    """Upper bounds of the throughput of some rows of a chunk from compute and the part of
+    their communication the model never hides (step_floor_batch): tighter than
+    throughput_bound's, and per row, since the network's share depends on the fabric.
+    `bound`: throughput_bound's columns of these rows, whose compute the floor then reads."""
+    compute = None if bound is None else {k: bound[k] for k in FLOOR_COMPUTE}
+    return step_floor_batch(table.batch(cands, rows), model, training, constants, compute)

@@ -488,11 +488,192 @@ def compute_bound_batch(batch: dict, model, training: Training, constants) -> di
     of compute under overlapped communication (a non-negative factor x the hidden time). The
     pruning of the search is exact only while this holds."""
     c = _prepared(batch, training, model)
-    t_mb = compute_side(c, model, training, constants)["t_mb"]
+    comp = compute_side(c, model, training, constants)
+    t_mb = comp["t_mb"]
     bubble = (c["pp"] - 1) / c["virtual_stages"] * t_mb
     step = c["micro_batches"] * t_mb + bubble
     samples = c["global_batch"] / step
     tokens = samples * model.seq_len if isinstance(model, Transformer) else np.full_like(step, np.nan)
+    return {"samples_per_s": samples, "tokens_per_s": tokens,
+            **{k: comp[k] for k in FLOOR_COMPUTE}}
+
+
+# Rounding of the floor's sum of terms (each the model's own figure of its base pass, or a
+# part of one) against the model's sum in its own order: a few units in the last place, far
+# below this share, by which the floor is lowered so that it is never above the step it bounds.
+_FLOOR_ROUNDING = 1e-12
+
+
+def _floor_cost(op, size, group, stride, gpn, links: Links, constants, read) -> np.ndarray:
+    """A collective's time as estimate_batch's `cost` prices it (the same span, NIC share and
+    rows: a group of two or more), on the rows `read` (0 elsewhere)."""
+    per_node, _ = group_span(group, stride, gpn)
+    t, _ = _collective_on(_Rows.of(read & (group > 1), links), op, size, group, per_node,
+                          links.node_Bps * per_node / gpn, constants)
+    return t
+
+
+def _exposed_at_least(total, one, hide):
+    """min(total, max(one, total - hide)): what the model exposes of a collective of `total`
+    seconds hidden behind `hide` seconds of compute but for its last piece `one`, and the
+    least it exposes of one (exposing all of it is more). Non-decreasing in `total` and
+    `one`, so a network stretch of either (at least 1) only raises it."""
+    return np.minimum(total, np.maximum(one, total - hide))
+
+
+# What step_floor_batch reads of compute_side, which compute_bound_batch passes on: a search
+# computes it once per set of fabrics and gives it to the floor of each row.
+FLOOR_COMPUTE = ("t_mb", "t_fwd_mb", "hbm_raw_Bps")
+
+
+def step_floor_batch(batch: dict, model, training: Training, constants,
+                     compute: dict | None = None) -> dict:
+    """Upper bounds of each candidate's throughput (tokens_per_s, samples_per_s), tighter than
+    compute_bound_batch's: a lower bound of estimate_batch's step time from a few of its own
+    terms, each priced as the model prices it in its base pass (no network stretch), the
+    others left out. Per row, since what the network costs depends on the fabric.
+
+    Why each term is at most what the model adds (the model's step is the stretched pass's
+    sum plus the compute stragglers; every stretch is at least 1 where the fabric's jitter is
+    not negative, and each term below is non-decreasing in the stretched times):
+    - compute and bubble, with each micro-batch's tensor-parallel all-reduces and expert
+      all-to-alls on top: the model's per-micro-batch time adds to compute the exposed share
+      (1 - tp_overlap_fraction, 1 - ep_overlap_fraction) of them and other non-negative parts
+      (context-parallel ring, offload), and runs it m + bubble times; the all-reduces counted
+      only while their share is not negative.
+    - the pipeline's point-to-point transfers: exposed in full by the model.
+    - the data-parallel collectives: without ZeRO the gradients' all-reduce; ZeRO-1 their
+      reduce-scatter (hidden behind the backward) and the weights' all-gather (behind the next
+      forward); ZeRO-2 each micro-batch's reduce-scatter and, exposed in full, the weights'
+      all-gather; ZeRO-3 each micro-batch's forward all-gathers and its backward's all-gathers
+      and reduce-scatters (which share the NICs and the backward's window). Each exposes at
+      least _exposed_at_least (min(total, max(last piece, total - the compute it hides
+      behind)); the model exposes all of it where the framework does not overlap or tensor
+      parallelism crosses nodes, more still, and ZeRO-3's replicas' all-reduce on top). Where
+      expert gradients reduce over their own group (ep > 1, without ZeRO or with ZeRO-1), only
+      the dense buckets are counted; DeepSpeed's synchronous ZeRO-3, which the model prices
+      otherwise, is left out.
+    - the optimizer step on the GPU (without offload) and the compute stragglers: the
+      model's own figures, computed as it computes them (the stragglers where
+      compute_jitter_cv is not negative).
+    Left out: the context-parallel ring, offload, the network stragglers and the slowdown of
+    compute under overlapped communication, all non-negative. The floor is lowered by
+    _FLOOR_ROUNDING against the rounding of a sum taken in another order. With an expert
+    share of overlap above 1 (a negative exposed expert time, which a stretch would lower
+    further) or a negative slowdown under overlap, the compute-only bound is returned instead.
+    `compute`: the rows' FLOOR_COMPUTE columns when known (compute_bound_batch's), else
+    computed here.
+    """
+    if constants.ep_overlap_fraction > 1 or constants.overlap_compute_slowdown < 0:
+        return compute_bound_batch(batch, model, training, constants)
+    c = _prepared(batch, training, model)
+    comp = compute if compute is not None else compute_side(c, model, training, constants)
+    gpn = c["gpus_per_node"]
+    gpus = gpn * c["nodes"]
+    dp, tp, pp, ep, cp = (c[k] for k in ("dp", "tp", "pp", "ep", "cp"))
+    v, m, b = c["virtual_stages"], c["micro_batches"], c["micro_batch"]
+    zero = c["zero_stage"].astype(int)
+    n = gpus.shape[0]
+    is_tf = isinstance(model, Transformer)
+    t_comp_mb, t_fwd_mb = comp["t_mb"], comp["t_fwd_mb"]
+    t_bwd_mb = t_comp_mb - t_fwd_mb
+    links = Links.of(c, constants)
+    node_bw = links.node_Bps
+    # Where the fabric's jitter is negative a stretch would shorten the network's terms: none
+    # of them is counted there.
+    stretched_up = np.asarray(c["fabric_jitter_cv"], float) >= 0
+    t_mb = t_comp_mb
+    pp_total = np.zeros(n)
+    if is_tf:
+        s, h, L = model.seq_len, model.hidden, model.layers
+        act_bytes = 4.0 if training.precision == "fp32" else 2.0
+        tp_msg = s / cp * b * h * act_bytes
+        if constants.tp_overlap_fraction <= 1:
+            tp_count = np.where(c["recompute"].astype(int) == 2, 6.0, 4.0) * L / pp
+            t_tp1 = _floor_cost("all_reduce", tp_msg, tp, 1, gpn, links, constants,
+                                stretched_up)
+            tp_mb = np.where(tp > 1, tp_count * t_tp1, 0.0)
+            t_mb = t_comp_mb + tp_mb * (1 - constants.tp_overlap_fraction)
+        if model.experts > 1:
+            k = min(model.top_k, model.experts)
+            sp = c["sequence_parallel"].astype(bool)
+            ep_msg = s / cp * b * k * h * act_bytes / np.where(sp, tp, 1.0)
+            t_ep1 = _floor_cost("all_to_all", ep_msg, ep, tp, gpn, links, constants,
+                                stretched_up)
+            ep_mb = np.where(ep > 1, 4.0 * L / pp * t_ep1, 0.0)
+            t_mb = t_mb + ep_mb * (1 - constants.ep_overlap_fraction)
+        pp_msg = tp_msg / tp
+        _, spans_pp = group_span(pp, tp * dp * cp, gpn)
+        t_p2p, _ = _collective_on(_Rows.of((pp > 1) & stretched_up, links), "p2p", pp_msg,
+                                  np.full(n, 2.0), np.where(spans_pp > 1, 1.0, 2.0),
+                                  node_bw / gpn, constants)
+        pp_total = np.where(pp > 1, 2.0 * v * (m + pp - 1) * t_p2p, 0.0)
+    step = m * t_mb + (pp - 1) / v * t_mb + pp_total
+
+    # ---- the gradients' reduction
+    expert = model.expert_params if is_tf else 0.0
+    local_params = (model.params - expert) / (tp * pp) + expert / (tp * pp * ep)
+    gbytes = gradient_bytes_per_param(c, constants, training.precision)
+    grad_bytes = local_params * gbytes
+    dpc = dp * cp
+    hybrid = c["shard_group"] > 0
+    shard = np.where(hybrid, c["shard_group"] * cp, dpc) if hybrid.any() else dpc
+    bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
+    n_buckets = np.maximum(grad_bytes / bucket, 1.0)
+    # Without ZeRO and with ZeRO-1, expert gradients reduce over their own group (ep > 1):
+    # their buckets only add to the dense ones', which alone are counted there.
+    buckets = n_buckets
+    if expert > 0:
+        expert_bytes = expert / (tp * pp * ep) * gbytes
+        buckets = np.where(ep > 1, np.maximum((grad_bytes - expert_bytes) / bucket, 1.0),
+                           n_buckets)
+    hide_bwd = constants.overlap_efficiency * t_bwd_mb
+    reduced = (dpc > 1) & stretched_up
+    sync = (zero == 3) & SYNCHRONOUS_ZERO3_CODES[np.asarray(c["framework"], int)]
+    reduced &= ~sync
+    # Each stage's reduce-scatter and all-gather as the model prices them (ZeRO-1 and ZeRO-2 a
+    # bucket at a time over the data-parallel group, ZeRO-3 a layer at a time over its shard
+    # group), each op in one call for every stage's rows: the model is element-wise.
+    t_bucket = _floor_cost("all_reduce", bucket, dpc, tp, gpn, links, constants,
+                           reduced & (zero == 0))
+    units = float(model.layers) if is_tf else 1.0
+    z3 = zero == 3
+    zero_group = np.where(z3, shard, dpc)
+    sharded = reduced & (zero >= 1)
+    t_rs1 = _floor_cost("reduce_scatter", np.where(z3, grad_bytes / units, bucket), zero_group,
+                        tp, gpn, links, constants, sharded)
+    wbytes = (constants.bytes_per_param_weights_fp32 if training.precision == "fp32"
+              else constants.bytes_per_param_weights)
+    fp8_gather = np.asarray(c["fp8_param_gather"], bool) & (training.precision == "fp8")
+    w_per_g = (np.where(fp8_gather, constants.bytes_per_param_weights_fp8, wbytes)
+               if fp8_gather.any() else wbytes) / gbytes
+    w_bucket = np.minimum(bucket, local_params * wbytes)
+    t_ag1 = _floor_cost("all_gather", np.where(z3, local_params * wbytes / units,
+                                               np.where(zero == 1, bucket * w_per_g, w_bucket)),
+                        zero_group, tp, gpn, links, constants, sharded)
+    hide_fwd = constants.overlap_efficiency * t_fwd_mb
+    t_rs, t_ag = units * t_rs1, units * t_ag1
+    reduction = np.where(
+        zero == 0, _exposed_at_least(buckets * t_bucket, t_bucket, hide_bwd),
+        np.where(
+            zero == 1, (_exposed_at_least(buckets * t_rs1, t_rs1, hide_bwd)
+                        + _exposed_at_least(buckets * t_ag1, t_ag1, hide_fwd)),
+            np.where(zero == 2, (m * _exposed_at_least(n_buckets * t_rs1, t_rs1, hide_bwd)
+                                 + np.maximum(local_params * wbytes / w_bucket, 1.0) * t_ag1),
+                     m * (_exposed_at_least(t_ag, t_ag / units, hide_fwd)
+                          + _exposed_at_least(t_ag + t_rs, (t_ag + t_rs) / units, hide_bwd)))))
+    step = step + np.where(reduced, reduction, 0.0)
+
+    # ---- the optimizer step and the compute stragglers
+    opt_params = local_params / np.where(zero >= 1, shard, 1.0)
+    t_opt_gpu = OPTIMIZER_BYTES_PER_PARAM * opt_params / comp["hbm_raw_Bps"]
+    step = step + np.where(c["offload"].astype(int) >= 1, 0.0, t_opt_gpu)
+    if constants.compute_jitter_cv >= 0:
+        step = step + m * t_comp_mb * (straggler_stretch(constants.compute_jitter_cv, gpus)
+                                       - 1.0)
+    step = step * (1.0 - _FLOOR_ROUNDING)
+    samples = c["global_batch"] / step
+    tokens = samples * model.seq_len if is_tf else np.full_like(step, np.nan)
     return {"samples_per_s": samples, "tokens_per_s": tokens}
 
 

@@ -11,6 +11,7 @@ from datetime import date
 
 import pytest
 
+from service import sizing_run
 from service.schemas.sizings import SizingRequestSchema
 from service.sizing_request import SizingRequest
 from service.sizing_run import search
@@ -46,6 +47,16 @@ QUESTIONNAIRES = {
                        "layout": {"framework": "fsdp", "zero_stage": 3, "shard_group": 8,
                                   "offload": "optimizer", "recompute": "full",
                                   "recompute_layers": 4}},
+    # Where the communication's floor leaves out most of what compute alone would time: a
+    # mixture of experts (its all-to-all and gradients on the network), and pipelines of a
+    # model too large for tensor parallelism alone.
+    "mixtral by tokens, every server and fabric": {"workload": {"preset": "mixtral-8x7b"},
+                                                   "tokens": 1e12, "nodes": {"min": 1, "max": 6},
+                                                   "max_lead_time_days": 365},
+    "405B fastest, every server and fabric": {"workload": {"preset": "llama-3-405b"},
+                                              "tokens": 1e12, "nodes": {"min": 8, "max": 20},
+                                              "objective": "fastest",
+                                              "max_lead_time_days": 365},
     # Beyond one leaf: each fabric's oversubscribed spines are ranked beside the 1:1 fabric.
     # The monthly budget rules out cells whose 1:1 spine costs more than their oversubscribed
     # one: their fastest layout must still be found (and timed) for the variants.
@@ -103,6 +114,27 @@ def test_hot_spares_a_deadline_needs_are_kept_alike_streamed_and_exhaustive(snap
     assert streamed.configurations[0].hot_spare_nodes > 0
     assert streamed == shown_result(search(small, request, lambda _f: None, exhaustive=True),
                                     today)
+
+
+@pytest.mark.parametrize("name", ["mixtral by tokens, every server and fabric",
+                                  "405B fastest, every server and fabric",
+                                  "70B by tokens, every server and fabric"])
+def test_the_communication_floor_leaves_out_rows_compute_alone_would_time(snap, monkeypatch,
+                                                                         name):
+    """The second bound (sizing.step.step_floor_batch) rules out rows the compute-only bound
+    leaves in, and the answer is the one without it."""
+    request = request_of(QUESTIONNAIRES[name])
+    small = dataclasses.replace(snap, policy=dataclasses.replace(
+        snap.policy, max_candidates_per_pass=CHUNK))
+    today = date(2026, 12, 1)
+    floored = search(small, request, lambda _f: None)
+    # The compute-only bound in the floor's place (which reads its compute from it).
+    monkeypatch.setattr(sizing_run, "throughput_floor",
+                        lambda *rows_of_a_chunk, bound: sizing_run.throughput_bound(
+                            *rows_of_a_chunk))
+    compute_only = search(small, request, lambda _f: None)
+    assert floored.tally.timed < 0.8 * compute_only.tally.timed, name
+    assert shown_result(floored, today) == shown_result(compute_only, today)
 
 
 def test_the_time_model_runs_on_a_small_share_of_a_wide_search(snap):

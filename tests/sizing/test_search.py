@@ -13,12 +13,15 @@ from sizing.search import (
     enumeration,
     evaluate,
     feasibility,
+    joined,
     layout_grid,
     model_on,
     search_size,
     throughput_bound,
+    throughput_floor,
 )
-from sizing.workload import Layout, Training
+from sizing.step import compute_bound_batch, estimate_batch, step_floor_batch
+from sizing.workload import FRAMEWORKS, Layout, Training
 
 
 def test_chunks_hold_the_candidates_of_one_pass_in_the_same_order(cluster_on):
@@ -79,6 +82,82 @@ def test_the_compute_bound_is_never_below_the_model_s_throughput(cluster_on, con
                                                                                          term)
         # ... and it is a bound worth having: within 2x of the model on most candidates.
         assert np.median(whole["samples_per_s"] / bound["samples_per_s"]) > 0.5, preset
+
+
+def test_the_communication_floor_is_never_below_the_model_s_step(cluster_on, constants):
+    """The second bound of the pruning: compute with the communication the model never hides
+    (tensor-parallel all-reduces, pipeline transfers, the gradients' reduction) is a lower
+    bound of the step on every layout the model finds valid, whatever its ZeRO stage,
+    framework (DeepSpeed's synchronous ZeRO-3 included), offload, hybrid-sharding group or
+    interleaving, on a fast and a slow fabric; and it is tighter than compute alone."""
+    clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-10", 1)]
+    rng = np.random.default_rng(16)
+    for preset in ("llama-3-70b", "mixtral-8x7b", "resnet-50", "llama-3-8b"):
+        model = PRESETS[preset].model
+        training = Training(global_batch=1024, micro_batch=1)
+        cands = enumerate_candidates(clusters, [1, 2, 3, 8, 16], model, training, LayoutSpace(),
+                                     False)
+        batch = HardwareTable.of(clusters).batch(cands)
+        n = len(cands)
+        # Every setting the grid leaves at one value, drawn per row.
+        batch.update(zero_stage=rng.integers(0, 4, n),
+                     framework=rng.integers(0, len(FRAMEWORKS), n),
+                     offload=rng.integers(0, 3, n) * rng.integers(0, 2, n),
+                     shard_group=rng.choice([0, 0, 2, 8], n),
+                     virtual_stages=np.where(batch["pp"] > 1, rng.integers(1, 3, n), 1),
+                     recompute=rng.integers(0, 3, n),
+                     sequence_parallel=rng.integers(0, 2, n).astype(bool))
+        whole = estimate_batch(batch, model, training, constants)
+        floor = step_floor_batch(batch, model, training, constants)
+        compute = compute_bound_batch(batch, model, training, constants)
+        valid = whole["valid"].astype(bool)
+        assert valid.sum() > 0.1 * n, preset
+        assert np.all(floor["samples_per_s"][valid] >= whole["samples_per_s"][valid]), preset
+        tighter = compute["samples_per_s"][valid] / floor["samples_per_s"][valid]
+        assert np.all(tighter >= 1 - 1e-9), preset
+        if preset != "resnet-50":  # data parallelism alone: the floor adds its reduction only
+            assert np.median(tighter) > 1.1, preset
+    # throughput_floor is the same floor on some rows of a chunk, whether it computes their
+    # compute or reads it from their compute bound (computed once per set of fabrics).
+    table = HardwareTable.of(clusters)
+    some = np.arange(0, len(cands), 7)
+    plain = step_floor_batch(table.batch(cands, some), model, training, constants)
+    for given in (None, throughput_bound(table, cands, some, model, training, constants)):
+        rows = throughput_floor(table, cands, some, model, training, constants, given)
+        np.testing.assert_array_equal(rows["samples_per_s"], plain["samples_per_s"])
+
+
+def test_rows_of_several_chunks_joined_are_those_rows_with_their_fabrics_shared(cluster_on,
+                                                                               constants):
+    """What the search bounds and times several chunks at once on: their rows in order, each
+    with the model's figures and compute bound it has in its own chunk."""
+    clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
+    table = HardwareTable.of(clusters)
+    model, training = PRESETS["llama-3-70b"].model, Training(512, 1)
+    space = enumeration([c.gpus_per_node for c in clusters], range(1, 9), model, training,
+                        LayoutSpace(), False, 2048, table.groups)
+    chunks = list(space.chunks(500))[:3]
+    assert len(chunks) == 3
+    picked = [(c, np.arange(i, len(c), 3 + i)) for i, c in enumerate(chunks)]
+    both = joined(picked)
+    assert len(both) == sum(rows.size for _, rows in picked)
+    every = np.arange(len(both))
+    whole = model_on(table, both, every, model, training, constants)
+    bound = throughput_bound(table, both, every, model, training, constants)
+    # Rows of one chunk share a set only with rows of that chunk.
+    start = 0
+    for c, rows in picked:
+        here = slice(start, start + rows.size)
+        own = model_on(table, c, rows, model, training, constants)
+        for key in ("step_time_s", "valid", "memory_fits"):
+            np.testing.assert_array_equal(whole[key][here], own[key], err_msg=key)
+        np.testing.assert_array_equal(
+            bound["samples_per_s"][here],
+            throughput_bound(table, c, rows, model, training, constants)["samples_per_s"])
+        assert np.unique(both.shared_of[here]).size == np.unique(c.shared_of[rows]).size
+        start += rows.size
+    assert set(np.unique(both.shared_of[:picked[0][1].size])).isdisjoint(
+        both.shared_of[picked[0][1].size:])
 
 
 def test_every_candidate_multiplies_to_the_gpu_count(cluster_on):
