@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from sizing import nccl_kernel
+from sizing import kernels, nccl_kernel
 from sizing.hardware import Cluster
 from sizing.topology import Links, network_shares, straggler_stretch
 
@@ -491,7 +491,7 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
                    shares)
     rows = np.broadcast(size, n, g, links.node_Bps).shape
     reduce = op == "all_reduce"
-    if nccl_kernel.ENABLED and algorithm == "auto" and len(rows) == 1:
+    if kernels.ENABLED and algorithm == "auto" and len(rows) == 1:
         # The same choice, compiled, one candidate at a time (the numpy path below is the
         # reference it is tested against).
         depth = step = None

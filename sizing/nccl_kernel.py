@@ -2,22 +2,16 @@
 at a time.
 
 The same formulas as the numpy path of sizing.collectives (the reference, which the tests
-compare this with on many random groups), in the same order of operations, so each candidate's
-time and algorithm are bit-identical to it: no fast-math, no fused multiply-add, no
-transcendental (the logarithms the trees read come from numpy). A pass over the candidates
+compare this with on many random groups), in the same order of operations (sizing.kernels), and
+no transcendental: the logarithms the trees read come from numpy. A pass over the candidates
 keeps each one's figures in registers instead of writing an array per term and per pair,
 which is most of what a batch of candidates costs in numpy.
-
-`SIZING_KERNELS=numpy` in the environment keeps the numpy path (and skips importing numba).
 """
 from __future__ import annotations
 
-import math
-import os
-
 import numpy as np
 
-ENABLED = os.environ.get("SIZING_KERNELS", "compiled").strip().lower() != "numpy"
+from sizing.kernels import column, kernel
 
 # Algorithms in the order sizing.collectives.ALGORITHM_PROTOCOLS prices them (index into
 # CHOSEN), and the protocols of PROTOCOLS.
@@ -25,6 +19,7 @@ RING, TREE, NVLS, NVLS_TREE, COLLNET = range(5)
 LL, LL128, SIMPLE = range(3)
 
 
+@kernel
 def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_step,
             intra_Bps, nvls_Bps, net_extra_us, nics, nvlink_like, nvls, collnet, ll128,
             latency_us, ring_intra_us, factors, tree_correction, scalars, nvls_steps,
@@ -77,22 +72,22 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
                 ring_bytes = k * (ni - 1) / ni * s
                 inter = ring_bytes / net if multi else 0.0
                 intra = intra_ring if multi else ring_bytes / b
-                t_bw = _maximum(intra, inter)
+                t_bw = np.maximum(intra, inter)
             elif a == TREE:
                 net = safe_tree[i]
                 per_node = 2.0 if nodes_i > 2 else 1.0
-                t_bw = _maximum(intra_ring, per_node * s / net if multi else 0.0)
+                t_bw = np.maximum(intra_ring, per_node * s / net if multi else 0.0)
             elif a == NVLS:
                 t_bw = s / nvls_Bps[i]
             elif a == NVLS_TREE:
                 net = safe_tree[i] * nvls_tree_net
                 per_node = 2.0 if nodes_i > 2 else 1.0
-                t_bw = _maximum(s / nvls_Bps[i], per_node * s / net if multi else 0.0)
+                t_bw = np.maximum(s / nvls_Bps[i], per_node * s / net if multi else 0.0)
                 t_bw_nvls_tree = t_bw
             else:
                 net = safe_ring[i]
                 inside = s / nvls_Bps[i] if nvls[i] else intra_ring
-                t_bw = _maximum(inside, s / net if multi else 0.0)
+                t_bw = np.maximum(inside, s / net if multi else 0.0)
             won = False
             first = SIMPLE if a >= NVLS else LL
             for p in range(first, 3):
@@ -117,7 +112,7 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
                     elif a == NVLS_TREE:
                         lat = base + intra_lat + 2.0 * tree_depth[i] * net_lat
                     else:
-                        direct = 2.0 * (min(1.0, gi - 1) * intra_lat + (gi - 1) * arity) + net_lat
+                        direct = 2.0 * (np.minimum(1.0, gi - 1) * intra_lat + (gi - 1) * arity) + net_lat
                         chain = 2.0 * (gi - 1) * intra_lat + net_lat
                         lat = base + (direct if link_like else chain)
                 # _protocol_factor
@@ -140,8 +135,8 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
             factor = factors[code, SIMPLE]
             off = 8 if tree else 5
             stages, largest, from_4 = scalars[off], scalars[off + 1], scalars[off + 2]
-            heads = min(gi, max(nics[i], 1.0)) if tree else gi
-            ops = channels * min(heads, heads_max)
+            heads = np.minimum(gi, nics[i]) if tree else gi
+            ops = channels * np.minimum(heads, heads_max)
             loops = s / ops
             chunk = (from_4 if nodes_i >= 4 else largest) if from_4 != largest else largest
             table = tree_steps if tree else nvls_steps
@@ -150,33 +145,14 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
                 if loops < count * chunk and chunk > smaller:
                     chunk = smaller
             rate = nvls_Bps[i] * factor
-            fill = (stages - 1.0) * _maximum(min(s, ops * chunk) / rate, step_us * 1e-6)
+            fill = (stages - 1.0) * np.maximum(np.minimum(s, ops * chunk) / rate, step_us * 1e-6)
             if tree:
                 t_bw = t_bw_nvls_tree / factor
-                fill = _maximum(t_bw, s / rate + fill) - t_bw
+                fill = np.maximum(t_bw, s / rate + fill) - t_bw
             best += fill
         t_out[i] = best if ni > 1 else 0.0
         code_out[i] = code
     return t_out, code_out
-
-
-def _maximum(x, y):
-    """np.maximum of two floats (a NaN wins)."""
-    if math.isnan(x) or math.isnan(y):
-        return math.nan
-    return max(x, y)
-
-
-if ENABLED:
-    import numba
-
-    _maximum = numba.njit(cache=True)(_maximum)
-    _kernel = numba.njit(cache=True)(_kernel)
-
-
-def _column(x, rows: int, dtype) -> np.ndarray:
-    """x as a contiguous column of `rows` (the kernel is compiled for one layout of each)."""
-    return np.ascontiguousarray(np.broadcast_to(np.asarray(x, dtype), (rows,)))
 
 
 def ring_or_tree_cost(reduce: bool, size, n, g, nodes, safe_ring, safe_tree, tree_depth,
@@ -188,16 +164,16 @@ def ring_or_tree_cost(reduce: bool, size, n, g, nodes, safe_ring, safe_tree, tre
     docstring)."""
     rows = int(np.broadcast(size, n, g, links.node_Bps).shape[0])
     if reduce:
-        tree = _column(safe_tree, rows, float)
-        depth, step = _column(tree_depth, rows, float), _column(size_step, rows, np.int64)
+        tree = column(safe_tree, rows, float)
+        depth, step = column(tree_depth, rows, float), column(size_step, rows, np.int64)
     else:
         depth = tree = np.zeros(rows)
         step = np.zeros(rows, np.int64)
-    return _kernel(reduce, _column(size, rows, float), _column(n, rows, float),
-                   _column(g, rows, float), _column(nodes, rows, float),
-                   _column(safe_ring, rows, float), tree, depth, step,
-                   _column(links.intra_Bps, rows, float), _column(links.nvls_Bps, rows, float),
-                   _column(links.net_extra_us, rows, float), _column(links.nics, rows, float),
-                   _column(links.nvlink_like, rows, bool), _column(links.nvls, rows, bool),
-                   _column(links.collnet, rows, bool), _column(links.ll128, rows, bool),
+    return _kernel(reduce, column(size, rows, float), column(n, rows, float),
+                   column(g, rows, float), column(nodes, rows, float),
+                   column(safe_ring, rows, float), tree, depth, step,
+                   column(links.intra_Bps, rows, float), column(links.nvls_Bps, rows, float),
+                   column(links.net_extra_us, rows, float), column(links.nics, rows, float),
+                   column(links.nvlink_like, rows, bool), column(links.nvls, rows, bool),
+                   column(links.collnet, rows, bool), column(links.ll128, rows, bool),
                    *tables)

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sizing import explain
+from sizing import explain, kernels, step_kernel
 from sizing.collectives import collective_cost
 from sizing.compute import (
     OPTIMIZER_BYTES_PER_PARAM,
@@ -839,14 +839,26 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             "zero_exp": zero_exp, "zero_hid": zero_hid, "bubble": bubble,
         }
 
-    base = assemble(None)
-    slow = assemble(stretches)
-    straggler = slow["step"] - base["step"]
+    if kernels.ENABLED:
+        # Both passes compiled, one candidate at a time (assemble is the reference).
+        base, slow_step = step_kernel.assembled(
+            stretches, units, any_sync, constants, t_comp_mb=t_comp_mb, tp_mb=tp_mb,
+            ep_mb=ep_mb, cp_mb=cp_mb, offload_mb=offload_mb, m=m, bubble_share=bubble_share,
+            pp_total=pp_total, t_ar=t_ar, t_bucket=t_bucket, hide_bwd=hide_bwd,
+            hide_fwd=hide_fwd, t_z1_rs=t_z1_rs, t_z1_ag=t_z1_ag, t_z1_rsb=t_z1_rsb,
+            t_z1_agb=t_z1_agb, net_rs=net_rs, net_ag=net_ag, host_rs=host_rs, host_ag=host_ag,
+            t_replica=t_replica, t_rep1=t_rep1, gather_passes=gather_passes,
+            sync_hidden=sync_hidden, t_z2_rs=t_z2_rs, t_rsb=t_rsb, t_z2_ag=t_z2_ag, t_opt=t_opt,
+            dp_overlap=dp_overlap, z1=z1, gather_hidden=gather_hidden, tp_inter=tp_inter,
+            sync=sync, has_dp=has_dp, z3=z3, z2=z2)
+    else:
+        base, slow_step = assemble(None), assemble(stretches)["step"]
+    straggler = slow_step - base["step"]
     # Compute-side stragglers: GPUs of one SKU run at different speeds (power management,
     # manufacturing), and every synchronous step waits for the slowest of the job's GPUs.
     compute_straggler = base["compute"] * (straggler_stretch(constants.compute_jitter_cv,
                                                              gpus) - 1.0)
-    step = slow["step"] + compute_straggler
+    step = slow_step + compute_straggler
     comm_exposed = (base["tp_exp"] + base["ep_exp"] + base["pp_exp"] + base["dp_exp"]
                     + base["zero_exp"] + base["cp_exp"] + base["offload_exp"] + straggler
                     + base["contention"])

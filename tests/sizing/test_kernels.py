@@ -1,18 +1,19 @@
-"""The compiled pricing of NCCL's algorithms against the numpy reference: bit-identical times and
-the same algorithm on many random groups, and every output of estimate_batch alike."""
+"""The compiled kernels against their numpy reference: NCCL's algorithm and protocol for each
+collective (bit-identical times, the same algorithm) on many random groups, and every output of
+estimate_batch (the step's assembly too) on random wide layouts."""
 import numpy as np
 import pytest
 
 from catalog.shipped import shipped
-from sizing import nccl_kernel
+from sizing import kernels
 from sizing.collectives import CHOSEN, collective_cost
 from sizing.hardware import Cluster, Server
 from sizing.presets import preset_model
 from sizing.step import estimate_batch, layout_arrays
 from sizing.topology import Links
-from sizing.workload import FRAMEWORKS, RECOMPUTE, Layout, Training
+from sizing.workload import FRAMEWORKS, OFFLOAD, RECOMPUTE, Layout, Training, Transformer
 
-pytestmark = pytest.mark.skipif(not nccl_kernel.ENABLED,
+pytestmark = pytest.mark.skipif(not kernels.ENABLED,
                                 reason="SIZING_KERNELS=numpy: no compiled kernel to compare")
 
 
@@ -34,11 +35,16 @@ def columns(rows):
     return {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
 
 
+def bits(x: np.ndarray) -> bytes:
+    """x's bytes: equal only where every value is the same float (NaNs, signed zeros)."""
+    return np.ascontiguousarray(x).tobytes()
+
+
 def both_ways(monkeypatch, price):
     """price() with the compiled kernel, then with the numpy reference."""
     compiled = price()
     with monkeypatch.context() as m:
-        m.setattr(nccl_kernel, "ENABLED", False)
+        m.setattr(kernels, "ENABLED", False)
         reference = price()
     return compiled, reference
 
@@ -56,7 +62,7 @@ def test_kernel_matches_reference_on_random_groups(op, constants, monkeypatch):
     share = links.node_Bps * per_node / gpn
     (t, code), (t_ref, code_ref) = both_ways(
         monkeypatch, lambda: collective_cost(op, size, n, per_node, links, share, constants))
-    assert np.array_equal(t.view(np.int64), t_ref.view(np.int64))
+    assert bits(t) == bits(t_ref)
     assert np.array_equal(code, code_ref)
     # The draw reaches every algorithm an all-reduce can run, and the fills of NVLS's two.
     chosen = {CHOSEN[k] for k in np.unique(code)}
@@ -64,28 +70,43 @@ def test_kernel_matches_reference_on_random_groups(op, constants, monkeypatch):
                       else {"ring"})
 
 
-def test_estimate_batch_outputs_identical_with_the_kernel(constants, monkeypatch):
-    rng = np.random.default_rng(17)
-    model = preset_model("mixtral-8x7b")
+def wide_layouts(rng, clusters, transformer: bool):
+    """Random layouts of every kind the model prices (hybrid sharding, offload, context and
+    expert parallelism, every framework), valid or not."""
     rows = []
-    for cluster in random_clusters(rng, 3000):
-        tp, pp = int(rng.choice([1, 2, 4, 8])), int(rng.choice([1, 2, 4]))
-        if cluster.gpus % (tp * pp):
+    for cluster in clusters:
+        tp, pp, cp = ((int(rng.choice([1, 2, 4, 8])), int(rng.choice([1, 2, 4])),
+                       int(rng.choice([1, 1, 2]))) if transformer else (1, 1, 1))
+        if cluster.gpus % (tp * pp * cp):
             continue
-        dp = cluster.gpus // (tp * pp)
-        layout = Layout(dp=dp, tp=tp, pp=pp, ep=int(rng.choice([1, 2, 8])),
-                        zero_stage=int(rng.integers(0, 4)),
-                        framework=FRAMEWORKS[int(rng.integers(0, 4))],
-                        recompute=RECOMPUTE[int(rng.integers(0, 3))])
+        zero = int(rng.integers(0, 4))
+        layout = Layout(dp=cluster.gpus // (tp * pp * cp), tp=tp, pp=pp, cp=cp,
+                        ep=int(rng.choice([1, 2, 8])) if transformer else 1, zero_stage=zero,
+                        virtual_stages=1 if pp == 1 else int(rng.integers(1, 3)),
+                        sequence_parallel=bool(rng.integers(0, 2)),
+                        framework=FRAMEWORKS[int(rng.integers(len(FRAMEWORKS)))],
+                        recompute=RECOMPUTE[int(rng.integers(0, 3))],
+                        shard_group=int(rng.choice([0, 0, 2, 8])) if zero else 0,
+                        offload=OFFLOAD[int(rng.choice([0, 0, 1, 2]))] if zero else "none")
         row = cluster.as_arrays()
         row.update(layout_arrays(layout, Training(1024, int(rng.choice([1, 2])))))
         rows.append(row)
-    batch = columns(rows)
+    return columns(rows)
+
+
+@pytest.mark.parametrize("preset,precision", [("mixtral-8x7b", "bf16"), ("llama-3-70b", "fp8"),
+                                              ("bert-large", "fp32"), ("resnet-50", "bf16")])
+def test_estimate_batch_outputs_identical_with_the_kernels(preset, precision, constants,
+                                                           monkeypatch):
+    rng = np.random.default_rng(17)
+    model = preset_model(preset)
+    batch = wide_layouts(rng, random_clusters(rng, 3000), isinstance(model, Transformer))
     compiled, reference = both_ways(
-        monkeypatch, lambda: estimate_batch(batch, model, Training(1024, 1), constants))
+        monkeypatch, lambda: estimate_batch(batch, model, Training(1024, 1, precision),
+                                            constants))
     valid = reference["valid"]
-    assert valid.sum() > 500
+    assert valid.sum() > 100
     assert np.array_equal(compiled["valid"], valid)
     for key, value in reference.items():
-        assert np.array_equal(np.broadcast_to(compiled[key], valid.shape)[valid],
-                              np.broadcast_to(value, valid.shape)[valid]), key
+        assert bits(np.broadcast_to(compiled[key], valid.shape)[valid]) == bits(
+            np.broadcast_to(value, valid.shape)[valid]), key

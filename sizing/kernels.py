@@ -1,0 +1,30 @@
+"""The switch between the model's compiled kernels and their numpy reference.
+
+A kernel is a loop over candidates written with the same operations, in the same order, as the
+numpy path it replaces, compiled by numba without fast-math (so no reassociation and no fused
+multiply-add), with numpy's error model (a division by zero gives inf or NaN, as in numpy, not an
+exception) and cached on disk: its outputs are bit-identical to the reference's, which the
+tests compare it with. `SIZING_KERNELS=numpy` in the environment runs the numpy path alone
+(numba is then not imported).
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+ENABLED = os.environ.get("SIZING_KERNELS", "compiled").strip().lower() != "numpy"
+
+
+def kernel(function):
+    """`function` compiled (cached beside its module), or as it is with the switch off."""
+    if not ENABLED:
+        return function
+    import numba
+
+    return numba.njit(cache=True, error_model="numpy")(function)
+
+
+def column(x, rows: int, dtype=float) -> np.ndarray:
+    """x as a contiguous column of `rows` (a kernel is compiled for one layout of each)."""
+    return np.ascontiguousarray(np.broadcast_to(np.asarray(x, dtype), (rows,)))
