@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sizing import explain, kernels, step_kernel
+from sizing import compute_kernel, explain, kernels, step_kernel
 from sizing.collectives import collective_cost
 from sizing.compute import (
     OPTIMIZER_BYTES_PER_PARAM,
@@ -213,21 +213,29 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
                              FRAMEWORKS)
     knee_s = constants.matmul_knee_us * 1e-6
     rates = {"peak16": peak16, "knee_s": knee_s, "hbm": hbm_raw / fusion, "hbm_raw": hbm_raw}
+    host_gbs = _lookup_per_key(constants, "host_link_gbs", np.clip(c["pcie_gen"], 3, 5) - 3,
+                               ("3", "4", "5"))
+    side = {"peak": peak, "hbm_raw_Bps": hbm_raw, "host_link_Bps": host_gbs * 1e9,
+            "activation_parts": activation_parts(model, c, training.precision)}
     if isinstance(model, Transformer):
-        work = transformer_work(model, c, training.precision == "fp8")
         emax = (per_gpu("matmul_efficiency")
                 * constants.gemm_shape_efficiency
                 * _lookup_per_key(constants, "framework_gemm_efficiency", c["framework"],
                                   FRAMEWORKS))
-        eff = gemm_efficiency(work["gemm_size"], peak16, emax, knee_s)
-        rates["gemm16"] = peak16 * eff
-        rates["gemm8"] = rates["gemm16"] * per_gpu("fp8_gemm_speedup")
         # Each candidate's fused kernel at the efficiency its benchmark gives the GPU, at its
         # sequence length per rank (context parallelism splits the sequence).
         rates["attention"] = peak16 * attention_efficiency(
             c["attention_kernel"], model.seq_len / np.asarray(c["cp"], float),
             {k: per_gpu(f"{k}_attention_efficiency") for k in ATTENTION_KERNELS},
             {k: getattr(constants, f"{k}_attention_sequence_share") for k in ATTENTION_KERNELS})
+        if kernels.ENABLED:  # the work, the GEMMs' rate and the times compiled (the reference:
+            # transformer_work, gemm_efficiency and compute_time below)
+            return side | compute_kernel.transformer_times(
+                model, c, training.precision == "fp8", rates, emax, per_gpu("fp8_gemm_speedup"))
+        work = transformer_work(model, c, training.precision == "fp8")
+        eff = gemm_efficiency(work["gemm_size"], peak16, emax, knee_s)
+        rates["gemm16"] = peak16 * eff
+        rates["gemm8"] = rates["gemm16"] * per_gpu("fp8_gemm_speedup")
     elif isinstance(model, GenericModel):
         work = generic_work(model, c, fp32)
         conv = np.broadcast_to(conv_saturation(constants, c["framework"], fp32), (n,))
@@ -238,15 +246,11 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
     else:
         raise TypeError(f"unsupported model type {type(model).__name__}")
     t_mb, t_fwd_mb = compute_time(work, rates)
-    host_gbs = _lookup_per_key(constants, "host_link_gbs", np.clip(c["pcie_gen"], 3, 5) - 3,
-                               ("3", "4", "5"))
-    return {
-        "t_mb": t_mb, "t_fwd_mb": t_fwd_mb, "peak": peak, "gemm_efficiency": eff,
+    return side | {
+        "t_mb": t_mb, "t_fwd_mb": t_fwd_mb, "gemm_efficiency": eff,
         "t_attention_mb": work["attention_flops"] / rates["attention"],
-        "hbm_raw_Bps": hbm_raw, "host_link_Bps": host_gbs * 1e9,
         "model_flops": work["model_flops"], "model_flops_causal": work["model_flops_causal"],
         "counted_flops": work["counted_flops"],
-        "activation_parts": activation_parts(model, c, training.precision),
     }
 
 
