@@ -27,4 +27,7 @@ def kernel(function):
 
 def column(x, rows: int, dtype=float) -> np.ndarray:
     """x as a contiguous column of `rows` (a kernel is compiled for one layout of each)."""
+    if (isinstance(x, np.ndarray) and x.shape == (rows,) and x.dtype == dtype
+            and x.flags.c_contiguous):
+        return x  # most columns are one already: no view to build
     return np.ascontiguousarray(np.broadcast_to(np.asarray(x, dtype), (rows,)))
