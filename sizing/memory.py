@@ -87,6 +87,9 @@ def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.nda
         return (acts if precision == "fp32" else acts / 2), np.zeros_like(b)
     code = np.asarray(c["recompute"], int)
     fp8 = precision == "fp8"
+    if kernels.ENABLED and code.size and code.min() >= 0 and code.max() <= 2:
+        # compiled (the reference: below, which also refuses a mode out of range)
+        return memory_kernel.transformer_activations(model, c, fp8, code)
     by_recompute = activation_bytes_by_recompute(model, c["micro_batch"], c["tp"],
                                                  c["sequence_parallel"], c.get("cp", 1),
                                                  c.get("flash_attention", True), fp8)

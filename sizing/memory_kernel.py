@@ -1,5 +1,6 @@
-"""A transformer's memory per GPU, compiled, one candidate at a time: the same operations in the
-same order as sizing.memory.memory_per_gpu (the numpy reference; sizing.kernels)."""
+"""A transformer's memory per GPU and the activations it saves, compiled, one candidate at a time:
+the same operations in the same order as sizing.memory's memory_per_gpu and activation_parts
+(the numpy reference; sizing.kernels)."""
 from __future__ import annotations
 
 import numpy as np
@@ -100,3 +101,51 @@ def transformer_memory(model: Transformer, c: dict, constants, wb: float, gb, ob
     columns = dict(zip(KEYS, out))
     columns["fits"] = fits
     return columns
+
+
+@kernel
+def _activations(b, tp, sp, cp, flash, code, rfrac, pp, figures):
+    s, h, replicated, sharded, scores_unfused, layers = (figures[0], figures[1], figures[2],
+                                                          figures[3], figures[4], figures[5])
+    rows = b.shape[0]
+    stage = np.empty(rows)
+    kept = np.empty(rows)
+    for i in range(rows):
+        t = tp[i]
+        t_sp = t if sp[i] else 1.0
+        scores = 0.0 if flash[i] else scores_unfused
+        # activation_bytes_by_recompute
+        sbh = s * b[i] * h / cp[i]
+        none = sbh * (replicated / t_sp + sharded / t + scores / t)
+        if code[i] == 0:
+            per_layer = none
+        elif code[i] == 1:
+            per_layer = sbh * (replicated / t_sp + sharded / t)
+        else:
+            full = sbh * 2.0 / t_sp
+            per_layer = rfrac[i] * full + (1 - rfrac[i]) * none
+        stage[i] = per_layer * layers / pp[i]
+        kept[i] = none
+    return stage, kept
+
+
+def transformer_activations(model: Transformer, c: dict, fp8: bool, code) -> tuple:
+    """activation_parts of a transformer's candidates `c` (prepared columns), `code` their
+    recompute modes, each 0, 1 or 2."""
+    rows = np.asarray(c["micro_batch"]).shape[0]
+    h = model.hidden
+    # activation_bytes_by_recompute's figures (Python floats, in its order)
+    lin = 0.5 if fp8 else 1.0
+    f = model.ffn_hidden / h * min(model.top_k, model.experts)
+    ffn_units = (4.0 if model.gated_mlp else 2.0) * f + 2.0 * f * lin
+    masks = 2.0 if model.dropout else 0.0
+    figures = np.array([
+        model.seq_len, h, 4.0 + 4.0 * lin + masks,
+        2.0 + 4.0 * model.kv_ratio + 2.0 * lin + ffn_units,
+        (5.0 if model.dropout else 2.0) * model.heads * model.seq_len / h, model.layers], float)
+    return _activations(column(c["micro_batch"], rows), column(c["tp"], rows),
+                        column(c["sequence_parallel"], rows, bool), column(c.get("cp", 1), rows),
+                        column(c.get("flash_attention", True), rows, bool),
+                        column(code, rows, np.int64),
+                        column(c.get("recompute_fraction", 1.0), rows), column(c["pp"], rows),
+                        figures)
