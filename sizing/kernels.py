@@ -13,7 +13,18 @@ import os
 
 import numpy as np
 
-ENABLED = os.environ.get("SIZING_KERNELS", "compiled").strip().lower() != "numpy"
+CHOICES = ("compiled", "numpy")
+
+
+def _choice(value: str) -> bool:
+    """Whether SIZING_KERNELS asks for the compiled kernels; a value it does not know stops
+    the import, as the service's settings do."""
+    if value not in CHOICES:
+        raise ValueError(f"SIZING_KERNELS must be one of {', '.join(CHOICES)}, not {value!r}")
+    return value == "compiled"
+
+
+ENABLED = _choice(os.environ.get("SIZING_KERNELS", "compiled"))
 
 
 def kernel(function):

@@ -13,8 +13,8 @@ from sizing.step import estimate_batch, layout_arrays
 from sizing.topology import Links
 from sizing.workload import FRAMEWORKS, OFFLOAD, RECOMPUTE, Layout, Training, Transformer
 
-pytestmark = pytest.mark.skipif(not kernels.ENABLED,
-                                reason="SIZING_KERNELS=numpy: no compiled kernel to compare")
+compiled = pytest.mark.skipif(not kernels.ENABLED,
+                              reason="SIZING_KERNELS=numpy: no compiled kernel to compare")
 
 
 def random_clusters(rng, count):
@@ -49,6 +49,7 @@ def both_ways(monkeypatch, price):
     return compiled, reference
 
 
+@compiled
 @pytest.mark.parametrize("op", ["all_reduce", "reduce_scatter", "all_gather"])
 def test_kernel_matches_reference_on_random_groups(op, constants, monkeypatch):
     rng = np.random.default_rng(16)
@@ -94,6 +95,7 @@ def wide_layouts(rng, clusters, transformer: bool):
     return columns(rows)
 
 
+@compiled
 @pytest.mark.parametrize("preset,precision", [("mixtral-8x7b", "bf16"), ("llama-3-70b", "fp8"),
                                               ("bert-large", "fp32"), ("resnet-50", "bf16")])
 def test_estimate_batch_outputs_identical_with_the_kernels(preset, precision, constants,
@@ -110,3 +112,10 @@ def test_estimate_batch_outputs_identical_with_the_kernels(preset, precision, co
     for key, value in reference.items():
         assert bits(np.broadcast_to(compiled[key], valid.shape)[valid]) == bits(
             np.broadcast_to(value, valid.shape)[valid]), key
+
+
+def test_switch_takes_its_two_values_and_refuses_others():
+    assert kernels._choice("compiled") is True
+    assert kernels._choice("numpy") is False
+    with pytest.raises(ValueError, match="SIZING_KERNELS must be one of compiled, numpy"):
+        kernels._choice("Numpy ")
