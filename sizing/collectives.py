@@ -401,6 +401,9 @@ def _price_algorithm(op, a, size, n, g, nodes, net, intra_ring, links: Links, sh
 
 
 _KERNEL_TABLES: dict[int, tuple[object, tuple]] = {}
+# Constants objects whose tables are kept: the prediction intervals' prior draws make new ones
+# for every sizing, so the oldest are let go.
+_KERNEL_TABLES_KEPT = 16
 
 
 def _kernel_tables(constants) -> tuple:
@@ -435,6 +438,8 @@ def _kernel_tables(constants) -> tuple:
         pipeline["channels"], pipeline["heads_max"], pipeline["step_us"]], float)
     steps = tuple(np.array(s[3], float).reshape(-1, 2) for s in (one, two))
     built = (latency, ring_intra, factors, correction, scalars) + steps
+    if len(_KERNEL_TABLES) >= _KERNEL_TABLES_KEPT:
+        del _KERNEL_TABLES[next(iter(_KERNEL_TABLES))]
     _KERNEL_TABLES[id(constants)] = (constants, built)
     return built
 

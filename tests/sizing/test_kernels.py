@@ -119,3 +119,15 @@ def test_switch_takes_its_two_values_and_refuses_others():
     assert kernels._choice("numpy") is False
     with pytest.raises(ValueError, match="SIZING_KERNELS must be one of compiled, numpy"):
         kernels._choice("Numpy ")
+
+
+def test_kernel_tables_keep_a_bounded_number_of_constants(constants):
+    # the prediction intervals' prior draws are new constants objects at every sizing
+    from dataclasses import replace
+
+    from sizing import collectives
+
+    for k in range(3 * collectives._KERNEL_TABLES_KEPT):
+        draw = replace(constants, nccl_ring_plateau_factor=1.0 + k)
+        assert collectives._kernel_tables(draw)[4][0] == 1.0 + k
+    assert len(collectives._KERNEL_TABLES) <= collectives._KERNEL_TABLES_KEPT
