@@ -37,8 +37,11 @@ def kernel(function):
 
 
 def column(x, rows: int, dtype=float) -> np.ndarray:
-    """x as a contiguous column of `rows` (a kernel is compiled for one layout of each)."""
+    """x as a contiguous, writeable column of `rows` of `dtype` (a kernel is compiled for one
+    type of each)."""
     if (isinstance(x, np.ndarray) and x.shape == (rows,) and x.dtype == dtype
-            and x.flags.c_contiguous):
-        return x  # most columns are one already: no view to build
-    return np.ascontiguousarray(np.broadcast_to(np.asarray(x, dtype), (rows,)))
+            and x.flags.c_contiguous and x.flags.writeable):
+        return x  # most columns are one already: no copy
+    # A fresh writeable array: numba types a read-only one apart, which would compile the
+    # kernel once more for it.
+    return np.array(np.broadcast_to(np.asarray(x, dtype), (rows,)))

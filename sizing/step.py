@@ -269,7 +269,10 @@ def _normalise(batch: dict, training: Training) -> dict:
     keys = [k for k in c if k != "gpu_id"]
     arrays = [np.atleast_1d(np.asarray(c[k])) for k in keys]
     if len({a.shape for a in arrays}) > 1:  # columns of one length need no broadcasting
-        arrays = np.broadcast_arrays(*arrays)
+        # Only the shorter columns are spread (read-only views): the others stay the caller's
+        # arrays, which the compiled kernels take as they are (sizing.kernels.column).
+        shape = np.broadcast_shapes(*(a.shape for a in arrays))
+        arrays = [a if a.shape == shape else np.broadcast_to(a, shape) for a in arrays]
     out = dict(zip(keys, arrays))
     if isinstance(c.get("gpu_id"), GpuCodes):
         out["gpu_id"] = c["gpu_id"]

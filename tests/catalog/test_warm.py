@@ -18,7 +18,7 @@ KERNELS = (nccl_kernel._kernel, step_kernel._kernel, compute_kernel._kernel,
 def test_warm_compiles_each_kernel_once_for_any_batch():
     assert warm() > 0
     assert all(len(k.signatures) == 1 for k in KERNELS)
-    # A batch of other sizes, columns of other integer and float types, another model
+    # A batch of another size, columns of other types, read-only or of one value, another model
     rng = np.random.default_rng(3)
     rows = []
     for _ in range(37):
@@ -32,6 +32,8 @@ def test_warm_compiles_each_kernel_once_for_any_batch():
         rows.append(row)
     batch = {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
     batch["tp"] = batch["tp"].astype(np.int32)
+    batch["gpu_memory_gb"].setflags(write=False)  # a read-only column the kernels read as given
+    batch["cp"] = np.ones(1, int)  # one value for every row
     estimate_batch(batch, preset_model("mixtral-8x7b"), Training(256, 1, "fp8"),
                    shipped().constants)
     assert all(len(k.signatures) == 1 for k in KERNELS)
