@@ -1,11 +1,13 @@
 """The compiled kernels against their numpy reference: NCCL's algorithm and protocol for each
 collective (bit-identical times, the same algorithm) on many random groups, and every output of
 estimate_batch (the step's assembly too) on random wide layouts."""
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from catalog.shipped import shipped
-from sizing import kernels
+from sizing import collectives, kernels
 from sizing.collectives import CHOSEN, collective_cost
 from sizing.hardware import Cluster, Server
 from sizing.presets import preset_model
@@ -123,10 +125,6 @@ def test_switch_takes_its_two_values_and_refuses_others():
 
 def test_kernel_tables_keep_a_bounded_number_of_constants(constants):
     # the prediction intervals' prior draws are new constants objects at every sizing
-    from dataclasses import replace
-
-    from sizing import collectives
-
     for k in range(3 * collectives._KERNEL_TABLES_KEPT):
         draw = replace(constants, nccl_ring_plateau_factor=1.0 + k)
         assert collectives._kernel_tables(draw)[4][0] == 1.0 + k
