@@ -17,6 +17,9 @@ RUN pip install ./clients/python . && useradd --create-home --uid 10001 sizing
 COPY docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh
 
 USER sizing
+# The model's kernels compiled once here, into the user's numba cache (catalog/warm.py), so that
+# no API or worker process compiles them at its first request.
+RUN python -m catalog.warm
 EXPOSE 8000
 ENTRYPOINT ["docker-entrypoint.sh"]
 CMD ["api"]

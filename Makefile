@@ -9,11 +9,12 @@ PORT ?= 8000
 .PHONY: install run test lint bench accuracy intervals openapi client worker clean
 
 # The project and its partner client (clients/python, which the gpu-sizing command uses), both
-# editable, in one step.
+# editable, in one step; then the model's kernels compiled into numba's cache (catalog/warm.py).
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ./clients/python -e '.[dev]'
+	$(BIN)/python -m catalog.warm
 	touch $(STAMP)
 
 install: $(STAMP)

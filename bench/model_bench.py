@@ -11,6 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.interleave import interleaved
 from catalog.shipped import shipped
+from sizing import kernels
 from sizing.hardware import Cluster, Server
 from sizing.presets import preset_model
 from sizing.step import estimate, estimate_batch, layout_arrays, validate_layout
@@ -90,6 +91,33 @@ def measure(n: int = N, loop_sample: int = LOOP_SAMPLE, repeats: int = 3) -> dic
             "vectorised_per_s": pair.a.median, "loop_per_s": pair.b.median}
 
 
+def measure_kernels(n: int = N, repeats: int = 7) -> dict:
+    """Configurations per second of estimate_batch with its compiled kernels and with the
+    numpy reference alone (SIZING_KERNELS=numpy), turn about, on the same candidates."""
+    if not kernels.ENABLED:
+        return {"pair": None}
+    rng = np.random.default_rng(7)
+    constants, fabrics = shipped().constants, shipped().fabrics
+    model = preset_model("llama-3-70b")
+    batch = as_batch(random_candidates(n, rng, model, fabrics))
+    training = Training(GLOBAL_BATCH, 1)
+
+    def rate(compiled: bool):
+        def run() -> float:
+            kernels.ENABLED = compiled
+            try:
+                t0 = time.perf_counter()
+                for _ in range(5):
+                    estimate_batch(batch, model, training, constants)
+                return 5 * n / (time.perf_counter() - t0)
+            finally:
+                kernels.ENABLED = True
+        return run
+
+    rate(True)(), rate(False)()  # compiled or loaded, and warm, before either is timed
+    return {"pair": interleaved(rate(True), rate(False), repeats, higher_is_better=True)}
+
+
 def main():
     m = measure()
     pair = m["pair"]
@@ -98,6 +126,10 @@ def main():
     print(f"estimate loop:  median {pair.b.median:,.0f} configurations/s (best {pair.b.best:,.0f}), "
           f"{m['loop_sample']} per repeat")
     print(f"speed-up: {pair.ratio_median:,.0f}x (best {pair.ratio_best:,.0f}x)")
+    pair = measure_kernels()["pair"]
+    if pair is not None:
+        print(f"estimate_batch compiled: median {pair.a.median:,.0f}/s, numpy reference "
+              f"{pair.b.median:,.0f}/s: {pair.ratio_median:.2f}x (best {pair.ratio_best:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ def main() -> int:
     print(f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, {machine()}", flush=True)
     print("model ...", flush=True)
     model = model_bench.measure()
+    kernels = model_bench.measure_kernels()
     print("peer ...", flush=True)
     peer = peer_bench.measure()
     print("search ...", flush=True)
@@ -58,6 +59,11 @@ def main() -> int:
     rows.append(("model: estimate_batch (goal >= 1M/s)",
                  f"{pair.a.median:,.0f} configs/s (best {pair.a.best:,.0f})",
                  f"loop of estimate: {pair.b.median:,.0f} configs/s", ratio(pair, 0)))
+    if kernels["pair"] is not None:
+        pair = kernels["pair"]
+        rows.append(("model: estimate_batch compiled vs numpy reference",
+                     f"{pair.a.median:,.0f} configs/s (best {pair.a.best:,.0f})",
+                     f"SIZING_KERNELS=numpy: {pair.b.median:,.0f} configs/s", ratio(pair)))
     if peer is None:
         rows.append(("model: one estimate vs llm-analysis", "llm-analysis not installed",
                      "make bench installs it (the bench extra)", "-"))

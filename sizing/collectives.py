@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
+from sizing import kernels, nccl_kernel
 from sizing.hardware import Cluster
 from sizing.topology import Links, network_shares, straggler_stretch
 
@@ -399,6 +400,50 @@ def _price_algorithm(op, a, size, n, g, nodes, net, intra_ring, links: Links, sh
     return t_bw, won
 
 
+_KERNEL_TABLES: dict[int, tuple[object, tuple]] = {}
+# Constants objects whose tables are kept: the prediction intervals' prior draws make new ones
+# for every sizing, so the oldest are let go.
+_KERNEL_TABLES_KEPT = 16
+
+
+def _kernel_tables(constants) -> tuple:
+    """The constants nccl_kernel reads, as arrays, built once per constants object."""
+    hit = _KERNEL_TABLES.get(id(constants))
+    if hit is not None and hit[0] is constants:  # kept so that its id is not reused
+        return hit[1]
+    hw, base = constants.nccl_hw_latency_us, constants.nccl_base_latency_us
+    f = constants.nccl_protocol_bandwidth_factor
+    latency = np.zeros((5, 3, 4))
+    factors = np.ones((5, 3))
+    for a, name in enumerate(ALGORITHM_PROTOCOLS):
+        for p, protocol in enumerate(PROTOCOLS):
+            key = f"{name}.{protocol}"
+            latency[a, p] = (_lookup(hw, f"pci.{key}"), _lookup(hw, f"nvlink.{key}"),
+                             _lookup(hw, f"net.{key}"), _lookup(base, key))
+            factors[a, p] = _lookup(f, key)
+    ring_intra = np.zeros((3, 4))
+    for p, protocol in enumerate(PROTOCOLS):
+        pci, nvlink = latency[0, p, 0], latency[0, p, 1]  # the ring's
+        overhead = constants.nccl_net_overhead_us * (3.0 if protocol == "simple" else 1.0)
+        ring_intra[p] = (pci, nvlink, max(pci, overhead), max(nvlink, overhead))
+    correction = np.array([[_lookup(constants.nccl_tree_correction, f"{p}.{i}")
+                            for i in range(23)] for p in PROTOCOLS])
+    pipeline = constants.nccl_nvls_pipeline
+    one, two = _nvls_pipeline(pipeline, False), _nvls_pipeline(pipeline, True)
+    scalars = np.array([
+        constants.nccl_ring_plateau_factor, constants.nccl_collnet_arity_latency_us,
+        _lookup(f, "tree.ll128.one_node"), _lookup(f, "ring.ll128.one_gpu_per_node"),
+        _lookup(f, "nvls_tree.net"),
+        one[0], one[1], one[2], two[0], two[1], two[2],
+        pipeline["channels"], pipeline["heads_max"], pipeline["step_us"]], float)
+    steps = tuple(np.array(s[3], float).reshape(-1, 2) for s in (one, two))
+    built = (latency, ring_intra, factors, correction, scalars) + steps
+    if len(_KERNEL_TABLES) >= _KERNEL_TABLES_KEPT:
+        del _KERNEL_TABLES[next(iter(_KERNEL_TABLES))]
+    _KERNEL_TABLES[id(constants)] = (constants, built)
+    return built
+
+
 def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
                     algorithm: str = "auto", shares: dict | None = None):
     """Seconds for one collective on a group of n ranks, `per_node` of them in each node, and
@@ -439,8 +484,6 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     # network shares and times are not priced for them.
     names = [a for a in ALGORITHM_PROTOCOLS if algorithm in ("auto", a)
              and (op == "all_reduce" or a == "ring")]
-    best = np.full(np.broadcast(size, n, g, links.node_Bps).shape, np.inf)
-    code = np.zeros(best.shape, int)
     # NCCL picks by its tuning model, which prices NVLS and NVLS-Tree without their pipeline
     # fill (tuning.cc: latency + bytes / bandwidth): the pair is chosen on the time without
     # the fill, which the rows that chose NVLS or NVLS-Tree then pay (their bandwidth time
@@ -451,11 +494,24 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     patterns = {a: "tree" if a in ("tree", "nvls_tree") else "ring" for a in names}
     safe = _shares(op, sorted(set(patterns.values())), nodes, multi, share, links, constants,
                    shares)
+    rows = np.broadcast(size, n, g, links.node_Bps).shape
+    reduce = op == "all_reduce"
+    if kernels.ENABLED and algorithm == "auto" and len(rows) == 1:
+        # The same choice, compiled, one candidate at a time (the numpy path below is the
+        # reference it is tested against).
+        depth = step = None
+        if reduce:  # the trees' logarithms, from numpy: the kernel has no transcendental
+            depth = _log2i(nodes)
+            step = np.minimum(np.maximum(_log2i(size / 64.0), 0), 22).astype(int)
+        return nccl_kernel.ring_or_tree_cost(reduce, size, n, g, nodes, safe["ring"],
+                                             safe.get("tree"), depth, step, links,
+                                             _kernel_tables(constants))
+    best = np.full(rows, np.inf)
+    code = np.zeros(best.shape, int)
     intra_ring = _intra_ring_time(op, size, g, links)
     # What depends on the group and not on the bytes is priced once for every collective on
     # it (a ZeRO stage's reduce-scatter and all-gather): the counts (an all-reduce's read its
     # size), each pair's latency and protocol share (a tree's reads the size), availability.
-    reduce = op == "all_reduce"
     shape = _Shape.of(op, size, n, g, nodes, links.nvlink_like) if reduce else _group_figure(
         shares, ("shape",), _Shape.of, op, size, n, g, nodes, links.nvlink_like)
     for a in names:

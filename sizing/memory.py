@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sizing import kernels, memory_kernel
 from sizing.workload import (
     DEEPSPEED_CODES,
     SYNCHRONOUS_ZERO3_CODES,
@@ -86,6 +87,9 @@ def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.nda
         return (acts if precision == "fp32" else acts / 2), np.zeros_like(b)
     code = np.asarray(c["recompute"], int)
     fp8 = precision == "fp8"
+    if kernels.ENABLED and code.size and code.min() >= 0 and code.max() <= 2:
+        # compiled (the reference: below, which also refuses a mode out of range)
+        return memory_kernel.transformer_activations(model, c, fp8, code)
     by_recompute = activation_bytes_by_recompute(model, c["micro_batch"], c["tp"],
                                                  c["sequence_parallel"], c.get("cp", 1),
                                                  c.get("flash_attention", True), fp8)
@@ -117,6 +121,16 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
         wb, gb, ob = (constants.bytes_per_param_weights, constants.bytes_per_param_gradients,
                       constants.bytes_per_param_optimizer)
     is_tf = isinstance(model, Transformer)
+    if is_tf and kernels.ENABLED:  # compiled (the reference: the numpy below)
+        columns = {"dp": dp, "tp": tp, "pp": pp, "ep": ep, "cp": cp, "zero_stage": zero,
+                   "offload": offload, "shard_group": shard_group,
+                   "micro_batch": c["micro_batch"], "recompute": c["recompute"],
+                   "virtual_stages": c["virtual_stages"], "micro_batches": c["micro_batches"],
+                   "fused_cross_entropy": c.get("fused_cross_entropy", False),
+                   "framework": c.get("framework", 0), "gpu_memory_gb": c["gpu_memory_gb"]}
+        return memory_kernel.transformer_memory(
+            model, columns, constants, wb, gradient_bytes_per_param(c, constants, precision), ob,
+            parts if parts is not None else activation_parts(model, c, precision))
     expert = model.expert_params if is_tf else 0.0
     dense = model.params - expert
     dense_local = dense / (tp * pp)

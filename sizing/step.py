@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sizing import explain
+from sizing import compute_kernel, explain, kernels, step_kernel
 from sizing.collectives import collective_cost
 from sizing.compute import (
     OPTIMIZER_BYTES_PER_PARAM,
@@ -213,21 +213,29 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
                              FRAMEWORKS)
     knee_s = constants.matmul_knee_us * 1e-6
     rates = {"peak16": peak16, "knee_s": knee_s, "hbm": hbm_raw / fusion, "hbm_raw": hbm_raw}
+    host_gbs = _lookup_per_key(constants, "host_link_gbs", np.clip(c["pcie_gen"], 3, 5) - 3,
+                               ("3", "4", "5"))
+    side = {"peak": peak, "hbm_raw_Bps": hbm_raw, "host_link_Bps": host_gbs * 1e9,
+            "activation_parts": activation_parts(model, c, training.precision)}
     if isinstance(model, Transformer):
-        work = transformer_work(model, c, training.precision == "fp8")
         emax = (per_gpu("matmul_efficiency")
                 * constants.gemm_shape_efficiency
                 * _lookup_per_key(constants, "framework_gemm_efficiency", c["framework"],
                                   FRAMEWORKS))
-        eff = gemm_efficiency(work["gemm_size"], peak16, emax, knee_s)
-        rates["gemm16"] = peak16 * eff
-        rates["gemm8"] = rates["gemm16"] * per_gpu("fp8_gemm_speedup")
         # Each candidate's fused kernel at the efficiency its benchmark gives the GPU, at its
         # sequence length per rank (context parallelism splits the sequence).
         rates["attention"] = peak16 * attention_efficiency(
             c["attention_kernel"], model.seq_len / np.asarray(c["cp"], float),
             {k: per_gpu(f"{k}_attention_efficiency") for k in ATTENTION_KERNELS},
             {k: getattr(constants, f"{k}_attention_sequence_share") for k in ATTENTION_KERNELS})
+        if kernels.ENABLED:  # the work, the GEMMs' rate and the times compiled (the reference:
+            # transformer_work, gemm_efficiency and compute_time below)
+            return side | compute_kernel.transformer_times(
+                model, c, training.precision == "fp8", rates, emax, per_gpu("fp8_gemm_speedup"))
+        work = transformer_work(model, c, training.precision == "fp8")
+        eff = gemm_efficiency(work["gemm_size"], peak16, emax, knee_s)
+        rates["gemm16"] = peak16 * eff
+        rates["gemm8"] = rates["gemm16"] * per_gpu("fp8_gemm_speedup")
     elif isinstance(model, GenericModel):
         work = generic_work(model, c, fp32)
         conv = np.broadcast_to(conv_saturation(constants, c["framework"], fp32), (n,))
@@ -238,15 +246,11 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
     else:
         raise TypeError(f"unsupported model type {type(model).__name__}")
     t_mb, t_fwd_mb = compute_time(work, rates)
-    host_gbs = _lookup_per_key(constants, "host_link_gbs", np.clip(c["pcie_gen"], 3, 5) - 3,
-                               ("3", "4", "5"))
-    return {
-        "t_mb": t_mb, "t_fwd_mb": t_fwd_mb, "peak": peak, "gemm_efficiency": eff,
+    return side | {
+        "t_mb": t_mb, "t_fwd_mb": t_fwd_mb, "gemm_efficiency": eff,
         "t_attention_mb": work["attention_flops"] / rates["attention"],
-        "hbm_raw_Bps": hbm_raw, "host_link_Bps": host_gbs * 1e9,
         "model_flops": work["model_flops"], "model_flops_causal": work["model_flops_causal"],
         "counted_flops": work["counted_flops"],
-        "activation_parts": activation_parts(model, c, training.precision),
     }
 
 
@@ -265,7 +269,10 @@ def _normalise(batch: dict, training: Training) -> dict:
     keys = [k for k in c if k != "gpu_id"]
     arrays = [np.atleast_1d(np.asarray(c[k])) for k in keys]
     if len({a.shape for a in arrays}) > 1:  # columns of one length need no broadcasting
-        arrays = np.broadcast_arrays(*arrays)
+        # Only the shorter columns are spread (read-only views): the others stay the caller's
+        # arrays, which the compiled kernels take as they are (sizing.kernels.column).
+        shape = np.broadcast_shapes(*(a.shape for a in arrays))
+        arrays = [a if a.shape == shape else np.broadcast_to(a, shape) for a in arrays]
     out = dict(zip(keys, arrays))
     if isinstance(c.get("gpu_id"), GpuCodes):
         out["gpu_id"] = c["gpu_id"]
@@ -1020,14 +1027,26 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             "zero_exp": zero_exp, "zero_hid": zero_hid, "bubble": bubble,
         }
 
-    base = assemble(None)
-    slow = assemble(stretches)
-    straggler = slow["step"] - base["step"]
+    if kernels.ENABLED:
+        # Both passes compiled, one candidate at a time (assemble is the reference).
+        base, slow_step = step_kernel.assembled(
+            stretches, units, any_sync, constants, t_comp_mb=t_comp_mb, tp_mb=tp_mb,
+            ep_mb=ep_mb, cp_mb=cp_mb, offload_mb=offload_mb, m=m, bubble_share=bubble_share,
+            pp_total=pp_total, t_ar=t_ar, t_bucket=t_bucket, hide_bwd=hide_bwd,
+            hide_fwd=hide_fwd, t_z1_rs=t_z1_rs, t_z1_ag=t_z1_ag, t_z1_rsb=t_z1_rsb,
+            t_z1_agb=t_z1_agb, net_rs=net_rs, net_ag=net_ag, host_rs=host_rs, host_ag=host_ag,
+            t_replica=t_replica, t_rep1=t_rep1, gather_passes=gather_passes,
+            sync_hidden=sync_hidden, t_z2_rs=t_z2_rs, t_rsb=t_rsb, t_z2_ag=t_z2_ag, t_opt=t_opt,
+            dp_overlap=dp_overlap, z1=z1, gather_hidden=gather_hidden, tp_inter=tp_inter,
+            sync=sync, has_dp=has_dp, z3=z3, z2=z2)
+    else:
+        base, slow_step = assemble(None), assemble(stretches)["step"]
+    straggler = slow_step - base["step"]
     # Compute-side stragglers: GPUs of one SKU run at different speeds (power management,
     # manufacturing), and every synchronous step waits for the slowest of the job's GPUs.
     compute_straggler = base["compute"] * (straggler_stretch(constants.compute_jitter_cv,
                                                              gpus) - 1.0)
-    step = slow["step"] + compute_straggler
+    step = slow_step + compute_straggler
     comm_exposed = (base["tp_exp"] + base["ep_exp"] + base["pp_exp"] + base["dp_exp"]
                     + base["zero_exp"] + base["cp_exp"] + base["offload_exp"] + straggler
                     + base["contention"])

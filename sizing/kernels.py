@@ -1,0 +1,47 @@
+"""The switch between the model's compiled kernels and their numpy reference.
+
+A kernel is a loop over candidates written with the same operations, in the same order, as the
+numpy path it replaces, compiled by numba without fast-math (so no reassociation and no fused
+multiply-add), with numpy's error model (a division by zero gives inf or NaN, as in numpy, not an
+exception) and cached on disk: its outputs are bit-identical to the reference's, which the
+tests compare it with. `SIZING_KERNELS=numpy` in the environment runs the numpy path alone
+(numba is then not imported).
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+CHOICES = ("compiled", "numpy")
+
+
+def _choice(value: str) -> bool:
+    """Whether SIZING_KERNELS asks for the compiled kernels; a value it does not know stops
+    the import, as the service's settings do."""
+    if value not in CHOICES:
+        raise ValueError(f"SIZING_KERNELS must be one of {', '.join(CHOICES)}, not {value!r}")
+    return value == "compiled"
+
+
+ENABLED = _choice(os.environ.get("SIZING_KERNELS", "compiled"))
+
+
+def kernel(function):
+    """`function` compiled (cached beside its module), or as it is with the switch off."""
+    if not ENABLED:
+        return function
+    import numba
+
+    return numba.njit(cache=True, error_model="numpy")(function)
+
+
+def column(x, rows: int, dtype=float) -> np.ndarray:
+    """x as a contiguous, writeable column of `rows` of `dtype` (a kernel is compiled for one
+    type of each)."""
+    if (isinstance(x, np.ndarray) and x.shape == (rows,) and x.dtype == dtype
+            and x.flags.c_contiguous and x.flags.writeable):
+        return x  # most columns are one already: no copy
+    # A fresh writeable array: numba types a read-only one apart, which would compile the
+    # kernel once more for it.
+    return np.array(np.broadcast_to(np.asarray(x, dtype), (rows,)))

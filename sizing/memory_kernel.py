@@ -1,0 +1,151 @@
+"""A transformer's memory per GPU and the activations it saves, compiled, one candidate at a time:
+the same operations in the same order as sizing.memory's memory_per_gpu and activation_parts
+(the numpy reference; sizing.kernels)."""
+from __future__ import annotations
+
+import numpy as np
+
+from sizing.kernels import column, kernel
+from sizing.workload import DEEPSPEED_CODES, SYNCHRONOUS_ZERO3_CODES, Transformer
+
+GB = 1e9
+# The float columns _kernel returns, in its order (then `fits`).
+KEYS = ("weights_gb", "gradients_gb", "optimizer_gb", "activations_gb", "logits_gb",
+        "buffers_gb", "reserved_gb", "total_gb", "capacity_gb", "headroom_gb", "margin_gb")
+
+
+@kernel
+def _kernel(dp, tp, pp, ep, cp, zero, offload, shard_group, gb, b, code, v, m, fused_ce,
+            framework, capacity, stage, kept, deepspeed_codes, synchronous_codes, figures):
+    (wb, ob, expert, dense, layers, logits_per_cp, vocab, unit_per_tp, largest_per_tp,
+     max_live, reduce_bucket, reserved, headroom_share) = (
+        figures[0], figures[1], figures[2], figures[3], figures[4], figures[5], figures[6],
+        figures[7], figures[8], figures[9], figures[10], figures[11], figures[12])
+    rows = dp.shape[0]
+    out = np.empty((11, rows))
+    fits = np.empty(rows, np.bool_)
+    for i in range(rows):
+        tp_i, pp_i, cp_i, zero_i, gb_i = tp[i], pp[i], cp[i], zero[i], gb[i]
+        dense_local = dense / (tp_i * pp_i)
+        expert_local = expert / (tp_i * pp_i * ep[i])
+        shard = shard_group[i] * cp_i if shard_group[i] > 0 else dp[i] * cp_i
+        expert_dp = np.maximum(shard / ep[i], 1.0)
+        dense_shard, expert_shard = dense_local / shard, expert_local / expert_dp
+        # sharded(): ZeRO stage 3 shards the weights, 2 the gradients, 1 the optimizer state
+        weights = (((dense_shard if zero_i >= 3 else dense_local)
+                    + (expert_shard if zero_i >= 3 else expert_local)) * wb / GB)
+        grads = (((dense_shard if zero_i >= 2 else dense_local)
+                  + (expert_shard if zero_i >= 2 else expert_local)) * gb_i / GB)
+        optim = (((dense_shard if zero_i >= 1 else dense_local)
+                  + (expert_shard if zero_i >= 1 else expert_local)) * ob / GB)
+        if offload[i] >= 1:
+            optim = 0.0
+        stage_i = stage[i]
+        in_flight = np.minimum(pp_i, m[i])
+        interleave = 1.0 + (pp_i - 1) / (pp_i * v[i]) if v[i] > 1 else 1.0
+        first = stage_i * in_flight * interleave
+        working = kept[i] if code[i] == 2 else 0.0
+        host_acts = offload[i] == 2
+        if host_acts:
+            first = 2.0 * stage_i * pp_i / layers
+        first = first + working
+        logits_b = 0.0 if fused_ce[i] else logits_per_cp / cp_i * b[i] * vocab / tp_i
+        resident_stage = 2.0 * stage_i * pp_i / layers if host_acts else stage_i
+        last_total = resident_stage + np.maximum(working, logits_b)
+        peak = np.maximum(first, last_total) if pp_i > 1 else last_total
+        logits_peak = (logits_b if (pp_i == 1 or last_total >= first) and logits_b >= working
+                       else 0.0)
+        logits = logits_peak / GB
+        acts = (peak - logits_peak) / GB
+        unit = unit_per_tp / tp_i
+        largest = largest_per_tp / tp_i
+        live = np.minimum(2.0 * unit, np.maximum(largest, max_live))
+        reducing = np.minimum(unit, np.maximum(largest, reduce_bucket))
+        listed = np.minimum(unit, largest) if synchronous_codes[framework[i]] else 0.0
+        gathered = (wb * (live + listed) + gb_i * reducing if deepspeed_codes[framework[i]]
+                    else (2.0 * wb + gb_i) * unit)
+        buffers = (gathered if zero_i == 3 else 0.0) / GB
+        total = weights + grads + optim + acts + logits + buffers + reserved
+        headroom = capacity[i] * headroom_share
+        out[0, i], out[1, i], out[2, i], out[3, i] = weights, grads, optim, acts
+        out[4, i], out[5, i], out[6, i], out[7, i] = logits, buffers, reserved, total
+        out[8, i], out[9, i], out[10, i] = capacity[i], headroom, capacity[i] - headroom - total
+        fits[i] = total + headroom <= capacity[i]
+    return out, fits
+
+
+def transformer_memory(model: Transformer, c: dict, constants, wb: float, gb, ob: float,
+                       parts: tuple) -> dict:
+    """memory_per_gpu's columns for a transformer: `c` the candidates' columns it reads (with
+    its defaults), `wb` and `ob` bytes per parameter of the weights and optimizer state, `gb`
+    each candidate's of its gradients, `parts` activation_parts."""
+    rows = np.shape(np.broadcast(*c.values()))[0]
+    expert = model.expert_params
+    dense = model.params - expert
+    # The model's figures as memory_per_gpu forms them (Python numbers, in its order).
+    figures = np.array([
+        wb, ob, expert, dense, model.layers, 6.0 * model.seq_len, model.vocab,
+        (dense - model.embedding_params) / model.layers,
+        max(model.hidden * model.ffn_hidden, model.hidden * model.vocab),
+        constants.deepspeed_max_live_params, constants.deepspeed_reduce_bucket_params,
+        constants.runtime_reserved_gb, constants.memory_headroom_share], float)
+    out, fits = _kernel(
+        *(column(c[k], rows) for k in ("dp", "tp", "pp", "ep", "cp")),
+        column(c["zero_stage"], rows, np.int64), column(c["offload"], rows, np.int64),
+        column(c["shard_group"], rows), column(gb, rows), column(c["micro_batch"], rows),
+        column(c["recompute"], rows, np.int64), column(c["virtual_stages"], rows),
+        column(c["micro_batches"], rows), column(c["fused_cross_entropy"], rows, bool),
+        column(c["framework"], rows, np.int64), column(c["gpu_memory_gb"], rows),
+        column(parts[0], rows), column(parts[1], rows), DEEPSPEED_CODES,
+        SYNCHRONOUS_ZERO3_CODES, figures)
+    columns = dict(zip(KEYS, out))
+    columns["fits"] = fits
+    return columns
+
+
+@kernel
+def _activations(b, tp, sp, cp, flash, code, rfrac, pp, figures):
+    s, h, replicated, sharded, scores_unfused, layers = (figures[0], figures[1], figures[2],
+                                                          figures[3], figures[4], figures[5])
+    rows = b.shape[0]
+    stage = np.empty(rows)
+    kept = np.empty(rows)
+    for i in range(rows):
+        t = tp[i]
+        t_sp = t if sp[i] else 1.0
+        scores = 0.0 if flash[i] else scores_unfused
+        # activation_bytes_by_recompute
+        sbh = s * b[i] * h / cp[i]
+        none = sbh * (replicated / t_sp + sharded / t + scores / t)
+        if code[i] == 0:
+            per_layer = none
+        elif code[i] == 1:
+            per_layer = sbh * (replicated / t_sp + sharded / t)
+        else:
+            full = sbh * 2.0 / t_sp
+            per_layer = rfrac[i] * full + (1 - rfrac[i]) * none
+        stage[i] = per_layer * layers / pp[i]
+        kept[i] = none
+    return stage, kept
+
+
+def transformer_activations(model: Transformer, c: dict, fp8: bool, code) -> tuple:
+    """activation_parts of a transformer's candidates `c` (prepared columns), `code` their
+    recompute modes, each 0, 1 or 2."""
+    rows = np.asarray(c["micro_batch"]).shape[0]
+    h = model.hidden
+    # activation_bytes_by_recompute's figures (Python floats, in its order)
+    lin = 0.5 if fp8 else 1.0
+    f = model.ffn_hidden / h * min(model.top_k, model.experts)
+    ffn_units = (4.0 if model.gated_mlp else 2.0) * f + 2.0 * f * lin
+    masks = 2.0 if model.dropout else 0.0
+    figures = np.array([
+        model.seq_len, h, 4.0 + 4.0 * lin + masks,
+        2.0 + 4.0 * model.kv_ratio + 2.0 * lin + ffn_units,
+        (5.0 if model.dropout else 2.0) * model.heads * model.seq_len / h, model.layers], float)
+    return _activations(column(c["micro_batch"], rows), column(c["tp"], rows),
+                        column(c["sequence_parallel"], rows, bool), column(c.get("cp", 1), rows),
+                        column(c.get("flash_attention", True), rows, bool),
+                        column(code, rows, np.int64),
+                        column(c.get("recompute_fraction", 1.0), rows), column(c["pp"], rows),
+                        figures)

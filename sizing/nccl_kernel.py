@@ -1,0 +1,179 @@
+"""NCCL's choice of algorithm and protocol for a ring-or-tree collective, compiled, one candidate
+at a time.
+
+The same formulas as the numpy path of sizing.collectives (the reference, which the tests
+compare this with on many random groups), in the same order of operations (sizing.kernels), and
+no transcendental: the logarithms the trees read come from numpy. A pass over the candidates
+keeps each one's figures in registers instead of writing an array per term and per pair,
+which is most of what a batch of candidates costs in numpy.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sizing.kernels import column, kernel
+
+# Algorithms in the order sizing.collectives.ALGORITHM_PROTOCOLS prices them (index into
+# CHOSEN), and the protocols of PROTOCOLS.
+RING, TREE, NVLS, NVLS_TREE, COLLNET = range(5)
+LL, LL128, SIMPLE = range(3)
+
+
+@kernel
+def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_step,
+            intra_Bps, nvls_Bps, net_extra_us, nics, nvlink_like, nvls, collnet, ll128,
+            latency_us, ring_intra_us, factors, tree_correction, scalars, nvls_steps,
+            tree_steps):
+    """Time and algorithm code of each candidate (sizing.collectives.collective_cost's
+    loop over algorithms and protocols, the NVLS fill and the n > 1 rule).
+
+    latency_us[a, p]: (pci, nvlink, net, base); ring_intra_us[p]: the ring's four intra-node
+    latencies by intra_row; factors[a, p]: protocol shares; scalars: plateau, CollNet arity,
+    tree.ll128 in one node, ring.ll128 at one GPU per node, NVLS-Tree's network share, then
+    per NVLS kind (one node, tree) stages, largest chunk, chunk from four nodes, and the
+    pipeline's channels, heads_max, step_us; nvls_steps and tree_steps: (smaller, count) rows.
+    """
+    rows = size.shape[0]
+    t_out = np.empty(rows)
+    code_out = np.empty(rows, np.int64)
+    plateau, arity = scalars[0], scalars[1]
+    tree_ll128_one_node, ring_ll128_one_gpu, nvls_tree_net = scalars[2], scalars[3], scalars[4]
+    channels, heads_max, step_us = scalars[11], scalars[12], scalars[13]
+    k = 2.0 if reduce else 1.0
+    for i in range(rows):
+        s, ni, gi, nodes_i = size[i], n[i], g[i], nodes[i]
+        multi = nodes_i > 1
+        b = intra_Bps[i]
+        link_like = nvlink_like[i]
+        row = (1 if link_like else 0) + (2 if multi else 0)
+        # _Shape.of
+        steps = k * (ni - 1)
+        inter_steps = (2.0 * nodes_i if reduce else nodes_i - 1) if multi else 0.0
+        intra_steps = steps - inter_steps
+        # _intra_ring_time
+        intra_ring = k * (gi - 1) / gi * s / b if gi > 1 else 0.0
+        best = np.inf
+        code = 0
+        t_bw_nvls_tree = 0.0
+        n_algorithms = 5 if reduce else 1
+        for a in range(n_algorithms):
+            # algorithm_available
+            if a == NVLS:
+                if not (nvls[i] and gi >= 2 and nodes_i <= 1):
+                    continue
+            elif a == NVLS_TREE:
+                if not (nvls[i] and gi >= 2 and nodes_i > 1):
+                    continue
+            elif a == COLLNET and not (collnet[i] and nodes_i > 1):
+                continue
+            # _bandwidth_time
+            if a == RING:
+                net = safe_ring[i]
+                ring_bytes = k * (ni - 1) / ni * s
+                inter = ring_bytes / net if multi else 0.0
+                intra = intra_ring if multi else ring_bytes / b
+                t_bw = np.maximum(intra, inter)
+            elif a == TREE:
+                net = safe_tree[i]
+                per_node = 2.0 if nodes_i > 2 else 1.0
+                t_bw = np.maximum(intra_ring, per_node * s / net if multi else 0.0)
+            elif a == NVLS:
+                t_bw = s / nvls_Bps[i]
+            elif a == NVLS_TREE:
+                net = safe_tree[i] * nvls_tree_net
+                per_node = 2.0 if nodes_i > 2 else 1.0
+                t_bw = np.maximum(s / nvls_Bps[i], per_node * s / net if multi else 0.0)
+                t_bw_nvls_tree = t_bw
+            else:
+                net = safe_ring[i]
+                inside = s / nvls_Bps[i] if nvls[i] else intra_ring
+                t_bw = np.maximum(inside, s / net if multi else 0.0)
+            won = False
+            first = SIMPLE if a >= NVLS else LL
+            for p in range(first, 3):
+                if p == LL128 and not (ll128[i] if multi else link_like):
+                    continue
+                # _latency_us
+                pci, nvlink = latency_us[a, p, 0], latency_us[a, p, 1]
+                net_lat = latency_us[a, p, 2] + net_extra_us[i]
+                base = latency_us[a, p, 3]
+                if a == RING:
+                    lat = (base + intra_steps * ring_intra_us[p, row]
+                           + inter_steps * net_lat)
+                    if reduce and p == SIMPLE and multi:
+                        lat = lat * plateau
+                else:
+                    intra_lat = nvlink if link_like else pci
+                    if a == TREE:
+                        lat = base + 2.0 * ((gi - 1) * intra_lat
+                                            + tree_depth[i] * (net_lat if multi else 0.0))
+                    elif a == NVLS:
+                        lat = base + intra_lat
+                    elif a == NVLS_TREE:
+                        lat = base + intra_lat + 2.0 * tree_depth[i] * net_lat
+                    else:
+                        direct = 2.0 * (np.minimum(1.0, gi - 1) * intra_lat + (gi - 1) * arity) + net_lat
+                        chain = 2.0 * (gi - 1) * intra_lat + net_lat
+                        lat = base + (direct if link_like else chain)
+                # _protocol_factor
+                factor = factors[a, p]
+                if a == TREE and p == LL128 and not multi:
+                    factor = tree_ll128_one_node
+                if a == RING and p == LL128 and multi and gi < 2:
+                    factor = ring_ll128_one_gpu
+                if a == TREE:
+                    factor = factor * tree_correction[p, size_step[i]]
+                t = lat * 1e-6 + t_bw / factor
+                if t < best:
+                    best = t
+                    won = True
+            if won:
+                code = a
+        # The pipeline fill of the NVLS kind chosen (_nvls_fill_s), at Simple's share.
+        if code == NVLS or code == NVLS_TREE:
+            tree = code == NVLS_TREE
+            factor = factors[code, SIMPLE]
+            off = 8 if tree else 5
+            stages, largest, from_4 = scalars[off], scalars[off + 1], scalars[off + 2]
+            heads = np.minimum(gi, nics[i]) if tree else gi
+            ops = channels * np.minimum(heads, heads_max)
+            loops = s / ops
+            chunk = (from_4 if nodes_i >= 4 else largest) if from_4 != largest else largest
+            table = tree_steps if tree else nvls_steps
+            for j in range(table.shape[0]):
+                smaller, count = table[j, 0], table[j, 1]
+                if loops < count * chunk and chunk > smaller:
+                    chunk = smaller
+            rate = nvls_Bps[i] * factor
+            fill = (stages - 1.0) * np.maximum(np.minimum(s, ops * chunk) / rate, step_us * 1e-6)
+            if tree:
+                t_bw = t_bw_nvls_tree / factor
+                fill = np.maximum(t_bw, s / rate + fill) - t_bw
+            best += fill
+        t_out[i] = best if ni > 1 else 0.0
+        code_out[i] = code
+    return t_out, code_out
+
+
+def ring_or_tree_cost(reduce: bool, size, n, g, nodes, safe_ring, safe_tree, tree_depth,
+                      size_step, links, tables: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """collective_cost's figures for an all-reduce (`reduce`) or a reduce-scatter or
+    all-gather of the rows, with NCCL's choice among every algorithm and protocol they can
+    run: (seconds, index into CHOSEN). `tree_depth` and `size_step`: the trees' logarithms
+    (an all-reduce's only); `tables`: the constants as the kernel reads them (_kernel's
+    docstring)."""
+    rows = int(np.broadcast(size, n, g, links.node_Bps).shape[0])
+    if reduce:
+        tree = column(safe_tree, rows, float)
+        depth, step = column(tree_depth, rows, float), column(size_step, rows, np.int64)
+    else:
+        depth = tree = np.zeros(rows)
+        step = np.zeros(rows, np.int64)
+    return _kernel(reduce, column(size, rows, float), column(n, rows, float),
+                   column(g, rows, float), column(nodes, rows, float),
+                   column(safe_ring, rows, float), tree, depth, step,
+                   column(links.intra_Bps, rows, float), column(links.nvls_Bps, rows, float),
+                   column(links.net_extra_us, rows, float), column(links.nics, rows, float),
+                   column(links.nvlink_like, rows, bool), column(links.nvls, rows, bool),
+                   column(links.collnet, rows, bool), column(links.ll128, rows, bool),
+                   *tables)

@@ -1,0 +1,131 @@
+"""The compiled kernels against their numpy reference: NCCL's algorithm and protocol for each
+collective (bit-identical times, the same algorithm) on many random groups, and every output of
+estimate_batch (the step's assembly too) on random wide layouts."""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from catalog.shipped import shipped
+from sizing import collectives, kernels
+from sizing.collectives import CHOSEN, collective_cost
+from sizing.hardware import Cluster, Server
+from sizing.presets import preset_model
+from sizing.step import estimate_batch, layout_arrays
+from sizing.topology import Links
+from sizing.workload import FRAMEWORKS, OFFLOAD, RECOMPUTE, Layout, Training, Transformer
+
+compiled = pytest.mark.skipif(not kernels.ENABLED,
+                              reason="SIZING_KERNELS=numpy: no compiled kernel to compare")
+
+
+def random_clusters(rng, count):
+    """Clusters of every GPU (reference ones too) and fabric, NIC set-ups and node counts."""
+    gpus, fabrics = list(shipped().all_gpus.values()), list(shipped().all_fabrics.values())
+    clusters = []
+    for _ in range(count):
+        server = Server("s", "s", gpus[rng.integers(len(gpus))], int(rng.choice([1, 2, 4, 8])),
+                        int(rng.choice([1, 2, 4, 8])), float(rng.choice([100.0, 200.0, 400.0])),
+                        int(rng.integers(3, 6)), bool(rng.integers(0, 2)))
+        clusters.append(Cluster(server, fabrics[rng.integers(len(fabrics))],
+                                int(rng.choice([1, 2, 3, 4, 8, 16, 64, 256])),
+                                bool(rng.integers(0, 2))))
+    return clusters
+
+
+def columns(rows):
+    return {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
+
+
+def bits(x: np.ndarray) -> bytes:
+    """x's bytes: equal only where every value is the same float (NaNs, signed zeros)."""
+    return np.ascontiguousarray(x).tobytes()
+
+
+def both_ways(monkeypatch, price):
+    """price() with the compiled kernel, then with the numpy reference."""
+    compiled = price()
+    with monkeypatch.context() as m:
+        m.setattr(kernels, "ENABLED", False)
+        reference = price()
+    return compiled, reference
+
+
+@compiled
+@pytest.mark.parametrize("op", ["all_reduce", "reduce_scatter", "all_gather"])
+def test_kernel_matches_reference_on_random_groups(op, constants, monkeypatch):
+    rng = np.random.default_rng(16)
+    clusters = random_clusters(rng, 4000)
+    c = columns([cl.as_arrays() for cl in clusters])
+    links = Links.of(c, constants)
+    gpn = c["gpus_per_node"].astype(float)
+    n = rng.choice([1, 2, 3, 4, 8, 16, 32, 64, 512, 2048], size=len(clusters)).astype(float)
+    per_node = np.minimum(gpn, rng.choice([1, 2, 4, 8], size=len(clusters)))
+    size = 2.0 ** rng.uniform(0, 35, size=len(clusters))  # 1 B .. 32 GiB
+    share = links.node_Bps * per_node / gpn
+    (t, code), (t_ref, code_ref) = both_ways(
+        monkeypatch, lambda: collective_cost(op, size, n, per_node, links, share, constants))
+    assert bits(t) == bits(t_ref)
+    assert np.array_equal(code, code_ref)
+    # The draw reaches every algorithm an all-reduce can run, and the fills of NVLS's two.
+    chosen = {CHOSEN[k] for k in np.unique(code)}
+    assert chosen == ({"ring", "tree", "nvls", "nvls_tree", "collnet"} if op == "all_reduce"
+                      else {"ring"})
+
+
+def wide_layouts(rng, clusters, transformer: bool):
+    """Random layouts of every kind the model prices (hybrid sharding, offload, context and
+    expert parallelism, every framework), valid or not."""
+    rows = []
+    for cluster in clusters:
+        tp, pp, cp = ((int(rng.choice([1, 2, 4, 8])), int(rng.choice([1, 2, 4])),
+                       int(rng.choice([1, 1, 2]))) if transformer else (1, 1, 1))
+        if cluster.gpus % (tp * pp * cp):
+            continue
+        zero = int(rng.integers(0, 4))
+        layout = Layout(dp=cluster.gpus // (tp * pp * cp), tp=tp, pp=pp, cp=cp,
+                        ep=int(rng.choice([1, 2, 8])) if transformer else 1, zero_stage=zero,
+                        virtual_stages=1 if pp == 1 else int(rng.integers(1, 3)),
+                        sequence_parallel=bool(rng.integers(0, 2)),
+                        framework=FRAMEWORKS[int(rng.integers(len(FRAMEWORKS)))],
+                        recompute=RECOMPUTE[int(rng.integers(0, 3))],
+                        shard_group=int(rng.choice([0, 0, 2, 8])) if zero else 0,
+                        offload=OFFLOAD[int(rng.choice([0, 0, 1, 2]))] if zero else "none")
+        row = cluster.as_arrays()
+        row.update(layout_arrays(layout, Training(1024, int(rng.choice([1, 2])))))
+        rows.append(row)
+    return columns(rows)
+
+
+@compiled
+@pytest.mark.parametrize("preset,precision", [("mixtral-8x7b", "bf16"), ("llama-3-70b", "fp8"),
+                                              ("bert-large", "fp32"), ("resnet-50", "bf16")])
+def test_estimate_batch_outputs_identical_with_the_kernels(preset, precision, constants,
+                                                           monkeypatch):
+    rng = np.random.default_rng(17)
+    model = preset_model(preset)
+    batch = wide_layouts(rng, random_clusters(rng, 3000), isinstance(model, Transformer))
+    compiled, reference = both_ways(
+        monkeypatch, lambda: estimate_batch(batch, model, Training(1024, 1, precision),
+                                            constants))
+    valid = reference["valid"]
+    assert valid.sum() > 100
+    assert np.array_equal(compiled["valid"], valid)
+    for key, value in reference.items():
+        assert bits(np.broadcast_to(compiled[key], valid.shape)[valid]) == bits(
+            np.broadcast_to(value, valid.shape)[valid]), key
+
+
+def test_switch_takes_its_two_values_and_refuses_others():
+    assert kernels._choice("compiled") is True
+    assert kernels._choice("numpy") is False
+    with pytest.raises(ValueError, match="SIZING_KERNELS must be one of compiled, numpy"):
+        kernels._choice("Numpy ")
+
+
+def test_kernel_tables_keep_a_bounded_number_of_constants(constants):
+    # the prediction intervals' prior draws are new constants objects at every sizing
+    for k in range(3 * collectives._KERNEL_TABLES_KEPT):
+        draw = replace(constants, nccl_ring_plateau_factor=1.0 + k)
+        assert collectives._kernel_tables(draw)[4][0] == 1.0 + k
+    assert len(collectives._KERNEL_TABLES) <= collectives._KERNEL_TABLES_KEPT
