@@ -194,17 +194,31 @@ def _protocol_factor(algorithm, protocol, shape: _Shape, constants):
     return factor
 
 
+# Tables read from constants, built once per constants object. The prediction intervals' prior
+# draws make new constants for every sizing, so only the latest few objects' tables are kept.
+_TABLES_KEPT = 16
+
+
+def _built_once(cache: dict, owner, part, build):
+    """build() for (owner, part), kept in `cache` beside `owner` (so that its id is not reused
+    while the entry lives), for the _TABLES_KEPT latest owners' parts."""
+    key = (id(owner), part)
+    hit = cache.get(key)
+    if hit is not None and hit[0] is owner:
+        return hit[1]
+    if len(cache) >= _TABLES_KEPT:
+        del cache[next(iter(cache))]
+    cache[key] = (owner, build())
+    return cache[key][1]
+
+
 _TREE_TABLES: dict[tuple[int, str], tuple[object, np.ndarray]] = {}
 
 
 def _tree_correction(table, protocol: str) -> np.ndarray:
     """The 23 tree corrections of one protocol as an array, built once per constants table."""
-    key = (id(table), protocol)
-    hit = _TREE_TABLES.get(key)
-    if hit is None or hit[0] is not table:  # the table is kept so that its id is not reused
-        hit = (table, np.array([_lookup(table, f"{protocol}.{i}") for i in range(23)]))
-        _TREE_TABLES[key] = hit
-    return hit[1]
+    return _built_once(_TREE_TABLES, table, protocol, lambda: np.array(
+        [_lookup(table, f"{protocol}.{i}") for i in range(23)]))
 
 
 def _intra_ring_time(op, size, g, links: Links):
@@ -220,18 +234,15 @@ _NVLS_TABLES: dict[tuple[int, bool], tuple[object, tuple]] = {}
 def _nvls_pipeline(table, tree: bool) -> tuple:
     """(stages, largest chunk, largest chunk from four nodes, ((smaller chunk, loops), ...) by
     size down) of NVLS or NVLS-Tree, read once per constants table."""
-    key = (id(table), tree)
-    hit = _NVLS_TABLES.get(key)
-    if hit is None or hit[0] is not table:  # the table is kept so that its id is not reused
+    def build() -> tuple:
         pre = "tree." if tree else ""
         steps = sorted(((float(k.rsplit(".", 1)[1]), v) for k, v in table.items()
                         if k.startswith(pre + "chunk.")), reverse=True)
         largest = table[pre + "chunk_bytes"]
-        hit = (table, (table[pre + "stages"], largest,
-                       table.get("tree.chunk_bytes_from_4_nodes", largest) if tree else largest,
-                       tuple(steps)))
-        _NVLS_TABLES[key] = hit
-    return hit[1]
+        return (table[pre + "stages"], largest,
+                table.get("tree.chunk_bytes_from_4_nodes", largest) if tree else largest,
+                tuple(steps))
+    return _built_once(_NVLS_TABLES, table, tree, build)
 
 
 def _nvls_fill_s(size, heads, nodes, nvls_Bps, factor, constants, tree: bool = False):
@@ -400,17 +411,15 @@ def _price_algorithm(op, a, size, n, g, nodes, net, intra_ring, links: Links, sh
     return t_bw, won
 
 
-_KERNEL_TABLES: dict[int, tuple[object, tuple]] = {}
-# Constants objects whose tables are kept: the prediction intervals' prior draws make new ones
-# for every sizing, so the oldest are let go.
-_KERNEL_TABLES_KEPT = 16
+_KERNEL_TABLES: dict[tuple[int, None], tuple[object, tuple]] = {}
 
 
 def _kernel_tables(constants) -> tuple:
     """The constants nccl_kernel reads, as arrays, built once per constants object."""
-    hit = _KERNEL_TABLES.get(id(constants))
-    if hit is not None and hit[0] is constants:  # kept so that its id is not reused
-        return hit[1]
+    return _built_once(_KERNEL_TABLES, constants, None, lambda: _build_kernel_tables(constants))
+
+
+def _build_kernel_tables(constants) -> tuple:
     hw, base = constants.nccl_hw_latency_us, constants.nccl_base_latency_us
     f = constants.nccl_protocol_bandwidth_factor
     latency = np.zeros((5, 3, 4))
@@ -437,11 +446,7 @@ def _kernel_tables(constants) -> tuple:
         one[0], one[1], one[2], two[0], two[1], two[2],
         pipeline["channels"], pipeline["heads_max"], pipeline["step_us"]], float)
     steps = tuple(np.array(s[3], float).reshape(-1, 2) for s in (one, two))
-    built = (latency, ring_intra, factors, correction, scalars) + steps
-    if len(_KERNEL_TABLES) >= _KERNEL_TABLES_KEPT:
-        del _KERNEL_TABLES[next(iter(_KERNEL_TABLES))]
-    _KERNEL_TABLES[id(constants)] = (constants, built)
-    return built
+    return (latency, ring_intra, factors, correction, scalars) + steps
 
 
 def collective_cost(op: str, size, n, per_node, links: Links, share, constants,

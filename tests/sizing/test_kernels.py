@@ -123,9 +123,16 @@ def test_switch_takes_its_two_values_and_refuses_others():
         kernels._choice("Numpy ")
 
 
-def test_kernel_tables_keep_a_bounded_number_of_constants(constants):
-    # the prediction intervals' prior draws are new constants objects at every sizing
-    for k in range(3 * collectives._KERNEL_TABLES_KEPT):
-        draw = replace(constants, nccl_ring_plateau_factor=1.0 + k)
+def test_tables_built_from_constants_keep_a_bounded_number_of_them(constants):
+    # the prediction intervals' prior draws are new constants objects (and new tables of the
+    # estimated ones, such as NVLS's pipeline) at every sizing: a worker must not keep them all
+    kept = collectives._TABLES_KEPT
+    for k in range(3 * kept):
+        draw = replace(constants, nccl_ring_plateau_factor=1.0 + k,
+                       nccl_nvls_pipeline=dict(constants.nccl_nvls_pipeline),
+                       nccl_tree_correction=dict(constants.nccl_tree_correction))
         assert collectives._kernel_tables(draw)[4][0] == 1.0 + k
-    assert len(collectives._KERNEL_TABLES) <= collectives._KERNEL_TABLES_KEPT
+        collectives._tree_correction(draw.nccl_tree_correction, "ll")
+    for cache in (collectives._KERNEL_TABLES, collectives._NVLS_TABLES,
+                  collectives._TREE_TABLES):
+        assert len(cache) <= kept
