@@ -12,7 +12,7 @@ from service.workloads import layout_from, model_from
 from sizing.policy import SizingPolicy
 from sizing.search import LayoutSpace, search_size
 from sizing.step import layout_rules, model_rules
-from sizing.workload import GenericModel, Training, Transformer
+from sizing.workload import GenericModel, Layout, Training, Transformer
 
 Problems = list[tuple[str, str]]  # (JSON pointer, what to change)
 
@@ -146,7 +146,12 @@ class SizingRequest:
             # The rules a pinned layout keeps whatever it runs on (its dp comes from the GPUs).
             out += [(f"/layout/{name}", reason) for name, reason in
                     layout_rules(fixed) + model_rules(self.model, self.precision, fixed)]
-        if not out and not sellable_pairs(snap, wanted, self.region).pairs:
+        pairs = sellable_pairs(snap, wanted, self.region).pairs
+        if not out and fixed and pairs and not self.search_size(snap):
+            # The search builds no candidate: the pinned degrees suit no GPU count of the range.
+            gpus_per_node = sorted({snap.servers[s].gpus_per_node for s, _ in pairs})
+            out.append(unfit_degrees(fixed, gpus_per_node, self.node_counts))
+        if not out and not pairs:
             pointer = "/fabrics_include" if wanted.fabrics_include else "/gpu_models"
             detail = "no server and fabric in the catalog satisfy these constraints together"
             if self.precision == "fp8":
@@ -158,3 +163,33 @@ class SizingRequest:
                 pointer = "/rdma_required"
             out.append((pointer, detail))
         return out
+
+
+def unfit_degrees(fixed: Layout, gpus_per_node: list[int],
+                  node_counts: tuple[int, ...]) -> tuple[str, str]:
+    """Which pinned degree suits none of the GPU counts the node range gives the servers
+    offered, checked as the search builds a cell's layouts (sizing.search.Enumeration): the
+    model-parallel degrees divide the GPU count, the data-parallel size that leaves is the dp
+    given, and ep and a hybrid-sharding group divide it."""
+    counts = sorted({g * n for g in gpus_per_node for n in node_counts})
+    held = "; ".join(f"{node_counts[0]}-{node_counts[-1]} nodes of {g} GPUs hold "
+                     f"{g * node_counts[0]} to {g * node_counts[-1]}" for g in gpus_per_node)
+    model_parallel = fixed.tp * fixed.pp * fixed.cp
+    dps = [g // model_parallel for g in counts if g % model_parallel == 0]
+    if not dps:
+        # The largest degree is the one to lower (pp first on a tie: it is most often pinned).
+        name = max(("pp", "tp", "cp"), key=lambda d: getattr(fixed, d))
+        return (f"/layout/{name}", (f"tp x pp x cp = {model_parallel} GPUs per model replica "
+                                    f"divides no GPU count of the range ({held})"))
+    if fixed.dp:
+        if fixed.dp not in dps:
+            return ("/layout/dp", (f"dp x tp x pp x cp = {fixed.dp * model_parallel} GPUs, "
+                                   f"a count the range does not give ({held})"))
+        dps = [fixed.dp]
+    for name, degree in (("ep", fixed.ep), ("shard_group", fixed.shard_group)):
+        if degree > 1 and not any(dp % degree == 0 for dp in dps):
+            return (f"/layout/{name}", (f"{name}={degree} divides no data-parallel size the "
+                                        f"range gives (dp = GPUs / (tp x pp x cp): "
+                                        f"{', '.join(map(str, dps[:8]))}"
+                                        f"{', ...' if len(dps) > 8 else ''})"))
+    return ("/layout", f"suits no GPU count of the range ({held})")

@@ -135,6 +135,12 @@ def test_rank_one_is_the_recommended_fabric_and_the_checklist_follows_roce(app):
     ({**SMALL, "layout": {"recompute_layers": 4}}, "/layout/recompute_layers"),
     ({**SMALL, "layout": {"cp": 3}}, "/layout/cp"),
     ({**SMALL, "layout": {"attention_kernel": "flash9"}}, "/layout/attention_kernel"),
+    # Pinned degrees that suit no GPU count of the node range (the search would build nothing).
+    ({**LLAMA_70B, "layout": {"tp": 8, "pp": 4, "dp": 1000}}, "/layout/dp"),
+    ({**LLAMA_70B, "layout": {"tp": 8, "pp": 80}}, "/layout/pp"),
+    ({**SMALL, "workload": {"preset": "mixtral-8x7b"}, "nodes": {"min": 1, "max": 1},
+      "layout": {"tp": 8, "ep": 8}}, "/layout/ep"),
+    ({**SMALL, "layout": {"zero_stage": 3, "tp": 8, "shard_group": 3}}, "/layout/shard_group"),
     # Rules of the model and precision, the estimate's own (sizing.step.model_rules).
     ({**SMALL, "layout": {"zero_stage": 1, "fp8_param_gather": True}}, "/layout/fp8_param_gather"),
     ({"workload": {"preset": "resnet-50"}, "epochs": 90, "nodes": {"min": 1, "max": 2},
@@ -382,3 +388,12 @@ def test_the_search_prices_oversubscribed_spines_and_the_advice_says_what_a_bett
     # the efficiency plot keeps one line per fabric (at its non-blocking ratio)
     fabrics = [line["fabric"] for line in result["efficiency_series"]["lines"]]
     assert sorted(fabrics) == sorted(set(fabrics))
+
+
+def test_a_pinned_layout_the_range_cannot_hold_says_which_gpu_counts_it_has(app):
+    body = {**LLAMA_70B, "gpu_models": ["h100-sxm"], "layout": {"tp": 8, "pp": 4, "dp": 1000}}
+    response = authorised(app).post("/v1/sizings", json=body)
+    assert response.status_code == 422
+    [problem] = response.get_json()["errors"]
+    assert problem["pointer"] == "/layout/dp"
+    assert "32000 GPUs" in problem["detail"] and "4-16 nodes of 8 GPUs hold 32 to 128" in problem["detail"]
