@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from catalog.offer import HardwareFilter, sellable_pairs
+from catalog.offer import HardwareFilter, emptying_filters, sellable_pairs
 from catalog.snapshot import Snapshot
 from service.workloads import layout_from, model_from
 from sizing.policy import SizingPolicy
@@ -152,16 +152,15 @@ class SizingRequest:
             gpus_per_node = sorted({snap.servers[s].gpus_per_node for s, _ in pairs})
             out.append(unfit_degrees(fixed, gpus_per_node, self.node_counts))
         if not out and not pairs:
-            pointer = "/fabrics_include" if wanted.fabrics_include else "/gpu_models"
+            # Each choice that alone empties the offer; else the hardware asked for.
+            names = emptying_filters(snap, wanted, self.region) or (
+                "fabrics_include" if wanted.fabrics_include else "gpu_models",)
             detail = "no server and fabric in the catalog satisfy these constraints together"
+            notes = {"rdma_required": " (rdma_required excludes plain Ethernet fabrics)"}
             if self.precision == "fp8":
                 fp8 = sorted(g.name for g in snap.gpus.values() if g.fp8_tflops)
-                detail += f" (fp8 needs a GPU with FP8: {', '.join(fp8)})"
-                pointer = "/precision"
-            elif wanted.rdma_required:
-                detail += " (rdma_required excludes plain Ethernet fabrics)"
-                pointer = "/rdma_required"
-            out.append((pointer, detail))
+                notes["precision"] = f" (fp8 needs a GPU with FP8: {', '.join(fp8)})"
+            out += [(f"/{name}", detail + notes.get(name, "")) for name in names]
         return out
 
 

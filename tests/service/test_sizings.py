@@ -397,3 +397,18 @@ def test_a_pinned_layout_the_range_cannot_hold_says_which_gpu_counts_it_has(app)
     [problem] = response.get_json()["errors"]
     assert problem["pointer"] == "/layout/dp"
     assert "32000 GPUs" in problem["detail"] and "4-16 nodes of 8 GPUs hold 32 to 128" in problem["detail"]
+
+
+def test_a_hardware_choice_that_empties_the_offer_is_the_one_named(app):
+    client = authorised(app)
+    fabrics = [f["id"] for f in client.get("/v1/catalog/fabrics").get_json()]
+    every = {**SMALL, "fabrics_exclude": fabrics}
+    del every["gpu_models"]
+    response = client.post("/v1/sizings", json=every)
+    assert response.status_code == 422
+    assert [e["pointer"] for e in response.get_json()["errors"]] == ["/fabrics_exclude"]
+    # Two choices that each rule out every pair are both named, each with its reason.
+    fp8 = client.post("/v1/sizings", json={**SMALL, "precision": "fp8",
+                                           "gpu_models": ["a100-80gb-sxm"]}).get_json()
+    named = {e["pointer"]: e["detail"] for e in fp8["errors"]}
+    assert set(named) == {"/gpu_models", "/precision"} and "needs a GPU with FP8" in named["/precision"]
