@@ -143,6 +143,9 @@ def test_rank_one_is_the_recommended_fabric_and_the_checklist_follows_roce(app):
     ({**SMALL, "layout": {"zero_stage": 3, "tp": 8, "shard_group": 3}}, "/layout/shard_group"),
     # Rules of the model and precision, the estimate's own (sizing.step.model_rules).
     ({**SMALL, "layout": {"zero_stage": 1, "fp8_param_gather": True}}, "/layout/fp8_param_gather"),
+    # A stated setting the pinned stage has no use for (only ZeRO-1 has the all-gather).
+    ({**SMALL, "layout": {"zero_stage": 3, "overlap_param_gather": True}},
+     "/layout/overlap_param_gather"),
     ({"workload": {"preset": "resnet-50"}, "epochs": 90, "nodes": {"min": 1, "max": 2},
       "layout": {"framework": "megatron-deepspeed-2021"}}, "/layout/framework"),
     ({**SMALL, "budget_per_month": 1000}, "/budget_per_month"),
