@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from catalog.snapshot import Snapshot, Stock
@@ -54,6 +54,18 @@ def sellable_pairs(snap: Snapshot, wanted: HardwareFilter, region: str) -> Sella
         else:
             pairs.append((server_id, fabric_id))
     return Sellable(tuple(pairs), excluded)
+
+
+# What each of the request's hardware choices is when it narrows nothing, in the order a
+# refusal names them (precision narrows to the GPUs that have it; bf16 is on every one).
+UNNARROWED = {"fabrics_exclude": (), "fabrics_include": (), "gpus_per_node": None,
+              "gpu_models": (), "rdma_required": False, "precision": "bf16"}
+
+
+def emptying_filters(snap: Snapshot, wanted: HardwareFilter, region: str) -> tuple[str, ...]:
+    """The choices whose removal alone leaves pairs to sell: what to change when none is."""
+    return tuple(name for name, free in UNNARROWED.items() if getattr(wanted, name) != free
+                 and sellable_pairs(snap, replace(wanted, **{name: free}), region).pairs)
 
 
 @dataclass(frozen=True)

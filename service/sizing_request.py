@@ -6,13 +6,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from catalog.offer import HardwareFilter, sellable_pairs
+from catalog.offer import HardwareFilter, emptying_filters, sellable_pairs
 from catalog.snapshot import Snapshot
 from service.workloads import layout_from, model_from
 from sizing.policy import SizingPolicy
 from sizing.search import LayoutSpace, search_size
 from sizing.step import layout_rules, model_rules
-from sizing.workload import GenericModel, Training, Transformer
+from sizing.workload import GenericModel, Layout, Training, Transformer
 
 Problems = list[tuple[str, str]]  # (JSON pointer, what to change)
 
@@ -146,15 +146,49 @@ class SizingRequest:
             # The rules a pinned layout keeps whatever it runs on (its dp comes from the GPUs).
             out += [(f"/layout/{name}", reason) for name, reason in
                     layout_rules(fixed) + model_rules(self.model, self.precision, fixed)]
-        if not out and not sellable_pairs(snap, wanted, self.region).pairs:
-            pointer = "/fabrics_include" if wanted.fabrics_include else "/gpu_models"
+        pairs = sellable_pairs(snap, wanted, self.region).pairs
+        if not out and fixed and pairs and not self.search_size(snap):
+            # The search builds no candidate: the pinned degrees suit no GPU count of the range.
+            gpus_per_node = sorted({snap.servers[s].gpus_per_node for s, _ in pairs})
+            out.append(unfit_degrees(fixed, gpus_per_node, self.node_counts))
+        if not out and not pairs:
+            # Each choice that alone empties the offer; else the hardware asked for.
+            names = emptying_filters(snap, wanted, self.region) or (
+                "fabrics_include" if wanted.fabrics_include else "gpu_models",)
             detail = "no server and fabric in the catalog satisfy these constraints together"
+            notes = {"rdma_required": " (rdma_required excludes plain Ethernet fabrics)"}
             if self.precision == "fp8":
                 fp8 = sorted(g.name for g in snap.gpus.values() if g.fp8_tflops)
-                detail += f" (fp8 needs a GPU with FP8: {', '.join(fp8)})"
-                pointer = "/precision"
-            elif wanted.rdma_required:
-                detail += " (rdma_required excludes plain Ethernet fabrics)"
-                pointer = "/rdma_required"
-            out.append((pointer, detail))
+                notes["precision"] = f" (fp8 needs a GPU with FP8: {', '.join(fp8)})"
+            out += [(f"/{name}", detail + notes.get(name, "")) for name in names]
         return out
+
+
+def unfit_degrees(fixed: Layout, gpus_per_node: list[int],
+                  node_counts: tuple[int, ...]) -> tuple[str, str]:
+    """Which pinned degree suits none of the GPU counts the node range gives the servers
+    offered, checked as the search builds a cell's layouts (sizing.search.Enumeration): the
+    model-parallel degrees divide the GPU count, the data-parallel size that leaves is the dp
+    given, and ep and a hybrid-sharding group divide it."""
+    counts = sorted({g * n for g in gpus_per_node for n in node_counts})
+    held = "; ".join(f"{node_counts[0]}-{node_counts[-1]} nodes of {g} GPUs hold "
+                     f"{g * node_counts[0]} to {g * node_counts[-1]}" for g in gpus_per_node)
+    model_parallel = fixed.tp * fixed.pp * fixed.cp
+    dps = [g // model_parallel for g in counts if g % model_parallel == 0]
+    if not dps:
+        # The largest degree is the one to lower (pp first on a tie: it is most often pinned).
+        name = max(("pp", "tp", "cp"), key=lambda d: getattr(fixed, d))
+        return (f"/layout/{name}", (f"tp x pp x cp = {model_parallel} GPUs per model replica "
+                                    f"divides no GPU count of the range ({held})"))
+    if fixed.dp:
+        if fixed.dp not in dps:
+            return ("/layout/dp", (f"dp x tp x pp x cp = {fixed.dp * model_parallel} GPUs, "
+                                   f"a count the range does not give ({held})"))
+        dps = [fixed.dp]
+    for name, degree in (("ep", fixed.ep), ("shard_group", fixed.shard_group)):
+        if degree > 1 and not any(dp % degree == 0 for dp in dps):
+            return (f"/layout/{name}", (f"{name}={degree} divides no data-parallel size the "
+                                        f"range gives (dp = GPUs / (tp x pp x cp): "
+                                        f"{', '.join(map(str, dps[:8]))}"
+                                        f"{', ...' if len(dps) > 8 else ''})"))
+    return ("/layout", f"suits no GPU count of the range ({held})")

@@ -135,7 +135,7 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     r = {k[len("r_"):]: v for k, v in col.items() if k.startswith("r_")}
     failures = goodput.CandidateGoodput(**{name: col[f"f_{name}"] for name in FAILURE_FIELDS})
     ranked = ranking.rank(cands.hardware, cands.nodes, col["score"], np.ones(kept.size, bool),
-                          [s for s, _ in all_pairs], policy.max_results_per_server,
+                          all_pairs, policy.max_results_per_server,
                           request.max_results)
     return Search(snap, request, training, max_batch, all_pairs, all_clusters, cands, r,
                   col["rate"], col["hours"], col["cost"], col["months"], col["on_demand"],

@@ -27,7 +27,7 @@ PRIOR_SEED = 15
 SPEEDS = ("tokens_per_s", "samples_per_s", "mfu", "mfu_causal", "scaling_efficiency",
           "busbw_gbs", "algbw_gbs", "achieved_tflops_per_gpu", "model_tflops_per_gpu",
           "model_tflops_per_gpu_causal")
-TIMES = ("step_time_s", "time_s", "time_to_train_hours", "total")
+TIMES = ("step_time_s", "time_s", "time_to_train_hours")
 AT_MOST_ONE = ("mfu", "mfu_causal", "scaling_efficiency")
 # Which category of measurements calibrates which figure of a configuration.
 THROUGHPUT = {"transformer": "c_llm_throughput", "generic": "e_dle_throughput"}

@@ -117,21 +117,25 @@ class Ranking:
 
 
 def rank(hardware: np.ndarray, nodes: np.ndarray, score: np.ndarray, eligible: np.ndarray,
-         server_of: Sequence[str], per_server: int, limit: int) -> Ranking:
-    """One entry per hardware pair at its best node count and layout, best first.
+         pair_of: Sequence[tuple[str, str]], per_server: int, limit: int) -> Ranking:
+    """One entry per server and fabric at its best node count and layout, best first.
 
-    Ten distinct options are more use to a customer than one option at ten node counts, and
-    at most `per_server` of one server keep the list from repeating one server on every
-    fabric. Rank 1 is always the best eligible candidate.
+    `pair_of` names each hardware's (server, fabric): a fabric's oversubscribed spines are
+    hardware of their own for the table, but one offer of that pair, so only the best of them
+    is listed. Ten distinct options are more use to a customer than one option at ten node
+    counts, and at most `per_server` of one server keep the list from repeating one server on
+    every fabric. Rank 1 is always the best eligible candidate.
     """
     groups = hardware.astype(np.int64) * (int(nodes.max(initial=0)) + 1) + nodes
     cells = best_per_group(groups, score, eligible)
     best = {(int(hardware[i]), int(nodes[i])): int(i) for i in cells}
-    per_hardware = best_per_group(hardware, score, eligible)
+    codes = {pair: k for k, pair in enumerate(dict.fromkeys(pair_of))}
+    pair_code = np.array([codes[pair] for pair in pair_of], np.int64)
+    per_pair = best_per_group(pair_code[hardware.astype(np.intp)], score, eligible)
     taken: dict[str, int] = {}
     order: list[int] = []
-    for i in per_hardware[np.argsort(score[per_hardware], kind="stable")]:
-        server = server_of[int(hardware[i])]
+    for i in per_pair[np.argsort(score[per_pair], kind="stable")]:
+        server = pair_of[int(hardware[i])][0]
         if taken.get(server, 0) < per_server:
             taken[server] = taken.get(server, 0) + 1
             order.append(int(i))

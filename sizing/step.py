@@ -263,7 +263,8 @@ def _normalise(batch: dict, training: Training) -> dict:
     if "overlap_grad_reduce" not in c:
         c["overlap_grad_reduce"] = _OVERLAPS[np.asarray(c["framework"], int)]
     if "overlap_param_gather" not in c:
-        c["overlap_param_gather"] = _PARAM_GATHER[np.asarray(c["framework"], int)]
+        c["overlap_param_gather"] = (_PARAM_GATHER[np.asarray(c["framework"], int)]
+                                     & (np.asarray(c["zero_stage"]) == 1))
     if "attention_kernel" not in c:
         c["attention_kernel"] = _KERNELS[np.asarray(c["framework"], int)]
     keys = [k for k in c if k != "gpu_id"]

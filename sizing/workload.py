@@ -300,7 +300,8 @@ class Layout:
     # (default_fp32_gradients).
     grad_reduce_in_fp32: bool | None = None
     # With the distributed optimizer (zero_stage 1), the weights' all-gather runs behind the next
-    # forward (Megatron-Core's overlap_param_gather); None: the framework's usual setting.
+    # forward (Megatron-Core's overlap_param_gather); None: the framework's usual setting at
+    # zero_stage 1, off at any other stage.
     overlap_param_gather: bool | None = None
     # Megatron-Core's fp8_param_gather: with FP8 training the distributed optimizer all-gathers
     # the weights in FP8, one byte each ('perform the param all-gather in fp8',
@@ -319,7 +320,9 @@ class Layout:
     @property
     def overlaps_param_gather(self) -> bool:
         if self.overlap_param_gather is None:
-            return FRAMEWORK_OVERLAPS_PARAM_GATHER[self.framework]
+            # Only the distributed optimizer (ZeRO-1) has this all-gather to overlap; stated
+            # at another stage it is a contradiction (step.layout_rules), so no default states it.
+            return FRAMEWORK_OVERLAPS_PARAM_GATHER[self.framework] and self.zero_stage == 1
         return self.overlap_param_gather
 
     @property

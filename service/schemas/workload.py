@@ -180,8 +180,8 @@ class LayoutSchema(Strict):
         metadata={"description": "With the distributed optimizer (zero_stage 1) and "
                                  "overlap_grad_reduce, all-gather the updated weights behind "
                                  "the next step's forward (Megatron-Core's "
-                                 "overlap_param_gather); default: on for megatron, as NeMo's "
-                                 "and Megatron-Bridge's recipes set it (Megatron-LM's own "
+                                 "overlap_param_gather); default: on for megatron at zero_stage "
+                                 "1, as NeMo's and Megatron-Bridge's recipes set it (Megatron-LM's own "
                                  "--overlap-param-gather is off unless given: state false for "
                                  "such runs), off otherwise"})
     fp8_param_gather = f.Boolean(

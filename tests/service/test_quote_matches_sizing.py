@@ -158,3 +158,23 @@ def test_a_deadline_only_hot_spares_meet_keeps_them_and_the_quote_bills_them(api
     assert quote["configuration"]["nodes"] == 64 + spares["spare_nodes"]
     assert quote["totals"]["term_net"] == kept["price"]["total"], "to the cent"
     assert any("hot spare nodes kept ready" in n for n in quote["notes"])
+
+
+def test_the_cost_range_is_the_term_price_at_both_ends_of_the_time_range(api):
+    """A committed term bills at least its months: a run whose whole time range is shorter than
+    the term has one price, and the range of the total is that price (the quote's too)."""
+    sizing = size(api, SIZINGS["llama-70b 1y EUR"])
+    term_hours = 12 * 730  # prices.yaml hours_per_month
+    short = [c for c in sizing["result"]["configurations"]
+             if c["intervals"]["time_to_train_hours"]["p90"] < term_hours]
+    assert short, "the 70B run of 2e11 tokens on 4-16 nodes is well under a year"
+    for config in short:
+        assert config["price"]["months_billed"] == 12
+        total = float(Decimal(config["price"]["total"]))
+        shown = config["intervals"]["total"]
+        assert shown["p10"] == shown["p90"] == float(f"{total:.4g}"), (config["rank"], shown)
+    status, quote = api.call("POST", "/v1/quotes", {
+        "sizing_id": sizing["id"], "rank": short[0]["rank"],
+        "customer": {"name": "Check", "country": "US"}})
+    assert status == 201, quote
+    assert quote["performance"]["intervals"]["total"] == short[0]["intervals"]["total"]

@@ -53,11 +53,23 @@ def test_one_entry_per_pair_at_most_per_server_rank_one_the_best():
     nodes = np.array([2, 4, 2, 4, 4, 4])
     score = np.array([5.0, 1.0, 3.0, 2.0, 4.0, 0.5])
     eligible = np.array([True, True, True, True, True, False])
-    servers = ["a", "a", "b", "c"]
-    ranked = rank(hardware, nodes, score, eligible, servers, per_server=1, limit=10)
+    pairs = [("a", "x"), ("a", "y"), ("b", "x"), ("c", "x")]
+    ranked = rank(hardware, nodes, score, eligible, pairs, per_server=1, limit=10)
     assert ranked.order == (1, 4)  # server a once (its best), then b; c is ineligible
     assert ranked.best[(1, 2)] == 2 and ranked.options_at(4) == {0: 1, 1: 3, 2: 4}
     assert ranked.options_of(0) == {2: 0, 4: 1}
+
+
+def test_a_pairs_oversubscribed_spines_are_one_offer_the_best_listed():
+    # Hardware 1 and 2 are pair (a, x) on a 2:1 and a 3:1 spine: the table keeps both, the
+    # list only the better, and the next pair takes the second place.
+    hardware = np.array([0, 1, 2, 3])
+    nodes = np.array([32, 32, 32, 16])
+    score = np.array([1.0, 2.0, 1.5, 3.0])
+    pairs = [("a", "x"), ("a", "x"), ("a", "x"), ("b", "y")]
+    ranked = rank(hardware, nodes, score, np.ones(4, bool), pairs, per_server=3, limit=10)
+    assert ranked.order == (0, 3)
+    assert ranked.options_at(32) == {0: 0, 1: 1, 2: 2}
 
 
 def test_an_option_is_taken_when_it_betters_the_score_beyond_the_tolerance_or_alone_sells():

@@ -7,7 +7,14 @@ import pytest
 from catalog.shipped import shipped
 from sizing.hardware import FABRIC_KINDS, Cluster, Server
 from sizing.presets import preset_model
-from sizing.step import BREAKDOWN_KEYS, estimate, estimate_batch, layout_arrays, validate_layout
+from sizing.step import (
+    BREAKDOWN_KEYS,
+    estimate,
+    estimate_batch,
+    layout_arrays,
+    layout_rules,
+    validate_layout,
+)
 from sizing.topology import straggler_stretch
 from sizing.workload import FRAMEWORKS, Layout, Training, Transformer
 
@@ -453,8 +460,16 @@ def test_distributed_optimizer_gathers_the_weights_behind_the_next_forward(clust
                 (b["zero_exposed_s"], b["zero_exposed_s"] + b["zero_hidden_s"]))
 
     # Megatron's usual setting: reduce-scatter of FP32 gradients, all-gather of 16-bit weights
-    assert Layout(dp=1, tp=1, pp=1).overlaps_param_gather
-    assert not Layout(dp=1, tp=1, pp=1, framework="deepspeed").overlaps_param_gather
+    assert Layout(dp=1, tp=1, pp=1, zero_stage=1).overlaps_param_gather
+    assert not Layout(dp=1, tp=1, pp=1, zero_stage=1, framework="deepspeed").overlaps_param_gather
+    # only the distributed optimizer has the all-gather: no other stage's default states it,
+    # so a layout's columns (every field stated, as a pinned search carries them) read back
+    # as a layout its own rules accept
+    for stage in (0, 2, 3):
+        layout = Layout(dp=1, tp=1, pp=1, zero_stage=stage)
+        columns = layout_arrays(layout, Training(8, 1))
+        stated = Layout.from_mapping({name: column[0] for name, column in columns.items()})
+        assert not layout.overlaps_param_gather and not layout_rules(stated)
     (rs_exp, rs), (ag_exp, ag) = parts(zero_stage=1)
     (rs_exp2, rs2), (ag_exp2, ag2) = parts(zero_stage=1, overlap_param_gather=False)
     # the same two collectives either way, the all-gather at 2 of the gradients' 4 bytes (each

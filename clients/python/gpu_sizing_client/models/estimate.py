@@ -43,7 +43,8 @@ class Estimate:
             inter_node_bandwidth_gbs (float): Achievable per node, one direction, GB/s (bytes)
             intervals (EstimateIntervals): p10-p90 of each headline figure from the model's error on published measurements
                 by category (split-conformal, catalog/data/uncertainty.yaml), widened for an extrapolated configuration by a
-                prior on the constants marked estimate; money as a range of the model's uncertainty, not a charge
+                prior on the constants marked estimate; total: the price of a run of each end of time_to_train_hours's interval,
+                billed by the term's rule (a range of the model's uncertainty, not a charge)
             memory (Memory):
             mfu (float): Model FLOPs utilisation, 0-1, counting the whole s x s attention score matrix (Korthikanti et al.
                 2022 eq. 7, PaLM, NeMo <= 25.04, llm-foundry, torchtitan); recomputation not counted

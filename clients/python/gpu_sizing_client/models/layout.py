@@ -58,8 +58,8 @@ class Layout:
                 setting
             overlap_param_gather (bool | Unset): With the distributed optimizer (zero_stage 1) and overlap_grad_reduce, all-
                 gather the updated weights behind the next step's forward (Megatron-Core's overlap_param_gather); default: on
-                for megatron, as NeMo's and Megatron-Bridge's recipes set it (Megatron-LM's own --overlap-param-gather is off
-                unless given: state false for such runs), off otherwise
+                for megatron at zero_stage 1, as NeMo's and Megatron-Bridge's recipes set it (Megatron-LM's own --overlap-param-
+                gather is off unless given: state false for such runs), off otherwise
             pp (int | Unset): Pipeline stages Default: 1.
             recompute (LayoutRecompute | Unset): Activation recomputation; selective re-runs attention, full every layer
                 Default: LayoutRecompute.NONE.

@@ -25,7 +25,8 @@ T = TypeVar("T", bound="RankedConfigurationIntervals")
 class RankedConfigurationIntervals:
     """ p10-p90 of each headline figure from the model's error on published measurements by category (split-conformal,
     catalog/data/uncertainty.yaml), widened for an extrapolated configuration by a prior on the constants marked
-    estimate; money as a range of the model's uncertainty, not a charge
+    estimate; total: the price of a run of each end of time_to_train_hours's interval, billed by the term's rule (a
+    range of the model's uncertainty, not a charge)
 
      """
 
