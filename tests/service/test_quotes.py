@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import shutil
+import string
 from datetime import UTC
 from decimal import Decimal
 
 import pytest
 import yaml
 
+from service.schemas.countries import ISO_3166_ALPHA2, ISO_3166_ALPHA2_PATTERN
+from service.schemas.fields import anchored
 from tests.conftest import CATALOG_DIR, authorised, build_app, new_key
 
 SIZING = {"workload": {"preset": "llama-3-8b"}, "tokens": 5e10, "nodes": {"min": 2, "max": 4},
@@ -308,3 +312,26 @@ def test_a_currency_without_an_exchange_rate_is_a_problem_naming_the_field(clien
                                                "customer": {"name": "Ada", "country": "DE"}})
     assert response.status_code == 422, response.get_json()
     assert any(e["pointer"] == "/currency" for e in response.get_json()["errors"])
+
+
+@pytest.mark.parametrize("country", ["XX", "ZZ", "AA", "QQ", "UK", "de"])
+def test_a_country_code_that_names_no_country_is_a_problem_naming_the_field(client, country):
+    response = client.post("/v1/quotes", json={**EXPLICIT, "customer": {"name": "Ada",
+                                                                        "country": country}})
+    assert response.status_code == 422, response.get_json()
+    assert response.mimetype == "application/problem+json"
+    assert [e["pointer"] for e in response.get_json()["errors"]] == ["/customer/country"]
+
+
+def test_the_spec_s_country_pattern_is_the_list_of_assigned_codes():
+    pattern = re.compile(anchored(ISO_3166_ALPHA2_PATTERN))
+    pairs = {a + b for a in string.ascii_uppercase for b in string.ascii_uppercase}
+    assert {code for code in pairs if pattern.match(code)} == ISO_3166_ALPHA2
+    assert len(ISO_3166_ALPHA2) == 249
+
+
+@pytest.mark.parametrize("country", ["GB", "AX", "SS"])
+def test_an_assigned_country_code_is_quoted(client, country):
+    response = client.post("/v1/quotes", json={**EXPLICIT, "customer": {"name": "Ada",
+                                                                        "country": country}})
+    assert response.status_code == 201, response.get_json()
