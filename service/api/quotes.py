@@ -52,11 +52,10 @@ class Quotes(MethodView):
     @blp.arguments(h.IdempotencyHeaderSchema, location="headers")
     @blp.response(201, s.QuoteSchema, headers={"Location": {"schema": {"type": "string"}},
                                                "ETag": {"schema": {"type": "string"}}})
-    @blp.alt_response(404, description="The sizing does not exist (or is not yours)")
     @blp.alt_response(409, description="A request with this Idempotency-Key is still being "
                                        "processed; retry after Retry-After")
-    @blp.alt_response(422, description="Invalid input, an unready sizing, or a reused "
-                                       "Idempotency-Key with another request")
+    @blp.alt_response(422, description="Invalid input, an unknown or unready sizing, or a "
+                                       "reused Idempotency-Key with another request")
     @blp.doc(operationId="createQuote", summary="Quote a sizing's configuration or an explicit one")
     def post(self, body, headers):
         session = db.session()

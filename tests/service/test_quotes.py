@@ -16,6 +16,7 @@ import yaml
 from service.schemas.countries import ISO_3166_ALPHA2, ISO_3166_ALPHA2_PATTERN
 from service.schemas.fields import anchored
 from tests.conftest import CATALOG_DIR, authorised, build_app, new_key
+from tests.service.test_estimates import estimate
 
 SIZING = {"workload": {"preset": "llama-3-8b"}, "tokens": 5e10, "nodes": {"min": 2, "max": 4},
           "gpu_models": ["h100-sxm"], "term": "1y", "currency": "EUR"}
@@ -335,3 +336,14 @@ def test_an_assigned_country_code_is_quoted(client, country):
     response = client.post("/v1/quotes", json={**EXPLICIT, "customer": {"name": "Ada",
                                                                         "country": country}})
     assert response.status_code == 201, response.get_json()
+
+
+def test_an_unknown_sizing_is_a_problem_naming_the_field_like_an_unknown_server(client):
+    unknown = client.post("/v1/quotes", json={"sizing_id": "00000000-0000-4000-8000-000000000000",
+                                              "customer": {"name": "Ada", "country": "DE"}})
+    server = estimate(client, cluster={"server": "no-such-server", "fabric": "ib-ndr-400",
+                                       "nodes": 8})
+    assert (unknown.status_code, unknown.get_json()["code"]) == (
+        server.status_code, server.get_json()["code"]) == (422, "validation_failed")
+    assert [e["pointer"] for e in unknown.get_json()["errors"]] == ["/sizing_id"]
+    assert [e["pointer"] for e in server.get_json()["errors"]] == ["/cluster/server"]
