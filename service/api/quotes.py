@@ -121,6 +121,7 @@ class QuoteById(MethodView):
 @blp.route("/<uuid:quote_id>/reprice")
 class QuoteReprice(MethodView):
     @requires(blp, "quotes:write")
+    @blp.arguments(s.RepriceRequestSchema, required=False, example={})
     @blp.arguments(h.IfMatchHeaderSchema, location="headers")
     @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, description="No such quote (or not yours)")
@@ -129,7 +130,7 @@ class QuoteReprice(MethodView):
     @blp.alt_response(428, description="If-Match is missing")
     @blp.doc(operationId="repriceQuote",
              summary="A new revision at the current catalog prices, showing the difference")
-    def post(self, headers, quote_id):
+    def post(self, _empty, headers, quote_id):
         quote = visible(quote_id)
         quotes.check_if_match(quote, headers.get("if_match"))
         return with_headers(render(quotes.reprice(db.session(), quote)), quote)

@@ -80,6 +80,11 @@ class QuoteChangeSchema(Strict):
                        "frozen prices"})
 
 
+class RepriceRequestSchema(Strict):
+    """Re-pricing takes nothing but If-Match: the body, if any, is the empty object, read like
+    every other body so that a malformed one or a field it does not take is refused, not ignored."""
+
+
 class QuoteQuerySchema(Strict):
     limit = f.QueryInteger(load_default=20, validate=v.Range(min=1, max=100))
     cursor = ma.fields.String(validate=v.Length(min=1, max=200), metadata={

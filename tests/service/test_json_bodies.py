@@ -14,6 +14,7 @@ JSON_OPERATIONS = [
     ("POST", "/v1/quotes"),
     ("POST", "/v1/catalog/changes"),
     ("PATCH", "/v1/quotes/00000000-0000-4000-8000-000000000000"),
+    ("POST", "/v1/quotes/00000000-0000-4000-8000-000000000000/reprice"),
 ]
 
 

@@ -347,3 +347,22 @@ def test_an_unknown_sizing_is_a_problem_naming_the_field_like_an_unknown_server(
         server.status_code, server.get_json()["code"]) == (422, "validation_failed")
     assert [e["pointer"] for e in unknown.get_json()["errors"]] == ["/sizing_id"]
     assert [e["pointer"] for e in server.get_json()["errors"]] == ["/cluster/server"]
+
+
+@pytest.mark.parametrize("raw, status, code, pointer", [
+    (b"{not json", 400, "invalid_json", "/"),
+    (b'{"x": 1}', 422, "validation_failed", "/x"),
+])
+def test_reprice_reads_its_body_like_every_other(client, raw, status, code, pointer):
+    created = client.post("/v1/quotes", json=EXPLICIT)
+    quote_id, etag = created.get_json()["id"], created.headers["ETag"]
+    response = client.post(f"/v1/quotes/{quote_id}/reprice", data=raw,
+                           content_type="application/json", headers={"If-Match": etag})
+    assert response.status_code == status, response.get_json()
+    assert response.mimetype == "application/problem+json"
+    assert response.get_json()["code"] == code
+    assert [e["pointer"] for e in response.get_json()["errors"]] == [pointer]
+    assert client.get(f"/v1/quotes/{quote_id}").get_json()["revision"] == 1
+    empty_object = client.post(f"/v1/quotes/{quote_id}/reprice", json={},
+                               headers={"If-Match": etag})
+    assert empty_object.status_code == 200 and empty_object.get_json()["revision"] == 2
