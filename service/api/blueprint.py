@@ -60,9 +60,13 @@ class StrictParser(FlaskParser):
                 {key: ["Given more than once; this parameter takes one value."] for key in repeated})
         return super().load_querystring(req, schema)
 
-    def _raw_load_json(self, req):
+    def load_json(self, req, schema: ma.Schema):
         raw = body_bytes(req)
         if not raw.strip():
+            # No body at all is the absent body of an operation that may have none (reprice), or
+            # a 422 naming the required fields; an empty one that says it is JSON is not JSON.
+            if req.mimetype == "application/json" and not getattr(schema, "body_optional", False):
+                raise json_body.invalid("the body is empty, which is not a JSON document")
             return core.missing
         charset = (req.mimetype_params.get("charset") or "utf-8").lower()
         if req.mimetype != "application/json" or charset != "utf-8":
@@ -89,5 +93,8 @@ class Blueprint(flask_smorest.Blueprint):
     def arguments(self, schema, *args, **kwargs):
         # webargs builds a schema given as a class anew for every request, its nested schemas
         # too; one instance, built here once, serves every request (loading keeps no state).
-        return super().arguments(schema() if isinstance(schema, type) else schema, *args,
-                                 **kwargs)
+        instance = schema() if isinstance(schema, type) else schema
+        if kwargs.get("location", "json") == "json":
+            # Read by StrictParser.load_json: an optional body may be sent empty.
+            instance.body_optional = not kwargs.get("required", True)
+        return super().arguments(instance, *args, **kwargs)
