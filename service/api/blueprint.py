@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import flask_smorest
 import marshmallow as ma
+from flask import request
+from flask_smorest.exceptions import NotModified
 from gunicorn.http.errors import NoMoreData, ParseException
 from webargs import core
 from webargs.flaskparser import FlaskParser
@@ -83,8 +85,18 @@ def domain_problem(error: DomainError):
                                   headers=error.headers))
 
 
+def not_modified(etag: str) -> bool:
+    """Whether If-None-Match names `etag` (unquoted): RFC 9110 compares weakly there, so
+    W/"x" matches "x" (werkzeug's `in` compares strongly), and * matches any."""
+    return request.if_none_match.contains_weak(etag)
+
+
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = StrictParser()
+
+    def _check_not_modified(self, etag):
+        if request.method in self.METHODS_CHECKING_NOT_MODIFIED and not_modified(etag):
+            raise NotModified
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Response, json, request, url_for
+from flask import Response, json, url_for
 from flask.views import MethodView
 
 from service import client_secrets, db, idempotency, quote_exports, quotes
-from service.api.blueprint import Blueprint
+from service.api.blueprint import Blueprint, not_modified
 from service.auth import current_principal, requires
 from service.config import settings
 from service.errors import field_problem
@@ -99,7 +99,7 @@ class QuoteById(MethodView):
     @blp.doc(operationId="getQuote", summary="A quote with its current revision")
     def get(self, _secret, quote_id):
         quote = visible(quote_id)
-        if quotes.etag(quote) in request.headers.get("If-None-Match", ""):
+        if not_modified(quotes.etag(quote).strip('"')):
             return Response(status=304, headers={"ETag": quotes.etag(quote)})
         return with_headers(render(quote), quote)
 

@@ -79,6 +79,16 @@ def test_etag_and_if_none_match_give_304(client):
     assert other.status_code == 200
 
 
+@pytest.mark.parametrize("path", ["/v1/catalog/gpus", "/v1/catalog/servers"])
+def test_if_none_match_compares_weakly(client, path):
+    etag = client.get(path).headers["ETag"]
+    assert etag.startswith('"')
+    for header in (f"W/{etag}", f'"other", W/{etag}', "*"):
+        response = client.get(path, headers={"If-None-Match": header})
+        assert response.status_code == 304, header
+    assert client.get(path, headers={"If-None-Match": 'W/"other"'}).status_code == 200
+
+
 def test_broken_file_is_refused_naming_the_place_and_database_unchanged(fresh_app, tmp_path):
     data = tmp_path / "data"
     shutil.copytree(CATALOG_DIR, data)

@@ -113,6 +113,10 @@ def test_status_transitions_need_if_match(client):
     accepted = client.patch(url, json={"status": "accepted"}, headers={"If-Match": sent.headers["ETag"]})
     assert accepted.get_json()["status"] == "accepted"
     assert client.get(url, headers={"If-None-Match": accepted.headers["ETag"]}).status_code == 304
+    weak = f'W/{accepted.headers["ETag"]}'
+    assert client.get(url, headers={"If-None-Match": weak}).status_code == 304
+    assert client.get(url, headers={"If-None-Match": "*"}).status_code == 304
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 200
 
 
 def test_idempotency_key_creates_one_quote_and_refuses_another_body(client):
