@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 
@@ -124,3 +125,24 @@ def test_an_unknown_transfer_coding_is_a_4xx_problem(api, coding):
     status = int(answer.split(b" ", 2)[1])
     assert 400 <= status < 500, answer[:200]
     assert b"application/problem+json" in answer
+
+
+def test_two_idempotency_key_fields_gunicorn_joins_are_a_400(api):
+    # http.client sends each putheader as its own field; gunicorn joins them as "k1,k2".
+    conn = http.client.HTTPConnection("127.0.0.1", api.port, timeout=30)
+    payload = json.dumps({"note": "twice", "stock": [
+        {"region": "us-east", "server": "hgx-h100-8", "available_nodes": 3}]}).encode()
+    try:
+        conn.putrequest("POST", "/v1/catalog/changes")
+        for name, value in (("Authorization", f"Bearer {api.key}"),
+                            ("Content-Type", "application/json"),
+                            ("Content-Length", str(len(payload))),
+                            ("Idempotency-Key", "k1"), ("Idempotency-Key", "k2")):
+            conn.putheader(name, value)
+        conn.endheaders(payload)
+        response = conn.getresponse()
+        body = json.loads(response.read())
+    finally:
+        conn.close()
+    assert response.status == 400 and response.getheader("Content-Type") == PROBLEM_JSON
+    assert body["errors"][0]["pointer"] == "/headers/Idempotency-Key"
