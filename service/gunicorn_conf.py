@@ -42,3 +42,7 @@ keepalive = 5           # an idle kept-alive connection is closed after this
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190
+# gunicorn 25.1+ opens a control socket for gunicornc at one path per user
+# ($XDG_RUNTIME_DIR or ~/.gunicorn/gunicorn.ctl): two servers on one machine would share it, and
+# the first to exit removes the other's. Nothing here uses gunicornc.
+control_socket_disable = True

@@ -146,3 +146,23 @@ def test_two_idempotency_key_fields_gunicorn_joins_are_a_400(api):
         conn.close()
     assert response.status == 400 and response.getheader("Content-Type") == PROBLEM_JSON
     assert body["errors"][0]["pointer"] == "/headers/Idempotency-Key"
+
+
+def test_servers_on_one_machine_open_no_shared_control_socket(tmp_path):
+    runtime = tmp_path / "run"
+    runtime.mkdir()
+    env = service_env(f"sqlite:///{tmp_path / 'ctl.sqlite3'}", None, HOME=str(tmp_path),
+                      XDG_RUNTIME_DIR=str(runtime))
+    app = build_app(env["DATABASE_URL"])
+    with app.app_context():
+        db.engine().dispose()
+    servers = [ApiServer(tmp_path, env, workers=1, threads=1).start() for _ in range(2)]
+    try:
+        # gunicorn's default path for it, the same for both.
+        assert not (runtime / "gunicorn.ctl").exists()
+        assert not (tmp_path / ".gunicorn").exists()
+        servers[0].stop()
+        assert request(servers[1].port, "GET", "/healthz")[0] == 200
+    finally:
+        for server in servers:
+            server.stop()
