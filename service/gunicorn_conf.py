@@ -12,13 +12,15 @@ import json
 from gunicorn import util
 
 from service.errors import HTTP_CODES, PROBLEM_JSON, problem_document
+from service.security import NOSNIFF
 
 
 def problem_bytes(status: int, reason: str, detail: str) -> bytes:
     body = json.dumps(problem_document(status, HTTP_CODES.get(status, "http_error"), detail,
                                        reason)).encode()
     head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
-            f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
+            f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n"
+            f"{NOSNIFF[0]}: {NOSNIFF[1]}\r\n\r\n")
     return head.encode("latin-1") + body
 
 

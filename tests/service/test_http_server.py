@@ -39,6 +39,7 @@ def test_a_request_gunicorn_refuses_gets_a_problem_not_html(api, path, headers, 
     answer_status, answer_headers, body = request(api.port, "GET", path, headers=headers)
     assert answer_status == status
     assert answer_headers["Content-Type"] == PROBLEM_JSON
+    assert answer_headers["X-Content-Type-Options"] == "nosniff"
     assert body["status"] == status and body["code"] == code
     assert body["type"].endswith(code.replace("_", "-")) and body["title"] and body["detail"]
 
@@ -50,6 +51,16 @@ def test_a_doubled_or_missing_slash_is_a_problem_not_a_redirect(api, target, sta
     answer_status, headers, body = raw_get(api.port, target)
     assert answer_status == status, (answer_status, headers)
     assert headers["Content-Type"] == PROBLEM_JSON and body["status"] == status
+
+
+@pytest.mark.parametrize("request_line", [b"GET / HTTP/1.1 extra", b"GET", b"\x01 / HTTP/1.1"])
+def test_a_malformed_request_line_gets_a_problem_that_says_nosniff(api, request_line):
+    answer = raw_exchange(api.port, request_line + b"\r\nHost: test\r\n\r\n")
+    head = answer.partition(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+    assert head[0].startswith("HTTP/1.1 400"), head
+    headers = dict(line.split(": ", 1) for line in head[1:])
+    assert headers["Content-Type"] == PROBLEM_JSON
+    assert headers["X-Content-Type-Options"] == "nosniff"
 
 
 def raw_get(port: int, target: str):
