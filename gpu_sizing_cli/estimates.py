@@ -134,7 +134,7 @@ def goodput_of(e: Estimate, name: str):
 
 ESTIMATE_COLUMNS = (
     raw_columns(("nodes", "gpus", "step_time_s", "tokens_per_s", "samples_per_s", "mfu",
-                 "achieved_tflops_per_gpu", "scaling_efficiency", "communication_share",
+                 "model_tflops_per_gpu", "achieved_tflops_per_gpu", "scaling_efficiency", "communication_share",
                  "inter_node_bandwidth_gbs", "catalog_version"), getattr)
     + [Column("", None, "memory_total_gb", lambda e: e.memory.total_gb),
        Column("", None, "memory_fits", lambda e: e.memory.fits),
@@ -151,6 +151,14 @@ def with_range(text: str, found, shown=figure_range) -> str:
     return text if found is None else f"{text} (p10–p90 {shown(found.p10, found.p90)})"
 
 
+def model_and_hardware_rates(e: Estimate) -> str:
+    """The rate behind the MFU (model FLOPs), and, where recomputation makes it read
+    differently, the rate the GPUs run at (Megatron's count, model FLOPs plus recomputation)."""
+    model, hardware = figure(e.model_tflops_per_gpu), figure(e.achieved_tflops_per_gpu)
+    shown = f"{model} model TFLOPS per GPU"
+    return shown if hardware == model else f"{shown} ({hardware} hardware TFLOPS with recomputation)"
+
+
 def show_estimate(body: dict, e: Estimate) -> None:
     c, layout = body["cluster"], body["layout"]
     degrees = ", ".join(f"{name} {value}" for name, value in layout.items())
@@ -164,7 +172,7 @@ def show_estimate(body: dict, e: Estimate) -> None:
         ("step time", with_range(f"{figure(e.step_time_s)} s", interval(e, "step_time_s"))),
         ("throughput", throughput),
         ("MFU", with_range(percent(e.mfu), interval(e, "mfu"), percent_range)
-         + f", {figure(e.achieved_tflops_per_gpu)} TFLOPS per GPU"),
+         + f", {model_and_hardware_rates(e)}"),
         ("scaling efficiency", with_range(percent(e.scaling_efficiency),
                                           interval(e, "scaling_efficiency"), percent_range)),
         ("model", CALIBRATION_WORDS.get(str(e.calibration), str(e.calibration))),

@@ -250,7 +250,8 @@ def run_collective(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
         raise Invalid.at("/algorithm", reason)
 
     def timed(constants) -> tuple[float, float, float, str]:
-        return collective_time(doc["operation"], doc["size_bytes"], cluster, constants,
+        # The model takes the size as a float, as it did when the API read one.
+        return collective_time(doc["operation"], float(doc["size_bytes"]), cluster, constants,
                                doc["algorithm"])
 
     time_s, algbw, busbw, chosen = timed(snap.constants)

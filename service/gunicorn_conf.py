@@ -12,13 +12,15 @@ import json
 from gunicorn import util
 
 from service.errors import HTTP_CODES, PROBLEM_JSON, problem_document
+from service.security import NOSNIFF
 
 
 def problem_bytes(status: int, reason: str, detail: str) -> bytes:
     body = json.dumps(problem_document(status, HTTP_CODES.get(status, "http_error"), detail,
                                        reason)).encode()
     head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
-            f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
+            f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n"
+            f"{NOSNIFF[0]}: {NOSNIFF[1]}\r\n\r\n")
     return head.encode("latin-1") + body
 
 
@@ -42,3 +44,7 @@ keepalive = 5           # an idle kept-alive connection is closed after this
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190
+# gunicorn 25.1+ opens a control socket for gunicornc at one path per user
+# ($XDG_RUNTIME_DIR or ~/.gunicorn/gunicorn.ctl): two servers on one machine would share it, and
+# the first to exit removes the other's. Nothing here uses gunicornc.
+control_socket_disable = True

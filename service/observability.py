@@ -115,4 +115,6 @@ def init_observability(app: Flask) -> None:
 
     @app.get("/metrics")
     def metrics() -> Response:
-        return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)
+        # As content_type, not mimetype: Flask adds a charset to a text/ mimetype, and
+        # CONTENT_TYPE_LATEST already has one.
+        return Response(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)

@@ -45,7 +45,9 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
         sizing = sizings.get(session, body["sizing_id"], principal,
                              body.get("sizing_client_secret"))
         if sizing is None:
-            raise NotFound(f"No sizing {body['sizing_id']}")
+            # A 422 like any other unknown id in a body (an estimate's server); the same answer
+            # for a sizing of another account, or without its client secret, as for none.
+            raise Invalid.at("/sizing_id", f"no sizing {body['sizing_id']} visible to this key")
         if sizing.status != "succeeded":
             raise Invalid.at("/sizing_id", f"the sizing is {sizing.status}; quote a succeeded "
                              "sizing", "sizing_not_ready")

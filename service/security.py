@@ -11,6 +11,11 @@ DOCUMENT_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:
                    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
+# Every body is served with its real type; no browser may guess another. On every answer: the
+# app's (below) and the ones gunicorn writes before the app (service.gunicorn_conf).
+NOSNIFF = ("X-Content-Type-Options", "nosniff")
+
+
 def init_security(app: Flask) -> None:
     @app.before_request
     def _paths_as_written():
@@ -22,6 +27,5 @@ def init_security(app: Flask) -> None:
 
     @app.after_request
     def _nosniff(response: Response) -> Response:
-        # Every body is served with its real type; no browser may guess another.
-        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers[NOSNIFF[0]] = NOSNIFF[1]
         return response

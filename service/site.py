@@ -51,25 +51,38 @@ def init_site(app: Flask, config: Config) -> None:
 
     @site_group.command("ensure-key")
     @click.option("--account", "account_id", default=None,
-                  help="Give the page a key of this (the sales team's) account; default: a new "
-                       "'website' account")
+                  help="Give the page a key of this (the sales team's) account, replacing (and "
+                       "revoking) a key of another account; default: the page's key if it has "
+                       "one, else a new 'website' account's")
     def ensure_key(account_id: str | None) -> None:
-        """Create the page's publishable key, once, and say which account sees what it makes."""
+        """Give the page a publishable key, once, and say which account sees what it makes."""
         session = db.session()
-        existing = publishable_key(current_app.config["SIZING"])
-        if existing:
-            key = session.scalars(select(accounts.ApiKey).where(
-                accounts.ApiKey.prefix == existing[:16])).first()
+        if account_id is not None and session.get(accounts.Account, account_id) is None:
+            raise click.ClickException(f"no account {account_id}")
+        config = current_app.config["SIZING"]
+        existing = publishable_key(config)
+        old = session.scalars(select(accounts.ApiKey).where(
+            accounts.ApiKey.prefix == existing[:16])).first() if existing else None
+        if existing and (account_id is None or (old is not None and old.account_id == account_id)):
             click.echo(f"the page already has a publishable key ({existing[:16]}), account "
-                       f"{key.account_id if key else 'unknown: the key is not in this database'}")
+                       f"{old.account_id if old else 'unknown: the key is not in this database'}")
             return
+        if existing and config.site_publishable_key:
+            # The environment's key wins over the file (publishable_key), so a new file would
+            # change nothing the page serves.
+            raise click.ClickException(
+                f"the page's key ({existing[:16]}) comes from SITE_PUBLISHABLE_KEY: set a key of "
+                f"account {account_id} there instead")
         if account_id is None:
             account_id = accounts.create_account(session, "website").id
-        elif session.get(accounts.Account, account_id) is None:
-            raise click.ClickException(f"no account {account_id}")
         _, key = accounts.create_key(session, account_id, kind="publishable", name="sizing page")
         KEY_FILE.parent.mkdir(parents=True, exist_ok=True)
         KEY_FILE.write_text(key + "\n")
+        if existing:
+            # Revoked only once the new key is written, so the page always has a key that works.
+            revoked = old is not None and accounts.revoke(session, old.prefix)
+            click.echo(f"replaced the page's publishable key {existing[:16]} "
+                       f"({'revoked' if revoked else 'not in this database, nothing revoked'})")
         click.echo(f"publishable key for the page written to {KEY_FILE}, account {account_id}\n"
                    "Its sizings and quote requests are listed (origin: page) to the secret keys of "
                    "that account:\n"

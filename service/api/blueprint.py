@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import flask_smorest
 import marshmallow as ma
+from flask import request
+from flask_smorest.exceptions import NotModified
 from gunicorn.http.errors import NoMoreData, ParseException
 from webargs import core
 from webargs.flaskparser import FlaskParser
@@ -60,9 +62,13 @@ class StrictParser(FlaskParser):
                 {key: ["Given more than once; this parameter takes one value."] for key in repeated})
         return super().load_querystring(req, schema)
 
-    def _raw_load_json(self, req):
+    def load_json(self, req, schema: ma.Schema):
         raw = body_bytes(req)
         if not raw.strip():
+            # No body at all is the absent body of an operation that may have none (reprice), or
+            # a 422 naming the required fields; an empty one that says it is JSON is not JSON.
+            if req.mimetype == "application/json" and not getattr(schema, "body_optional", False):
+                raise json_body.invalid("the body is empty, which is not a JSON document")
             return core.missing
         charset = (req.mimetype_params.get("charset") or "utf-8").lower()
         if req.mimetype != "application/json" or charset != "utf-8":
@@ -79,8 +85,18 @@ def domain_problem(error: DomainError):
                                   headers=error.headers))
 
 
+def not_modified(etag: str) -> bool:
+    """Whether If-None-Match names `etag` (unquoted): RFC 9110 compares weakly there, so
+    W/"x" matches "x" (werkzeug's `in` compares strongly), and * matches any."""
+    return request.if_none_match.contains_weak(etag)
+
+
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = StrictParser()
+
+    def _check_not_modified(self, etag):
+        if request.method in self.METHODS_CHECKING_NOT_MODIFIED and not_modified(etag):
+            raise NotModified
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -89,5 +105,8 @@ class Blueprint(flask_smorest.Blueprint):
     def arguments(self, schema, *args, **kwargs):
         # webargs builds a schema given as a class anew for every request, its nested schemas
         # too; one instance, built here once, serves every request (loading keeps no state).
-        return super().arguments(schema() if isinstance(schema, type) else schema, *args,
-                                 **kwargs)
+        instance = schema() if isinstance(schema, type) else schema
+        if kwargs.get("location", "json") == "json":
+            # Read by StrictParser.load_json: an optional body may be sent empty.
+            instance.body_optional = not kwargs.get("required", True)
+        return super().arguments(instance, *args, **kwargs)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Response, json, request, url_for
+from flask import Response, json, url_for
 from flask.views import MethodView
 
 from service import client_secrets, db, idempotency, quote_exports, quotes
-from service.api.blueprint import Blueprint
+from service.api.blueprint import Blueprint, not_modified
 from service.auth import current_principal, requires
 from service.config import settings
 from service.errors import field_problem
@@ -52,11 +52,10 @@ class Quotes(MethodView):
     @blp.arguments(h.IdempotencyHeaderSchema, location="headers")
     @blp.response(201, s.QuoteSchema, headers={"Location": {"schema": {"type": "string"}},
                                                "ETag": {"schema": {"type": "string"}}})
-    @blp.alt_response(404, description="The sizing does not exist (or is not yours)")
     @blp.alt_response(409, description="A request with this Idempotency-Key is still being "
                                        "processed; retry after Retry-After")
-    @blp.alt_response(422, description="Invalid input, an unready sizing, or a reused "
-                                       "Idempotency-Key with another request")
+    @blp.alt_response(422, description="Invalid input, an unknown or unready sizing, or a "
+                                       "reused Idempotency-Key with another request")
     @blp.doc(operationId="createQuote", summary="Quote a sizing's configuration or an explicit one")
     def post(self, body, headers):
         session = db.session()
@@ -100,7 +99,7 @@ class QuoteById(MethodView):
     @blp.doc(operationId="getQuote", summary="A quote with its current revision")
     def get(self, _secret, quote_id):
         quote = visible(quote_id)
-        if quotes.etag(quote) in request.headers.get("If-None-Match", ""):
+        if not_modified(quotes.etag(quote).strip('"')):
             return Response(status=304, headers={"ETag": quotes.etag(quote)})
         return with_headers(render(quote), quote)
 
@@ -122,6 +121,7 @@ class QuoteById(MethodView):
 @blp.route("/<uuid:quote_id>/reprice")
 class QuoteReprice(MethodView):
     @requires(blp, "quotes:write")
+    @blp.arguments(s.RepriceRequestSchema, required=False, example={})
     @blp.arguments(h.IfMatchHeaderSchema, location="headers")
     @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, description="No such quote (or not yours)")
@@ -130,7 +130,7 @@ class QuoteReprice(MethodView):
     @blp.alt_response(428, description="If-Match is missing")
     @blp.doc(operationId="repriceQuote",
              summary="A new revision at the current catalog prices, showing the difference")
-    def post(self, headers, quote_id):
+    def post(self, _empty, headers, quote_id):
         quote = visible(quote_id)
         quotes.check_if_match(quote, headers.get("if_match"))
         return with_headers(render(quotes.reprice(db.session(), quote)), quote)

@@ -168,8 +168,9 @@ class CatalogVersionSchema(ma.Schema):
 class PriceChangeSchema(Strict):
     server = f.Identifier(required=True)
     region = f.Identifier(required=True)
-    hourly_usd = f.Amount(zero_allowed=True)
-    monthly_usd = f.Amount(zero_allowed=True)
+    # The catalog's own rules (catalog.files.PriceSchema): a rate above 0, a setup fee of 0 or more.
+    hourly_usd = f.Amount()
+    monthly_usd = f.Amount()
     setup_fee_usd = f.Amount(zero_allowed=True)
 
 
@@ -189,10 +190,34 @@ class CatalogChangeSchema(Strict):
 
     note = f.Text(required=True, min_length=1, max_length=500,
                   metadata={"description": "Why the catalog changes"})
-    server_prices = f.List(ma.fields.Nested(PriceChangeSchema), max_items=500, load_default=list)
-    stock = f.List(ma.fields.Nested(StockChangeSchema), max_items=500, load_default=list)
+    server_prices = f.List(ma.fields.Nested(PriceChangeSchema), max_items=500, load_default=list,
+                           metadata={"description": "Each server and region at most once"})
+    stock = f.List(ma.fields.Nested(StockChangeSchema), max_items=500, load_default=list,
+                   metadata={"description": "Each region and server at most once"})
 
     @ma.validates_schema
     def _something(self, data, **_):
         if not data["server_prices"] and not data["stock"]:
             raise ma.ValidationError("change at least one price or stock entry", "server_prices")
+
+    @ma.validates_schema
+    def _each_entry_once(self, data, **_):
+        # Two entries for one pair would leave the catalog with whichever came last: the
+        # change says two things, so it is refused rather than half applied.
+        repeats = {name: repeated_pairs(data[name]) for name in ("server_prices", "stock")}
+        if any(repeats.values()):
+            raise ma.ValidationError({name: found for name, found in repeats.items() if found})
+
+
+def repeated_pairs(entries: list[dict]) -> dict[int, list[str]]:
+    """Each entry that names a server and region an earlier one names, by its index."""
+    first: dict[tuple[str, str], int] = {}
+    repeats: dict[int, list[str]] = {}
+    for index, entry in enumerate(entries):
+        pair = (entry["server"], entry["region"])
+        if pair in first:
+            detail = (f"{pair[0]} in {pair[1]} is already changed at index {first[pair]}; give "
+                      "each server and region once")
+            repeats[index] = [detail]
+        first.setdefault(pair, index)
+    return repeats

@@ -225,8 +225,8 @@ class EstimateSchema(ma.Schema):
 class CollectiveRequestSchema(Strict):
     cluster = ma.fields.Nested(ClusterSchema, required=True)
     operation = ma.fields.String(required=True, validate=v.OneOf(COLLECTIVES))
-    size_bytes = f.Number(required=True, validate=v.Range(min=1, max=1e12),
-                                 metadata={"description": "Message size S in bytes (nccl-tests)"})
+    size_bytes = f.Integer(required=True, validate=v.Range(min=1, max=10**12),
+                           metadata={"description": "Message size S in whole bytes (nccl-tests)"})
     algorithm = ma.fields.String(
         load_default="auto", validate=v.OneOf(ALGORITHMS),
         metadata={"description": "NCCL algorithm: auto (NCCL's own choice by message size, as "
@@ -239,7 +239,7 @@ class CollectiveRequestSchema(Strict):
 
 class CollectiveSchema(ma.Schema):
     operation = ma.fields.String(required=True)
-    size_bytes = ma.fields.Float(required=True)
+    size_bytes = ma.fields.Integer(required=True)
     ranks = ma.fields.Integer(required=True)
     algorithm = ma.fields.String(required=True, metadata={"description": "The algorithm asked for"})
     algorithm_used = ma.fields.String(required=True, validate=v.OneOf(CHOSEN), metadata={

@@ -14,6 +14,8 @@ from typing import Any, ClassVar
 import marshmallow as ma
 from marshmallow import validate as v
 
+from service.schemas.countries import ISO_3166_ALPHA2_PATTERN
+
 
 class Strict(ma.Schema):
     """A schema that refuses fields it does not define, so a typo is never silently ignored."""
@@ -203,6 +205,12 @@ def Text(*, max_length: int, min_length: int = 0, **kwargs) -> ma.fields.String:
 def Code(pattern: str, error: str, **kwargs) -> ma.fields.String:
     """A short code matched as a whole (a currency, a country)."""
     return ma.fields.String(validate=FullMatch(pattern, error=error), **kwargs)
+
+
+def Country(**kwargs) -> ma.fields.String:
+    """An officially assigned ISO 3166-1 alpha-2 code: the format alone lets XX through."""
+    return Code(ISO_3166_ALPHA2_PATTERN,
+                "Not an assigned ISO 3166-1 alpha-2 country code, e.g. DE.", **kwargs)
 
 
 CANONICAL_UUID = re.compile(

@@ -32,7 +32,20 @@ class IdempotencyHeaderSchema(Headers):
         metadata={"description": "Retry-safe key, kept per API key for IDEMPOTENCY_KEY_TTL_S: a "
                                  "repeat of the same request returns the object the first one "
                                  "made (Idempotent-Replayed: true); while the first still runs "
-                                 "it waits, then 409; with another method, path or body, 422"})
+                                 "it waits, then 409; with another method, path or body, 422. "
+                                 "One key, without a comma: two Idempotency-Key fields (joined "
+                                 "with commas on the way in) are a 400"})
+
+    @ma.pre_load
+    def _one_key(self, data, **_):
+        # A server joins repeated header fields with commas (RFC 9110 5.3): "k1,k2" is two
+        # keys, and taking either, or both as one, would replay the wrong request.
+        given = data.get("Idempotency-Key")  # webargs' proxy: `missing` when not sent
+        if isinstance(given, str) and "," in given:
+            raise Problem(400, "bad_request", "Send one Idempotency-Key, once",
+                          errors=[{"pointer": "/headers/Idempotency-Key",
+                                   "detail": "given more than once, or with a comma"}])
+        return data
 
 
 class IfMatchHeaderSchema(Headers):

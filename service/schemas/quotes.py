@@ -22,8 +22,8 @@ class CustomerSchema(Strict):
     name = f.Text(required=True, min_length=1, max_length=200)
     company = f.Text(max_length=200)
     email = ma.fields.Email(validate=v.Length(max=254))
-    country = f.Code("[A-Z]{2}", "ISO 3166-1 alpha-2, e.g. DE",
-                     metadata={"description": "Decides the tax line"})
+    country = f.Country(metadata={"description": "Decides the tax line; an officially assigned "
+                                                 "ISO 3166-1 alpha-2 code"})
     vat_id = f.Code("[A-Z]{2}[0-9A-Za-z+*.]{2,13}", "a VAT identification number, e.g. FR40303265045",
                     metadata={"description": "A business customer's VAT id: reverse charge for "
                                              "an EU business outside the provider's country"})
@@ -78,6 +78,11 @@ class QuoteChangeSchema(Strict):
         "description": "Replaces the customer; a different country or VAT id re-prices the tax "
                        "into a new revision (reason customer_country_changed) at the same "
                        "frozen prices"})
+
+
+class RepriceRequestSchema(Strict):
+    """Re-pricing takes nothing but If-Match: the body, if any, is the empty object, read like
+    every other body so that a malformed one or a field it does not take is refused, not ignored."""
 
 
 class QuoteQuerySchema(Strict):

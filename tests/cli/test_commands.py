@@ -7,6 +7,10 @@ import io
 import json
 import re
 
+import pytest
+
+from gpu_sizing_cli.numbers import figure
+
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 SIZE = ("size", "--preset", "llama-3-70b", "--tokens", "2e12", "--nodes", "8-32", "--term", "1y",
         "--currency", "EUR")
@@ -172,6 +176,25 @@ def test_estimate_of_one_configuration(gpu_sizing):
     tokens = document["intervals"]["tokens_per_s"]
     assert f"(p10–p90 {three_digits(tokens['p10'])}–{three_digits(tokens['p90'])})" in ran.out
     assert document["calibration"] in ran.out and "goodput" not in ran.out
+
+
+@pytest.mark.parametrize("recompute", ["full", "none"])
+def test_estimate_prints_the_model_rate_behind_its_mfu(gpu_sizing, recompute):
+    args = ("estimate", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "4",
+            "--preset", "llama-3-8b", "--tp", "2", "--global-batch", "256",
+            "--recompute", recompute)
+    ran = gpu_sizing(*args)
+    assert ran.code == 0, ran.err
+    e = json.loads(gpu_sizing(*args, "--json").out)
+    model, hardware = (figure(e["model_tflops_per_gpu"]), figure(e["achieved_tflops_per_gpu"]))
+    line = next(line for line in ran.out.splitlines() if "MFU" in line)
+    assert f"{e['mfu'] * 100:.1f}%" in line and f"{model} model TFLOPS per GPU" in line
+    if recompute == "full":
+        assert hardware != model and f"({hardware} hardware TFLOPS with recomputation)" in line
+    else:
+        assert hardware == model and "hardware" not in line
+    row = next(csv.DictReader(io.StringIO(gpu_sizing(*args, "--csv").out)))
+    assert float(row["model_tflops_per_gpu"]) == e["model_tflops_per_gpu"]
 
 
 def test_estimate_over_a_duration_prints_its_goodput(gpu_sizing):

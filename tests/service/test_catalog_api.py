@@ -79,6 +79,16 @@ def test_etag_and_if_none_match_give_304(client):
     assert other.status_code == 200
 
 
+@pytest.mark.parametrize("path", ["/v1/catalog/gpus", "/v1/catalog/servers"])
+def test_if_none_match_compares_weakly(client, path):
+    etag = client.get(path).headers["ETag"]
+    assert etag.startswith('"')
+    for header in (f"W/{etag}", f'"other", W/{etag}', "*"):
+        response = client.get(path, headers={"If-None-Match": header})
+        assert response.status_code == 304, header
+    assert client.get(path, headers={"If-None-Match": 'W/"other"'}).status_code == 200
+
+
 def test_broken_file_is_refused_naming_the_place_and_database_unchanged(fresh_app, tmp_path):
     data = tmp_path / "data"
     shutil.copytree(CATALOG_DIR, data)
@@ -135,3 +145,40 @@ def test_price_and_stock_changes_need_admin_and_make_a_version(tmp_path):
     bad = admin.post("/v1/catalog/changes", json={"note": "x", "server_prices": [
         {"server": "nope", "region": "us-east", "hourly_usd": "1"}]})
     assert bad.status_code == 422 and bad.get_json()["errors"][0]["pointer"] == "/server_prices/0"
+
+
+@pytest.mark.parametrize("name, entry", [
+    ("stock", {"region": "us-east", "server": "hgx-h100-8", "available_nodes": 10}),
+    ("server_prices", {"server": "hgx-h100-8", "region": "us-east", "monthly_usd": "16000.00"}),
+])
+def test_a_change_that_names_one_entry_twice_is_refused(tmp_path, name, entry):
+    from tests.conftest import build_app
+
+    app = build_app(f"sqlite:///{tmp_path / 'twice.sqlite3'}")
+    admin = authorised(app)
+    other = {"region": "eu-central", "server": "hgx-h100-8"}
+    second = {**entry, **({"available_nodes": 11} if name == "stock" else {"monthly_usd": "17000.00"})}
+    response = admin.post("/v1/catalog/changes", json={"note": "twice", name: [
+        entry, {**entry, **other}, second]})
+    assert response.status_code == 422, response.get_json()
+    assert response.mimetype == "application/problem+json"
+    assert [e["pointer"] for e in response.get_json()["errors"]] == [f"/{name}/2"]
+    assert "index 0" in response.get_json()["errors"][0]["detail"]
+    assert [v["id"] for v in admin.get("/v1/catalog/versions").get_json()] == [1]
+
+
+@pytest.mark.parametrize("field, amount, status", [
+    ("monthly_usd", "0", 422), ("hourly_usd", "0.00", 422), ("setup_fee_usd", "0", 201),
+    ("monthly_usd", "-1", 422),
+])
+def test_a_rate_must_be_above_zero_and_a_setup_fee_may_be_zero(tmp_path, field, amount, status):
+    from tests.conftest import build_app
+
+    app = build_app(f"sqlite:///{tmp_path / 'free.sqlite3'}")
+    response = authorised(app).post("/v1/catalog/changes", json={
+        "note": "free H100", "server_prices": [
+            {"server": "hgx-h100-8", "region": "us-east", field: amount}]})
+    assert response.status_code == status, response.get_json()
+    if status == 422:
+        assert [e["pointer"] for e in response.get_json()["errors"]] == [
+            f"/server_prices/0/{field}"]

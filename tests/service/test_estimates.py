@@ -388,3 +388,15 @@ def test_a_reference_system_runs_with_the_adapters_its_run_had(client):
         "cluster": {**H100_NDR, "nodes": 2, "nics_per_node": 4}, "operation": "all_reduce",
         "size_bytes": 2**30})
     assert bare.status_code == 422 and "nics_per_node" in str(bare.get_json()["errors"])
+
+
+@pytest.mark.parametrize("size, status", [(1.5, 422), (0, 422), (0.5, 422), ("8", 422),
+                                          (10**12 + 1, 422), (1, 200), (1e9, 200), (8.0, 200)])
+def test_a_collective_moves_whole_bytes(client, size, status):
+    response = collective(client, nodes=2, size=size)
+    assert response.status_code == status, response.get_json()
+    if status == 422:
+        assert [e["pointer"] for e in response.get_json()["errors"]] == ["/size_bytes"]
+    else:
+        assert response.get_json()["size_bytes"] == int(size)
+        assert isinstance(response.get_json()["size_bytes"], int)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 
@@ -38,6 +39,7 @@ def test_a_request_gunicorn_refuses_gets_a_problem_not_html(api, path, headers, 
     answer_status, answer_headers, body = request(api.port, "GET", path, headers=headers)
     assert answer_status == status
     assert answer_headers["Content-Type"] == PROBLEM_JSON
+    assert answer_headers["X-Content-Type-Options"] == "nosniff"
     assert body["status"] == status and body["code"] == code
     assert body["type"].endswith(code.replace("_", "-")) and body["title"] and body["detail"]
 
@@ -49,6 +51,16 @@ def test_a_doubled_or_missing_slash_is_a_problem_not_a_redirect(api, target, sta
     answer_status, headers, body = raw_get(api.port, target)
     assert answer_status == status, (answer_status, headers)
     assert headers["Content-Type"] == PROBLEM_JSON and body["status"] == status
+
+
+@pytest.mark.parametrize("request_line", [b"GET / HTTP/1.1 extra", b"GET", b"\x01 / HTTP/1.1"])
+def test_a_malformed_request_line_gets_a_problem_that_says_nosniff(api, request_line):
+    answer = raw_exchange(api.port, request_line + b"\r\nHost: test\r\n\r\n")
+    head = answer.partition(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+    assert head[0].startswith("HTTP/1.1 400"), head
+    headers = dict(line.split(": ", 1) for line in head[1:])
+    assert headers["Content-Type"] == PROBLEM_JSON
+    assert headers["X-Content-Type-Options"] == "nosniff"
 
 
 def raw_get(port: int, target: str):
@@ -124,3 +136,44 @@ def test_an_unknown_transfer_coding_is_a_4xx_problem(api, coding):
     status = int(answer.split(b" ", 2)[1])
     assert 400 <= status < 500, answer[:200]
     assert b"application/problem+json" in answer
+
+
+def test_two_idempotency_key_fields_gunicorn_joins_are_a_400(api):
+    # http.client sends each putheader as its own field; gunicorn joins them as "k1,k2".
+    conn = http.client.HTTPConnection("127.0.0.1", api.port, timeout=30)
+    payload = json.dumps({"note": "twice", "stock": [
+        {"region": "us-east", "server": "hgx-h100-8", "available_nodes": 3}]}).encode()
+    try:
+        conn.putrequest("POST", "/v1/catalog/changes")
+        for name, value in (("Authorization", f"Bearer {api.key}"),
+                            ("Content-Type", "application/json"),
+                            ("Content-Length", str(len(payload))),
+                            ("Idempotency-Key", "k1"), ("Idempotency-Key", "k2")):
+            conn.putheader(name, value)
+        conn.endheaders(payload)
+        response = conn.getresponse()
+        body = json.loads(response.read())
+    finally:
+        conn.close()
+    assert response.status == 400 and response.getheader("Content-Type") == PROBLEM_JSON
+    assert body["errors"][0]["pointer"] == "/headers/Idempotency-Key"
+
+
+def test_servers_on_one_machine_open_no_shared_control_socket(tmp_path):
+    runtime = tmp_path / "run"
+    runtime.mkdir()
+    env = service_env(f"sqlite:///{tmp_path / 'ctl.sqlite3'}", None, HOME=str(tmp_path),
+                      XDG_RUNTIME_DIR=str(runtime))
+    app = build_app(env["DATABASE_URL"])
+    with app.app_context():
+        db.engine().dispose()
+    servers = [ApiServer(tmp_path, env, workers=1, threads=1).start() for _ in range(2)]
+    try:
+        # gunicorn's default path for it, the same for both.
+        assert not (runtime / "gunicorn.ctl").exists()
+        assert not (tmp_path / ".gunicorn").exists()
+        servers[0].stop()
+        assert request(servers[1].port, "GET", "/healthz")[0] == 200
+    finally:
+        for server in servers:
+            server.stop()

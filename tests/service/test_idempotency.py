@@ -141,3 +141,15 @@ def test_a_key_past_its_lifetime_is_new_again(catalog_app, account):
         db.session().commit()
     fresh = account["secret"].post("/v1/quotes", json=EXPLICIT, headers=key("T-1"))
     assert fresh.status_code == 201 and fresh.get_json()["id"] != first["id"]
+
+
+@pytest.mark.parametrize("path, body, model", [("/v1/quotes", EXPLICIT, Quote),
+                                                ("/v1/sizings", SIZING, Sizing)])
+def test_two_idempotency_keys_are_a_400_naming_the_header(catalog_app, account, path, body,
+                                                          model):
+    before = count(catalog_app, model)
+    response = account["secret"].post(path, json=body, headers=[("Idempotency-Key", "k1"),
+                                                                 ("Idempotency-Key", "k2")])
+    assert_problem(response, 400, "bad_request")
+    assert response.get_json()["errors"][0]["pointer"] == "/headers/Idempotency-Key"
+    assert count(catalog_app, model) == before

@@ -14,6 +14,7 @@ JSON_OPERATIONS = [
     ("POST", "/v1/quotes"),
     ("POST", "/v1/catalog/changes"),
     ("PATCH", "/v1/quotes/00000000-0000-4000-8000-000000000000"),
+    ("POST", "/v1/quotes/00000000-0000-4000-8000-000000000000/reprice"),
 ]
 
 
@@ -92,3 +93,27 @@ def test_bytes_that_are_not_a_json_object_are_refused(client, raw):
     response = client.post("/v1/sizings", data=raw, content_type="application/json")
     assert response.status_code in (400, 422), response.get_data(as_text=True)
     assert response.mimetype == "application/problem+json"
+
+
+@pytest.mark.parametrize("method, path", JSON_OPERATIONS[:-1])
+@pytest.mark.parametrize("raw", [b"", b"  \r\n"])
+def test_an_empty_body_that_says_it_is_json_is_a_400(client, method, path, raw):
+    response = client.open(path, method=method, data=raw, content_type="application/json")
+    assert_problem(response, 400, "invalid_json")
+    assert [e["pointer"] for e in response.get_json()["errors"]] == ["/"]
+
+
+def test_no_body_at_all_is_a_422_naming_the_required_fields(client):
+    response = client.post("/v1/estimates")
+    assert_problem(response, 422, "validation_failed")
+    assert {e["pointer"] for e in response.get_json()["errors"]} >= {"/cluster", "/workload"}
+
+
+def test_an_optional_body_may_be_empty_as_the_partner_client_sends_it(client):
+    created = client.post("/v1/quotes", json={
+        "configuration": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 4,
+                          "region": "eu-central"}, "customer": {"name": "Ada", "country": "DE"}})
+    repriced = client.post(f"/v1/quotes/{created.get_json()['id']}/reprice", data=b"",
+                           content_type="application/json",
+                           headers={"If-Match": created.headers["ETag"]})
+    assert repriced.status_code == 200, repriced.get_json()

@@ -14,7 +14,10 @@ def test_request_id_is_echoed_or_generated(client):
 
 def test_metrics_count_requests_by_route_and_show_queue_depth(client):
     client.get("/v1/catalog/fabrics")
-    body = client.get("/metrics").get_data(as_text=True)
+    response = client.get("/metrics")
+    body = response.get_data(as_text=True)
+    # The Prometheus text format's type, its charset once.
+    assert response.headers["Content-Type"] == "text/plain; version=1.0.0; charset=utf-8"
     assert 'http_requests_total{method="GET",route="/v1/catalog/fabrics",status="200"}' in body
     assert "http_request_duration_seconds_bucket" in body
     assert 'sizing_queue_depth{status="queued"}' in body

@@ -76,7 +76,13 @@ def test_another_visitor_cannot_quote_a_sizing_without_its_secret(site):
     assert [e["pointer"] for e in missing.get_json()["errors"]] == ["/sizing_client_secret"]
     wrong = page.post("/v1/quotes", json={"sizing_id": sizing["id"], "customer": CUSTOMER,
                                           "sizing_client_secret": "cs_" + "B" * 32})
-    assert_problem(wrong, 404, "not_found")
+    # The same answer as for a sizing that does not exist: nothing says this one does.
+    none = page.post("/v1/quotes", json={"sizing_id": "00000000-0000-4000-8000-000000000000",
+                                         "customer": CUSTOMER,
+                                         "sizing_client_secret": "cs_" + "B" * 32})
+    for answer in (wrong, none):
+        assert_problem(answer, 422, "validation_failed")
+        assert [e["pointer"] for e in answer.get_json()["errors"]] == ["/sizing_id"]
 
 
 def test_a_visitor_cannot_cancel_without_the_secret(site):

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import shutil
+import string
 from datetime import UTC
 from decimal import Decimal
 
 import pytest
 import yaml
 
+from service.schemas.countries import ISO_3166_ALPHA2, ISO_3166_ALPHA2_PATTERN
+from service.schemas.fields import anchored
 from tests.conftest import CATALOG_DIR, authorised, build_app, new_key
+from tests.service.test_estimates import estimate
 
 SIZING = {"workload": {"preset": "llama-3-8b"}, "tokens": 5e10, "nodes": {"min": 2, "max": 4},
           "gpu_models": ["h100-sxm"], "term": "1y", "currency": "EUR"}
@@ -108,6 +113,10 @@ def test_status_transitions_need_if_match(client):
     accepted = client.patch(url, json={"status": "accepted"}, headers={"If-Match": sent.headers["ETag"]})
     assert accepted.get_json()["status"] == "accepted"
     assert client.get(url, headers={"If-None-Match": accepted.headers["ETag"]}).status_code == 304
+    weak = f'W/{accepted.headers["ETag"]}'
+    assert client.get(url, headers={"If-None-Match": weak}).status_code == 304
+    assert client.get(url, headers={"If-None-Match": "*"}).status_code == 304
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 200
 
 
 def test_idempotency_key_creates_one_quote_and_refuses_another_body(client):
@@ -308,3 +317,56 @@ def test_a_currency_without_an_exchange_rate_is_a_problem_naming_the_field(clien
                                                "customer": {"name": "Ada", "country": "DE"}})
     assert response.status_code == 422, response.get_json()
     assert any(e["pointer"] == "/currency" for e in response.get_json()["errors"])
+
+
+@pytest.mark.parametrize("country", ["XX", "ZZ", "AA", "QQ", "UK", "de"])
+def test_a_country_code_that_names_no_country_is_a_problem_naming_the_field(client, country):
+    response = client.post("/v1/quotes", json={**EXPLICIT, "customer": {"name": "Ada",
+                                                                        "country": country}})
+    assert response.status_code == 422, response.get_json()
+    assert response.mimetype == "application/problem+json"
+    assert [e["pointer"] for e in response.get_json()["errors"]] == ["/customer/country"]
+
+
+def test_the_spec_s_country_pattern_is_the_list_of_assigned_codes():
+    pattern = re.compile(anchored(ISO_3166_ALPHA2_PATTERN))
+    pairs = {a + b for a in string.ascii_uppercase for b in string.ascii_uppercase}
+    assert {code for code in pairs if pattern.match(code)} == ISO_3166_ALPHA2
+    assert len(ISO_3166_ALPHA2) == 249
+
+
+@pytest.mark.parametrize("country", ["GB", "AX", "SS"])
+def test_an_assigned_country_code_is_quoted(client, country):
+    response = client.post("/v1/quotes", json={**EXPLICIT, "customer": {"name": "Ada",
+                                                                        "country": country}})
+    assert response.status_code == 201, response.get_json()
+
+
+def test_an_unknown_sizing_is_a_problem_naming_the_field_like_an_unknown_server(client):
+    unknown = client.post("/v1/quotes", json={"sizing_id": "00000000-0000-4000-8000-000000000000",
+                                              "customer": {"name": "Ada", "country": "DE"}})
+    server = estimate(client, cluster={"server": "no-such-server", "fabric": "ib-ndr-400",
+                                       "nodes": 8})
+    assert (unknown.status_code, unknown.get_json()["code"]) == (
+        server.status_code, server.get_json()["code"]) == (422, "validation_failed")
+    assert [e["pointer"] for e in unknown.get_json()["errors"]] == ["/sizing_id"]
+    assert [e["pointer"] for e in server.get_json()["errors"]] == ["/cluster/server"]
+
+
+@pytest.mark.parametrize("raw, status, code, pointer", [
+    (b"{not json", 400, "invalid_json", "/"),
+    (b'{"x": 1}', 422, "validation_failed", "/x"),
+])
+def test_reprice_reads_its_body_like_every_other(client, raw, status, code, pointer):
+    created = client.post("/v1/quotes", json=EXPLICIT)
+    quote_id, etag = created.get_json()["id"], created.headers["ETag"]
+    response = client.post(f"/v1/quotes/{quote_id}/reprice", data=raw,
+                           content_type="application/json", headers={"If-Match": etag})
+    assert response.status_code == status, response.get_json()
+    assert response.mimetype == "application/problem+json"
+    assert response.get_json()["code"] == code
+    assert [e["pointer"] for e in response.get_json()["errors"]] == [pointer]
+    assert client.get(f"/v1/quotes/{quote_id}").get_json()["revision"] == 1
+    empty_object = client.post(f"/v1/quotes/{quote_id}/reprice", json={},
+                               headers={"If-Match": etag})
+    assert empty_object.status_code == 200 and empty_object.get_json()["revision"] == 2

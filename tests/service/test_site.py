@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from service import accounts, db, site
@@ -32,3 +33,52 @@ def test_ensure_key_refuses_an_unknown_account(fresh_app, tmp_path, monkeypatch)
     result = fresh_app.test_cli_runner().invoke(args=["site", "ensure-key", "--account", "nope"])
     assert result.exit_code != 0 and "no account nope" in result.output
     assert not (tmp_path / "site-key").exists()
+
+
+def test_ensure_key_with_another_account_replaces_the_page_key(fresh_app, tmp_path, monkeypatch):
+    monkeypatch.setattr(site, "KEY_FILE", tmp_path / "site-key")
+    runner = fresh_app.test_cli_runner()
+    assert runner.invoke(args=["site", "ensure-key"]).exit_code == 0
+    website_key = (tmp_path / "site-key").read_text().strip()
+    with fresh_app.app_context():
+        sales = accounts.create_account(db.session(), "Provider sales")
+
+    replaced = runner.invoke(args=["site", "ensure-key", "--account", sales.id])
+    assert replaced.exit_code == 0, replaced.output
+    sales_key = (tmp_path / "site-key").read_text().strip()
+    assert sales_key != website_key and sales.id in replaced.output
+    assert f"replaced the page's publishable key {website_key[:16]} (revoked)" in replaced.output
+    assert authorised(fresh_app, sales_key).get("/site-config.json").get_json()[
+        "publishable_key"] == sales_key
+    assert authorised(fresh_app, website_key).get("/v1/presets").status_code == 401
+    assert authorised(fresh_app, sales_key).get("/v1/presets").status_code == 200
+
+    again = runner.invoke(args=["site", "ensure-key", "--account", sales.id])
+    assert again.exit_code == 0 and "already has a publishable key" in again.output
+    assert (tmp_path / "site-key").read_text().strip() == sales_key
+
+
+def test_ensure_key_refuses_an_unknown_account_when_the_page_has_a_key(fresh_app, tmp_path,
+                                                                       monkeypatch):
+    monkeypatch.setattr(site, "KEY_FILE", tmp_path / "site-key")
+    runner = fresh_app.test_cli_runner()
+    assert runner.invoke(args=["site", "ensure-key"]).exit_code == 0
+    key = (tmp_path / "site-key").read_text().strip()
+    result = runner.invoke(args=["site", "ensure-key", "--account", "nope"])
+    assert result.exit_code != 0 and "no account nope" in result.output
+    assert (tmp_path / "site-key").read_text().strip() == key
+
+
+def test_ensure_key_will_not_shadow_the_environment_key(fresh_app, tmp_path, monkeypatch):
+    monkeypatch.setattr(site, "KEY_FILE", tmp_path / "site-key")
+    with fresh_app.app_context():
+        session = db.session()
+        website = accounts.create_account(session, "website")
+        sales = accounts.create_account(session, "Provider sales")
+        _, key = accounts.create_key(session, website.id, kind="publishable")
+    monkeypatch.setitem(fresh_app.config, "SIZING",
+                        dataclasses.replace(fresh_app.config["SIZING"], site_publishable_key=key))
+    result = fresh_app.test_cli_runner().invoke(args=["site", "ensure-key", "--account", sales.id])
+    assert result.exit_code != 0 and "SITE_PUBLISHABLE_KEY" in result.output
+    assert not (tmp_path / "site-key").exists()
+    assert authorised(fresh_app, key).get("/v1/presets").status_code == 200

@@ -92,6 +92,7 @@ from .ranked_configuration_intervals import RankedConfigurationIntervals
 from .rdma_support import RdmaSupport
 from .rdma_support_sources import RdmaSupportSources
 from .region import Region
+from .reprice_request import RepriceRequest
 from .result_layout import ResultLayout
 from .revision_change import RevisionChange
 from .revision_summary import RevisionSummary
@@ -220,6 +221,7 @@ __all__ = (
     "RdmaSupport",
     "RdmaSupportSources",
     "Region",
+    "RepriceRequest",
     "ResultLayout",
     "RevisionChange",
     "RevisionSummary",

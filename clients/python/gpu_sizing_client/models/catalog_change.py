@@ -28,8 +28,8 @@ class CatalogChange:
     """ 
         Attributes:
             note (str): Why the catalog changes
-            server_prices (list[PriceChange] | Unset):
-            stock (list[StockChange] | Unset):
+            server_prices (list[PriceChange] | Unset): Each server and region at most once
+            stock (list[StockChange] | Unset): Each region and server at most once
      """
 
     note: str

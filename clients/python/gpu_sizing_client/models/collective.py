@@ -40,7 +40,7 @@ class Collective:
                 time_to_train_hours's interval, billed by the term's rule (a range of the model's uncertainty, not a charge)
             operation (str):
             ranks (int):
-            size_bytes (float):
+            size_bytes (int):
             time_s (float):
      """
 
@@ -52,7 +52,7 @@ class Collective:
     intervals: CollectiveIntervals
     operation: str
     ranks: int
-    size_bytes: float
+    size_bytes: int
     time_s: float
 
 

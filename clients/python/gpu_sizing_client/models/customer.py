@@ -25,7 +25,7 @@ class Customer:
         Attributes:
             name (str):
             company (str | Unset):
-            country (str | Unset): Decides the tax line
+            country (str | Unset): Decides the tax line; an officially assigned ISO 3166-1 alpha-2 code
             email (str | Unset):
             vat_id (str | Unset): A business customer's VAT id: reverse charge for an EU business outside the provider's
                 country

@@ -10,6 +10,8 @@ from ... import errors
 
 from ...models.problem import Problem
 from ...models.quote import Quote
+from ...models.reprice_request import RepriceRequest
+from ...types import UNSET, Unset
 from typing import cast
 from uuid import UUID
 
@@ -18,6 +20,7 @@ from uuid import UUID
 def _get_kwargs(
     quote_id: UUID,
     *,
+    body: RepriceRequest | Unset = UNSET,
     if_match: str,
 
 ) -> dict[str, Any]:
@@ -35,6 +38,11 @@ def _get_kwargs(
         "url": "/v1/quotes/{quote_id}/reprice".format(quote_id=quote(str(quote_id), safe=""),),
     }
 
+    
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -48,6 +56,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
         return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
 
     if response.status_code == 401:
         response_401 = Problem.from_dict(response.json())
@@ -84,12 +99,26 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_412
 
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+
+
+        return response_413
+
     if response.status_code == 414:
         response_414 = Problem.from_dict(response.json())
 
 
 
         return response_414
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+
+
+        return response_415
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -152,6 +181,7 @@ def sync_detailed(
     quote_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: RepriceRequest | Unset = UNSET,
     if_match: str,
 
 ) -> Response[Problem | Quote]:
@@ -160,6 +190,7 @@ def sync_detailed(
     Args:
         quote_id (UUID):
         if_match (str):
+        body (RepriceRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -172,6 +203,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         quote_id=quote_id,
+body=body,
 if_match=if_match,
 
     )
@@ -186,6 +218,7 @@ def sync(
     quote_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: RepriceRequest | Unset = UNSET,
     if_match: str,
 
 ) -> Problem | Quote | None:
@@ -194,6 +227,7 @@ def sync(
     Args:
         quote_id (UUID):
         if_match (str):
+        body (RepriceRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -207,6 +241,7 @@ def sync(
     return sync_detailed(
         quote_id=quote_id,
 client=client,
+body=body,
 if_match=if_match,
 
     ).parsed
@@ -215,6 +250,7 @@ async def asyncio_detailed(
     quote_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: RepriceRequest | Unset = UNSET,
     if_match: str,
 
 ) -> Response[Problem | Quote]:
@@ -223,6 +259,7 @@ async def asyncio_detailed(
     Args:
         quote_id (UUID):
         if_match (str):
+        body (RepriceRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -235,6 +272,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         quote_id=quote_id,
+body=body,
 if_match=if_match,
 
     )
@@ -249,6 +287,7 @@ async def asyncio(
     quote_id: UUID,
     *,
     client: AuthenticatedClient,
+    body: RepriceRequest | Unset = UNSET,
     if_match: str,
 
 ) -> Problem | Quote | None:
@@ -257,6 +296,7 @@ async def asyncio(
     Args:
         quote_id (UUID):
         if_match (str):
+        body (RepriceRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -270,6 +310,7 @@ async def asyncio(
     return (await asyncio_detailed(
         quote_id=quote_id,
 client=client,
+body=body,
 if_match=if_match,
 
     )).parsed
