@@ -562,17 +562,22 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
       the dense buckets are counted; DeepSpeed's synchronous ZeRO-3, which the model prices
       otherwise, is left out.
     - the optimizer step on the GPU (without offload) and the compute stragglers: the
-      model's own figures, computed as it computes them (the stragglers where
-      compute_jitter_cv is not negative).
+      model's own figures, computed as it computes them.
     Left out: the context-parallel ring, offload, the network stragglers and the slowdown of
     compute under overlapped communication, all non-negative. The floor is lowered by
-    _FLOOR_ROUNDING against the rounding of a sum taken in another order. With an expert
-    share of overlap above 1 (a negative exposed expert time, which a stretch would lower
-    further) or a negative slowdown under overlap, the compute-only bound is returned instead.
+    _FLOOR_ROUNDING against the rounding of a sum taken in another order. Every term is a
+    lower bound only while the constants are physical (overlap shares in [0, 1], a slowdown
+    under overlap and a compute jitter not negative: a negative share or slowdown makes the
+    model's hidden time or contention negative, a negative jitter its stragglers); with any
+    other, the compute-only bound is returned instead.
     `compute`: the rows' FLOOR_COMPUTE columns when known (compute_bound_batch's), else
     computed here.
     """
-    if constants.ep_overlap_fraction > 1 or constants.overlap_compute_slowdown < 0:
+    physical = (0.0 <= constants.tp_overlap_fraction <= 1.0
+                and 0.0 <= constants.ep_overlap_fraction <= 1.0
+                and constants.overlap_compute_slowdown >= 0.0
+                and constants.compute_jitter_cv >= 0.0)
+    if not physical:
         return compute_bound_batch(batch, model, training, constants)
     c = _prepared(batch, training, model)
     comp = compute if compute is not None else compute_side(c, model, training, constants)
@@ -676,9 +681,7 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     opt_params = local_params / np.where(zero >= 1, shard, 1.0)
     t_opt_gpu = OPTIMIZER_BYTES_PER_PARAM * opt_params / comp["hbm_raw_Bps"]
     step = step + np.where(c["offload"].astype(int) >= 1, 0.0, t_opt_gpu)
-    if constants.compute_jitter_cv >= 0:
-        step = step + m * t_comp_mb * (straggler_stretch(constants.compute_jitter_cv, gpus)
-                                       - 1.0)
+    step = step + m * t_comp_mb * (straggler_stretch(constants.compute_jitter_cv, gpus) - 1.0)
     step = step * (1.0 - _FLOOR_ROUNDING)
     samples = c["global_batch"] / step
     tokens = samples * model.seq_len if is_tf else np.full_like(step, np.nan)

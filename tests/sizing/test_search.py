@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
+import pytest
 
 from sizing.hardware import Cluster
 from sizing.presets import PRESETS
@@ -125,6 +128,22 @@ def test_the_communication_floor_is_never_below_the_model_s_step(cluster_on, con
     for given in (None, throughput_bound(table, cands, some, model, training, constants)):
         rows = throughput_floor(table, cands, some, model, training, constants, given)
         np.testing.assert_array_equal(rows["samples_per_s"], plain["samples_per_s"])
+
+
+@pytest.mark.parametrize("changes", [{"tp_overlap_fraction": -0.2},
+                                     {"ep_overlap_fraction": 1.2},
+                                     {"overlap_compute_slowdown": -0.1},
+                                     {"compute_jitter_cv": -0.01}])
+def test_the_floor_stands_back_for_unphysical_constants(cluster_on, constants, changes):
+    """A negative overlap share, slowdown or jitter makes some of the model's terms negative,
+    which a floor made of those terms would overstate: the compute-only bound applies."""
+    clusters = [cluster_on("ib-ndr-400", 1)]
+    model, training = PRESETS["llama-3-70b"].model, Training(global_batch=1024, micro_batch=1)
+    cands = enumerate_candidates(clusters, [2, 8], model, training, LayoutSpace(), False)
+    batch = HardwareTable.of(clusters).batch(cands)
+    odd = replace(constants, **changes)
+    np.testing.assert_array_equal(step_floor_batch(batch, model, training, odd)["samples_per_s"],
+                                  compute_bound_batch(batch, model, training, odd)["samples_per_s"])
 
 
 def test_rows_of_several_chunks_joined_are_those_rows_with_their_fabrics_shared(cluster_on,
