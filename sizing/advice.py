@@ -121,7 +121,8 @@ def recommend(options: Sequence[FabricOption], objective: str,
         worst = min(weak, key=lambda o: o.throughput)
         # Fabrics held to the same ceiling (TCP's per host) are named together, not one of them.
         tied = [o.fabric_name for o in weak if o.throughput <= worst.throughput * 1.005]
-        names = tied[0] if len(tied) == 1 else ", ".join(tied[:-1]) + " and " + tied[-1]
+        # (fabric names hold commas of their own: "10 GbE, TCP sockets (no RDMA)")
+        names = tied[0] if len(tied) == 1 else "each of " + "; ".join(tied)
         reason += (f" Avoid {names}: {worst.throughput / fastest.throughput:.0%} of the "
                    f"best throughput, with GPUs waiting on the network for "
                    f"{worst.communication_share:.0%} of each step.")

@@ -49,7 +49,7 @@ def test_fabrics_held_to_the_same_ceiling_are_avoided_together():
     would read as if the others were better."""
     tcp25 = option(5, "ethernet", False, 60.0, 1.30, rdma=False, rate=25.0)
     rec = recommend([IB, ROCE, TCP, tcp25], "balanced", TOL)
-    assert "Avoid ETHERNET-3 and ETHERNET-5: 60%" in rec.reason
+    assert "Avoid each of ETHERNET-3; ETHERNET-5: 60%" in rec.reason
 
 
 def test_lossy_roce_loses_to_a_lossless_fabric_within_the_tolerance():
