@@ -13,6 +13,8 @@ and the tiers the traffic crosses.
 """
 from __future__ import annotations
 
+import threading
+
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
@@ -197,22 +199,28 @@ def _protocol_factor(algorithm, protocol, shape: _Shape, constants):
 # Tables read from constants, built once per constants object. The prediction intervals' prior
 # draws make new constants for every sizing, so only the latest few objects' tables are kept.
 _TABLES_KEPT = 16
+# API threads price collectives at once: one lock for a cache's lookup, insert and eviction.
+_TABLES_LOCK = threading.Lock()
 
 
 def _built_once(cache: dict, owner, part, build):
-    """build() for (owner, part), kept in `cache` beside `owner` (so that its id is not reused
-    while the entry lives), for the _TABLES_KEPT latest owners' parts."""
-    key = (id(owner), part)
-    hit = cache.get(key)
-    if hit is not None and hit[0] is owner:
-        return hit[1]
-    if len(cache) >= _TABLES_KEPT:
-        del cache[next(iter(cache))]
-    cache[key] = (owner, build())
-    return cache[key][1]
+    """build() for `part` of `owner`, kept in `cache` beside `owner` (so that its id is not
+    reused while the entry lives) for the _TABLES_KEPT owners used last."""
+    with _TABLES_LOCK:
+        hit = cache.pop(id(owner), None)
+        if hit is None or hit[0] is not owner:
+            hit = (owner, {})
+        cache[id(owner)] = hit  # (re)inserted last: the least recently used goes first
+        while len(cache) > _TABLES_KEPT:
+            del cache[next(iter(cache))]
+        parts = hit[1]
+    if part not in parts:
+        # Built outside the lock (a race builds the same table twice, which is harmless).
+        parts[part] = build()
+    return parts[part]
 
 
-_TREE_TABLES: dict[tuple[int, str], tuple[object, np.ndarray]] = {}
+_TREE_TABLES: dict[int, tuple[object, dict]] = {}
 
 
 def _tree_correction(table, protocol: str) -> np.ndarray:
@@ -228,7 +236,7 @@ def _intra_ring_time(op, size, g, links: Links):
     return np.where(g > 1, k * (g - 1) / g * size / links.intra_Bps, 0.0)
 
 
-_NVLS_TABLES: dict[tuple[int, bool], tuple[object, tuple]] = {}
+_NVLS_TABLES: dict[int, tuple[object, dict]] = {}
 
 
 def _nvls_pipeline(table, tree: bool) -> tuple:
@@ -411,7 +419,7 @@ def _price_algorithm(op, a, size, n, g, nodes, net, intra_ring, links: Links, sh
     return t_bw, won
 
 
-_KERNEL_TABLES: dict[tuple[int, None], tuple[object, tuple]] = {}
+_KERNEL_TABLES: dict[int, tuple[object, dict]] = {}
 
 
 def _kernel_tables(constants) -> tuple:

@@ -135,4 +135,11 @@ def test_tables_built_from_constants_keep_a_bounded_number_of_them(constants):
         collectives._tree_correction(draw.nccl_tree_correction, "ll")
     for cache in (collectives._KERNEL_TABLES, collectives._NVLS_TABLES,
                   collectives._TREE_TABLES):
-        assert len(cache) <= kept
+        assert len(cache) == kept  # owners, each with its parts (protocols, NVLS or its tree)
+    # the owner used last stays: the catalog's own constants, read between draws, are kept
+    collectives._kernel_tables(constants)
+    for k in range(kept - 1):
+        collectives._kernel_tables(replace(constants, nccl_ring_plateau_factor=2.0 + k))
+    collectives._kernel_tables(constants)  # the oldest entry, read again
+    collectives._kernel_tables(replace(constants, nccl_ring_plateau_factor=99.0))
+    assert id(constants) in collectives._KERNEL_TABLES
