@@ -14,7 +14,6 @@ and the tiers the traffic crosses.
 from __future__ import annotations
 
 import threading
-
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
