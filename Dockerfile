@@ -18,7 +18,8 @@ COPY docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh
 
 USER sizing
 # The model's kernels compiled once here, into the user's numba cache (catalog/warm.py), so that
-# no API or worker process compiles them at its first request.
+# no API or worker process compiles them at its first request on a machine of this build's CPU
+# model (numba keys its cache by CPU; on another, each process compiles once, about 3 s).
 RUN python -m catalog.warm
 EXPOSE 8000
 ENTRYPOINT ["docker-entrypoint.sh"]

@@ -9,6 +9,7 @@ tests compare it with. `SIZING_KERNELS=numpy` in the environment runs the numpy 
 """
 from __future__ import annotations
 
+import logging
 import os
 
 import numpy as np
@@ -28,12 +29,19 @@ ENABLED = _choice(os.environ.get("SIZING_KERNELS", "compiled"))
 
 
 def kernel(function):
-    """`function` compiled (cached beside its module), or as it is with the switch off."""
+    """`function` compiled (cached beside its module, else in the user's cache directory), or as
+    it is with the switch off. Where numba finds no writable place for its cache (a read-only
+    install with a read-only home, as in a read-only container), the kernel is compiled in each
+    process at its first use instead of failing the import."""
     if not ENABLED:
         return function
     import numba
 
-    return numba.njit(cache=True, error_model="numpy")(function)
+    try:
+        return numba.njit(cache=True, error_model="numpy")(function)
+    except RuntimeError as no_cache:  # numba: "cannot cache function ...: no locator available"
+        logging.getLogger(__name__).warning("%s; compiled in this process instead", no_cache)
+        return numba.njit(cache=False, error_model="numpy")(function)
 
 
 def column(x, rows: int, dtype=float) -> np.ndarray:

@@ -143,3 +143,19 @@ def test_tables_built_from_constants_keep_a_bounded_number_of_them(constants):
     collectives._kernel_tables(constants)  # the oldest entry, read again
     collectives._kernel_tables(replace(constants, nccl_ring_plateau_factor=99.0))
     assert id(constants) in collectives._KERNEL_TABLES
+
+
+@pytest.mark.skipif(not kernels.ENABLED, reason="the compiled kernels are switched off")
+def test_a_kernel_without_a_writable_cache_is_compiled_in_the_process(monkeypatch, caplog):
+    """A read-only install with a read-only home leaves numba no place for its cache: the
+    kernel still compiles (in this process) instead of failing every import of the model."""
+    from numba.core import caching
+
+    monkeypatch.setattr(caching.CacheImpl, "_locator_classes", [])
+
+    def twice(x):
+        return 2.0 * x
+
+    compiled = kernels.kernel(twice)
+    assert compiled(np.float64(1.5)) == 3.0 and hasattr(compiled, "py_func")
+    assert "compiled in this process instead" in caplog.text
