@@ -100,11 +100,11 @@ class Config:
     # the address is the TCP peer and the header is ignored.
     trusted_proxies: int = 0
     # Candidates one sizing may enumerate (sizing.search.search_size) by the kind of key. The
-    # search streams them in chunks, so memory no longer grows with them (under 50 MiB of
+    # search streams them in chunks, so memory no longer grows with them (about 60 MiB of
     # peak RSS for any questionnaire the schema allows); what they cost is CPU time: on the
-    # 2-core bench machine a dense model on every pair at 1-512 nodes (5.4 million) took
-    # 0.7-1.0 s, Mixtral's larger expert grid there (13.1 million) 2.0 s, 70B at 1-128 (1.35
-    # million) 0.33 s. A secret key may send any dense model at any node range of today's
+    # 2-core bench machine 70B on every pair at 1-512 nodes (5.8 million) takes 0.6-0.7 s,
+    # Mixtral's larger expert grid there (13 million) 2.1 s, 70B at 1-128 (1.45 million) about
+    # 0.3 s, end to end in one process. A secret key may send any dense model at any node range of today's
     # catalog (MoE up to about 1-240 nodes); the page's key about the full catalog at 1-128.
     search_candidates_secret_key: int = 6_000_000
     search_candidates_publishable_key: int = 1_500_000

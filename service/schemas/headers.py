@@ -28,7 +28,9 @@ class IdempotencyHeaderSchema(Headers):
     idempotency_key = ma.fields.String(
         data_key="Idempotency-Key",
         # Empty is as if not sent.
-        validate=FullMatch("[!-~]{0,200}", error="up to 200 visible ASCII characters"),
+        # Visible ASCII but the comma (0x2C), which joins repeated fields.
+        validate=FullMatch(r"[!-+\--~]{0,200}",
+                           error="up to 200 visible ASCII characters, no comma"),
         metadata={"description": "Retry-safe key, kept per API key for IDEMPOTENCY_KEY_TTL_S: a "
                                  "repeat of the same request returns the object the first one "
                                  "made (Idempotent-Replayed: true); while the first still runs "

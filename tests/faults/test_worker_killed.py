@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from tests.faults.conftest import LARGE_SIZING
+from tests.faults.conftest import LARGE_SIZING, LARGE_SIZING_ALLOWANCE
 from tests.faults.servers import request, wait_until
 
 LEASE_S = 6
@@ -37,7 +37,7 @@ def assert_finished_once(stack, sizing_id: str) -> None:
 
 
 def test_copies_racing_for_a_killed_runs_sizing_run_it_once(stack):
-    stack.api()
+    stack.api(**LARGE_SIZING_ALLOWANCE)
     sizing_id = start_large_sizing_and_kill_its_worker(stack)
     # The worker that takes over runs two tasks at once; its own dispatcher stays idle so that
     # only the copies below, sent once the dead run's lease has run out, race for the record
@@ -53,7 +53,7 @@ def test_copies_racing_for_a_killed_runs_sizing_run_it_once(stack):
 
 
 def test_dispatcher_alone_recovers_the_sizing_of_a_killed_worker(stack):
-    stack.api()
+    stack.api(**LARGE_SIZING_ALLOWANCE)
     sizing_id = start_large_sizing_and_kill_its_worker(stack)
     stack.workers("b", SIZING_LEASE_S=str(LEASE_S))
     # Lease, one dispatcher pass and a few seconds' run are enough; allow a few leases more.
