@@ -116,7 +116,10 @@ def recommend(options: Sequence[FabricOption], objective: str,
             reason += (f" {lossy[0].fabric_name} scores slightly better, but there a lost packet "
                        "resends the whole window (go-back-N) and throughput collapses as loss "
                        "grows.")
-    weak = [o for o in options if o.throughput < fastest.throughput * (1 - 2 * tolerance)]
+    # Weak: far below the fastest and below the pick too (never the pick, nor a fabric that
+    # ties with it, as TCP fabrics do under their common per-host ceiling).
+    weak = [o for o in options if o.throughput < fastest.throughput * (1 - 2 * tolerance)
+            and o.throughput < pick.throughput * (1 - tolerance)]
     if weak:
         worst = min(weak, key=lambda o: o.throughput)
         # Fabrics held to the same ceiling (TCP's per host) are named together, not one of them.

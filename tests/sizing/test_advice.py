@@ -52,6 +52,15 @@ def test_fabrics_held_to_the_same_ceiling_are_avoided_together():
     assert "Avoid each of ETHERNET-3; ETHERNET-5: 60%" in rec.reason
 
 
+def test_the_pick_and_the_fabrics_that_tie_with_it_are_never_to_avoid():
+    """Ranked on cost, the cheapest TCP fabric can be the pick: the others at the same ceiling
+    are not 'to avoid' beside it."""
+    tcp25 = option(5, "ethernet", False, 60.0, 1.30, rdma=False, rate=25.0)
+    cheap = replace(TCP, objective_score=0.5, score=0.5)
+    rec = recommend([IB, ROCE, cheap, tcp25], "cheapest", TOL)
+    assert rec.pick is cheap and "Avoid" not in rec.reason
+
+
 def test_lossy_roce_loses_to_a_lossless_fabric_within_the_tolerance():
     rec = recommend([IB, ROCE, LOSSY], "balanced", TOL)
     assert rec.pick is ROCE
