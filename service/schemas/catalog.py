@@ -168,10 +168,11 @@ class CatalogVersionSchema(ma.Schema):
 class PriceChangeSchema(Strict):
     server = f.Identifier(required=True)
     region = f.Identifier(required=True)
-    # The catalog's own rules (catalog.files.PriceSchema): a rate above 0, a setup fee of 0 or more.
-    hourly_usd = f.Amount()
-    monthly_usd = f.Amount()
-    setup_fee_usd = f.Amount(zero_allowed=True)
+    # The catalog's own rules (catalog.files.PriceSchema): a rate above 0, a setup fee of 0 or
+    # more, in cents (a rate of "0.000001" would make a server free once billed to the cent).
+    hourly_usd = f.Amount(places=2)
+    monthly_usd = f.Amount(places=2)
+    setup_fee_usd = f.Amount(zero_allowed=True, places=2)
 
 
 class StockChangeSchema(Strict):

@@ -148,18 +148,25 @@ class List(ma.fields.List):
 
 # Money travels as a decimal string, never a JSON number (which a client may have rounded
 # through a float).
-DECIMAL = r"[0-9]{1,15}(\.[0-9]{1,6})?"
+def decimal_text(places: int) -> str:
+    return rf"[0-9]{{1,15}}(\.[0-9]{{1,{places}}})?"
+
+
 # At least one non-zero digit, so the amount is above 0.
-POSITIVE_DECIMAL = r"(?=[0-9.]*[1-9])" + DECIMAL
+POSITIVE = r"(?=[0-9.]*[1-9])"
 
 
 class Amount(ma.fields.Decimal):
-    """A decimal string in (greater than 0 unless `zero_allowed`), the same string out."""
+    """A decimal string in (greater than 0 unless `zero_allowed`, with at most `places`
+    decimals), the same string out."""
 
-    def __init__(self, *, zero_allowed: bool = False, **kwargs):
-        self.text = FullMatch(DECIMAL if zero_allowed else POSITIVE_DECIMAL, error=(
-            'must be a decimal string like "250000.00"' if zero_allowed else
-            'must be a decimal string greater than 0, like "250000.00"'))
+    def __init__(self, *, zero_allowed: bool = False, places: int = 6, **kwargs):
+        text = decimal_text(places)
+        self.text = FullMatch(text if zero_allowed else POSITIVE + text, error=(
+            f'must be a decimal string with at most {places} decimals, like "250000.00"'
+            if zero_allowed else
+            f'must be a decimal string greater than 0 with at most {places} decimals, like '
+            '"250000.00"'))
         metadata = {"description": "An amount as a decimal string", "type": "string",
                     "pattern": self.text.regex.pattern, "example": "250000.00",
                     **kwargs.pop("metadata", {})}

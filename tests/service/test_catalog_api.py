@@ -170,6 +170,8 @@ def test_a_change_that_names_one_entry_twice_is_refused(tmp_path, name, entry):
 @pytest.mark.parametrize("field, amount, status", [
     ("monthly_usd", "0", 422), ("hourly_usd", "0.00", 422), ("setup_fee_usd", "0", 201),
     ("monthly_usd", "-1", 422),
+    # in cents, as the catalog files: a millionth of a dollar bills as 0.00
+    ("monthly_usd", "0.000001", 422), ("hourly_usd", "99.999", 422), ("hourly_usd", "99.99", 201),
 ])
 def test_a_rate_must_be_above_zero_and_a_setup_fee_may_be_zero(tmp_path, field, amount, status):
     from tests.conftest import build_app
