@@ -176,8 +176,13 @@ def unfit_degrees(fixed: Layout, gpus_per_node: list[int],
     model_parallel = fixed.tp * fixed.pp * fixed.cp
     dps = [g // model_parallel for g in counts if g % model_parallel == 0]
     if not dps:
-        # The largest degree is the one to lower (pp first on a tie: it is most often pinned).
-        name = max(("pp", "tp", "cp"), key=lambda d: getattr(fixed, d))
+        # The degree to change is one without which the others fit some GPU count (tp 4 x pp 3
+        # on 8-GPU nodes: pp, since 4 divides 8 and no tp makes 3 x tp divide it); the largest
+        # of those (pp first on a tie: it is most often pinned), else the largest of all.
+        degrees = ("pp", "tp", "cp")
+        alone = [d for d in degrees if getattr(fixed, d) > 1 and any(
+            g % (model_parallel // getattr(fixed, d)) == 0 for g in counts)]
+        name = max(alone or degrees, key=lambda d: getattr(fixed, d))
         return (f"/layout/{name}", (f"tp x pp x cp = {model_parallel} GPUs per model replica "
                                     f"divides no GPU count of the range ({held})"))
     if fixed.dp:

@@ -138,6 +138,10 @@ def test_rank_one_is_the_recommended_fabric_and_the_checklist_follows_roce(app):
     # Pinned degrees that suit no GPU count of the node range (the search would build nothing).
     ({**LLAMA_70B, "layout": {"tp": 8, "pp": 4, "dp": 1000}}, "/layout/dp"),
     ({**LLAMA_70B, "layout": {"tp": 8, "pp": 80}}, "/layout/pp"),
+    # pp 3 is what no GPU count of 1-2 nodes of 8 holds; tp 4 alone would fit
+    ({**SMALL, "workload": {"transformer": {"layers": 24, "hidden": 2048, "heads": 16,
+                                            "vocab": 32000, "seq_len": 2048}},
+      "layout": {"tp": 4, "pp": 3}}, "/layout/pp"),
     ({**SMALL, "workload": {"preset": "mixtral-8x7b"}, "nodes": {"min": 1, "max": 1},
       "layout": {"tp": 8, "ep": 8}}, "/layout/ep"),
     ({**SMALL, "layout": {"zero_stage": 3, "tp": 8, "shard_group": 3}}, "/layout/shard_group"),
