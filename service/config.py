@@ -103,9 +103,9 @@ class Config:
     # search streams them in chunks, so memory no longer grows with them (about 60 MiB of
     # peak RSS for any questionnaire the schema allows); what they cost is CPU time: on the
     # 2-core bench machine 70B on every pair at 1-512 nodes (5.8 million) takes 0.6-0.7 s,
-    # Mixtral's larger expert grid there (13 million) 2.1 s, 70B at 1-128 (1.45 million) about
+    # Mixtral's larger expert grid there (14.1 million) 2.1 s, 70B at 1-128 (1.45 million) about
     # 0.3 s, end to end in one process. A secret key may send any dense model at any node range of today's
-    # catalog (MoE up to about 1-240 nodes); the page's key about the full catalog at 1-128.
+    # catalog (MoE up to about 1-219 nodes); the page's key about the full catalog at 1-128.
     search_candidates_secret_key: int = 6_000_000
     search_candidates_publishable_key: int = 1_500_000
     # Sizings queued or running at once per account, and of those made by publishable keys.
