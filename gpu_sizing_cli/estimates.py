@@ -22,7 +22,7 @@ from rich.markup import escape
 from gpu_sizing_cli.api import Api
 from gpu_sizing_cli.listing import choices
 from gpu_sizing_cli.numbers import (
-    bytes_size,
+    ByteSize,
     duration,
     end,
     figure,
@@ -228,12 +228,11 @@ NCCL_REDUCTION = {"all_reduce": "sum", "reduce_scatter": "sum"}
 FLOAT_BYTES = 4
 
 
-def sizes(size: str | None, begin: str | None, end: str | None, factor: int) -> list[int]:
+def sizes(size: int | None, low: int | None, high: int | None, factor: int) -> list[int]:
     if size is not None:
-        return [bytes_size(size)]
-    if begin is None or end is None:
+        return [size]
+    if low is None or high is None:
         raise click.UsageError("give --size, or --begin and --end (as nccl-tests' -b and -e)")
-    low, high = bytes_size(begin), bytes_size(end)
     if low > high or factor < 2:
         raise click.UsageError("--begin must not exceed --end, and --factor must be 2 or more")
     out = [low]
@@ -278,16 +277,16 @@ def nccl_line(r: Collective) -> str:
 @click.option("--op", "operation", type=choices(CollectiveRequestOperation), default="all_reduce",
               show_default=True)
 @click.option("--algorithm", type=choices(CollectiveRequestAlgorithm))
-@click.option("--size", help="Message size S as nccl-tests counts it, e.g. 8M, 1G (1024-based).")
-@click.option("-b", "--begin", help="Smallest size of a sweep, like nccl-tests' -b.")
-@click.option("-e", "--end", help="Largest size of a sweep, like nccl-tests' -e.")
+@click.option("--size", type=ByteSize(), help="Message size S as nccl-tests counts it, e.g. 8M, 1G (1024-based).")
+@click.option("-b", "--begin", type=ByteSize(), help="Smallest size of a sweep, like nccl-tests' -b.")
+@click.option("-e", "--end", type=ByteSize(), help="Largest size of a sweep, like nccl-tests' -e.")
 @click.option("-f", "--factor", type=int, default=2, show_default=True,
               help="Step factor of a sweep, like nccl-tests' -f.")
 @formats
 @click.pass_obj
 def collective(api: Api, output: str, server: str, fabric: str, nodes: int,
                oversubscription: float | None, operation: str, algorithm: str | None,
-               size: str | None, begin: str | None, end: str | None, factor: int) -> None:
+               size: int | None, begin: int | None, end: int | None, factor: int) -> None:
     """One collective through the model, printed as nccl-tests prints a measurement.
 
     The columns are all_reduce_perf's (size, count, type, redop, root, time, algbw, busbw, with

@@ -94,7 +94,21 @@ def bytes_size(text: str) -> int:
     match = SIZE.fullmatch(text)
     if not match:
         raise click.BadParameter(f"{text!r} is not a size; e.g. 8388608, 8M, 1G")
-    return int(float(match.group(1)) * SIZE_UNITS[match.group(2).upper()])
+    # Decimal, not float: 1.5K is exactly 1536 bytes, and 1.5 is no whole number of bytes to
+    # round down to a size the user did not ask for.
+    size = Decimal(match.group(1)) * SIZE_UNITS[match.group(2).upper()]
+    if size != size.to_integral_value():
+        raise click.BadParameter(f"{text!r} is {size} bytes, not a whole number; e.g. 2, 1.5K")
+    return int(size)
+
+
+class ByteSize(click.ParamType):
+    """A --size-like option read by bytes_size, so click names the option when it is refused."""
+
+    name = "SIZE"
+
+    def convert(self, value, param, ctx):
+        return value if isinstance(value, int) else bytes_size(value)
 
 
 def scientific(value: float | None) -> str:

@@ -52,10 +52,10 @@ def init_site(app: Flask, config: Config) -> None:
     @site_group.command("ensure-key")
     @click.option("--account", "account_id", default=None,
                   help="Give the page a key of this (the sales team's) account, replacing (and "
-                       "revoking) a key of another account; default: the page's key if it has "
-                       "one, else a new 'website' account's")
+                       "revoking) a key of another account; default: the page's key if it works, "
+                       "else a new key of a revoked key's account, else a new 'website' account's")
     def ensure_key(account_id: str | None) -> None:
-        """Give the page a publishable key, once, and say which account sees what it makes."""
+        """Give the page a publishable key that works, and say which account sees what it makes."""
         session = db.session()
         if account_id is not None and session.get(accounts.Account, account_id) is None:
             raise click.ClickException(f"no account {account_id}")
@@ -63,26 +63,36 @@ def init_site(app: Flask, config: Config) -> None:
         existing = publishable_key(config)
         old = session.scalars(select(accounts.ApiKey).where(
             accounts.ApiKey.prefix == existing[:16])).first() if existing else None
-        if existing and (account_id is None or (old is not None and old.account_id == account_id)):
+        # A revoked key, or one this database does not know, is refused on every request: the
+        # page would serve it and every sizing from the page would fail.
+        live = old is not None and old.revoked_at is None
+        if live and (account_id is None or old.account_id == account_id):
             click.echo(f"the page already has a publishable key ({existing[:16]}), account "
-                       f"{old.account_id if old else 'unknown: the key is not in this database'}")
+                       f"{old.account_id}")
             return
         if existing and config.site_publishable_key:
             # The environment's key wins over the file (publishable_key), so a new file would
             # change nothing the page serves.
+            wanted = f"of account {account_id}" if account_id else "that works"
+            state = ("" if live else ", which is revoked" if old is not None
+                     else ", which is not in this database")
             raise click.ClickException(
-                f"the page's key ({existing[:16]}) comes from SITE_PUBLISHABLE_KEY: set a key of "
-                f"account {account_id} there instead")
+                f"the page's key ({existing[:16]}) comes from SITE_PUBLISHABLE_KEY{state}: set a "
+                f"key {wanted} there instead")
         if account_id is None:
-            account_id = accounts.create_account(session, "website").id
+            # The revoked key's account keeps seeing what the page makes.
+            account_id = old.account_id if old is not None else accounts.create_account(
+                session, "website").id
         _, key = accounts.create_key(session, account_id, kind="publishable", name="sizing page")
         KEY_FILE.parent.mkdir(parents=True, exist_ok=True)
         KEY_FILE.write_text(key + "\n")
         if existing:
             # Revoked only once the new key is written, so the page always has a key that works.
-            revoked = old is not None and accounts.revoke(session, old.prefix)
-            click.echo(f"replaced the page's publishable key {existing[:16]} "
-                       f"({'revoked' if revoked else 'not in this database, nothing revoked'})")
+            if live:
+                accounts.revoke(session, old.prefix)
+            state = ("revoked" if live else "it was revoked" if old is not None
+                     else "not in this database, nothing revoked")
+            click.echo(f"replaced the page's publishable key {existing[:16]} ({state})")
         click.echo(f"publishable key for the page written to {KEY_FILE}, account {account_id}\n"
                    "Its sizings and quote requests are listed (origin: page) to the secret keys of "
                    "that account:\n"

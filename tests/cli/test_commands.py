@@ -234,6 +234,19 @@ def test_collective_prints_what_nccl_tests_would(gpu_sizing):
     assert all(float(r["busbw_gbs_p10"]) < float(r["busbw_gbs_p90"]) for r in rows)
 
 
+def test_a_size_of_part_of_a_byte_is_a_usage_error_naming_its_flag(gpu_sizing):
+    cluster = ("collective", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "2")
+    for flags, named in [(("--size", "1.5"), "--size"), (("-b", "0.5", "-e", "8M"), "-b' / '--begin"),
+                         (("-b", "1K", "-e", "2.5"), "-e' / '--end")]:
+        ran = gpu_sizing(*cluster, *flags)
+        assert ran.code == 2, ran.out
+        assert f"Invalid value for '{named}'" in ran.err and "not a whole number" in ran.err
+        assert ran.out == ""
+    exact = gpu_sizing(*cluster, "--size", "1.5K", "--json")
+    assert exact.code == 0, exact.err
+    assert json.loads(exact.out)["size_bytes"] == 1536
+
+
 def test_catalog_lists_every_server(gpu_sizing):
     servers = json.loads(gpu_sizing("catalog", "servers", "--json").out)
     shown = gpu_sizing("catalog", "servers")

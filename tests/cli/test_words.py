@@ -55,6 +55,12 @@ def test_sizes_count_in_powers_of_1024_as_nccl_tests_does():
         bytes_size("a lot")
 
 
+@pytest.mark.parametrize("text", ["1.5", "0.5", "1.0001K", "2.5e0"])
+def test_a_size_that_is_no_whole_number_of_bytes_is_refused_not_rounded(text):
+    with pytest.raises(click.BadParameter, match="not a whole number"):
+        bytes_size(text)
+
+
 def test_a_field_is_named_by_its_flag():
     flags = {"tokens": "--tokens", "nodes": "--nodes", "workload.preset": "--preset"}
     assert field_name("/tokens", flags) == "--tokens"

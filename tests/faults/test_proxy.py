@@ -132,6 +132,16 @@ def raw(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
     (lambda key: b"GET /healthz HTTP/1.1\r\nHost: t\r\nBad Header\r\n\r\n", 400, "bad_request"),
     (lambda key: b"GET //v1//sizings HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", 404,
      "not_found"),
+    # nginx answers TRACE itself, whatever the location
+    (lambda key: b"TRACE / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n", 405,
+     "method_not_allowed"),
+    # a version or a transfer coding nginx does not read: bad input, so a 400 (nginx says 505
+    # and 501), as gunicorn answers both without nginx
+    (lambda key: b"GET / HTTP/2.0\r\nHost: t\r\nConnection: close\r\n\r\n", 400,
+     "bad_request"),
+    (lambda key: (f"POST /v1/estimates HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer {key}\r\n"
+                  "Content-Type: application/json\r\nTransfer-Encoding: gzip\r\n"
+                  "Connection: close\r\n\r\n").encode(), 400, "bad_request"),
 ])
 def test_what_nginx_refuses_is_a_problem_document(proxied, make, status, code):
     stack, nginx = proxied

@@ -82,3 +82,55 @@ def test_ensure_key_will_not_shadow_the_environment_key(fresh_app, tmp_path, mon
     assert result.exit_code != 0 and "SITE_PUBLISHABLE_KEY" in result.output
     assert not (tmp_path / "site-key").exists()
     assert authorised(fresh_app, key).get("/v1/presets").status_code == 200
+
+
+def test_a_revoked_page_key_is_replaced_by_one_of_its_account(fresh_app, tmp_path, monkeypatch):
+    monkeypatch.setattr(site, "KEY_FILE", tmp_path / "site-key")
+    with fresh_app.app_context():
+        sales = accounts.create_account(db.session(), "Provider sales")
+    runner = fresh_app.test_cli_runner()
+    for account in ([], ["--account", sales.id]):
+        assert runner.invoke(args=["site", "ensure-key", "--account", sales.id]).exit_code == 0
+        dead = (tmp_path / "site-key").read_text().strip()
+        with fresh_app.app_context():
+            assert accounts.revoke(db.session(), dead[:16])
+
+        replaced = runner.invoke(args=["site", "ensure-key", *account])
+        assert replaced.exit_code == 0, replaced.output
+        key = (tmp_path / "site-key").read_text().strip()
+        assert key != dead and "already has" not in replaced.output
+        assert f"replaced the page's publishable key {dead[:16]} (it was revoked)" in replaced.output
+        assert f"account {sales.id}" in replaced.output
+        assert authorised(fresh_app, key).get("/site-config.json").get_json()[
+            "publishable_key"] == key
+        assert authorised(fresh_app, key).get("/v1/presets").status_code == 200
+        with fresh_app.app_context():
+            assert accounts.authenticate(db.session(), key).account_id == sales.id
+
+
+def test_a_page_key_this_database_does_not_know_is_replaced(fresh_app, tmp_path, monkeypatch):
+    monkeypatch.setattr(site, "KEY_FILE", tmp_path / "site-key")
+    # As a key of another deployment's database reads: a prefix no row here has.
+    unknown = "pk_live_zzzzzzzz_" + "x" * 32
+    (tmp_path / "site-key").write_text(unknown + "\n")
+    replaced = fresh_app.test_cli_runner().invoke(args=["site", "ensure-key"])
+    assert replaced.exit_code == 0, replaced.output
+    assert (f"replaced the page's publishable key {unknown[:16]} (not in this database, nothing "
+            "revoked)") in replaced.output
+    key = (tmp_path / "site-key").read_text().strip()
+    assert authorised(fresh_app, key).get("/v1/presets").status_code == 200
+
+
+def test_a_revoked_environment_key_is_named_not_kept(fresh_app, tmp_path, monkeypatch):
+    monkeypatch.setattr(site, "KEY_FILE", tmp_path / "site-key")
+    with fresh_app.app_context():
+        session = db.session()
+        _, key = accounts.create_key(session, accounts.create_account(session, "website").id,
+                                     kind="publishable")
+        assert accounts.revoke(session, key[:16])
+    monkeypatch.setitem(fresh_app.config, "SIZING",
+                        dataclasses.replace(fresh_app.config["SIZING"], site_publishable_key=key))
+    result = fresh_app.test_cli_runner().invoke(args=["site", "ensure-key"])
+    assert result.exit_code != 0, result.output
+    assert f"({key[:16]}) comes from SITE_PUBLISHABLE_KEY, which is revoked" in result.output
+    assert not (tmp_path / "site-key").exists()
