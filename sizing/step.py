@@ -346,6 +346,42 @@ def feasibility_batch(batch: dict, model, training: Training, constants) -> dict
 
 
 @dataclass(frozen=True)
+class _Gradients:
+    """What the data-parallel reduction works on, per GPU: the step's and its floor's."""
+
+    expert: float  # the model's expert parameters (0 for a dense model)
+    local_params: np.ndarray
+    gbytes: np.ndarray  # bytes per gradient
+    grad_bytes: np.ndarray
+    dpc: np.ndarray  # the ranks holding the same weights: dp x cp
+    shard: np.ndarray  # the ZeRO/FSDP shard group: dp x cp, or the HSDP group x cp
+    bucket: np.ndarray
+    n_buckets: np.ndarray
+
+    @classmethod
+    def of(cls, c: dict, model, constants, precision: str, is_tf: bool) -> _Gradients:
+        dp, tp, pp, ep, cp = (c[k] for k in ("dp", "tp", "pp", "ep", "cp"))
+        expert = model.expert_params if is_tf else 0.0
+        local_params = (model.params - expert) / (tp * pp) + expert / (tp * pp * ep)
+        gbytes = gradient_bytes_per_param(c, constants, precision)
+        grad_bytes = local_params * gbytes
+        # Context-parallel ranks hold the same weights: gradients are reduced over dp x cp.
+        dpc = dp * cp
+        # ZeRO/FSDP shards over all of them, or over the HSDP group (replicated across
+        # groups). Without a hybrid group that is the data-parallel group itself, whose span
+        # and NIC share the ZeRO-3 collectives then read as they are.
+        hybrid = c["shard_group"] > 0
+        shard = np.where(hybrid, c["shard_group"] * cp, dpc) if hybrid.any() else dpc
+        # Gradients are reduced bucket by bucket (DDP) and ZeRO-3/FSDP gathers and reduces
+        # one layer (FSDP unit) at a time: each of those collectives pays its own latency, so
+        # the per-step cost is units x cost(one unit), not the cost of one message of the
+        # whole size.
+        bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
+        n_buckets = np.maximum(grad_bytes / bucket, 1.0)
+        return cls(expert, local_params, gbytes, grad_bytes, dpc, shard, bucket, n_buckets)
+
+
+@dataclass(frozen=True)
 class _Rows:
     """The candidates a collective is priced on (a mask; None: all) and their links, picked
     out once for every collective priced on the same rows."""
@@ -624,15 +660,9 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     step = m * t_mb + (pp - 1) / v * t_mb + pp_total
 
     # ---- the gradients' reduction
-    expert = model.expert_params if is_tf else 0.0
-    local_params = (model.params - expert) / (tp * pp) + expert / (tp * pp * ep)
-    gbytes = gradient_bytes_per_param(c, constants, training.precision)
-    grad_bytes = local_params * gbytes
-    dpc = dp * cp
-    hybrid = c["shard_group"] > 0
-    shard = np.where(hybrid, c["shard_group"] * cp, dpc) if hybrid.any() else dpc
-    bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
-    n_buckets = np.maximum(grad_bytes / bucket, 1.0)
+    g = _Gradients.of(c, model, constants, training.precision, is_tf)
+    expert, local_params, gbytes, grad_bytes = g.expert, g.local_params, g.gbytes, g.grad_bytes
+    dpc, shard, bucket, n_buckets = g.dpc, g.shard, g.bucket, g.n_buckets
     # Without ZeRO and with ZeRO-1, expert gradients reduce over their own group (ep > 1):
     # their buckets only add to the dense ones', which alone are counted there.
     buckets = n_buckets
@@ -802,23 +832,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         tp_inter = ep_inter = pp_cross = cp_inter = np.zeros(n, bool)
 
     # ---- data parallelism / ZeRO (per step)
-    expert = model.expert_params if is_tf else 0.0
-    local_params = (model.params - expert) / (tp * pp) + expert / (tp * pp * ep)
-    gbytes = gradient_bytes_per_param(c, constants, training.precision)
+    g = _Gradients.of(c, model, constants, training.precision, is_tf)
+    expert, local_params, gbytes, grad_bytes = g.expert, g.local_params, g.gbytes, g.grad_bytes
+    dpc, shard, bucket, n_buckets = g.dpc, g.shard, g.bucket, g.n_buckets
     wbytes = constants.bytes_per_param_weights_fp32 if fp32 else constants.bytes_per_param_weights
-    grad_bytes = local_params * gbytes
-    # Context-parallel ranks hold the same weights: gradients are reduced over dp x cp.
-    dpc = dp * cp
-    # ZeRO/FSDP shards over all of them, or over the HSDP group (replicated across groups).
-    # Without a hybrid group that is the data-parallel group itself, whose span and NIC share
-    # the ZeRO-3 collectives then read as they are.
-    hybrid = c["shard_group"] > 0
-    shard = np.where(hybrid, c["shard_group"] * cp, dpc) if hybrid.any() else dpc
-    # Gradients are reduced bucket by bucket (DDP) and ZeRO-3/FSDP gathers and reduces one
-    # layer (FSDP unit) at a time: each of those collectives pays its own latency, so the
-    # per-step cost is units x cost(one unit), not the cost of one message of the whole size.
-    bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
-    n_buckets = np.maximum(grad_bytes / bucket, 1.0)
     # Read without ZeRO (ZeRO-1 and ZeRO-2 reduce-scatter and all-gather, ZeRO-3 per layer).
     t_bucket, dp_inter = cost("all_reduce", bucket, dpc, tp, "dp", read=zero == 0)
     # Expert weights are replicated only over the dp / ep ranks holding the same experts (ep x
