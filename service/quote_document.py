@@ -24,6 +24,7 @@ from service.sizing_result import (
     ServerRef,
     WorkloadSummary,
 )
+from service.total_range import total_range
 from sizing.advice import ROCE_CHECKLIST, ChecklistItem
 
 
@@ -73,7 +74,7 @@ class QuoteStock:
 
 @dataclass(frozen=True)
 class QuotePerformance:
-    """Frozen from the sizing the quote came from."""
+    """Frozen from the sizing the quote came from; the total's range priced as the quote is."""
 
     scaling_efficiency: float
     efficiency_vs_one_node: float | None
@@ -253,18 +254,31 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
         stock=QuoteStock(stock.available_now, stock.from_deliveries, stock.lead_time_days,
                          stock.delivery_date.isoformat(), stock.undeliverable, stock.warning),
         workload=sizing.workload if sizing else None,
-        performance=performance_of(sizing) if sizing else None,
+        performance=performance_of(sizing, book, config, terms) if sizing else None,
         network_advice=advice_for(sizing, fabric.id, fabric.name, fabric.kind) if sizing else None,
         notes=tuple(notes), change_from_previous=change)
 
 
-def performance_of(sizing: FromSizing) -> QuotePerformance:
+def performance_of(sizing: FromSizing, book: pricing.PriceBook, config: Configuration,
+                   terms: Terms) -> QuotePerformance:
     r = sizing.ranked
     return QuotePerformance(r.scaling_efficiency, r.efficiency_vs_one_node, r.tokens_per_s,
                             r.samples_per_s, r.mfu, r.step_time_s, r.communication_share,
                             r.time_to_train_hours, r.bottleneck, r.layout, sizing.catalog_version,
-                            r.goodput.goodput, r.goodput.expected_interruptions, r.intervals,
-                            r.calibration)
+                            r.goodput.goodput, r.goodput.expected_interruptions,
+                            priced_intervals(book, config, terms, r.intervals), r.calibration)
+
+
+def priced_intervals(book: pricing.PriceBook, config: Configuration, terms: Terms,
+                     intervals: dict[str, Interval]) -> dict[str, Interval]:
+    """The sizing's intervals with the total's priced at the quote's term, currency, support
+    and prices: the sizing's range is in its own currency and term, at its catalog version."""
+    kept = {name: interval for name, interval in intervals.items() if name != "total"}
+    hours = intervals.get("time_to_train_hours")
+    if hours is None:  # a run of a given duration: no time range, no total's
+        return kept
+    return {**kept, "total": total_range(book, config, hours, term=terms.term,
+                                         currency=terms.currency, support=terms.support)}
 
 
 def advice_for(sizing: FromSizing, fabric: str, fabric_name: str,
@@ -283,7 +297,8 @@ def advice_for(sizing: FromSizing, fabric: str, fabric_name: str,
 
 def repriced(snap: Snapshot, old: QuoteDocument, old_revision: int, old_catalog_version: int,
              country: str | None, vat_id: str | None, today: date) -> QuoteDocument:
-    """The same configuration, billed period and terms at the current catalog version."""
+    """The same configuration, billed period and terms at the current catalog version (the
+    total's range too)."""
     c = old.configuration
     config = configuration_of(snap, c.server.id, c.fabric.id, c.nodes, c.region,
                               c.oversubscription)
@@ -294,5 +309,7 @@ def repriced(snap: Snapshot, old: QuoteDocument, old_revision: int, old_catalog_
     change = RevisionChange(old_revision, old_catalog_version,
                          new.totals.grand_total - old.totals.grand_total,
                          new.totals.monthly_net - old.totals.monthly_net)
-    return replace(new, workload=old.workload, performance=old.performance,
+    performance = old.performance and replace(old.performance, intervals=priced_intervals(
+        snap.prices, config, terms, old.performance.intervals))
+    return replace(new, workload=old.workload, performance=performance,
                    network_advice=old.network_advice, change_from_previous=change)

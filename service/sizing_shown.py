@@ -38,6 +38,7 @@ from service.sizing_result import (
     WhatIfOption,
     WorkloadSummary,
 )
+from service.total_range import total_range
 from service.typed import significant, significant_text
 from sizing import advice, explain, goodput, intervals, ranking, series
 from sizing.hardware import Cluster
@@ -91,14 +92,6 @@ class Search:
         billing = Billing(self.request.term, int(self.months[i]), int(self.on_demand_hours[i]))
         return pricing.price(self.snap.prices, self.config(i), term=self.request.term,
                              currency=self.request.currency, billing=billing)
-
-    def price_for_hours(self, i: int, training_hours: float) -> pricing.Price:
-        """Candidate i priced by the engine for a run of this many hours, billed by its rule."""
-        book, config, term = self.snap.prices, self.config(i), self.request.term
-        currency = self.request.currency
-        billing = pricing.billing_for(book, config, term=term, currency=currency,
-                                      training_hours=training_hours)
-        return pricing.price(book, config, term=term, currency=currency, billing=billing)
 
 
 @dataclass(frozen=True)
@@ -337,12 +330,11 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
     per = {int(i): {name: Interval(float(p10[k]), float(p90[k]))
                     for name, (p10, p90) in bounds.items()} for k, i in enumerate(idx)}
     if found.by_work:
-        # Money is not a time: the engine bills each end of the run's interval by its rule
-        # (a committed term bills at least its months, so a short run's range is its price).
+        # Money is not a time: the engine bills each end of the run's interval by its rule.
         for i, figure in per.items():
-            hours = figure["time_to_train_hours"]
-            figure["total"] = Interval(*(float(found.price_for_hours(i, h).total)
-                                         for h in (hours.p10, hours.p90)))
+            figure["total"] = total_range(snap.prices, found.config(i),
+                                          figure["time_to_train_hours"], term=request.term,
+                                          currency=request.currency)
     lo, hi = intervals.log_bounds(intervals.THROUGHPUT[kind], calibration, spread, calibrated)
     best, worst = intervals.score_bounds(found.raw_score[idx], lo, hi, request.objective)
     stable, words = None, None

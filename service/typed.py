@@ -11,7 +11,7 @@ import math
 import types
 import typing
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from functools import cache
 from typing import Any, Literal, Union
 
@@ -26,6 +26,18 @@ def significant(value: float, digits: int = SIGNIFICANT_DIGITS) -> float:
     if value == 0 or not math.isfinite(value):
         return value
     return float(f"{value:.{digits}g}")
+
+
+def significant_bounds(low: float | Decimal, high: float | Decimal,
+                       digits: int = SIGNIFICANT_DIGITS) -> tuple[float, float]:
+    """`low` rounded down and `high` up to `digits` significant digits: a range rounded to the
+    nearest would leave out a point it held (a p10 of 7836.86 shown as 7837)."""
+    def toward(value: float | Decimal, rounding: str) -> float:
+        if value == 0 or not math.isfinite(value):
+            return float(value)
+        # From the shortest repr: a float's binary tail would move 12.34 down to 12.33.
+        return float(Context(prec=digits, rounding=rounding).plus(Decimal(str(value))))
+    return toward(low, ROUND_FLOOR), toward(high, ROUND_CEILING)
 
 
 def significant_text(value: float, digits: int = 3) -> str:

@@ -11,7 +11,7 @@ import json
 import os
 import urllib.error
 import urllib.request
-from decimal import Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 
 import pytest
 
@@ -170,11 +170,73 @@ def test_the_cost_range_is_the_term_price_at_both_ends_of_the_time_range(api):
     assert short, "the 70B run of 2e11 tokens on 4-16 nodes is well under a year"
     for config in short:
         assert config["price"]["months_billed"] == 12
-        total = float(Decimal(config["price"]["total"]))
+        total = Decimal(config["price"]["total"])
         shown = config["intervals"]["total"]
-        assert shown["p10"] == shown["p90"] == float(f"{total:.4g}"), (config["rank"], shown)
+        # One price at both ends, rounded outward at 4 significant digits: p10 down, p90 up.
+        assert shown == {"p10": float(Context(prec=4, rounding=ROUND_FLOOR).plus(total)),
+                         "p90": float(Context(prec=4, rounding=ROUND_CEILING).plus(total))}, (
+            config["rank"], shown)
     status, quote = api.call("POST", "/v1/quotes", {
         "sizing_id": sizing["id"], "rank": short[0]["rank"],
         "customer": {"name": "Check", "country": "US"}})
     assert status == 201, quote
     assert quote["performance"]["intervals"]["total"] == short[0]["intervals"]["total"]
+
+
+def holds(interval: dict[str, float], total: str) -> bool:
+    return Decimal(repr(interval["p10"])) <= Decimal(total) <= Decimal(repr(interval["p90"]))
+
+
+# A small dense model on a pinned layout: rank 3's 429.17 had a p10 of 429.2 to the nearest.
+PINNED_DEEPSPEED = {"workload": {"transformer": {"layers": 16, "hidden": 2048, "heads": 16,
+                                                 "kv_heads": 8, "vocab": 32000, "seq_len": 4096}},
+                    "tokens": 1e9, "nodes": {"min": 1, "max": 4}, "term": "monthly",
+                    "currency": "USD", "layout": {"zero_stage": 2, "framework": "deepspeed"}}
+
+
+@pytest.mark.parametrize("body", [SIZINGS["llama-8b monthly USD"], SIZINGS["llama-70b 1y EUR"],
+                                  SIZINGS["resnet-50 epochs monthly EUR"], PINNED_DEEPSPEED],
+                         ids=["llama-8b monthly USD", "llama-70b 1y EUR", "resnet-50 monthly EUR",
+                              "pinned deepspeed monthly USD"])
+def test_every_shown_total_range_holds_its_total_and_so_do_its_quotes(api, body):
+    """Rounding to the nearest put a p10 above its point (7836.86 shown as 7837): the range is
+    rounded outward, for the sizing's configurations and for quotes of them in other terms."""
+    sizing = size(api, body)
+    configs = sizing["result"]["configurations"]
+    for config in configs:
+        assert holds(config["intervals"]["total"], config["price"]["total"]), config["rank"]
+    for config in configs[:2]:
+        for terms in ({}, {"currency": "EUR"}, {"currency": "USD"}, {"term": "3y"},
+                      {"term": "monthly"}, {"support": "business"}):
+            status, quote = api.call("POST", "/v1/quotes", {
+                "sizing_id": sizing["id"], "rank": config["rank"],
+                "customer": {"name": "Check", "country": "US"}, **terms})
+            assert status == 201, quote
+            shown = quote["performance"]["intervals"]["total"]
+            assert holds(shown, quote["totals"]["term_net"]), (config["rank"], terms, shown)
+
+
+def test_a_quotes_total_range_is_priced_at_its_own_currency_and_term(api):
+    """The sizing's range is in USD for a month: a quote in EUR, or for 3 years, prices its own."""
+    sizing = size(api, SIZINGS["llama-8b monthly USD"])
+    top = sizing["result"]["configurations"][0]
+    ranges = {}
+    for terms in ({}, {"currency": "EUR"}, {"term": "3y"}):
+        status, quote = api.call("POST", "/v1/quotes", {
+            "sizing_id": sizing["id"], "rank": 1,
+            "customer": {"name": "Check", "country": "US"}, **terms})
+        assert status == 201, quote
+        ranges[quote["currency"], quote["term"]] = (quote["performance"]["intervals"]["total"],
+                                                    quote["exchange_rate"])
+    same, _ = ranges["USD", "monthly"]
+    assert same == top["intervals"]["total"]
+    # Each amount is converted before it is rounded to the cent: the EUR range is the USD one at
+    # the quote's rate up to that rounding and the 4 significant digits.
+    euros, rate = ranges["EUR", "monthly"]
+    for end in ("p10", "p90"):
+        assert euros[end] == pytest.approx(same[end] * float(rate), rel=2e-3), end
+    assert euros != same
+    # Three years bill 36 months whatever the run: far above the month's range, one price.
+    years, _ = ranges["USD", "3y"]
+    assert years["p10"] > 10 * same["p90"]
+    assert years["p90"] / years["p10"] - 1 < 1e-3

@@ -207,6 +207,33 @@ def test_price_change_leaves_quotes_and_reprice_makes_a_revision(tmp_path):
     assert body["revisions"][0]["grand_total"] == before["totals"]["grand_total"]
 
 
+def test_reprice_prices_the_total_range_again(tmp_path):
+    """A re-priced quote's total moves with the prices: so does the range it is shown with."""
+    app = build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}")
+    client = authorised(app)
+    first = client.post("/v1/quotes", json={"sizing_id": succeeded_sizing(client), "rank": 1,
+                                            "customer": {"name": "Ada", "country": "DE"}})
+    before = first.get_json()
+    data = tmp_path / "data"
+    shutil.copytree(CATALOG_DIR, data)
+    prices = yaml.safe_load((data / "prices.yaml").read_text())
+    for p in prices["servers"]:
+        if p["server"] == before["configuration"]["server"]["id"]:
+            p["monthly_usd"] = str(Decimal(p["monthly_usd"]) + 1000)
+    (data / "prices.yaml").write_text(yaml.safe_dump(prices, sort_keys=False))
+    assert app.test_cli_runner().invoke(args=["catalog", "load", "--dir", str(data)]).exit_code == 0
+
+    after = client.post(f"/v1/quotes/{before['id']}/reprice",
+                        headers={"If-Match": first.headers["ETag"]}).get_json()
+    assert Decimal(after["totals"]["term_net"]) > Decimal(before["totals"]["term_net"])
+    for quote in (before, after):
+        shown = quote["performance"]["intervals"]["total"]
+        assert (Decimal(repr(shown["p10"])) <= Decimal(quote["totals"]["term_net"])
+                <= Decimal(repr(shown["p90"]))), (quote["revision"], shown)
+    time_range = before["performance"]["intervals"]["time_to_train_hours"]
+    assert after["performance"]["intervals"]["time_to_train_hours"] == time_range
+
+
 def test_quote_performance_and_advice_survive_the_typed_schema(catalog_app, client):
     from service import db
     from service.records import QuoteRevision

@@ -44,7 +44,9 @@ class Estimate:
             intervals (EstimateIntervals): p10-p90 of each headline figure from the model's error on published measurements
                 by category (split-conformal, catalog/data/uncertainty.yaml), widened for an extrapolated configuration by a
                 prior on the constants marked estimate; total: the price of a run of each end of time_to_train_hours's interval,
-                billed by the term's rule (a range of the model's uncertainty, not a charge)
+                billed by the term's rule, at the term, currency and prices of the document it is in (a quote's own, a re-priced
+                quote's new ones), p10 rounded down and p90 up to 4 significant digits so that the range holds the total shown
+                to the cent (a range of the model's uncertainty, not a charge)
             memory (Memory):
             mfu (float): Model FLOPs utilisation, 0-1, counting the whole s x s attention score matrix (Korthikanti et al.
                 2022 eq. 7, PaLM, NeMo <= 25.04, llm-foundry, torchtitan); recomputation not counted
