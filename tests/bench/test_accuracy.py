@@ -86,9 +86,18 @@ def test_a_run_value_chosen_with_the_error_in_view_makes_its_row_seen(ev) -> Non
 CHECK_ROWS_MOVED_TO_FIT = {499, 502, 504}
 
 
+# Hold-out rows looked at when an estimate was chosen, so that they are seen rows: GPT 530B
+# under DeepSpeed's 2021 ZeRO-3, on which two structures of that engine were compared
+# (model.yaml tensor_list_collective_us_per_rank informed_by). No constant is fitted on any.
+HOLDOUT_ROWS_SEEN = {111, 112}
+
+
 def test_no_constant_is_fitted_on_a_hold_out_or_check_row(ev) -> None:
     holdout = {row for row, m in ev.measurements.items() if m.file == "holdout_measurements.csv"}
-    assert holdout and not holdout & (ev.book.fitted_rows | set(ev.book.informed))
+    assert holdout and not holdout & ev.book.fitted_rows
+    assert holdout & set(ev.book.informed) == HOLDOUT_ROWS_SEEN
+    for row in HOLDOUT_ROWS_SEEN:
+        assert ev.results[row].split == "seen", row
     check = {row for row, m in ev.measurements.items() if m.file == "check_measurements.csv"}
     assert check and check & ev.book.fitted_rows == CHECK_ROWS_MOVED_TO_FIT
     for row in CHECK_ROWS_MOVED_TO_FIT:
