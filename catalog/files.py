@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from catalog.countries import ISO_3166_ALPHA2
 from catalog.pricing import SUPPORT_TIERS, TERMS
 from sizing.hardware import FABRIC_KINDS, INTRA_LINKS, TOPOLOGIES
 
@@ -166,7 +167,7 @@ def iso_4217(code: object) -> None:
         raise ValidationError(f"not an ISO 4217 currency code: {code!r}")
 
 
-COUNTRY = validate.Regexp(r"\A[A-Z]{2}\Z", error="must be an ISO 3166-1 alpha-2 code, like 'DE'")
+COUNTRY = validate.OneOf(ISO_3166_ALPHA2, error="must be an assigned ISO 3166-1 alpha-2 code, like 'DE'")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -483,7 +484,7 @@ class CurrenciesSchema(SourcedSchema):
                                       field_name=f"minor_units.{code}")
 
 
-COUNTRY_CODE = fields.String(validate=validate.Regexp(r"\A[A-Z]{2}\Z", error="not an ISO 3166 code"))
+COUNTRY_CODE = fields.String(validate=COUNTRY)
 
 
 class TaxesSchema(StrictSchema):

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import marshmallow as ma
 from marshmallow import validate as v
 
-from service.schemas.countries import ISO_3166_ALPHA2_PATTERN
+from catalog.countries import ISO_3166_ALPHA2_PATTERN
 
 
 class Strict(ma.Schema):

@@ -301,6 +301,17 @@ def test_unknown_currency_code_is_refused(catalog_dir: Path) -> None:
     assert "ISO 4217" in error.reason
 
 
+def test_a_region_in_no_country_is_refused(catalog_dir: Path) -> None:
+    # well formed, but not an assigned ISO 3166-1 code: quotes would be refused for it
+    regions = _read(catalog_dir, "regions.yaml")
+    regions["regions"][0]["country"] = "XX"
+    _write(catalog_dir, "regions.yaml", regions)
+
+    error = _refused(catalog_dir)
+    assert error.file == "regions.yaml" and error.field == "country"
+    assert "ISO 3166-1" in error.reason
+
+
 def test_gpudirect_claimed_for_rtx_4090_is_refused(catalog_dir: Path) -> None:
     rdma = _read(catalog_dir, "rdma.yaml")
     index, pair = next((i, p) for i, p in enumerate(rdma["support"])

@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 import yaml
 
-from service.schemas.countries import ISO_3166_ALPHA2, ISO_3166_ALPHA2_PATTERN
+from catalog.countries import ISO_3166_ALPHA2, ISO_3166_ALPHA2_PATTERN
 from service.schemas.fields import anchored
 from tests.conftest import CATALOG_DIR, authorised, build_app, new_key
 from tests.service.test_estimates import estimate

@@ -1,5 +1,6 @@
 """The officially assigned ISO 3166-1 alpha-2 country codes: a customer's country decides the
-tax line, so a well-formed code that names no country (XX, ZZ, AA, QQ) is refused, not taxed at 0."""
+tax line, so a well-formed code that names no country (XX, ZZ, AA, QQ) is refused, not taxed at
+0; the catalog's own countries (regions, the provider, the tax tables) are held to the same list."""
 
 from __future__ import annotations
 
