@@ -93,10 +93,11 @@ def joined(parts: Sequence[tuple[Candidates, np.ndarray]]) -> Candidates:
 
     layouts = [c.layout_of(rows) for c, rows in parts]
     offsets = np.cumsum([0, *(len(c) for c, _ in parts)])
-    shared_of = np.concatenate([
+    ids = np.concatenate([
         (c.shared_of[rows] if c.shared_of is not None else rows) + offset
         for (c, rows), offset in zip(parts, offsets)])
-    _, shared_first = np.unique(shared_of, return_index=True)
+    # Numbered 0, 1, ... as in a chunk (shared_of indexes shared_first), for every reader.
+    _, shared_first, shared_of = np.unique(ids, return_index=True, return_inverse=True)
     return Candidates(cat(lambda c, rows: c.hardware[rows]), cat(lambda c, rows: c.nodes[rows]),
                       {k: np.concatenate([layout[k] for layout in layouts]) for k in layouts[0]},
                       cat(lambda c, rows: c.global_batch[rows]),

@@ -163,6 +163,10 @@ def test_rows_of_several_chunks_joined_are_those_rows_with_their_fabrics_shared(
     every = np.arange(len(both))
     whole = model_on(table, both, every, model, training, constants)
     bound = throughput_bound(table, both, every, model, training, constants)
+    # their sets numbered as a chunk's are, so validity and memory once per set read right
+    found = feasibility(table, both, model, training, constants)
+    np.testing.assert_array_equal(found.valid, whole["valid"].astype(bool))
+    np.testing.assert_array_equal(found.memory_fits, whole["memory_fits"].astype(bool))
     # Rows of one chunk share a set only with rows of that chunk.
     start = 0
     for c, rows in picked:
