@@ -495,10 +495,11 @@ class _Pool:
     """Screened chunks whose rows are bounded and timed together: each cell's probes, then the
     rows they leave, in one pass of the model for several chunks rather than one per chunk
     (numpy's calls, not the rows, are most of a pass of a few thousand: 1.6 ms for 100 rows of
-    the full catalog's 70B, 2.9 ms for 3,000). Exact as one chunk at a time: the bound rules on each cell alone (a cell
-    lies in one chunk), and the chunks are then ranked in their order. At most `rows` rows
-    of at most POOLED_CHUNKS chunks wait, with those chunks' screened columns: memory stays
-    bounded by POOLED_CHUNKS chunks (about 40 MB), whatever the node range."""
+    the full catalog's 70B, 2.9 ms for 3,000). Exact as one chunk at a time: the bound rules
+    on each cell alone (a cell lies in one chunk), and the chunks are then ranked in their
+    order. At most `rows` rows of at most POOLED_CHUNKS chunks wait, with those chunks'
+    screened columns: memory stays bounded by POOLED_CHUNKS chunks (about 40 MB), whatever
+    the node range."""
 
     def __init__(self, ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
                  fastest: _Fastest, rows: int):
