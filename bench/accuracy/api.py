@@ -2,7 +2,7 @@
 (NCCL busbw rows), and the row's metric read from the response."""
 from __future__ import annotations
 
-from bench.accuracy.predict import FRAMEWORK_PROFILES, PRECISIONS, sides
+from bench.accuracy.predict import FRAMEWORK_PROFILES, PRECISIONS, sides, time_to_train_minutes
 from bench.accuracy.specs import Spec
 from sizing.presets import PRESETS
 
@@ -100,6 +100,9 @@ def metric_of(spec: Spec, response: dict) -> float:
     if spec.kind == "collective":
         return {"busbw_gbs": response["busbw_gbs"]}[spec.metric]
     gpus = response["gpus"]
+    if spec.metric == "time_to_train_minutes":
+        # The estimate gives a throughput; the work and the evaluations are the row's own.
+        return time_to_train_minutes(sides(spec)["run"], response["tokens_per_s"])
     return {
         "tflops_per_gpu": response["achieved_tflops_per_gpu"],
         "model_tflops_per_gpu": response["model_tflops_per_gpu"],

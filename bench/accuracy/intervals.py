@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.accuracy.evaluate import Evaluation, RowResult
+from bench.accuracy.specs import TIME_METRICS
 from catalog.shipped import DATA_DIR
 
 FILE = DATA_DIR / "uncertainty.yaml"
@@ -26,12 +27,13 @@ PRIOR_LOG_SD = 0.1
 
 
 def residual(ev: Evaluation, r: RowResult) -> float:
-    """log(measured / predicted) as a speed: positive when the model is too slow. The
-    leave-one-source-out prediction when there is one: the error on data not fitted."""
+    """log(measured / predicted) as a speed (a time is turned over): positive when the model
+    is too slow. The leave-one-source-out prediction when there is one: the error on data not
+    fitted."""
     predicted = r.loso if r.loso is not None else r.predicted
     value = math.log(r.measured / predicted)
     spec = ev.specs.specs[r.row]
-    return -value if "step_time_s" in (spec.metric, spec.of) else value
+    return -value if {spec.metric, spec.of} & set(TIME_METRICS) else value
 
 
 def conformal(values: list[float]) -> tuple[float, float]:

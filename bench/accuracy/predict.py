@@ -149,6 +149,12 @@ def _collective(world: World, f: dict) -> Outcome:
                                f"{_hardware_words(cluster)}")
 
 
+def time_to_train_minutes(f: dict, tokens_per_s: float) -> float:
+    """The source's tokens at the modelled throughput, plus the seconds the source gives for
+    the rest of its timed region (evaluations), which the model does not price."""
+    return (float(f["train_tokens"]) / tokens_per_s + float(f.get("evaluation_s", 0.0))) / 60
+
+
 def _training(world: World, f: dict, models: dict):
     cluster = _cluster(world, f)
     model = _model(f["model"], f.get("seq_len"), models)
@@ -206,6 +212,8 @@ def _training(world: World, f: dict, models: dict):
                "samples_per_s": e.samples_per_s, "step_time_s": e.step_time_s,
                "tokens_per_s_per_gpu": e.tokens_per_s / cluster.gpus,
                "samples_per_s_per_gpu": e.samples_per_s / cluster.gpus}
+    if "train_tokens" in f:
+        metrics["time_to_train_minutes"] = time_to_train_minutes(f, e.tokens_per_s)
     name = model.name if isinstance(model, GenericModel) else f["model"]
     extra = "".join(f" {k}{getattr(layout, k)}" for k in ("cp", "shard_group")
                     if getattr(layout, k) not in (0, 1))
@@ -215,6 +223,9 @@ def _training(world: World, f: dict, models: dict):
             f"{layout.framework} "
             f"{layout.fused_attention_kernel if layout.flash_attention else 'unfused-attn'}, "
             f"{_hardware_words(cluster)}")
+    if "train_tokens" in f:
+        what += (f"; {float(f['train_tokens']) / 1e9:.4g}B tokens"
+                 f" + {float(f.get('evaluation_s', 0.0)):g} s of evaluation as measured")
     return metrics, cluster.gpus, Outcome(0.0, notes, what)
 
 

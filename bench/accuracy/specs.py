@@ -16,9 +16,15 @@ METRICS = {
     "collective": ("busbw_gbs",),
     "training": ("tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal",
                  "mfu_pct", "mfu_causal_pct", "samples_per_s", "samples_per_s_per_gpu",
-                 "step_time_s", "tokens_per_s_per_gpu"),
+                 "step_time_s", "tokens_per_s_per_gpu", "time_to_train_minutes"),
     "ratio": ("ratio", "ratio_pct", "scaling_efficiency_pct"),
 }
+# Metrics that are times: a larger value is a slower run.
+TIME_METRICS = ("step_time_s", "time_to_train_minutes")
+# A time to train is the work its source trained (tokens) over the modelled throughput, plus
+# the seconds of its timed region that the source gives for what the model does not price
+# (evaluations); only such a row states them.
+WORK_FIELDS = ("train_tokens", "evaluation_s")
 SYSTEM_FIELDS = ("system", "gpu", "gpus_per_node", "nics_per_node", "nic_rate_gbps", "node_gbps",
                  "gpudirect", "fabric", "pcie_gen", "nodes", "gpus",
                  "nodes_per_leaf")
@@ -28,7 +34,8 @@ TRAINING_FIELDS = SYSTEM_FIELDS + (
     "zero_stage", "sequence_parallel", "recompute", "global_batch", "micro_batch",
     "gradient_accumulation", "precision", "framework", "recompute_layers", "shard_group",
     "offload", "flash_attention", "attention_kernel", "overlap_grad_reduce",
-    "grad_reduce_in_fp32", "overlap_param_gather", "fp8_param_gather", "fused_cross_entropy")
+    "grad_reduce_in_fp32", "overlap_param_gather", "fp8_param_gather", "fused_cross_entropy",
+    *WORK_FIELDS)
 RATIO_GROUPS = ("run", "numerator", "denominator")
 MODEL_KEYS = {"preset", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
               "experts", "top_k", "gated_mlp", "tied_embeddings", "dropout", "source"}
@@ -185,14 +192,22 @@ def _spec(raw: dict, sources: dict) -> Spec:
     if kind == "ratio":
         if set(raw) - {"row", "source", "kind", "metric", "of", "note", "seen", *RATIO_GROUPS}:
             raise SpecError(f"{where}: unknown keys")
-        if raw.get("of") not in METRICS["training"]:
-            raise SpecError(f"{where}: 'of' names the training metric divided")
+        if raw.get("of") not in METRICS["training"] or raw["of"] == "time_to_train_minutes":
+            raise SpecError(f"{where}: 'of' names the training metric divided (a rate or a "
+                            f"step time)")
         groups = {g: _values(raw.get(g, {}), TRAINING_FIELDS, f"{where}.{g}")
                   for g in RATIO_GROUPS}
         return Spec(row, source, kind, groups, metric, raw["of"], note=note, seen=seen)
     allowed = COLLECTIVE_FIELDS if kind == "collective" else TRAINING_FIELDS
     values = {k: v for k, v in raw.items()
               if k not in ("row", "source", "kind", "metric", "note", "seen")}
+    timed = metric == "time_to_train_minutes"
+    if timed and "train_tokens" not in values:
+        raise SpecError(f"{where}: a time to train needs the tokens its source trained "
+                        f"(train_tokens)")
+    if not timed and set(WORK_FIELDS) & set(values):
+        raise SpecError(f"{where}: {sorted(set(WORK_FIELDS) & set(values))} belong to a "
+                        f"time_to_train_minutes row")
     return Spec(row, source, kind, {"run": _values(values, allowed, where)}, metric, note=note,
                 seen=seen)
 

@@ -2,7 +2,8 @@
 
 An outside grader's view: each check row the API can state posted to an embedded app, the
 row's metric read from the answer: training runs on a reference system with their source's
-layout through POST /v1/estimates, NCCL busbw rows (a reference system, or stated hardware on a
+layout through POST /v1/estimates (a time to train as the row's tokens over the estimate's
+tokens_per_s, plus its evaluations), NCCL busbw rows (a reference system, or stated hardware on a
 catalog fabric) through POST /v1/estimates/collectives. Prints one line per row and a summary
 line per kind.
 """

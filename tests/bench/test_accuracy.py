@@ -1,7 +1,9 @@
 """The accuracy harness (bench/accuracy): runs on a fresh copy, fits reproduce the catalog, specs cite."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import math
 import shutil
 import subprocess
 import sys
@@ -12,9 +14,10 @@ import yaml
 
 from bench.accuracy import MEASUREMENT_FILES, SPECS_FILE
 from bench.accuracy.evaluate import ASSUMPTION_SPREAD_LIMIT, evaluate
-from bench.accuracy.predict import _cluster, sides
+from bench.accuracy.intervals import residual
+from bench.accuracy.predict import _cluster, predict, sides
 from bench.accuracy.report import by_category, summary_line
-from bench.accuracy.specs import SpecError, load_measurements, load_specs
+from bench.accuracy.specs import TIME_METRICS, SpecError, load_measurements, load_specs
 
 REPO = Path(__file__).resolve().parents[2]
 # Check-row median |error| printed by `python -m bench.accuracy` on 2026-12-01 (README). A guard
@@ -211,8 +214,51 @@ def test_the_summary_names_every_category_that_ran(ev) -> None:
     line = summary_line(ev)
     assert line.startswith("SUMMARY rows 238: ")
     for name in ("NCCL busbw", "CNN scaling", "LLM throughput/MFU", "CNN/BERT throughput",
-                 "overall"):
+                 "MLPerf time to train", "overall"):
         assert f"{name} check" in line
+
+
+def test_a_time_to_train_is_the_sources_tokens_at_the_modelled_rate_plus_its_evaluations(
+        ev) -> None:
+    timed = [row for row, r in ev.results.items()
+             if ev.specs.specs[row].metric == "time_to_train_minutes" and r.skipped is None]
+    assert len(timed) >= 3  # MLPerf GPT-3 175B rows 205-207
+    for row in timed:
+        spec = ev.specs.specs[row]
+        run = sides(spec)["run"]
+        rate = dataclasses.replace(spec, metric="tokens_per_s_per_gpu")
+        tokens_per_s = (predict(rate, ev.world, ev.specs.models).value
+                        * _cluster(ev.world, run).gpus)
+        expected = (run["train_tokens"] / tokens_per_s + run.get("evaluation_s", 0.0)) / 60
+        assert ev.results[row].predicted == pytest.approx(expected, rel=1e-9), row
+        assert ev.results[row].unit == "minutes", row
+
+
+def test_a_time_to_train_states_its_tokens_and_no_other_row_does(tmp_path: Path) -> None:
+    document = yaml.safe_load(SPECS_FILE.read_text(encoding="utf-8"))
+    timed = next(r for r in document["rows"] if r.get("metric") == "time_to_train_minutes")
+    del timed["train_tokens"]
+    path = tmp_path / "specs.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    with pytest.raises(SpecError, match=f"row {timed['row']}: .*train_tokens"):
+        load_specs(path)
+    document = yaml.safe_load(SPECS_FILE.read_text(encoding="utf-8"))
+    rate = next(r for r in document["rows"] if r.get("metric") == "tokens_per_s_per_gpu")
+    rate["evaluation_s"] = {"value": 10.0, "cite": "a figure a rate row cannot use"}
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    with pytest.raises(SpecError, match=f"row {rate['row']}: .*evaluation_s"):
+        load_specs(path)
+
+
+def test_a_residual_is_positive_when_the_model_is_too_slow_for_rates_and_times(ev) -> None:
+    for row, r in ev.results.items():
+        spec = ev.specs.specs[row]
+        if r.skipped or spec.kind == "ratio" or (r.loso is not None and r.loso != r.predicted):
+            continue
+        slower = (r.predicted > r.measured) if spec.metric in TIME_METRICS \
+            else (r.predicted < r.measured)
+        if not math.isclose(r.predicted, r.measured, rel_tol=1e-9):
+            assert (residual(ev, r) > 0) == slower, row
 
 
 def test_check_rows_do_not_get_much_worse_than_recorded(ev) -> None:

@@ -45,6 +45,18 @@ def test_check_rows_through_the_api_match_the_harness_and_report_their_error(cli
     assert statistics.median(abs(e) for e in run.errors.values()) < 0.20
 
 
+def test_a_time_to_train_through_the_api_matches_the_harness(client):
+    """MLPerf rows: the estimate's throughput over the row's tokens, plus its evaluations."""
+    ev = evaluate()
+    rows = [r for r, res in ev.results.items() if res.skipped is None
+            and ev.specs.specs[r].metric == "time_to_train_minutes"]
+    assert rows
+    run = run_rows(client, ev, rows)
+    assert not run.refused
+    for row, value in run.answers.items():
+        assert value == pytest.approx(ev.results[row].predicted, rel=2e-3), row
+
+
 def test_a_layout_the_api_cannot_express_names_the_field(client):
     body = {"cluster": {"system": "dgx-a100", "nodes": 1}, "workload": {"preset": "llama-3-8b"},
             "training": {"global_batch": 8, "micro_batch": 1},
