@@ -22,6 +22,10 @@ class ConvNet:
     # Which layers are 3x3 stride-1 convolutions, those Winograd's minimal filtering computes
     # with fewer multiplies (Lavin and Gray 2016); fully connected layers never are.
     winograd: tuple[bool, ...] = ()
+    # Input elements per image and weight elements of each layer: with the outputs, what a
+    # layer's kernel must move through HBM at least once per pass.
+    inputs: tuple[float, ...] = ()
+    weights: tuple[float, ...] = ()
 
     @property
     def forward_flops(self) -> float:
@@ -37,6 +41,14 @@ class ConvNet:
         eligible[:len(self.winograd)] = self.winograd
         return np.asarray(self.macs, float), np.asarray(self.outputs, float), eligible
 
+    def layer_io(self) -> np.ndarray:
+        """Elements each layer's pass reads and writes at least once, per image (column 0) and
+        per micro-batch (column 1, the weights): forward reads the input and writes the output,
+        the data gradient reads the output's gradient and writes the input's, the weight
+        gradient reads both activations, each reading (or writing) the weights once."""
+        return np.stack([np.asarray(self.inputs, float) + np.asarray(self.outputs, float),
+                         np.asarray(self.weights, float)], axis=1)
+
 
 class _Builder:
     def __init__(self, name: str, size: int):
@@ -44,6 +56,8 @@ class _Builder:
         self.macs: list[float] = []
         self.outputs: list[float] = []
         self.winograd: list[bool] = []
+        self.inputs: list[float] = []
+        self.weights: list[float] = []
         self.params = 0.0
 
     def conv(self, cin, cout, kh, kw, h, w, stride=1, ph=0, pw=0, norm=True):
@@ -51,6 +65,8 @@ class _Builder:
         self.macs.append(float(cin * cout * kh * kw * ho * wo))
         self.outputs.append(float(cout * ho * wo))
         self.winograd.append(kh == kw == 3 and stride == 1)
+        self.inputs.append(float(cin * h * w))
+        self.weights.append(float(cin * cout * kh * kw))
         self.params += cin * cout * kh * kw + (2 * cout if norm else cout)
         return ho, wo
 
@@ -58,11 +74,14 @@ class _Builder:
         self.macs.append(float(cin * cout))
         self.outputs.append(float(cout))
         self.winograd.append(False)
+        self.inputs.append(float(cin))
+        self.weights.append(float(cin * cout))
         self.params += cin * cout + cout
 
     def net(self) -> ConvNet:
         return ConvNet(self.name, tuple(self.macs), tuple(self.outputs), self.params,
-                       3.0 * self.size * self.size, tuple(self.winograd))
+                       3.0 * self.size * self.size, tuple(self.winograd), tuple(self.inputs),
+                       tuple(self.weights))
 
 
 def resnet(depth: int) -> ConvNet:

@@ -185,8 +185,13 @@ def generic_work(model: GenericModel, c: dict, fp32: bool) -> dict:
     net = model.net
     layers = net.layer_arrays() if net is not None else None
     bytes_ = zeros if net is None else net.output_elements * b * elem_bytes * passes / 3.0
+    # Each conv pass's own activations and weights, in the training precision (16-bit
+    # activations and weights under mixed precision): candidates x layers, per pass.
+    io = None if net is None else net.layer_io()
+    conv_io = None if io is None else (
+        (4.0 if fp32 else 2.0) * (io[None, :, 0] * b[:, None] + io[None, :, 1]))
     return {
-        "conv_layers": layers, "conv_passes": passes, "micro_batch": b,
+        "conv_layers": layers, "conv_passes": passes, "micro_batch": b, "conv_io_bytes": conv_io,
         "gemm16_flops": passes * fwd, "gemm8_flops": zeros, "attention_flops": zeros,
         "bytes": bytes_, "fixed_bytes": zeros,
         "gemm16_fwd_flops": fwd, "gemm8_fwd_flops": zeros, "attention_fwd_flops": zeros,
@@ -229,7 +234,11 @@ def compute_time(work: dict, rates: dict) -> tuple[np.ndarray, np.ndarray]:
         # (1 where the precision's convolutions do not use it).
         executed = np.where(winograd[None, :], fwd_layers / rates["winograd"][:, None],
                             fwd_layers)
-        t_fwd_gemm = (executed / (rates["peak16"][:, None] * eff)).sum(axis=1)
+        # A conv kernel streams its activations while it multiplies: each layer's pass takes
+        # the longer of its arithmetic and its own reads and writes at the streaming rate (a
+        # roofline), which binds on layers with few channels for their spatial size.
+        t_io = work["conv_io_bytes"] / rates["hbm_raw"][:, None]
+        t_fwd_gemm = np.maximum(executed / (rates["peak16"][:, None] * eff), t_io).sum(axis=1)
         t_gemm = t_fwd_gemm * work["conv_passes"]
     else:
         t_gemm = work["gemm16_flops"] / rates["gemm16"] + work["gemm8_flops"] / rates["gemm8"]

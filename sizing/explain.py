@@ -183,7 +183,8 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
                                      training.precision == "fp32"))
         add(f"Sample-based model: convolutions at up to {100 * conv:.0f}% of peak "
             f"({layout.framework}'s kernels)"
-            + (" layer by layer, batch norm and activations by their bytes."
+            + (" layer by layer, each no faster than its own activations stream, batch norm"
+               " and activations by their bytes."
                if model.net is not None else " (FLOPs per sample given)."))
     if layout.cp > 1:
         add(f"Context parallelism {layout.cp}: K/V passed around the ring, hidden behind the "

@@ -188,6 +188,37 @@ def test_fp32_vgg_runs_its_convolutions_in_fewer_multiplies(constants):
     assert 1.5 < direct.breakdown["compute_s"] / fp32.breakdown["compute_s"] < 2.25
 
 
+def test_a_conv_is_no_faster_than_its_own_activations_stream():
+    """Per layer, the longer of the arithmetic and the layer's own reads and writes: a 1x1
+    conv with 64 channels at 56x56 is bound by its bytes on an H100, a 512-channel 3x3 by its
+    multiplies, and the bound counts each pass's input, output and weights once."""
+    from sizing.cnn import _Builder
+    from sizing.compute import compute_time, generic_work
+
+    def one_layer(cin, cout, k):
+        b = _Builder("one", 56)
+        b.conv(cin, cout, k, k, 56, 56, 1, k // 2, k // 2)
+        return GenericModel("one", 0.0, 0.0, 0.0, net=b.net())
+
+    peak, hbm, conv_max = 989e12, 3.35e12 * 0.9, 0.4
+    rates = {"peak16": np.array([peak]), "conv_max": np.array([conv_max]), "knee_s": 0.0,
+             "winograd": np.array([1.0]), "hbm": np.array([hbm]), "hbm_raw": np.array([hbm]),
+             "attention": np.array([peak])}
+    batch = 256
+    c = {"micro_batch": np.array([batch]), "recompute": np.array([0])}
+    thin, wide = one_layer(64, 64, 1), one_layer(512, 512, 3)
+    for net, io_bound in ((thin, True), (wide, False)):
+        work = generic_work(net, c, fp32=False)
+        work["bytes"] = work["fwd_bytes"] = np.zeros(1)  # the conv alone, no batch norm
+        t, t_fwd = compute_time(work, rates)
+        flops = 2.0 * net.net.macs[0] * batch
+        io = 2.0 * (batch * (net.net.inputs[0] + net.net.outputs[0]) + net.net.weights[0])
+        expected = io / hbm if io_bound else flops / (peak * conv_max)
+        assert (io / hbm > flops / (peak * conv_max)) == io_bound
+        assert float(t_fwd[0]) == pytest.approx(expected, rel=1e-9)
+        assert float(t[0]) == pytest.approx(3 * expected, rel=1e-9)
+
+
 def test_fused_attention_reaches_its_long_sequence_rate_only_at_long_sequences(constants):
     table = constants.flash2_attention_sequence_share
     share = sequence_share(table, [256, 512, 2048, 3000, 4096, 65536])
