@@ -7,10 +7,22 @@ from sizing.hardware import Cluster
 from sizing.topology import TIERS
 from sizing.workload import FRAMEWORK_SYNCHRONOUS_ZERO3, FRAMEWORKS, GenericModel, Layout
 
+# Every term of the step's breakdown but the compute itself (sizing.step.BREAKDOWN_KEYS, the
+# hidden times aside: they cost nothing but the overlap slowdown), with its words.
+_OVERHEADS = (("tp", "tp_exposed_s"), ("ep", "ep_exposed_s"), ("cp", "cp_exposed_s"),
+              ("pp", "pp_exposed_s"), ("dp", "dp_exposed_s"), ("zero", "zero_exposed_s"),
+              ("bubble", "bubble_s"), ("straggler", "straggler_s"),
+              ("compute_straggler", "compute_straggler_s"), ("overlap", "overlap_slowdown_s"),
+              ("offload", "offload_exposed_s"), ("optimizer", "optimizer_s"))
 _WORDS = {"tp": "tensor-parallel communication", "ep": "expert-parallel all-to-all",
+          "cp": "the context-parallel exchange of keys and values",
           "pp": "pipeline sends", "dp": "the exposed gradient all-reduce",
           "zero": "ZeRO-3/FSDP gathers", "bubble": "the pipeline bubble",
-          "straggler": "waiting for the slowest rank"}
+          "straggler": "waiting for the slowest rank's transfers",
+          "compute_straggler": "waiting for the slowest GPU's compute",
+          "overlap": "compute slowed by the communication hidden under it",
+          "offload": "activation offload to host memory",
+          "optimizer": "the optimizer step"}
 
 
 def _pct(x, step):
@@ -33,10 +45,7 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
                 f"{cluster.gpu.intra_link}: {_pct(r['tp_exposed_s'], step)} of the step; keep "
                 f"tp within a node.")
     compute = float(r["compute_s"])
-    overhead = {p: float(r[k]) for p, k in (
-        ("tp", "tp_exposed_s"), ("ep", "ep_exposed_s"), ("pp", "pp_exposed_s"),
-        ("dp", "dp_exposed_s"), ("zero", "zero_exposed_s"), ("bubble", "bubble_s"),
-        ("straggler", "straggler_s"))}
+    overhead = {p: float(r[k]) for p, k in _OVERHEADS}
     part = max(overhead, key=overhead.get)
     waiting = sum(overhead.values())
     share = float(r["communication_share"])
@@ -58,9 +67,22 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
                  f"for {_pct(overhead['zero'], step)} of the step while GPUs wait."),
         "bubble": (f"The pipeline bubble idles GPUs for {_pct(overhead['bubble'], step)} of the "
                    f"step; more micro-batches or interleaved stages would shrink it."),
+        "cp": (f"Context-parallel exchanges of keys and values take "
+               f"{_pct(overhead['cp'], step)} of the step; a smaller cp would help."),
         "straggler": (f"Waiting for the slowest rank on the {fabric} costs "
                       f"{_pct(overhead['straggler'], step)} of the step; a more stable fabric "
                       f"would help."),
+        "compute_straggler": (f"Waiting for the slowest of {cluster.gpus} GPUs, whose speeds "
+                              f"differ, costs {_pct(overhead['compute_straggler'], step)} of "
+                              f"the step; fewer GPUs in lockstep would help."),
+        "overlap": (f"Communication hidden under compute shares its SMs and memory bandwidth "
+                    f"and slows it by {_pct(overhead['overlap'], step)} of the step; less "
+                    f"traffic per step (a larger batch per GPU) would help."),
+        "offload": (f"Activation offload to host memory is exposed for "
+                    f"{_pct(overhead['offload'], step)} of the step; offloading less would "
+                    f"help."),
+        "optimizer": (f"The optimizer step takes {_pct(overhead['optimizer'], step)} of the "
+                      f"step; a larger batch per step spreads it over more tokens."),
     }
     return sentences[part]
 
