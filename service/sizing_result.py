@@ -215,7 +215,9 @@ class Goodput:
         "Checkpoint throughput at which writing checkpoints takes the policy's share of the run "
         "(policy.yaml checkpoint_time_share)"))
     storage_offer_gbs: float = field(**described("What the storage offer gives this job"))
-    hot_spares: HotSpares
+    hot_spares: HotSpares | None = field(**described(
+        "The same configuration with hot spare nodes, priced; null when the stock (with what "
+        "arrives within max_lead_time_days) has no node left for them"))
 
 
 @dataclass(frozen=True)

@@ -437,10 +437,23 @@ class SpareChoice:
     price: tuple[pricing.Price, pricing.Price]
 
 
-def spare_choice(found: Search, i: int) -> SpareChoice:
+def spare_stock(found: Search, i: int) -> tuple[int, int]:
+    """The spare nodes the policy keeps for candidate i, and the nodes its server may use (in
+    stock, plus those arriving within the lead time), as the ranking's stock rule reads them."""
+    spares = int(goodput.hot_spares(found.snap.reliability, found.cands.nodes[[i]])[0])
+    server_id = found.hardware[int(found.cands.hardware[i])][0]
+    stock = found.snap.stock_of(found.request.region, server_id)
+    return spares, stock.usable(found.request.max_lead_time_days)
+
+
+def spare_choice(found: Search, i: int) -> SpareChoice | None:
+    """Candidate i without and with its hot spares; None when the stock has no node for them
+    (the ranking could not sell them either)."""
     g, cands, request = found.failures, found.cands, found.request
     ideal = g.wall_hours[[i]] * g.goodput[[i]] if found.by_work else found.hours[[i]]
-    spares = int(goodput.hot_spares(found.snap.reliability, found.cands.nodes[[i]])[0])
+    spares, usable = spare_stock(found, i)
+    if int(cands.nodes[i]) + spares > usable:
+        return None
 
     def priced(with_spares: bool) -> tuple[float, float, float, pricing.Price]:
         option = goodput.of_candidates(found.snap.reliability, found.clusters,
@@ -460,10 +473,13 @@ def spare_choice(found: Search, i: int) -> SpareChoice:
     return SpareChoice(spares, *(tuple(pair) for pair in zip(without, with_, strict=True)))
 
 
-def hot_spares(found: Search, i: int) -> HotSpares:
+def hot_spares(found: Search, i: int) -> HotSpares | None:
     """The same configuration with hot spare nodes: restarts skip finding a replacement. Priced
-    against the configuration without them, whichever of the two the ranking took."""
+    against the configuration without them, whichever of the two the ranking took; None when
+    the stock has no node for them."""
     choice = spare_choice(found, i)
+    if choice is None:
+        return None
     without, with_ = choice.price
     return HotSpares(spare_nodes=choice.spares, goodput=choice.goodput[1],
                      time_to_train_hours=choice.hours[1], work_done=choice.work[1],
@@ -623,25 +639,33 @@ def storage_note(found: Search, i: int) -> str:
 
 
 def hot_spare_note(found: Search, i: int) -> str:
-    """What hot spares buy rank 1, in numbers, and whether the ranking took them."""
-    choice, rel, currency = spare_choice(found, i), found.snap.reliability, found.request.currency
+    """What hot spares buy rank 1, in numbers, and whether the ranking took them, by its
+    objective; or that the stock cannot offer them."""
+    choice, rel, request = spare_choice(found, i), found.snap.reliability, found.request
+    if choice is None:
+        spares, usable = spare_stock(found, i)
+        return explain.no_hot_spares(nodes=int(found.cands.nodes[i]), spares=spares,
+                                     usable=usable, lead_time_days=request.max_lead_time_days)
     without, with_ = choice.price
-    # Worth it when a unit of work costs no more with them (the same work, for an amount).
-    pays = with_.total * Decimal(repr(choice.work[0])) <= (
-        without.total * Decimal(repr(choice.work[1])))
+    # The objective's score with and without them, per unit of work as the ranking weighs it.
+    time_per_unit = np.array(choice.hours) / np.array(choice.work)
+    cost_per_unit = np.array([float(p.total) for p in choice.price]) / np.array(choice.work)
+    score = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
     difference = with_.total - without.total
     # The note quotes the figures as the result rounds them, so the two never disagree.
     hours = tuple(significant(h) for h in choice.hours)
     work = tuple(significant(w) for w in choice.work)
+    currency = request.currency
     return explain.hot_spare_advice(
         taken=bool(found.spares[i]), spares=choice.spares,
         reschedule_minutes=(rel.restart_reschedule_s / 60, rel.restart_reschedule_hot_spare_s / 60),
         goodput=tuple(significant(x) for x in choice.goodput),
         hours=hours if found.by_work else None,
         work_gain=None if found.by_work else work[1] / work[0] - 1,
-        unit=throughput_unit(found.request).split("/")[0],
+        unit=throughput_unit(request).split("/")[0],
         extra_monthly=f"{with_.monthly_net - without.monthly_net:,} {currency}",
-        difference=f"{abs(difference):,} {currency}", cheaper=difference < 0, pays=pays,
+        difference=f"{abs(difference):,} {currency}", cheaper=difference < 0,
+        objective=request.objective, objective_gain=float(np.expm1(score[0] - score[1])),
         tolerance=found.snap.policy.preference_tolerance)
 
 
