@@ -328,7 +328,9 @@ class NetworkAdvice:
     server: str
     server_name: str
     nodes: int
-    recommended_fabric: str
+    recommended_fabric: str = field(**described(
+        "Rank 1's fabric; when rank 1 runs on one node, where no fabric is used or billed, the "
+        "fabric it is listed with (the reason then says no fabric is recommended)"))
     recommended_fabric_name: str
     fabric_class: str
     reason: str

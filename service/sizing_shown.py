@@ -142,8 +142,9 @@ def one_node(found: Search, server: str) -> series.OneNodeReference | None:
 # ------------------------------------------------------------------------------ advice
 
 def network_advice(found: Search, ranked: ranking.Ranking,
-                   references: dict) -> tuple[NetworkAdvice, str]:
-    """The advice for rank 1's server and node count, from the ranking's own table."""
+                   references: dict) -> tuple[NetworkAdvice, str | None]:
+    """The advice for rank 1's server and node count, from the ranking's own table, and the
+    fabric it recommends (None when rank 1 runs on one node and uses none)."""
     snap, request, cands, r = found.snap, found.request, found.cands, found.r
     top = ranked.order[0]
     top_hw, nodes = int(cands.hardware[top]), int(cands.nodes[top])
@@ -168,7 +169,8 @@ def network_advice(found: Search, ranked: ranking.Ranking,
             cost_text=f"{totals[i]:,} {request.currency}",
             work_done=None if found.by_work else useful_work(found, i),
             unit=throughput_unit(request).split("/")[0]))
-    rec = advice.recommend(options, request.objective, snap.policy.preference_tolerance)
+    rec = advice.recommend(options, request.objective, snap.policy.preference_tolerance,
+                           uses_fabric=pricing.uses_fabric(nodes))
     if rec.pick.fabric_id != found.hardware[top_hw][1]:
         raise AssertionError("the advice and the ranking disagree on rank 1's fabric")
     reference = references.get(server)
@@ -197,7 +199,7 @@ def network_advice(found: Search, ranked: ranking.Ranking,
         fabric_vs_more_gpus=fabric_vs_more_gpus(found, what_if),
         roce_checklist=advice.ROCE_CHECKLIST if roce else (),
         upgrades=network_upgrades(found, rec.pick.candidate, [o.candidate for o in rec.options]),
-    ), rec.pick.fabric_id
+    ), rec.pick.fabric_id if pricing.uses_fabric(nodes) else None
 
 
 def network_upgrades(found: Search, pick: int, options: list[int]) -> tuple[NetworkUpgrade, ...]:
@@ -345,7 +347,7 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
 
 
 def ranked_configuration(found: Search, rank: int, i: int, first: int, references: dict,
-                         recommended: str, today: date,
+                         recommended: str | None, today: date,
                          uncertainty: Uncertainty) -> RankedConfiguration:
     snap, request, cands = found.snap, found.request, found.cands
     hw = int(cands.hardware[i])
@@ -383,7 +385,7 @@ def ranked_configuration(found: Search, rank: int, i: int, first: int, reference
         memory=Memory(**est.memory), bottleneck=est.bottleneck,
         assumptions=tuple(est.assumptions),
         stock=stock_view(found, server_id, nodes + int(found.spares[i]), today),
-        network_note=network_note(fabric, recommended, snap.fabrics[recommended].name),
+        network_note=network_note(fabric, recommended, nodes, snap.fabrics),
         why=explain.why_rank(rank, request.objective, by_work, *per_unit(found, i),
                              *per_unit(found, first),
                              scaling_efficiency=est.scaling_efficiency,
@@ -532,11 +534,20 @@ def stock_view(found: Search, server: str, nodes: int, today: date) -> StockView
                      d.delivery_date.isoformat(), d.warning)
 
 
-def network_note(fabric, recommended: str, recommended_name: str) -> str:
-    if fabric.id == recommended:
+def network_note(fabric, recommended: str | None, nodes: int, fabrics) -> str:
+    """How this configuration's fabric stands against the advice (`recommended`: None when
+    rank 1 uses no fabric)."""
+    if not pricing.uses_fabric(nodes):
+        return (f"At one node the job runs inside the server and does not use the fabric: "
+                f"{fabric.name} is listed as the server's pairing, and none of its ports, "
+                "switches or cables is billed.")
+    if recommended is None:
+        note = "Rank 1 runs on one node and uses no fabric, so the network advice ranks none."
+    elif fabric.id == recommended:
         note = "The network advice recommends this fabric."
     else:
-        note = f"The network advice recommends {recommended_name} for rank 1's server and scale."
+        note = (f"The network advice recommends {fabrics[recommended].name} for rank 1's server "
+                "and scale.")
     if fabric.kind == "roce" and not fabric.lossless:
         note += (" Without PFC/ECN a lost packet resends the whole window (go-back-N): plan the "
                  "lossless-Ethernet checklist or a lossless fabric.")
