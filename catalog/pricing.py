@@ -126,8 +126,28 @@ def switch_ports_per_host_port(nodes: int, nodes_per_leaf: int, oversubscription
     return Decimal(1) + Decimal(2) / Decimal(str(oversubscription))
 
 
+# The scale-out fabric's lines: a one-node job's GPUs talk inside the server (NVLink, xGMI or
+# PCIe), so it uses no host port, switch port or cable of the fabric and none is billed.
+FABRIC_LINES = frozenset({"fabric_nic_ports", "fabric_switch_ports", "cables_optics"})
+
+
+def uses_fabric(nodes: int) -> bool:
+    """Whether a job of `nodes` nodes runs over the scale-out fabric."""
+    return nodes > 1
+
+
 def line_items(book: PriceBook, config: Configuration, support: str = "none") -> list[LineItem]:
-    """The list-price lines of a configuration in the book's base currency."""
+    """The list-price lines of a configuration in the book's base currency (no fabric lines
+    at one node)."""
+    items = _all_lines(book, config, support)
+    if uses_fabric(config.nodes):
+        return items
+    return [item for item in items if item.code not in FABRIC_LINES]
+
+
+def _all_lines(book: PriceBook, config: Configuration, support: str) -> list[LineItem]:
+    """Every line a configuration of the pair can bill, priced per unit; quantities for
+    `config.nodes` (the ranking's tables take theirs from line_quantities)."""
     try:
         server_price = book.servers[(config.server, config.region)]
     except KeyError:
@@ -374,7 +394,7 @@ def _round_half_up(amount: np.ndarray, places: int) -> np.ndarray:
 def line_quantities(book: PriceBook, config: Configuration, nodes: np.ndarray) -> dict[str, np.ndarray]:
     """Each line's quantity for arrays of node counts, as `line_items` counts them."""
     nodes = np.asarray(nodes, float)
-    host_ports = nodes * config.nics_used
+    host_ports = np.where(nodes > 1, nodes * config.nics_used, 0.0)  # uses_fabric
     switch_ratio = np.where(nodes <= book.nodes_below_spine[config.fabric], 1.0,
                             1.0 + 2.0 / config.oversubscription)
     return {"servers": nodes, "fabric_nic_ports": host_ports,
@@ -389,7 +409,7 @@ def _rates_of(book: PriceBook, config: Configuration, nodes: np.ndarray, term: s
     rate = float(book.term_discounts[term])
     quantity = line_quantities(book, config, nodes)
     monthly = hourly = once = np.zeros(np.shape(nodes))
-    for item in line_items(book, config, support):
+    for item in _all_lines(book, config, support):
         q = quantity[item.code]
         unit = float(book.round(item.unit_price * fx, currency))
         amount = _round_half_up(q * unit, places)

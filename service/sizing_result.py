@@ -215,7 +215,9 @@ class Goodput:
         "Checkpoint throughput at which writing checkpoints takes the policy's share of the run "
         "(policy.yaml checkpoint_time_share)"))
     storage_offer_gbs: float = field(**described("What the storage offer gives this job"))
-    hot_spares: HotSpares
+    hot_spares: HotSpares | None = field(**described(
+        "The same configuration with hot spare nodes, priced; null when the stock (with what "
+        "arrives within max_lead_time_days) has no node left for them"))
 
 
 @dataclass(frozen=True)
@@ -326,7 +328,9 @@ class NetworkAdvice:
     server: str
     server_name: str
     nodes: int
-    recommended_fabric: str
+    recommended_fabric: str = field(**described(
+        "Rank 1's fabric; when rank 1 runs on one node, where no fabric is used or billed, the "
+        "fabric it is listed with (the reason then says no fabric is recommended)"))
     recommended_fabric_name: str
     fabric_class: str
     reason: str

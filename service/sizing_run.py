@@ -346,8 +346,9 @@ class _Context:
             useful_rate = rate * failures.goodput
             time_per_unit, cost_per_unit = 1.0 / useful_rate, cost / useful_rate
         raw = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
+        # The preference is about the fabric's traffic: a one-node job sends none over it.
         score = raw + ranking.preference_handicap(self.policy.preference_tolerance,
-                                                  self.lossy[hardware])
+                                                  self.lossy[hardware] & (cands.nodes[rows] > 1))
         return {"rate": rate, "hours": hours, "cost": cost, "months": months,
                 "on_demand": on_demand, "monthly": self.rates.monthly_net[cell],
                 "raw_score": raw, "score": score, "spares": spares,

@@ -142,8 +142,9 @@ def one_node(found: Search, server: str) -> series.OneNodeReference | None:
 # ------------------------------------------------------------------------------ advice
 
 def network_advice(found: Search, ranked: ranking.Ranking,
-                   references: dict) -> tuple[NetworkAdvice, str]:
-    """The advice for rank 1's server and node count, from the ranking's own table."""
+                   references: dict) -> tuple[NetworkAdvice, str | None]:
+    """The advice for rank 1's server and node count, from the ranking's own table, and the
+    fabric it recommends (None when rank 1 runs on one node and uses none)."""
     snap, request, cands, r = found.snap, found.request, found.cands, found.r
     top = ranked.order[0]
     top_hw, nodes = int(cands.hardware[top]), int(cands.nodes[top])
@@ -168,7 +169,8 @@ def network_advice(found: Search, ranked: ranking.Ranking,
             cost_text=f"{totals[i]:,} {request.currency}",
             work_done=None if found.by_work else useful_work(found, i),
             unit=throughput_unit(request).split("/")[0]))
-    rec = advice.recommend(options, request.objective, snap.policy.preference_tolerance)
+    rec = advice.recommend(options, request.objective, snap.policy.preference_tolerance,
+                           uses_fabric=pricing.uses_fabric(nodes))
     if rec.pick.fabric_id != found.hardware[top_hw][1]:
         raise AssertionError("the advice and the ranking disagree on rank 1's fabric")
     reference = references.get(server)
@@ -197,7 +199,7 @@ def network_advice(found: Search, ranked: ranking.Ranking,
         fabric_vs_more_gpus=fabric_vs_more_gpus(found, what_if),
         roce_checklist=advice.ROCE_CHECKLIST if roce else (),
         upgrades=network_upgrades(found, rec.pick.candidate, [o.candidate for o in rec.options]),
-    ), rec.pick.fabric_id
+    ), rec.pick.fabric_id if pricing.uses_fabric(nodes) else None
 
 
 def network_upgrades(found: Search, pick: int, options: list[int]) -> tuple[NetworkUpgrade, ...]:
@@ -345,7 +347,7 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
 
 
 def ranked_configuration(found: Search, rank: int, i: int, first: int, references: dict,
-                         recommended: str, today: date,
+                         recommended: str | None, today: date,
                          uncertainty: Uncertainty) -> RankedConfiguration:
     snap, request, cands = found.snap, found.request, found.cands
     hw = int(cands.hardware[i])
@@ -383,7 +385,7 @@ def ranked_configuration(found: Search, rank: int, i: int, first: int, reference
         memory=Memory(**est.memory), bottleneck=est.bottleneck,
         assumptions=tuple(est.assumptions),
         stock=stock_view(found, server_id, nodes + int(found.spares[i]), today),
-        network_note=network_note(fabric, recommended, snap.fabrics[recommended].name),
+        network_note=network_note(fabric, recommended, nodes, snap.fabrics),
         why=explain.why_rank(rank, request.objective, by_work, *per_unit(found, i),
                              *per_unit(found, first),
                              scaling_efficiency=est.scaling_efficiency,
@@ -437,10 +439,23 @@ class SpareChoice:
     price: tuple[pricing.Price, pricing.Price]
 
 
-def spare_choice(found: Search, i: int) -> SpareChoice:
+def spare_stock(found: Search, i: int) -> tuple[int, int]:
+    """The spare nodes the policy keeps for candidate i, and the nodes its server may use (in
+    stock, plus those arriving within the lead time), as the ranking's stock rule reads them."""
+    spares = int(goodput.hot_spares(found.snap.reliability, found.cands.nodes[[i]])[0])
+    server_id = found.hardware[int(found.cands.hardware[i])][0]
+    stock = found.snap.stock_of(found.request.region, server_id)
+    return spares, stock.usable(found.request.max_lead_time_days)
+
+
+def spare_choice(found: Search, i: int) -> SpareChoice | None:
+    """Candidate i without and with its hot spares; None when the stock has no node for them
+    (the ranking could not sell them either)."""
     g, cands, request = found.failures, found.cands, found.request
     ideal = g.wall_hours[[i]] * g.goodput[[i]] if found.by_work else found.hours[[i]]
-    spares = int(goodput.hot_spares(found.snap.reliability, found.cands.nodes[[i]])[0])
+    spares, usable = spare_stock(found, i)
+    if int(cands.nodes[i]) + spares > usable:
+        return None
 
     def priced(with_spares: bool) -> tuple[float, float, float, pricing.Price]:
         option = goodput.of_candidates(found.snap.reliability, found.clusters,
@@ -460,10 +475,13 @@ def spare_choice(found: Search, i: int) -> SpareChoice:
     return SpareChoice(spares, *(tuple(pair) for pair in zip(without, with_, strict=True)))
 
 
-def hot_spares(found: Search, i: int) -> HotSpares:
+def hot_spares(found: Search, i: int) -> HotSpares | None:
     """The same configuration with hot spare nodes: restarts skip finding a replacement. Priced
-    against the configuration without them, whichever of the two the ranking took."""
+    against the configuration without them, whichever of the two the ranking took; None when
+    the stock has no node for them."""
     choice = spare_choice(found, i)
+    if choice is None:
+        return None
     without, with_ = choice.price
     return HotSpares(spare_nodes=choice.spares, goodput=choice.goodput[1],
                      time_to_train_hours=choice.hours[1], work_done=choice.work[1],
@@ -516,11 +534,20 @@ def stock_view(found: Search, server: str, nodes: int, today: date) -> StockView
                      d.delivery_date.isoformat(), d.warning)
 
 
-def network_note(fabric, recommended: str, recommended_name: str) -> str:
-    if fabric.id == recommended:
+def network_note(fabric, recommended: str | None, nodes: int, fabrics) -> str:
+    """How this configuration's fabric stands against the advice (`recommended`: None when
+    rank 1 uses no fabric)."""
+    if not pricing.uses_fabric(nodes):
+        return (f"At one node the job runs inside the server and does not use the fabric: "
+                f"{fabric.name} is listed as the server's pairing, and none of its ports, "
+                "switches or cables is billed.")
+    if recommended is None:
+        note = "Rank 1 runs on one node and uses no fabric, so the network advice ranks none."
+    elif fabric.id == recommended:
         note = "The network advice recommends this fabric."
     else:
-        note = f"The network advice recommends {recommended_name} for rank 1's server and scale."
+        note = (f"The network advice recommends {fabrics[recommended].name} for rank 1's server "
+                "and scale.")
     if fabric.kind == "roce" and not fabric.lossless:
         note += (" Without PFC/ECN a lost packet resends the whole window (go-back-N): plan the "
                  "lossless-Ethernet checklist or a lossless fabric.")
@@ -623,25 +650,33 @@ def storage_note(found: Search, i: int) -> str:
 
 
 def hot_spare_note(found: Search, i: int) -> str:
-    """What hot spares buy rank 1, in numbers, and whether the ranking took them."""
-    choice, rel, currency = spare_choice(found, i), found.snap.reliability, found.request.currency
+    """What hot spares buy rank 1, in numbers, and whether the ranking took them, by its
+    objective; or that the stock cannot offer them."""
+    choice, rel, request = spare_choice(found, i), found.snap.reliability, found.request
+    if choice is None:
+        spares, usable = spare_stock(found, i)
+        return explain.no_hot_spares(nodes=int(found.cands.nodes[i]), spares=spares,
+                                     usable=usable, lead_time_days=request.max_lead_time_days)
     without, with_ = choice.price
-    # Worth it when a unit of work costs no more with them (the same work, for an amount).
-    pays = with_.total * Decimal(repr(choice.work[0])) <= (
-        without.total * Decimal(repr(choice.work[1])))
+    # The objective's score with and without them, per unit of work as the ranking weighs it.
+    time_per_unit = np.array(choice.hours) / np.array(choice.work)
+    cost_per_unit = np.array([float(p.total) for p in choice.price]) / np.array(choice.work)
+    score = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
     difference = with_.total - without.total
     # The note quotes the figures as the result rounds them, so the two never disagree.
     hours = tuple(significant(h) for h in choice.hours)
     work = tuple(significant(w) for w in choice.work)
+    currency = request.currency
     return explain.hot_spare_advice(
         taken=bool(found.spares[i]), spares=choice.spares,
         reschedule_minutes=(rel.restart_reschedule_s / 60, rel.restart_reschedule_hot_spare_s / 60),
         goodput=tuple(significant(x) for x in choice.goodput),
         hours=hours if found.by_work else None,
         work_gain=None if found.by_work else work[1] / work[0] - 1,
-        unit=throughput_unit(found.request).split("/")[0],
+        unit=throughput_unit(request).split("/")[0],
         extra_monthly=f"{with_.monthly_net - without.monthly_net:,} {currency}",
-        difference=f"{abs(difference):,} {currency}", cheaper=difference < 0, pays=pays,
+        difference=f"{abs(difference):,} {currency}", cheaper=difference < 0,
+        objective=request.objective, objective_gain=float(np.expm1(score[0] - score[1])),
         tolerance=found.snap.policy.preference_tolerance)
 
 

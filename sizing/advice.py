@@ -84,22 +84,34 @@ class Recommendation:
 
 
 def recommend(options: Sequence[FabricOption], objective: str,
-              tolerance: float) -> Recommendation:
+              tolerance: float, uses_fabric: bool = True) -> Recommendation:
     """The option the ranking puts first, and why, in the customer's terms.
 
     The pick is the lowest preference-adjusted score, exactly as the ranking orders: for the
     top server and node count that is rank 1's fabric. The words say what the objective
     weighed with failures included (the goodput-adjusted time and cost of each fabric, shown),
-    which preference decided when one did, and which fabrics to avoid.
+    which preference decided when one did, and which fabrics to avoid. A job that does not use
+    the fabric (one node) gets no fabric ranked, and fabrics that tie are never ordered.
     """
     if not options:
         raise ValueError("no fabric options")
     pick = min(options, key=lambda o: (o.score, o.candidate))
+    if not uses_fabric:
+        reason = (f"At one node the job runs inside the server ({pick.communication_share:.0%} "
+                  "of each step on communication, none of it over the network): no fabric is "
+                  "used or billed, so none is recommended over another; add nodes to need one.")
+        ordered = tuple(sorted(options, key=lambda o: -o.throughput))
+        return Recommendation(pick, ordered, reason, "no scale-out fabric at one node")
     fastest = max(options, key=lambda o: o.throughput)
     detail = (f"{pick.scaling_efficiency:.0%} scaling efficiency, {pick.communication_share:.0%} "
               "of each step on communication")
-    if pick is fastest:
+    # Options as fast as the pick, within 0.5%: no "most throughput" among them.
+    ties = [o for o in options if o is not pick and o.throughput >= 0.995 * pick.throughput]
+    if pick is fastest and not ties:
         reason = f"{pick.fabric_name} gives the most throughput at this scale ({detail})."
+    elif pick is fastest:
+        reason = (f"{pick.fabric_name} ranks first on {OBJECTIVE_WORDS[objective]} ({detail}): "
+                  f"{ties[0].fabric_name} is as fast here, within 1%, and scores no better.")
     elif pick.throughput >= 0.995 * fastest.throughput:
         reason = (f"{pick.fabric_name} ranks first on {OBJECTIVE_WORDS[objective]} ({detail}): "
                   f"it is as fast as {fastest.fabric_name} here, within 1%, for less.")

@@ -7,10 +7,22 @@ from sizing.hardware import Cluster
 from sizing.topology import TIERS
 from sizing.workload import FRAMEWORK_SYNCHRONOUS_ZERO3, FRAMEWORKS, GenericModel, Layout
 
+# Every term of the step's breakdown but the compute itself (sizing.step.BREAKDOWN_KEYS, the
+# hidden times aside: they cost nothing but the overlap slowdown), with its words.
+_OVERHEADS = (("tp", "tp_exposed_s"), ("ep", "ep_exposed_s"), ("cp", "cp_exposed_s"),
+              ("pp", "pp_exposed_s"), ("dp", "dp_exposed_s"), ("zero", "zero_exposed_s"),
+              ("bubble", "bubble_s"), ("straggler", "straggler_s"),
+              ("compute_straggler", "compute_straggler_s"), ("overlap", "overlap_slowdown_s"),
+              ("offload", "offload_exposed_s"), ("optimizer", "optimizer_s"))
 _WORDS = {"tp": "tensor-parallel communication", "ep": "expert-parallel all-to-all",
+          "cp": "the context-parallel exchange of keys and values",
           "pp": "pipeline sends", "dp": "the exposed gradient all-reduce",
           "zero": "ZeRO-3/FSDP gathers", "bubble": "the pipeline bubble",
-          "straggler": "waiting for the slowest rank"}
+          "straggler": "waiting for the slowest rank's transfers",
+          "compute_straggler": "waiting for the slowest GPU's compute",
+          "overlap": "compute slowed by the communication hidden under it",
+          "offload": "activation offload to host memory",
+          "optimizer": "the optimizer step"}
 
 
 def _pct(x, step):
@@ -33,10 +45,7 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
                 f"{cluster.gpu.intra_link}: {_pct(r['tp_exposed_s'], step)} of the step; keep "
                 f"tp within a node.")
     compute = float(r["compute_s"])
-    overhead = {p: float(r[k]) for p, k in (
-        ("tp", "tp_exposed_s"), ("ep", "ep_exposed_s"), ("pp", "pp_exposed_s"),
-        ("dp", "dp_exposed_s"), ("zero", "zero_exposed_s"), ("bubble", "bubble_s"),
-        ("straggler", "straggler_s"))}
+    overhead = {p: float(r[k]) for p, k in _OVERHEADS}
     part = max(overhead, key=overhead.get)
     waiting = sum(overhead.values())
     share = float(r["communication_share"])
@@ -58,9 +67,22 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
                  f"for {_pct(overhead['zero'], step)} of the step while GPUs wait."),
         "bubble": (f"The pipeline bubble idles GPUs for {_pct(overhead['bubble'], step)} of the "
                    f"step; more micro-batches or interleaved stages would shrink it."),
+        "cp": (f"Context-parallel exchanges of keys and values take "
+               f"{_pct(overhead['cp'], step)} of the step; a smaller cp would help."),
         "straggler": (f"Waiting for the slowest rank on the {fabric} costs "
                       f"{_pct(overhead['straggler'], step)} of the step; a more stable fabric "
                       f"would help."),
+        "compute_straggler": (f"Waiting for the slowest of {cluster.gpus} GPUs, whose speeds "
+                              f"differ, costs {_pct(overhead['compute_straggler'], step)} of "
+                              f"the step; fewer GPUs in lockstep would help."),
+        "overlap": (f"Communication hidden under compute shares its SMs and memory bandwidth "
+                    f"and slows it by {_pct(overhead['overlap'], step)} of the step; less "
+                    f"traffic per step (a larger batch per GPU) would help."),
+        "offload": (f"Activation offload to host memory is exposed for "
+                    f"{_pct(overhead['offload'], step)} of the step; offloading less would "
+                    f"help."),
+        "optimizer": (f"The optimizer step takes {_pct(overhead['optimizer'], step)} of the "
+                      f"step; a larger batch per step spreads it over more tokens."),
     }
     return sentences[part]
 
@@ -237,34 +259,63 @@ def tenths(hours: float) -> str:
     return f"{hours:,.1f} hours" if hours < 48 else f"{hours / 24:,.1f} days"
 
 
+# What each objective weighs, as the hot-spare verdict says it (by the amount of work; for a
+# duration, per unit of the work done in it).
+_SPARE_GOALS = {"fastest": "time to train", "cheapest": "cost", "balanced": "time and cost"}
+
+
 def hot_spare_advice(*, taken: bool, spares: int, reschedule_minutes: tuple[float, float],
                      goodput: tuple[float, float], hours: tuple[float, float] | None,
                      work_gain: float | None, unit: str, extra_monthly: str, difference: str,
-                     cheaper: bool, pays: bool, tolerance: float) -> str:
+                     cheaper: bool, objective: str, objective_gain: float,
+                     tolerance: float) -> str:
     """What keeping spare nodes ready buys a configuration: goodput, then time or work, for
-    their price, and whether the ranking took them. `hours` (without, with) for an amount of
-    work; `work_gain` for a duration. `difference` is unsigned, `cheaper` its sign; `pays`: the
-    cost per unit of work is no higher with them."""
+    their price, and whether the ranking took them, judged as the ranking judges them. `hours`
+    (without, with) for an amount of work; `work_gain` for a duration. `difference` is
+    unsigned, `cheaper` its sign; `objective_gain`: the share by which the spares better the
+    objective's score (negative: they worsen it)."""
     nodes = f"{spares} spare node{'s' if spares != 1 else ''}"
     before, after = goodput
     bought = (f"cuts the time to train by {duration(hours[0] - hours[1])} "
               f"({tenths(hours[0])} to {tenths(hours[1])})" if hours is not None
               else f"trains {work_gain:+.2%} more {unit} in the time given")
+    goal = _SPARE_GOALS[objective]
+    if hours is None and objective == "fastest":
+        goal = f"{unit} trained in the time given"
     if taken:
         verdict = (f"the ranking keeps them, priced in (they better the objective by more than "
                    f"{tolerance:.0%}, or the configuration meets the rules only with them)")
-    elif pays:
-        verdict = ("they pay for themselves, but the ranking leaves them out (they better the "
-                   f"objective by less than {tolerance:.0%}, or the stock lacks them)")
-    elif hours is not None:
+    elif objective_gain > tolerance:
+        # worth_adding takes a better option unless a rule refuses it; with the stock checked
+        # before, only a budget can (spares shorten the run, so a deadline never refuses them)
+        verdict = (f"they would better the {goal} by {objective_gain:.1%}, but the budget does "
+                   "not allow them")
+    elif objective_gain > 0:
+        verdict = (f"they better the {goal} by {objective_gain:.2%}, within the policy's "
+                   f"{tolerance:.0%} tolerance (below the model's error), so the ranking leaves "
+                   "them out")
+    elif objective == "fastest":
+        verdict = "they gain no time"
+    elif hours is None:
+        verdict = f"each of its {unit} costs more with them"
+    elif objective == "cheapest":
         verdict = "they cost more than the time they save"
     else:
-        verdict = f"each of its {unit} costs more with them"
+        verdict = "they cost more than the time they save is worth on the time-and-cost score"
     total = f"{difference} {'less' if cheaper else 'more'} in all"
     return (f"Hot spares for rank 1: keeping {nodes} ready cuts each restart's rescheduling "
             f"from {reschedule_minutes[0]:.0f} to {reschedule_minutes[1]:.0f} minutes, lifts "
             f"goodput from {before:.2%} to {after:.2%} and {bought}, for {extra_monthly} more "
             f"per month ({total}): {verdict}.")
+
+
+def no_hot_spares(*, nodes: int, spares: int, usable: int, lead_time_days: int) -> str:
+    """Why no hot-spare option is offered: the stock has no node left for them."""
+    where = ("in stock" if lead_time_days == 0
+             else f"in stock or arriving within {lead_time_days} days")
+    return (f"Hot spares for rank 1: none can be offered, no stock: it uses {nodes} of the "
+            f"{usable} nodes {where}, and {spares} spare node{'s' if spares != 1 else ''} "
+            f"would need {nodes + spares}.")
 
 
 def term_warning(term: str, months_billed: int, training_hours: float, hours_per_month: int,

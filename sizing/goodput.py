@@ -178,12 +178,14 @@ def of_candidates(rel: Reliability, clusters: Sequence[Cluster] | PairFailures,
                   hardware: np.ndarray, nodes: np.ndarray, gpus: np.ndarray, size_bytes: float,
                   ideal_hours: np.ndarray, hot_spare: bool = False) -> CandidateGoodput:
     """Goodput of candidates (`hardware` indexes `clusters`) at their node counts: a NIC link
-    per NIC of each node, the fabric's stability class."""
+    per NIC of each node, the fabric's stability class; none at one node, whose job runs
+    inside the server and never waits on a link of the fabric."""
     pairs = clusters if isinstance(clusters, PairFailures) else PairFailures.of(clusters)
     hw = np.asarray(hardware, int)
     nodes = np.asarray(nodes, float)
     stability = rel.stability(pairs.fabric_kind[hw], pairs.lossless[hw])
-    return goodput(rel, gpus=gpus, nodes=nodes, links=nodes * pairs.nics_per_node[hw],
+    links = np.where(nodes > 1, nodes * pairs.nics_per_node[hw], 0.0)
+    return goodput(rel, gpus=gpus, nodes=nodes, links=links,
                    stability=stability, checkpoint_bytes_=size_bytes, ideal_hours=ideal_hours,
                    hot_spare=hot_spare)
 

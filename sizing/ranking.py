@@ -124,7 +124,9 @@ def rank(hardware: np.ndarray, nodes: np.ndarray, score: np.ndarray, eligible: n
     hardware of their own for the table, but one offer of that pair, so only the best of them
     is listed. Ten distinct options are more use to a customer than one option at ten node
     counts, and at most `per_server` of one server keep the list from repeating one server on
-    every fabric. Rank 1 is always the best eligible candidate.
+    every fabric. At one node the job uses no fabric (each of a server's fabrics gives the
+    same run), so a server is listed at one node once, on its best-scoring fabric (ties: the
+    first pair). Rank 1 is always the best eligible candidate.
     """
     groups = hardware.astype(np.int64) * (int(nodes.max(initial=0)) + 1) + nodes
     cells = best_per_group(groups, score, eligible)
@@ -133,9 +135,14 @@ def rank(hardware: np.ndarray, nodes: np.ndarray, score: np.ndarray, eligible: n
     pair_code = np.array([codes[pair] for pair in pair_of], np.int64)
     per_pair = best_per_group(pair_code[hardware.astype(np.intp)], score, eligible)
     taken: dict[str, int] = {}
+    one_node: set[str] = set()  # servers listed at one node
     order: list[int] = []
     for i in per_pair[np.argsort(score[per_pair], kind="stable")]:
         server = pair_of[int(hardware[i])][0]
+        if nodes[i] == 1:
+            if server in one_node:
+                continue
+            one_node.add(server)
         if taken.get(server, 0) < per_server:
             taken[server] = taken.get(server, 0) + 1
             order.append(int(i))

@@ -33,6 +33,25 @@ def _pcie_Bps(c: dict, constants) -> np.ndarray:
     return rate[gens] * 1e9
 
 
+def _wire_gbs(c: dict) -> np.ndarray:
+    """One node's NICs at their port rate x the fabric's achievable fraction, GB/s one way."""
+    port_gbps = np.minimum(np.asarray(c["nic_rate_gbps"], float), c["fabric_line_rate_gbps"])
+    return np.asarray(c["nics_per_node"], float) * port_gbps / 8.0 * c["fabric_achievable_fraction"]
+
+
+def offered_share(c: dict, constants) -> np.ndarray:
+    """Share of its NICs' wire rate a node puts on the network, 0-1.
+
+    Without RDMA the host's socket ceiling binds before the wire (node_bandwidth_gbs), so its
+    flows carry that much less than their ports and load the uplinks that much less: a
+    faster wire under the same ceiling never congests more. RDMA paths offer their wire rate.
+    """
+    wire = _wire_gbs(c)
+    tcp = np.minimum(wire, constants.tcp_host_ceiling_gbs)
+    rdma = np.asarray(c["fabric_rdma"], bool)
+    return np.where(rdma, 1.0, tcp / np.maximum(wire, 1e-12))
+
+
 def node_bandwidth_gbs(c: dict, constants) -> np.ndarray:
     """Achievable inter-node bandwidth of one node, one direction, GB/s, before congestion.
 
@@ -46,7 +65,7 @@ def node_bandwidth_gbs(c: dict, constants) -> np.ndarray:
     """
     nics = np.asarray(c["nics_per_node"], float)
     port_gbps = np.minimum(np.asarray(c["nic_rate_gbps"], float), c["fabric_line_rate_gbps"])
-    wire = nics * port_gbps / 8.0 * c["fabric_achievable_fraction"]
+    wire = _wire_gbs(c)
     pcie = _pcie_Bps(c, constants) / 1e9
     rdma = np.asarray(c["fabric_rdma"], bool)
     gdr = np.asarray(c["gpudirect"], bool) & rdma
@@ -119,6 +138,7 @@ class Links:
     nics: np.ndarray  # NICs per node
     nodes_below_core: np.ndarray  # nodes the spine joins (inf: no core tier)
     oversubscription: np.ndarray
+    offered: np.ndarray  # share of its NICs' wire rate a node offers the uplinks (offered_share)
     # The per-candidate figures above stacked by dtype, each field a row of one stack (names,
     # matrix): picking candidates out is then one gather per dtype, not one per field.
     stacks: tuple = field(default=(), repr=False, compare=False)
@@ -157,6 +177,7 @@ class Links:
             nics=np.maximum(np.asarray(c["nics_per_node"], float), 1.0),
             nodes_below_core=np.asarray(c.get("fabric_nodes_below_core", np.inf), float),
             oversubscription=np.asarray(c["fabric_oversubscription"], float),
+            offered=np.asarray(offered_share(c, constants), float),
         )
 
     @classmethod
@@ -265,13 +286,15 @@ def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
     flows go up (rail-optimised: one flow set per rail leaf). All-to-all sends the share of
     each node's bytes addressed to other leaves, (N - k) / N, as many small flows. With
     adaptive routing (InfiniBand, SRD) packets spread evenly and only the mean load counts;
-    with ECMP a synchronous collective waits for its busiest uplink.
+    with ECMP a synchronous collective waits for its busiest uplink. Every flow carries the
+    share of its port the host offers (Links.offered): a socket-bound host loads the uplinks
+    at its ceiling, not at its wire rate.
     """
     nodes = np.asarray(nodes, float)
     a2a = op == "all_to_all"
     share_up = (nodes - k) / np.maximum(nodes, 1.0) if a2a else None
     mean = (links.oversubscription * share_up if a2a
-            else links.oversubscription / np.maximum(k, 1.0))
+            else links.oversubscription / np.maximum(k, 1.0)) * links.offered
     load = np.array(np.broadcast_to(mean, np.broadcast(nodes, mean, links.ecmp).shape), float)
     hashed = np.broadcast_to(links.ecmp & (nodes > k), load.shape)
     if not hashed.any():
@@ -296,7 +319,7 @@ def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
     else:
         flows = per_group * f
         per_link = f  # flows one uplink carries at full rate: each is 1/f of a port
-    load[pick] = hashed_busiest(flows, uplinks, sets) / per_link
+    load[pick] = hashed_busiest(flows, uplinks, sets) / per_link * at(links.offered)
     return np.maximum(load, 1.0)
 
 

@@ -14,6 +14,7 @@ from catalog.pricing import (
     Configuration,
     billing_for,
     billing_plans,
+    line_items,
     price,
     rate_grid,
     tax,
@@ -45,6 +46,20 @@ def test_the_ranking_tables_are_the_engines_decimals(snap):
     exact = price(snap.prices, H100, term="1y", currency="EUR", billing=Billing("1y", 12, 0))
     assert months[0] == 12 and on_demand[0] == 0
     assert cost[0] == pytest.approx(float(exact.total), abs=0.01)
+
+
+def test_one_node_bills_no_fabric_and_two_nodes_do(snap):
+    """A one-node job's GPUs talk inside the server: no host port, switch port or cable of the
+    fabric is billed, so every fabric of a server costs the same there."""
+    def codes(fabric, nodes):
+        config = Configuration("hgx-b200-8", fabric, nodes, "us-east", 8, 1.0)
+        return {item.code for item in line_items(snap.prices, config)}, price(
+            snap.prices, config, term="1y", currency="JPY", billing=Billing.for_term("1y"))
+    fabric_lines = {"fabric_nic_ports", "fabric_switch_ports", "cables_optics"}
+    one_10, one_25, two_10 = codes("eth-tcp-10", 1), codes("eth-tcp-25", 1), codes("eth-tcp-10", 2)
+    assert not one_10[0] & fabric_lines and fabric_lines <= two_10[0]
+    assert one_10[1].total == one_25[1].total
+    assert 2 * one_10[1].total < two_10[1].total
 
 
 def test_the_ranking_grid_is_the_engine_to_the_cent_for_every_pair_and_node_count(snap):

@@ -306,8 +306,9 @@ def sized(app, preset: str, nodes: tuple[int, int], **work) -> dict:
                                 headers={"Prefer": "wait=120"}).get_json()["result"]
 
 
-def test_a_405b_run_on_hundreds_of_nodes_counts_its_failures(app):
-    result = sized(app, "llama-3-405b", (64, 512), tokens=2e12)
+def test_a_405b_run_on_hundreds_of_gpus_counts_its_failures(app):
+    # at most 84 of the 96 H100 nodes in stock or on order: rank 1 leaves room for its spares
+    result = sized(app, "llama-3-405b", (64, 84), tokens=2e12)
     for c in result["configurations"]:
         g = c["goodput"]
         assert 0.5 < g["goodput"] < 0.995
@@ -321,6 +322,8 @@ def test_a_405b_run_on_hundreds_of_nodes_counts_its_failures(app):
         spares = g["hot_spares"]
         # Spares this small a share of the time are not worth their price: none kept.
         assert c["hot_spare_nodes"] == 0
+        if spares is None:
+            continue  # the stock has no node left for them (tests/service/test_hot_spares.py)
         assert spares["goodput"] > g["goodput"] and spares["work_done"] == g["work_done"]
         assert spares["time_to_train_hours"] < c["time_to_train_hours"]
         # The spare nodes cost what nodes cost: at most the configuration's rate per node each.

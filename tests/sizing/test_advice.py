@@ -61,6 +61,22 @@ def test_the_pick_and_the_fabrics_that_tie_with_it_are_never_to_avoid():
     assert rec.pick is cheap and "Avoid" not in rec.reason
 
 
+def test_fabrics_that_tie_on_throughput_are_not_ordered_by_it():
+    """10 and 25 GbE at the same throughput: the pick is not 'the most throughput'."""
+    tcp25 = option(5, "ethernet", False, 60.0, 1.32, rdma=False, rate=25.0)
+    rec = recommend([TCP, tcp25], "balanced", TOL)
+    assert rec.pick is TCP and "most throughput" not in rec.reason
+    assert "ETHERNET-5 is as fast here" in rec.reason
+
+
+def test_at_one_node_no_fabric_is_recommended_over_another():
+    tcp25 = option(5, "ethernet", False, 60.0, 1.30, rdma=False, rate=25.0)
+    rec = recommend([TCP, tcp25, IB], "balanced", TOL, uses_fabric=False)
+    assert "no fabric is used or billed" in rec.reason
+    assert "most throughput" not in rec.reason and "Avoid" not in rec.reason
+    assert rec.fabric_class == "no scale-out fabric at one node"
+
+
 def test_lossy_roce_loses_to_a_lossless_fabric_within_the_tolerance():
     rec = recommend([IB, ROCE, LOSSY], "balanced", TOL)
     assert rec.pick is ROCE

@@ -12,6 +12,7 @@ from sizing.goodput import (
     Reliability,
     checkpoint_bytes,
     goodput,
+    of_candidates,
     required_storage_Bps,
     wall_clock_s,
     young_daly_interval_s,
@@ -87,3 +88,16 @@ def test_the_storage_needed_keeps_checkpoints_to_the_share_asked():
     needed = required_storage_Bps(size, mtbf, share)
     write = size / needed
     assert write / young_daly_interval_s(write, mtbf) == pytest.approx(share)
+
+
+def test_a_one_node_job_waits_on_no_link_of_the_fabric(rel, cluster_on):
+    """Inside one server the job uses no NIC link: its fabric's stability class cannot
+    interrupt it; from two nodes on the links count."""
+    clusters = [cluster_on("ib-ndr-400", 1), cluster_on("roce-400-lossy", 1)]
+    nodes = np.array([1.0, 1.0, 2.0, 2.0])
+    g = of_candidates(rel, clusters, np.array([0, 1, 0, 1]), nodes, nodes * 8, 14 * 8e9,
+                      np.full(4, 24.0 * 7))
+    assert g.interruptions_per_day[0] == g.interruptions_per_day[1]
+    assert g.interruptions_per_day[3] > g.interruptions_per_day[2] > g.interruptions_per_day[0]
+    assert g.interruptions_per_day[0] == pytest.approx(
+        8 * rel.gpu_interruptions_per_gpu_day + rel.node_interruptions_per_node_day)

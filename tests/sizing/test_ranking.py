@@ -60,6 +60,22 @@ def test_one_entry_per_pair_at_most_per_server_rank_one_the_best():
     assert ranked.options_of(0) == {2: 0, 4: 1}
 
 
+def test_a_server_is_listed_once_at_one_node_whatever_its_fabrics():
+    """At one node no fabric carries the job: the server's fabrics tie there, and the list
+    shows it once (its best, ties to the first pair); past one node each pair is its own."""
+    hardware = np.array([0, 1, 2, 0, 1])
+    nodes = np.array([1, 1, 1, 2, 2])
+    score = np.array([1.0, 1.0, 2.0, 3.0, 2.5])
+    pairs = [("a", "x"), ("a", "y"), ("b", "x")]
+    ranked = rank(hardware, nodes, score, np.ones(5, bool), pairs, per_server=3, limit=10)
+    assert ranked.order == (0, 2)  # (a, y)'s best is a tie at one node with (a, x)'s
+    # the table keeps every pair's cell for the advice
+    assert ranked.options_at(1) == {0: 0, 1: 1, 2: 2}
+    more = rank(hardware, nodes, np.array([1.0, 1.0, 2.0, 3.0, 0.5]), np.ones(5, bool), pairs,
+                per_server=3, limit=10)
+    assert more.order == (4, 0, 2)
+
+
 def test_a_pairs_oversubscribed_spines_are_one_offer_the_best_listed():
     # Hardware 1 and 2 are pair (a, x) on a 2:1 and a 3:1 spine: the table keeps both, the
     # list only the better, and the next pair takes the second place.

@@ -282,6 +282,19 @@ def test_doubling_gpus_on_tcp_buys_little(fabrics, constants, nics, rate, fabric
     assert tput[2] / tput[1] <= 1.4
 
 
+@pytest.mark.parametrize("nodes", [48, 64, 128])
+def test_a_faster_tcp_wire_never_loses_across_the_spine(cluster_on, constants, nodes):
+    """Under the same per-host socket ceiling, the uplinks carry what the hosts offer: 100 GbE
+    (16 nodes per leaf) crosses more leaves than 10 GbE (24) but its flows fill less of each
+    port, so it is never slower."""
+    m = preset_model("llama-3-70b")
+    eff = [estimate(cluster_on(f, nodes), m, Training(16 * nodes, 2),
+                    Layout(dp=8 * nodes, tp=1, pp=1, zero_stage=3, recompute="full"),
+                    constants).scaling_efficiency
+           for f in ("eth-tcp-10", "eth-tcp-25", "eth-tcp-100")]
+    assert eff[0] <= eff[1] <= eff[2]
+
+
 def test_fabric_quality_orders_fsdp_throughput_at_8_and_32_nodes(cluster_on, constants):
     m = preset_model("llama-3-70b")
     for nodes in (8, 32):

@@ -8,9 +8,12 @@ import pytest
 from sizing.collectives import collective_time
 from sizing.hardware import Cluster, Server
 from sizing.topology import (
+    Links,
     hashed_busiest,
     inter_node_bandwidth_gbs,
+    network_shares,
     node_bandwidth_gbs,
+    offered_share,
     straggler_stretch,
 )
 
@@ -24,6 +27,21 @@ def test_tcp_per_host_does_not_grow_with_nics(cluster_on, constants):
     assert per_host[0] < 0.5 * 100 / 8
     assert max(per_host) == pytest.approx(constants.tcp_host_ceiling_gbs)
     assert per_host[-1] == per_host[1]
+
+
+def test_a_socket_bound_host_offers_its_ceiling_not_its_wire(cluster_on, constants):
+    tcp10 = cluster_on("eth-tcp-10", 64).as_arrays()
+    tcp100 = cluster_on("eth-tcp-100", 64).as_arrays()
+    rdma = cluster_on("roce-100-lossless", 64).as_arrays()
+    ceiling = constants.tcp_host_ceiling_gbs
+    assert float(offered_share(tcp10, constants)[0]) == pytest.approx(ceiling / (8 * 10 / 8 * 0.9))
+    assert float(offered_share(tcp100, constants)[0]) == pytest.approx(ceiling / (8 * 100 / 8 * 0.9))
+    assert float(offered_share(rdma, constants)[0]) == 1.0
+    # at 64 nodes both cross the spine; the 100 GbE hosts load their uplinks less
+    shares = {name: float(network_shares("all_gather", ["ring"], np.array([64.0]),
+                                         Links.of(c, constants), constants)["ring"][0])
+              for name, c in (("10", tcp10), ("100", tcp100))}
+    assert shares["100"] >= shares["10"]
 
 
 def test_rdma_without_gpudirect_is_slower_but_never_slower_than_tcp(cluster_on, fabrics,

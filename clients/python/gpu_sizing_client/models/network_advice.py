@@ -33,7 +33,8 @@ class NetworkAdvice:
             fabric_vs_more_gpus (FabricVsMoreGpus):
             nodes (int):
             reason (str):
-            recommended_fabric (str):
+            recommended_fabric (str): Rank 1's fabric; when rank 1 runs on one node, where no fabric is used or billed, the
+                fabric it is listed with (the reason then says no fabric is recommended)
             recommended_fabric_name (str):
             roce_checklist (list[ChecklistItem]): The lossless-Ethernet checklist, when a ranked configuration is on RoCEv2
             server (str):

@@ -1,0 +1,47 @@
+"""The hot-spare what-if of a sizing: offered only from stock, judged by the objective."""
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from service.sizing_run import search
+from service.sizing_shown import shown_result
+from tests.service.test_search_exact import request_of
+
+TODAY = date(2026, 12, 1)
+FASTEST_70B = {"workload": {"preset": "llama-3-70b"}, "tokens": 2e12,
+               "gpu_models": ["h100-sxm"], "max_lead_time_days": 0, "objective": "fastest"}
+
+
+def sized(snap, body):
+    result = shown_result(search(snap, request_of(body), lambda _f: None), TODAY)
+    note = next(n for n in result.notes if n.startswith("Hot spares for rank 1"))
+    return result.configurations[0], note
+
+
+def test_no_spare_is_offered_beyond_the_stock(snap):
+    """Rank 1 takes every H100 node in stock: no spare node is left to offer or price."""
+    first, note = sized(snap, {**FASTEST_70B, "nodes": {"min": 32, "max": 128}})
+    stock = snap.stock_of("us-east", "hgx-h100-8").usable(0)
+    assert first.server.id == "hgx-h100-8" and first.nodes == stock
+    assert first.goodput.hot_spares is None
+    assert "none can be offered, no stock" in note and f"{stock} of the {stock} nodes" in note
+
+
+@pytest.mark.parametrize("objective, words", [
+    ("fastest", "better the time to train by"),
+    ("cheapest", "they cost more than the time they save")])
+def test_the_verdict_is_the_objectives(snap, objective, words):
+    """Spares that fit in stock and save hours: under fastest the verdict weighs the time
+    they save against the policy's tolerance, never their cost; under cheapest their cost."""
+    first, note = sized(snap, {**FASTEST_70B, "nodes": {"min": 32, "max": 56},
+                               "objective": objective})
+    spares = first.goodput.hot_spares
+    assert first.hot_spare_nodes == 0 and spares is not None
+    assert first.nodes + spares.spare_nodes <= snap.stock_of("us-east", "hgx-h100-8").usable(0)
+    assert words in note
+    if objective == "fastest":
+        gain = first.time_to_train_hours / spares.time_to_train_hours - 1
+        assert f"by {gain:.2%}, within the policy's 5% tolerance" in note
+        assert "cost more" not in note
