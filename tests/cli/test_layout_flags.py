@@ -25,3 +25,11 @@ def test_only_the_layout_flags_given_are_sent_and_none_leave_the_search_free():
     assert layouts.take_layout(arguments) == {"tp": 4, "zero_stage": 1, "flash_attention": False}
     assert arguments == {"tokens": 1e11}
     assert layouts.take_layout({"tokens": 1e11, "tp": None}) is None
+
+
+def test_the_estimate_names_the_zero_stage_as_the_api_and_size_do():
+    from gpu_sizing_cli.estimates import ESTIMATE_FLAGS, estimate
+
+    (zero,) = [param for param in estimate.params if param.name == "zero_stage"]
+    assert zero.opts == ["--zero-stage", "--zero"]
+    assert ESTIMATE_FLAGS["layout.zero_stage"] == FLAG_OF_FIELD["layout.zero_stage"] == "--zero-stage"
