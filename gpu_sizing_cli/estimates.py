@@ -40,7 +40,7 @@ CLUSTER_FLAGS = {"cluster.server": "--server", "cluster.fabric": "--fabric",
 ESTIMATE_FLAGS = {**CLUSTER_FLAGS, "workload.preset": "--preset", "workload.seq_len": "--seq-len",
                   "training.global_batch": "--global-batch", "training.micro_batch": "--micro-batch",
                   "training.precision": "--precision", "layout.dp": "--dp", "layout.tp": "--tp",
-                  "layout.pp": "--pp", "layout.ep": "--ep", "layout.zero_stage": "--zero",
+                  "layout.pp": "--pp", "layout.ep": "--ep", "layout.zero_stage": "--zero-stage",
                   "layout.virtual_stages": "--virtual-stages", "layout.recompute": "--recompute",
                   "layout.sequence_parallel": "--sequence-parallel",
                   "duration_days": "--duration-days"}
@@ -78,8 +78,8 @@ def cluster(server: str, fabric: str, nodes: int, oversubscription: float | None
 @click.option("--dp", type=int, help="Data parallel (default: every GPU, nodes x GPUs per node "
               "/ (tp x pp)).")
 @click.option("--ep", type=int, help="Expert parallel.")
-@click.option("--zero", "zero_stage", type=click.Choice([str(z.value) for z in LayoutZeroStage]),
-              help="ZeRO stage (FSDP full shard is 3).")
+@click.option("--zero-stage", "--zero", "zero_stage", type=choices(LayoutZeroStage),
+              help="ZeRO stage (FSDP full shard is 3); --zero is the same flag.")
 @click.option("--virtual-stages", type=int, help="Interleaved 1F1B chunks per stage.")
 @click.option("--recompute", type=choices(LayoutRecompute))
 @click.option("--sequence-parallel", is_flag=True, default=None)

@@ -22,7 +22,7 @@ from gpu_sizing_client.models import (
 )
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
-from gpu_sizing_cli import sizing_view
+from gpu_sizing_cli import layouts, sizing_view
 from gpu_sizing_cli.api import Api, ApiError
 from gpu_sizing_cli.listing import choices, list_command
 from gpu_sizing_cli.numbers import scientific
@@ -34,7 +34,7 @@ POLL_S = 0.5
 # Body fields set by a flag of another name; every other field `a_b` is set by `--a-b`.
 FLAG_OF_FIELD = {"workload.preset": "--preset", "workload.seq_len": "--seq-len",
                  "workload": "--preset", "gpu_models": "--gpu", "fabrics_include": "--fabric",
-                 "fabrics_exclude": "--exclude-fabric"}
+                 "fabrics_exclude": "--exclude-fabric", **layouts.FLAGS}
 
 
 class NodeRange(click.ParamType):
@@ -51,7 +51,9 @@ class NodeRange(click.ParamType):
 
 
 def body_flags(body: dict) -> dict[str, str]:
-    flags = {name: "--" + name.replace("_", "-") for name in body}
+    # The layout is set by a flag per field (layouts.FLAGS); a problem with the whole of it
+    # is named `layout`.
+    flags = {name: "--" + name.replace("_", "-") for name in body if name != "layout"}
     return {**flags, **FLAG_OF_FIELD}
 
 
@@ -82,13 +84,17 @@ def body_flags(body: dict) -> dict[str, str]:
 @click.option("--max-lead-time-days", type=int)
 @click.option("--rdma-required", is_flag=True, default=None)
 @click.option("--max-results", type=int)
+@layouts.layout_options
 @formats
 @click.pass_obj
 def size(api: Api, output: str, preset: str | None, workload_file: Path | None,
          seq_len: int | None, **fields) -> None:
     """Submit a sizing, follow its progress, print the ranked configurations and the advice.
 
-    Only the flags given are sent: the API's defaults apply to the rest (see /docs).
+    Only the flags given are sent: the API's defaults apply to the rest (see /docs). The
+    layout flags (--framework to --fp8-param-gather) pin the parallel layout: given any, the
+    search keeps that one layout (its other fields at their defaults, dp from each candidate's
+    GPU count unless given) and chooses only the servers, fabric and nodes.
     """
     if (preset is None) == (workload_file is None):
         raise click.UsageError("give --preset or --workload-file")
@@ -103,9 +109,12 @@ def size(api: Api, output: str, preset: str | None, workload_file: Path | None,
         flags = FLAG_OF_FIELD
     if seq_len is not None:
         workload["seq_len"] = seq_len
+    layout = layouts.take_layout(fields)
     body = {"workload": workload, **{name: list(value) if isinstance(value, tuple) else value
                                     for name, value in fields.items()
                                     if value is not None and value != ()}}
+    if layout:
+        body["layout"] = layout
     flags = {**body_flags(body), **flags}
     try:
         request = SizingRequest.from_dict(body)

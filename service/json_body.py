@@ -14,6 +14,9 @@ from service.errors import Problem
 # The deepest body the API defines is four levels (an estimate's cluster.custom_server.gpu);
 # anything far deeper is an attack on the parser, refused before it runs.
 MAX_DEPTH = 16
+# No field takes a number of more digits than a double's largest (309); a longer integer is
+# refused before Python converts it (its cost grows with the square of the digits).
+MAX_INTEGER_DIGITS = 1000
 # A JSON string, so that brackets inside strings are not counted as nesting.
 STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 # A \uD800-\uDFFF escape: the only way a UTF-8 body can carry half of a surrogate pair.
@@ -23,7 +26,8 @@ CLOSE = np.frombuffer(b"]}", dtype=np.uint8)
 
 
 def invalid(detail: str, pointer: str = "/") -> Problem:
-    return Problem(400, "invalid_json", f"The body is not acceptable JSON: {detail}",
+    where = "" if pointer == "/" else f"{pointer}: "
+    return Problem(400, "invalid_json", f"The body is not acceptable JSON: {where}{detail}",
                    errors=[{"pointer": pointer, "detail": detail}])
 
 
@@ -67,11 +71,52 @@ def no_constant(literal: str) -> float:
     raise ValueError(f"{literal} is not a JSON number")
 
 
-def finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text} is beyond the range of a number")
-    return value
+class Unreadable:
+    """A number the body cannot give, left in its place by the parser so that the refusal can
+    name where it is (a hook of json.loads is not told the position of its number)."""
+
+    def __init__(self, detail: str):
+        self.detail = detail
+
+
+class Numbers:
+    """json.loads' number hooks for one body: each number read, or an Unreadable in its place."""
+
+    def __init__(self) -> None:
+        self.unreadable = False
+
+    def integer(self, text: str) -> int | Unreadable:
+        # Python's own refusal (past 4300 digits) would name its internals to the client.
+        if len(text) - text.startswith("-") > MAX_INTEGER_DIGITS:
+            return self.refuse(f"number too long (more than {MAX_INTEGER_DIGITS} digits)")
+        return int(text)
+
+    def real(self, text: str) -> float | Unreadable:
+        value = float(text)
+        if not math.isfinite(value):
+            return self.refuse("number beyond the range of a double")
+        return value
+
+    def refuse(self, detail: str) -> Unreadable:
+        self.unreadable = True
+        return Unreadable(detail)
+
+
+def first_unreadable(node: Any, trail: tuple[str, ...] = ()) -> tuple[tuple[str, ...], str] | None:
+    """Where the first Unreadable number is, and why."""
+    if isinstance(node, Unreadable):
+        return trail, node.detail
+    children = node.items() if isinstance(node, dict) else enumerate(node) \
+        if isinstance(node, list) else ()
+    for key, child in children:
+        if found := first_unreadable(child, (*trail, str(key))):
+            return found
+    return None
+
+
+def pointer(trail: tuple[str, ...]) -> str:
+    """The JSON Pointer (RFC 6901) of a path of names and indices."""
+    return "/" + "/".join(t.replace("~", "~0").replace("/", "~1") for t in trail)
 
 
 class Members(list):
@@ -96,8 +141,8 @@ def first_repeat(node: Any, trail: tuple[str, ...] = ()) -> tuple[str, ...] | No
 
 def pointer_of_repeat(text: str) -> str:
     """The JSON Pointer of the first name an object gives twice."""
-    trail = first_repeat(json.loads(text, object_pairs_hook=Members)) or ()
-    return "/" + "/".join(t.replace("~", "~0").replace("/", "~1") for t in trail)
+    return pointer(first_repeat(json.loads(text, object_pairs_hook=Members,
+                                           parse_int=Numbers().integer)) or ())
 
 
 def has_lone_surrogate(value: Any) -> bool:
@@ -129,9 +174,10 @@ def loads(raw: bytes) -> Any:
         raise invalid("not UTF-8") from None
     if text.startswith("\ufeff"):
         raise invalid("starts with a byte order mark, which JSON does not allow")
+    numbers = Numbers()
     try:
         value = json.loads(text, object_pairs_hook=unique_object, parse_constant=no_constant,
-                           parse_float=finite_float)
+                           parse_float=numbers.real, parse_int=numbers.integer)
     except DuplicateName as exc:
         raise Problem(400, "invalid_json", f"The body gives {exc.name!r} more than once",
                       errors=[{"pointer": pointer_of_repeat(text),
@@ -141,6 +187,8 @@ def loads(raw: bytes) -> Any:
     except ValueError as exc:
         # json's messages say where ("line 1 column 9"), which helps the client find it.
         raise invalid(str(exc)) from None
+    if numbers.unreadable and (found := first_unreadable(value)):
+        raise invalid(found[1], pointer(found[0]))
     if SURROGATE_ESCAPE.search(text) and has_lone_surrogate(value):
         raise invalid("a string holds an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)")
     return value

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.config import Config
 from service.idempotency import ABANDONED_AFTER, FIRST_REQUEST_WAIT_S
-from service.json_body import MAX_DEPTH
+from service.json_body import MAX_DEPTH, MAX_INTEGER_DIGITS
 
 # (what is limited, the Config field, its environment variable, what happens past it)
 LIMITS = [
@@ -48,7 +48,8 @@ def markdown(config: Config) -> str:
                      for what, name, variable, past in LIMITS)
     return (
         "| limit | value | setting | past it |\n| --- | --- | --- | --- |\n" + rows + "\n\n"
-        f"JSON bodies nest at most {MAX_DEPTH} levels (400 invalid_json). An Idempotency-Key is "
+        f"JSON bodies nest at most {MAX_DEPTH} levels, and their integers have at most "
+        f"{MAX_INTEGER_DIGITS:,} digits (400 invalid_json). An Idempotency-Key is "
         "kept per API key; a retry while the first request runs waits up to "
         f"{FIRST_REQUEST_WAIT_S:g} s for its answer, then gets 409 idempotency_key_in_use; a "
         f"claim left by a request that died is taken over after "

@@ -40,9 +40,21 @@ def version_of(version: int | None) -> catalog_listings.Version:
                       errors=[{"pointer": "/query/version", "detail": "no such version"}])
 
 
-def listed(query, version: int | None, *filters):
-    """What `query` lists of that version (the latest if None), read once per process."""
-    return catalog_listings.LISTINGS.get(db.session(), version_of(version), query, *filters)
+def listed(query, of: catalog_listings.Version, *filters):
+    """What `query` lists of that version, read once per process."""
+    return catalog_listings.LISTINGS.get(db.session(), of, query, *filters)
+
+
+def known(of: catalog_listings.Version, query, parameter: str, value: str | None, what: str,
+          key: str = "id") -> None:
+    """A filter naming what the version does not have is a 422 naming the parameter: an empty
+    list would read as "none match" when the name is wrong."""
+    if value is None:
+        return
+    names = sorted({entry[key] for entry in listed(query, of)})
+    if value not in names:
+        raise field_problem(f"/query/{parameter}", f"no {what} {value!r} in catalog version "
+                                                   f"{of.id}; one of: {', '.join(names)}")
 
 
 def one(entries, entry_id: str, what: str):
@@ -71,7 +83,9 @@ class Gpus(MethodView):
     @blp.response(200, s.GpuSchema(many=True))
     @blp.doc(operationId="listGpus", summary="GPUs, with sourced specifications")
     def get(self, version=None, vendor=None):
-        return listed(queries.gpus, version, vendor)
+        of = version_of(version)
+        known(of, queries.gpus, "vendor", vendor, "GPU vendor", key="vendor")
+        return listed(queries.gpus, of, vendor)
 
 
 @blp.route("/gpus/<gpu_id>")
@@ -83,7 +97,7 @@ class GpuById(MethodView):
     @blp.response(200, s.GpuSchema)
     @blp.doc(operationId="getGpu", summary="One GPU")
     def get(self, gpu_id, version=None):
-        return one(listed(queries.gpus, version), gpu_id, "GPU")
+        return one(listed(queries.gpus, version_of(version)), gpu_id, "GPU")
 
 
 @blp.route("/servers")
@@ -95,7 +109,9 @@ class Servers(MethodView):
     @blp.response(200, s.ServerSchema(many=True))
     @blp.doc(operationId="listServers", summary="Server SKUs")
     def get(self, version=None, gpu=None, min_gpus=None):
-        return listed(queries.servers, version, gpu, min_gpus)
+        of = version_of(version)
+        known(of, queries.gpus, "gpu", gpu, "GPU")
+        return listed(queries.servers, of, gpu, min_gpus)
 
 
 @blp.route("/servers/<server_id>")
@@ -107,7 +123,7 @@ class ServerById(MethodView):
     @blp.response(200, s.ServerSchema)
     @blp.doc(operationId="getServer", summary="One server SKU")
     def get(self, server_id, version=None):
-        return one(listed(queries.servers, version), server_id, "server")
+        return one(listed(queries.servers, version_of(version)), server_id, "server")
 
 
 @blp.route("/fabrics")
@@ -119,7 +135,7 @@ class Fabrics(MethodView):
     @blp.response(200, s.FabricSchema(many=True))
     @blp.doc(operationId="listFabrics", summary="Network fabric SKUs")
     def get(self, version=None, kind=None, rdma=None):
-        return listed(queries.fabrics, version, kind, rdma)
+        return listed(queries.fabrics, version_of(version), kind, rdma)
 
 
 @blp.route("/fabrics/<fabric_id>")
@@ -131,7 +147,7 @@ class FabricById(MethodView):
     @blp.response(200, s.FabricSchema)
     @blp.doc(operationId="getFabric", summary="One fabric SKU")
     def get(self, fabric_id, version=None):
-        return one(listed(queries.fabrics, version), fabric_id, "fabric")
+        return one(listed(queries.fabrics, version_of(version)), fabric_id, "fabric")
 
 
 @blp.route("/rdma-support")
@@ -144,7 +160,10 @@ class RdmaMatrix(MethodView):
     @blp.doc(operationId="listRdmaSupport",
              summary="Which server works with which fabric, with or without GPUDirect RDMA, and why")
     def get(self, version=None, server=None, fabric=None, supported=None):
-        return listed(queries.rdma_support, version, server, fabric, supported)
+        of = version_of(version)
+        known(of, queries.servers, "server", server, "server")
+        known(of, queries.fabrics, "fabric", fabric, "fabric")
+        return listed(queries.rdma_support, of, server, fabric, supported)
 
 
 @blp.route("/regions")
@@ -156,7 +175,9 @@ class Regions(MethodView):
     @blp.response(200, s.RegionSchema(many=True))
     @blp.doc(operationId="listRegions", summary="Regions with stock and lead times")
     def get(self, version=None, server=None):
-        return listed(queries.regions, version, server)
+        of = version_of(version)
+        known(of, queries.servers, "server", server, "server")
+        return listed(queries.regions, of, server)
 
 
 @blp.route("/regions/<region_id>")
@@ -168,7 +189,7 @@ class RegionById(MethodView):
     @blp.response(200, s.RegionSchema)
     @blp.doc(operationId="getRegion", summary="One region with its stock")
     def get(self, region_id, version=None):
-        return one(listed(queries.regions, version), region_id, "region")
+        return one(listed(queries.regions, version_of(version)), region_id, "region")
 
 
 @blp.route("/changes")

@@ -27,11 +27,14 @@ class VersionQuery(Strict):
 
 
 class GpuQuery(VersionQuery):
-    vendor = f.Text(max_length=64, metadata={"description": "Only GPUs of this vendor, e.g. NVIDIA"})
+    vendor = f.Text(max_length=64, metadata={"description": "Only GPUs of this vendor, e.g. "
+                                                           "nvidia; a vendor the version has no "
+                                                           "GPU of is a 422"})
 
 
 class ServerQuery(VersionQuery):
-    gpu = f.Identifier(metadata={"description": "Only servers with this GPU id, e.g. h100-sxm"})
+    gpu = f.Identifier(metadata={"description": "Only servers with this GPU id, e.g. h100-sxm; "
+                                                "an id the version does not have is a 422"})
     min_gpus = f.QueryInteger(validate=ma.validate.Range(min=1, max=1024),
                               metadata={"description": "At least this many GPUs per node"})
 
@@ -42,13 +45,16 @@ class FabricQuery(VersionQuery):
 
 
 class RdmaQuery(VersionQuery):
-    server = f.Identifier()
-    fabric = f.Identifier()
+    server = f.Identifier(metadata={"description": "Only this server id's pairs; an id the "
+                                                   "version does not have is a 422"})
+    fabric = f.Identifier(metadata={"description": "Only this fabric id's pairs; an id the "
+                                                   "version does not have is a 422"})
     supported = f.QueryBoolean()
 
 
 class RegionQuery(VersionQuery):
-    server = f.Identifier(metadata={"description": "Show stock of this server only"})
+    server = f.Identifier(metadata={"description": "Show stock of this server only; an id the "
+                                                   "version does not have is a 422"})
 
 
 class GpuSchema(ma.Schema):

@@ -270,3 +270,29 @@ def test_hot_spares_the_ranking_keeps_are_shown_beside_the_nodes(gpu_sizing):
     table = gpu_sizing(*pinned, "--duration-days", f"{days:.4f}", "--csv").out
     assert next(csv.DictReader(io.StringIO(table)))["hot_spare_nodes"] == str(
         spares["spare_nodes"])
+
+
+def test_layout_flags_pin_the_layout_the_sizing_searches(gpu_sizing):
+    ran = gpu_sizing("size", "--preset", "llama-3-8b", "--tokens", "1e11", "--nodes", "1-2",
+                     "--tp", "2", "--zero-stage", "1", "--recompute", "selective",
+                     "--no-flash-attention", "--micro-batch", "2", "--max-results", "3", "--json")
+    assert ran.code == 0, ran.err
+    document = json.loads(ran.out)
+    asked = {"tp": 2, "zero_stage": 1, "recompute": "selective", "flash_attention": False,
+             "micro_batch": 2}
+    assert {k: document["request"]["layout"][k] for k in asked} == asked
+    configurations = document["result"]["configurations"]
+    assert configurations and all({k: c["layout"][k] for k in asked} == asked
+                                  for c in configurations)
+    # With no layout flag no layout is sent: the search chooses it.
+    free = json.loads(gpu_sizing("size", "--preset", "llama-3-8b", "--tokens", "1e11",
+                                 "--nodes", "1-2", "--json").out)
+    assert free["request"]["layout"] is None
+
+
+def test_a_layout_the_model_cannot_take_is_the_api_problem_naming_its_flag(gpu_sizing):
+    ran = gpu_sizing("size", "--preset", "llama-3-8b", "--tokens", "1e11", "--nodes", "1-2",
+                     "--tp", "3")
+    assert ran.code == 1 and ran.out == ""
+    assert ran.error_lines() == [
+        "Error: --tp (layout.tp): tp=3 does not divide 32 heads (422 impossible_request)"]

@@ -4,7 +4,9 @@ Every request in it is wrong in one way an attacker (or a broken client) would t
 huge JSON, wrong types, unicode tricks, trailing newlines, huge and non-finite numbers,
 repeated names, path, method and header tricks, forged cursors and secrets, wrong content
 types, chunked and truncated bodies. Each is sent with a secret and a publishable key; every
-answer must be a 4xx RFC 9457 problem, within a timeout.
+answer must be a 4xx RFC 9457 problem, within a timeout, and none a 429: an answer a rate
+limit gave says nothing of the request, so the server runs with every limit the replay meets
+raised (LOAD_TEST_ENV, as the README's command starts it).
 
     .venv/bin/python -m tests.contract.hostile http://127.0.0.1:18080 \\
         --secret sk_live_... --publishable pk_live_...
@@ -21,6 +23,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
+
+from tests.faults.servers import LOAD_TEST_ENV
 
 PROBLEM_JSON = "application/problem+json"
 UUID = "0b6f7a52-3c41-4d8e-9f20-7a1c5e9d8b34"
@@ -395,6 +399,12 @@ def problems_with(answer: Answer) -> str | None:
     return None
 
 
+def limited(answer: Answer) -> bool:
+    """Whether a limit answered (per key, account, address, failed authentications or active
+    sizings: every 429 of the API) instead of the request being judged."""
+    return answer.status == 429
+
+
 def replay(base: str, keys: dict[str, str], requests: list[Hostile]) -> list[tuple[str, Answer, str]]:
     """Every request with every key; the answers that are not a 4xx problem."""
     failures = []
@@ -427,7 +437,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"FAIL [{kind}] {answer.request.name}: {wrong}")
     print(f"{len(requests)} hostile requests x {len(keys)} keys in {time.monotonic() - started:.0f} s;"
           f" answers: {dict(sorted(statuses.items(), key=str))}; {len(failures)} not a 4xx problem")
-    return 1 if failures else 0
+    refused = sum(count for (_, status), count in statuses.items() if status == 429)
+    if refused:
+        print(f"FAIL {refused} answers were a rate limit's 429, not the request's: start the "
+              f"server with {', '.join(LOAD_TEST_ENV)} raised (see the README)")
+    return 1 if failures or refused else 0
 
 
 if __name__ == "__main__":

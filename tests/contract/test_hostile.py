@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections import Counter
 
 import pytest
 
 from service import accounts, db
-from tests.conftest import build_app
-from tests.contract.hostile import corpus, problems_with, send
+from tests.conftest import REPO_ROOT, build_app
+from tests.contract.hostile import corpus, limited, problems_with, send
 from tests.faults.servers import LOAD_TEST_ENV, ApiServer, request, service_env
 
 
@@ -49,6 +51,8 @@ def test_every_hostile_request_is_a_4xx_problem(live, kind, capsys):
     wrong = [(a.request.name, problems_with(a), a.body[:200]) for a in answers
              if problems_with(a) is not None]
     assert not wrong, wrong[:10]
+    # A limit's 429 would stand in for the answer to the request: none may.
+    assert not [a.request.name for a in answers if limited(a)]
     # Nothing of the other account leaked into any answer.
     assert not [a.request.name for a in answers if b"Victim" in a.body or b"v@example.com" in a.body]
     with capsys.disabled():
@@ -61,3 +65,13 @@ def test_the_server_still_serves_after_the_corpus(live):
     server, keys, _ = live
     assert request(server.port, "GET", "/healthz")[0] == 200
     assert request(server.port, "GET", "/v1/presets", key=keys["publishable"])[0] == 200
+
+
+def test_the_readme_starts_the_server_with_every_limit_the_replay_meets_raised():
+    # The README's `make run` line for the fuzzer and the corpus, with its line continuations.
+    readme = (REPO_ROOT / "README.md").read_text().replace("\\\n", " ")
+    (line,) = [line for line in readme.splitlines() if re.search(r"\bmake run PORT=\d+ &", line)]
+    given = dict(word.split("=", 1) for word in shlex.split(line.split("make run")[0]))
+    # Both keys' requests fall within one minute, so each limit must exceed them all.
+    requests = 2 * len(corpus())
+    assert [name for name in LOAD_TEST_ENV if int(given.get(name, 0)) < requests] == []

@@ -43,6 +43,29 @@ def test_filters(client):
     assert {f["id"] for f in ib} >= {"ib-hdr-200", "ib-ndr-400"}
     unsupported = client.get("/v1/catalog/rdma-support?supported=false").get_json()
     assert unsupported and all(e["reason"] for e in unsupported)
+    nvidia = client.get("/v1/catalog/gpus?vendor=nvidia").get_json()
+    assert nvidia and all(g["vendor"] == "nvidia" for g in nvidia)
+    pairs = client.get("/v1/catalog/rdma-support?server=hgx-h100-8&fabric=ib-ndr-400").get_json()
+    assert [(e["server"], e["fabric"]) for e in pairs] == [("hgx-h100-8", "ib-ndr-400")]
+    stock = client.get("/v1/catalog/regions?server=hgx-h100-8").get_json()
+    assert stock and all(s["server"] == "hgx-h100-8" for r in stock for s in r["stock"])
+
+
+@pytest.mark.parametrize("query, pointer", [
+    ("servers?gpu=zzz", "/query/gpu"),
+    ("gpus?vendor=NVIDIA", "/query/vendor"),
+    ("rdma-support?server=zzz", "/query/server"),
+    ("rdma-support?server=hgx-h100-8&fabric=zzz", "/query/fabric"),
+    ("regions?server=zzz", "/query/server"),
+])
+def test_a_filter_naming_what_the_catalog_lacks_is_a_422_naming_it(client, query, pointer):
+    # An empty list would say "none match" when the name is wrong.
+    response = client.get(f"/v1/catalog/{query}")
+    assert response.status_code == 422, response.get_json()
+    (error,) = response.get_json()["errors"]
+    value = query.rsplit("=", 1)[1]
+    assert error["pointer"] == pointer and f"{value!r}" in error["detail"]
+    assert "catalog version 1" in error["detail"]
 
 
 def test_the_rdma_matrix_says_which_pairs_run_nvls_and_collnet(client):

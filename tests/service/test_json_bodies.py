@@ -117,3 +117,33 @@ def test_an_optional_body_may_be_empty_as_the_partner_client_sends_it(client):
                            content_type="application/json",
                            headers={"If-Match": created.headers["ETag"]})
     assert repriced.status_code == 200, repriced.get_json()
+
+
+@pytest.mark.parametrize("number, pointer, detail", [
+    ("1" * 5001, "/tokens", "number too long (more than 1000 digits)"),
+    ("-" + "9" * 1001, "/tokens", "number too long (more than 1000 digits)"),
+    ("1" * 5001 + "e0", "/tokens", "number beyond the range of a double"),
+])
+def test_a_number_no_field_can_take_is_a_plain_400_naming_where_it_is(client, number, pointer,
+                                                                       detail):
+    body = '{"workload": {"preset": "llama-3-8b"}, "tokens": ' + number + '}'
+    response = client.post("/v1/sizings", data=body, content_type="application/json")
+    problem = assert_problem(response, 400, "invalid_json")
+    assert problem["errors"] == [{"pointer": pointer, "detail": detail}]
+    # Neither the interpreter's advice nor the number itself comes back.
+    assert "sys." not in problem["detail"] and number[:40] not in problem["detail"]
+
+
+def test_a_long_number_deep_in_a_list_is_named_by_its_pointer(client):
+    body = ('{"workload": {"preset": "llama-3-8b"}, "tokens": 1e12, "gpu_models": ["h100-sxm", '
+            + "7" * 2000 + "]}")
+    response = client.post("/v1/sizings", data=body, content_type="application/json")
+    problem = assert_problem(response, 400, "invalid_json")
+    assert [e["pointer"] for e in problem["errors"]] == ["/gpu_models/1"]
+
+
+def test_an_integer_of_many_digits_within_the_limit_is_the_field_s_422(client):
+    body = '{"workload": {"preset": "llama-3-8b"}, "tokens": ' + "1" * 400 + '}'
+    response = client.post("/v1/sizings", data=body, content_type="application/json")
+    problem = assert_problem(response, 422, "validation_failed")
+    assert [e["pointer"] for e in problem["errors"]] == ["/tokens"]
