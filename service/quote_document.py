@@ -214,7 +214,10 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
                                support=terms.support, billing=billing)
     except PricingError as exc:
         raise Invalid.at("/configuration", str(exc)) from None
-    tax = pricing.tax(book, priced.total, terms.currency, terms.country, terms.vat_id)
+    try:
+        tax = pricing.tax(book, priced.total, terms.currency, terms.country, terms.vat_id)
+    except pricing.VatIdMismatch as exc:
+        raise Invalid.at("/customer/vat_id", str(exc)) from None
     server, fabric = snap.servers[config.server], snap.fabrics[config.fabric]
     notes = list(priced.notes)
     if tax.note:

@@ -169,6 +169,33 @@ def test_reverse_charge_for_an_eu_business_abroad(client):
     assert client.post("/v1/quotes", json=same_country).get_json()["totals"]["tax_label"] == "VAT 19% (DE)"
 
 
+def test_a_vat_id_of_another_country_than_the_customer_s_is_refused(client):
+    foreign_id = {**EXPLICIT, "customer": {"name": "Ada", "country": "FR", "vat_id": "DE123456789"}}
+    refused = client.post("/v1/quotes", json=foreign_id)
+    assert refused.status_code == 422, refused.get_json()
+    assert [e["pointer"] for e in refused.get_json()["errors"]] == ["/customer/vat_id"]
+    created = client.post("/v1/quotes", json=EXPLICIT)
+    url = f"/v1/quotes/{created.get_json()['id']}"
+    changed = client.patch(url, json={"customer": foreign_id["customer"]},
+                           headers={"If-Match": created.headers["ETag"]})
+    assert changed.status_code == 422
+    assert [e["pointer"] for e in changed.get_json()["errors"]] == ["/customer/vat_id"]
+    assert client.get(url).get_json()["revision"] == 1
+    assert client.get(url).headers["ETag"] == created.headers["ETag"]
+
+
+def test_a_business_outside_the_eu_is_invoiced_without_german_vat(client):
+    business = {**EXPLICIT, "customer": {"name": "Ada", "country": "GB", "vat_id": "GB123456789"}}
+    quote = client.post("/v1/quotes", json=business).get_json()
+    assert quote["totals"]["tax_label"] == "Outside the scope of DE VAT (GB)"
+    assert quote["totals"]["tax"] == "0.00"
+    assert quote["totals"]["grand_total"] == quote["totals"]["term_net"]
+    assert any("accounts for any VAT due in GB" in note for note in quote["notes"])
+    consumer = {**EXPLICIT, "customer": {"name": "Ada", "country": "GB"}}
+    assert client.post("/v1/quotes", json=consumer).get_json()["totals"]["tax_label"] == (
+        "VAT 20% (GB)")
+
+
 def test_list_filters_and_isolation(catalog_app, client):
     created = client.post("/v1/quotes", json=EXPLICIT).get_json()
     listed = client.get("/v1/quotes?status=draft&limit=100").get_json()["items"]
