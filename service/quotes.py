@@ -206,7 +206,7 @@ def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
             raise Conflict(f"A {quote.status} quote can become {allowed}, not {body['status']}",
                            code="invalid_transition", errors=[("/status", f"allowed: {allowed}")])
         values["status"] = body["status"]
-    if "customer" in body:
+    if "customer" in body and body["customer"] != quote.customer:
         values["customer"] = body["customer"]
         taxed_as = lambda c: (c.get("country"), c.get("vat_id"))
         if taxed_as(body["customer"]) != taxed_as(quote.customer):
@@ -217,6 +217,10 @@ def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
                    "customer_country_changed", body["customer"],
                    valid_until=old.document["valid_until"], **values)
             return quote
+    if not values:
+        # Nothing changes, so neither do the ETag and updated_at: another editor holding the
+        # same ETag is not sent a 412 for a change that never happened.
+        return quote
     bump(session, quote, **values)
     session.commit()
     session.refresh(quote)
@@ -224,11 +228,17 @@ def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
 
 
 def reprice(session: Session, quote: Quote) -> Quote:
-    """A new revision at the current catalog version; the old one stays as it was."""
+    """A new revision at the current catalog version; the old one stays as it was.
+
+    A quote already priced at the current version has nothing to re-price: it is returned as
+    it is, with no new revision and the same ETag.
+    """
     if quote.status in FINAL:
         raise Conflict(f"The quote is {quote.status} and can no longer change", code="quote_closed")
-    revise(session, quote, snapshot(session, queries.resolve_version(session).id), "repriced",
-           quote.customer)
+    version = queries.resolve_version(session).id
+    if version == current(session, quote).catalog_version_id:
+        return quote
+    revise(session, quote, snapshot(session, version), "repriced", quote.customer)
     return quote
 
 

@@ -423,4 +423,40 @@ def test_reprice_reads_its_body_like_every_other(client, raw, status, code, poin
     assert client.get(f"/v1/quotes/{quote_id}").get_json()["revision"] == 1
     empty_object = client.post(f"/v1/quotes/{quote_id}/reprice", json={},
                                headers={"If-Match": etag})
-    assert empty_object.status_code == 200 and empty_object.get_json()["revision"] == 2
+    assert empty_object.status_code == 200 and empty_object.get_json()["revision"] == 1
+
+
+@pytest.mark.parametrize("body", [{}, {"status": "draft"},
+                                  {"customer": {"name": "Ada", "country": "DE"}},
+                                  {"status": "draft", "customer": {"name": "Ada", "country": "DE"}}])
+def test_a_change_that_changes_nothing_keeps_the_etag(client, body):
+    created = client.post("/v1/quotes", json=EXPLICIT)
+    url, etag = f"/v1/quotes/{created.get_json()['id']}", created.headers["ETag"]
+    unchanged = client.patch(url, json=body, headers={"If-Match": etag})
+    assert unchanged.status_code == 200, unchanged.get_json()
+    assert unchanged.headers["ETag"] == etag
+    assert unchanged.get_json() == client.get(url).get_json()
+    assert {k: v for k, v in unchanged.get_json().items() if k != "client_secret"} == {
+        k: v for k, v in created.get_json().items() if k != "client_secret"}
+    # Another editor who read the same ETag still changes it.
+    assert client.patch(url, json={"status": "sent"}, headers={"If-Match": etag}).status_code == 200
+
+
+def test_reprice_without_a_catalog_change_makes_no_revision(tmp_path):
+    client = authorised(build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}"))
+    created = client.post("/v1/quotes", json=EXPLICIT)
+    url, etag = f"/v1/quotes/{created.get_json()['id']}", created.headers["ETag"]
+    same = client.post(f"{url}/reprice", headers={"If-Match": etag})
+    assert same.status_code == 200 and same.headers["ETag"] == etag
+    assert same.get_json()["revision"] == 1 and same.get_json()["change_from_previous"] is None
+    assert same.get_json()["updated_at"] == created.get_json()["updated_at"]
+    change_catalog(client, server_prices=[{"server": "hgx-a100-80gb-8", "region": "us-east",
+                                           "monthly_usd": "9999.00"}])
+    moved = client.post(f"{url}/reprice", headers={"If-Match": etag})
+    assert moved.status_code == 200 and moved.get_json()["revision"] == 2
+    assert moved.headers["ETag"] != etag
+
+
+def change_catalog(client, **change):
+    response = client.post("/v1/catalog/changes", json={"note": "test", **change})
+    assert response.status_code == 201, response.get_json()
