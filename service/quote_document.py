@@ -1,7 +1,8 @@
 """What one revision of a quote says: seller, configuration, priced lines, tax, performance, terms.
 
-A quote of a sizing's ranked configuration is priced by the same engine for the same billed
-period as the sizing, so its net total before tax is the sizing's total.
+A quote of a sizing's ranked configuration is priced by the same engine, at the sizing's catalog
+version, for the same billed period as the sizing, so its net total before tax is the sizing's
+total. Stock is always the current version's: what can be delivered now.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from decimal import Decimal
 from catalog import pricing
 from catalog.offer import delivery
 from catalog.pricing import Billing, Configuration, PricedLine, PricingError
-from catalog.snapshot import Provider, Snapshot
+from catalog.snapshot import Provider, Snapshot, Stock
 from service.failures import Invalid
 from service.sizing_result import (
     INTERVALS_TEXT,
@@ -68,7 +69,9 @@ class QuoteStock:
     from_deliveries: int
     lead_time_days: int
     delivery_date: str
-    undeliverable: int = field(**described("Nodes beyond stock and nodes on order"))
+    undeliverable: int = field(**described(
+        "Nodes beyond stock and nodes on order: 0 when created (more is refused); a later "
+        "revision shows it when the stock dropped, and such a quote is not sent or accepted"))
     warning: str | None
 
 
@@ -182,6 +185,22 @@ def configuration_of(snap: Snapshot, server: str, fabric: str, nodes: int, regio
     return Configuration(server, fabric, nodes, region, pairing.nics_used, ratio)
 
 
+def check_deliverable(stock: Stock, nodes: int, max_lead_time_days: int | None,
+                      pointer: str) -> None:
+    """A 422 naming the field when the region cannot deliver `nodes`: those on hand, and those
+    on order if they arrive within `max_lead_time_days` (None: whenever they arrive)."""
+    usable = (stock.available_nodes + stock.arriving_nodes if max_lead_time_days is None
+              else stock.usable(max_lead_time_days))
+    if nodes <= usable:
+        return
+    within = ("" if max_lead_time_days is None
+              else f" arriving within the sizing's max_lead_time_days ({max_lead_time_days})")
+    raise Invalid.at(pointer, f"{nodes} nodes cannot be delivered: the region has "
+                     f"{stock.available_nodes} in stock and {stock.arriving_nodes} on order "
+                     f"(in {stock.lead_time_days} days), {usable} of them{within}",
+                     "undeliverable")
+
+
 def offered_currency(book: pricing.PriceBook, currency: str) -> None:
     """A 422 naming the field for a currency the price book has no exchange rate for."""
     if currency not in book.rates:
@@ -203,8 +222,10 @@ def billing_of(snap: Snapshot, config: Configuration, terms: Terms,
 
 
 def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing, today: date,
-             sizing: FromSizing | None, change: RevisionChange | None = None) -> QuoteDocument:
-    """Price `config` for `billing` and write down everything the quote says."""
+             sizing: FromSizing | None, change: RevisionChange | None = None, *,
+             stock: Stock) -> QuoteDocument:
+    """Price `config` for `billing` and write down everything the quote says; `stock` is the
+    region's stock of the server now (prices may be a sizing's or an earlier revision's)."""
     book = snap.prices
     # Again here: a revision of a stored quote reaches this without billing_of, in a currency
     # the current catalog may no longer offer.
@@ -228,14 +249,10 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
                      "waits for no replacement (the sizing's goodput counts them).")
     if sizing is not None and (terms.term, terms.currency) == (sizing.ranked.price.term,
                                                                sizing.ranked.price.currency):
+        # Priced at the sizing's catalog version: the same money, and the same warning.
         if sizing.ranked.price.warning:
             notes.append(sizing.ranked.price.warning)
-        shown = sizing.ranked.price.total
-        if shown != priced.total:
-            notes.append(f"The sizing (catalog version {sizing.catalog_version}) showed "
-                         f"{shown:,} {terms.currency}; prices changed since, to catalog version "
-                         f"{snap.version_id}.")
-    stock = delivery(snap.stock_of(config.region, config.server), config.nodes, today)
+    handed_over = delivery(stock, config.nodes, today)
     return QuoteDocument(
         catalog_version=snap.version_id, issued_on=today.isoformat(),
         valid_until=(today + timedelta(days=terms.valid_days)).isoformat(),
@@ -254,8 +271,9 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
             recurring=priced.recurring, one_time=priced.one_time, term_net=priced.total,
             tax_label=tax.label, tax_rate=tax.rate, tax=tax.amount,
             grand_total=priced.total + tax.amount),
-        stock=QuoteStock(stock.available_now, stock.from_deliveries, stock.lead_time_days,
-                         stock.delivery_date.isoformat(), stock.undeliverable, stock.warning),
+        stock=QuoteStock(handed_over.available_now, handed_over.from_deliveries,
+                         handed_over.lead_time_days, handed_over.delivery_date.isoformat(),
+                         handed_over.undeliverable, handed_over.warning),
         workload=sizing.workload if sizing else None,
         performance=performance_of(sizing, book, config, terms) if sizing else None,
         network_advice=advice_for(sizing, fabric.id, fabric.name, fabric.kind) if sizing else None,
@@ -299,16 +317,17 @@ def advice_for(sizing: FromSizing, fabric: str, fabric_name: str,
 
 
 def repriced(snap: Snapshot, old: QuoteDocument, old_revision: int, old_catalog_version: int,
-             country: str | None, vat_id: str | None, today: date) -> QuoteDocument:
-    """The same configuration, billed period and terms at the current catalog version (the
-    total's range too)."""
+             country: str | None, vat_id: str | None, today: date, *,
+             stock: Stock) -> QuoteDocument:
+    """The same configuration, billed period and terms at `snap`'s prices (the total's range
+    too), with the region's stock now."""
     c = old.configuration
     config = configuration_of(snap, c.server.id, c.fabric.id, c.nodes, c.region,
                               c.oversubscription)
     billing = Billing(old.term, old.totals.months_billed, old.totals.hours_billed)
     valid_days = max((date.fromisoformat(old.valid_until) - date.fromisoformat(old.issued_on)).days, 1)
     terms = Terms(old.term, old.currency, old.support, valid_days, country, vat_id)
-    new = revision(snap, config, terms, billing, today, None)
+    new = revision(snap, config, terms, billing, today, None, stock=stock)
     change = RevisionChange(old_revision, old_catalog_version,
                          new.totals.grand_total - old.totals.grand_total,
                          new.totals.monthly_net - old.totals.monthly_net)

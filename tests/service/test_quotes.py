@@ -94,9 +94,44 @@ def test_stock_shortfall_is_quoted_with_lead_time(client):
     stock = quote["stock"]
     assert stock["available_now"] == 4 and stock["from_deliveries"] == 4
     assert stock["lead_time_days"] == 42 and stock["delivery_date"] in stock["warning"]
+
+
+@pytest.mark.parametrize("nodes", [17, 4096])
+def test_nodes_beyond_stock_and_stock_on_order_are_not_quoted(client, nodes):
+    # us-east has 4 B200 nodes on hand and 12 on order: 16 can be sold, 17 cannot.
     beyond = client.post("/v1/quotes", json={**EXPLICIT, "configuration": {
-        "server": "hgx-b200-8", "fabric": "ib-ndr-400", "nodes": 20, "region": "us-east"}}).get_json()
-    assert beyond["stock"]["undeliverable"] == 4 and "only 16" in beyond["stock"]["warning"]
+        "server": "hgx-b200-8", "fabric": "ib-ndr-400", "nodes": nodes, "region": "us-east"}})
+    assert beyond.status_code == 422, beyond.get_json()
+    assert beyond.get_json()["code"] == "undeliverable"
+    assert [e["pointer"] for e in beyond.get_json()["errors"]] == ["/configuration/nodes"]
+    assert "4 in stock and 12 on order" in beyond.get_json()["detail"]
+    at_most = client.post("/v1/quotes", json={**EXPLICIT, "configuration": {
+        "server": "hgx-b200-8", "fabric": "ib-ndr-400", "nodes": 16, "region": "us-east"}})
+    assert at_most.status_code == 201 and at_most.get_json()["stock"]["undeliverable"] == 0
+
+
+def test_a_quote_whose_stock_is_gone_is_neither_sent_nor_accepted(tmp_path):
+    client = authorised(build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}"))
+    b200 = {**EXPLICIT, "configuration": {"server": "hgx-b200-8", "fabric": "ib-ndr-400",
+                                          "nodes": 4, "region": "us-east"}}
+    first, second = (client.post("/v1/quotes", json=b200) for _ in range(2))
+    sent = client.patch(f"/v1/quotes/{second.get_json()['id']}", json={"status": "sent"},
+                        headers={"If-Match": second.headers["ETag"]})
+    assert sent.status_code == 200
+    change_catalog(client, stock=[{"region": "us-east", "server": "hgx-b200-8",
+                                   "available_nodes": 2, "arriving_nodes": 0}])
+    for created, etag, was, asked in ((first, first.headers["ETag"], "draft", "sent"),
+                                      (second, sent.headers["ETag"], "sent", "accepted")):
+        url = f"/v1/quotes/{created.get_json()['id']}"
+        refused = client.patch(url, json={"status": asked}, headers={"If-Match": etag})
+        assert refused.status_code == 409, refused.get_json()
+        assert refused.get_json()["code"] == "quote_undeliverable"
+        assert [e["pointer"] for e in refused.get_json()["errors"]] == ["/status"]
+        assert client.get(url).get_json()["status"] == was
+    # Closing a quote that cannot be delivered stays possible.
+    expired = client.patch(f"/v1/quotes/{first.get_json()['id']}", json={"status": "expired"},
+                           headers={"If-Match": first.headers["ETag"]})
+    assert expired.status_code == 200
 
 
 def test_status_transitions_need_if_match(client):
@@ -460,3 +495,47 @@ def test_reprice_without_a_catalog_change_makes_no_revision(tmp_path):
 def change_catalog(client, **change):
     response = client.post("/v1/catalog/changes", json={"note": "test", **change})
     assert response.status_code == 201, response.get_json()
+
+
+# A 71-day run (1,715.14 h, shown as 1,715): a 1y term bills it 12 months, the monthly term
+# 1,716 started hours.
+LONG_RUN = {"workload": {"preset": "llama-3-70b"}, "tokens": 2e11, "nodes": {"min": 4, "max": 16},
+            "term": "1y", "currency": "EUR", "region": "eu-central"}
+
+
+def rank_one(client, body=LONG_RUN) -> tuple[str, dict]:
+    created = client.post("/v1/sizings", json=body, headers={"Prefer": "wait=60"}).get_json()
+    assert created["status"] == "succeeded", created
+    return created["id"], created["result"]["configurations"][0]
+
+
+def test_a_sizing_is_quoted_at_its_own_catalog_version_and_repriced_on_request(tmp_path):
+    client = authorised(build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}"))
+    sizing_id, ranked = rank_one(client)
+    change_catalog(client, server_prices=[{"server": ranked["server"]["id"], "region": "eu-central",
+                                           "hourly_usd": "999.00", "monthly_usd": "99999.00"}])
+    created = client.post("/v1/quotes", json={"sizing_id": sizing_id,
+                                              "customer": {"name": "Ada", "country": "DE"}})
+    quote = created.get_json()
+    assert quote["totals"]["term_net"] == ranked["price"]["total"]
+    assert quote["catalog_version"] == quote["performance"]["sizing_catalog_version"] == 1
+    assert quote["revisions"][0]["catalog_version"] == 1
+    repriced = client.post(f"/v1/quotes/{quote['id']}/reprice",
+                           headers={"If-Match": created.headers["ETag"]}).get_json()
+    assert repriced["catalog_version"] == 2 and repriced["revision"] == 2
+    assert Decimal(repriced["change_from_previous"]["grand_total_delta"]) > 0
+    assert Decimal(repriced["totals"]["term_net"]) > Decimal(ranked["price"]["total"])
+
+
+@pytest.mark.parametrize("available, arriving, lead_time_days", [(1, 0, 0), (0, 64, 45)])
+def test_a_sizing_whose_stock_is_gone_is_not_quoted(tmp_path, available, arriving, lead_time_days):
+    # The sizing allows the default 30 days of lead time: nodes arriving in 45 do not count.
+    client = authorised(build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}"))
+    sizing_id, ranked = rank_one(client)
+    change_catalog(client, stock=[{"region": "eu-central", "server": ranked["server"]["id"],
+                                   "available_nodes": available, "arriving_nodes": arriving,
+                                   "lead_time_days": lead_time_days}])
+    refused = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": {"name": "Ada"}})
+    assert refused.status_code == 422, refused.get_json()
+    assert refused.get_json()["code"] == "undeliverable"
+    assert [e["pointer"] for e in refused.get_json()["errors"]] == ["/rank"]
