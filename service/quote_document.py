@@ -26,6 +26,7 @@ from service.sizing_result import (
     WorkloadSummary,
 )
 from service.total_range import total_range
+from sizing import explain
 from sizing.advice import ROCE_CHECKLIST, ChecklistItem
 
 
@@ -94,6 +95,10 @@ class QuotePerformance:
     expected_interruptions: float
     intervals: dict[str, Interval] = field(**described(INTERVALS_TEXT))
     calibration: str = field(**described("calibrated or extrapolated (see the sizing)"))
+    # Kept exactly, for the idle-term warning of a re-priced revision. Quotes stored before: None.
+    training_hours: float | None = field(default=None, metadata={
+        "description": "The sizing's training_hours: the wall clock billed, unrounded",
+        "digits": 0})
 
 
 @dataclass(frozen=True)
@@ -165,6 +170,21 @@ class FromSizing:
     advice: NetworkAdvice | None
     catalog_version: int
 
+    def training_hours(self, term: str) -> float:
+        """The wall clock the quote bills at `term`: the sizing's own, unrounded.
+
+        At the sizing's term its billed period is reused as it is; at another the hours are
+        billed again, which a result stored before it kept them unrounded cannot do exactly.
+        """
+        price = self.ranked.price
+        if price.training_hours is not None:
+            return price.training_hours
+        if term == price.term:
+            return self.ranked.time_to_train_hours
+        raise Invalid.at("/term", "this sizing was stored before it kept its training's hours "
+                         f"unrounded: quote it at its own term ({price.term}) or submit the "
+                         "questionnaire again", "sizing_outdated")
+
 
 def configuration_of(snap: Snapshot, server: str, fabric: str, nodes: int, region: str,
                      oversubscription: float | None, pointer: str = "/configuration") -> Configuration:
@@ -218,7 +238,23 @@ def billing_of(snap: Snapshot, config: Configuration, terms: Terms,
     if terms.term == price.term:
         return Billing(price.term, price.months_billed, price.hours_billed)
     return pricing.billing_for(snap.prices, config, term=terms.term, currency=terms.currency,
-                               training_hours=sizing.ranked.time_to_train_hours)
+                               training_hours=sizing.training_hours(terms.term))
+
+
+def idle_term_warning(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing,
+                      training_hours: float) -> str | None:
+    """The sizing's warning of a committed term billed well beyond the training, at the quote's
+    own term, currency and support, with the monthly term's price of the same run."""
+    if terms.term == "monthly":
+        return None
+    book = snap.prices
+    monthly = pricing.price(book, config, term="monthly", currency=terms.currency,
+                            support=terms.support, billing=pricing.billing_for(
+                                book, config, term="monthly", currency=terms.currency,
+                                training_hours=training_hours, support=terms.support))
+    return explain.term_warning(terms.term, billing.months, training_hours, book.hours_per_month,
+                                snap.policy.idle_term_warning_share,
+                                f"{monthly.total:,} {terms.currency}")
 
 
 def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing, today: date,
@@ -247,11 +283,10 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
         notes.append(f"{config.nodes} nodes: {sizing.ranked.nodes} for the job and "
                      f"{sizing.ranked.hot_spare_nodes} hot spare nodes kept ready, so a failure "
                      "waits for no replacement (the sizing's goodput counts them).")
-    if sizing is not None and (terms.term, terms.currency) == (sizing.ranked.price.term,
-                                                               sizing.ranked.price.currency):
-        # Priced at the sizing's catalog version: the same money, and the same warning.
-        if sizing.ranked.price.warning:
-            notes.append(sizing.ranked.price.warning)
+    if sizing is not None:
+        warning = idle_term_warning(snap, config, terms, billing, sizing.training_hours(terms.term))
+        if warning:
+            notes.append(warning)
     handed_over = delivery(stock, config.nodes, today)
     return QuoteDocument(
         catalog_version=snap.version_id, issued_on=today.isoformat(),
@@ -287,7 +322,8 @@ def performance_of(sizing: FromSizing, book: pricing.PriceBook, config: Configur
                             r.samples_per_s, r.mfu, r.step_time_s, r.communication_share,
                             r.time_to_train_hours, r.bottleneck, r.layout, sizing.catalog_version,
                             r.goodput.goodput, r.goodput.expected_interruptions,
-                            priced_intervals(book, config, terms, r.intervals), r.calibration)
+                            priced_intervals(book, config, terms, r.intervals), r.calibration,
+                            r.price.training_hours)
 
 
 def priced_intervals(book: pricing.PriceBook, config: Configuration, terms: Terms,
@@ -333,5 +369,9 @@ def repriced(snap: Snapshot, old: QuoteDocument, old_revision: int, old_catalog_
                          new.totals.monthly_net - old.totals.monthly_net)
     performance = old.performance and replace(old.performance, intervals=priced_intervals(
         snap.prices, config, terms, old.performance.intervals))
+    notes = new.notes
+    if performance and performance.training_hours is not None:
+        warning = idle_term_warning(snap, config, terms, billing, performance.training_hours)
+        notes += (warning,) if warning else ()
     return replace(new, workload=old.workload, performance=performance,
-                   network_advice=old.network_advice, change_from_previous=change)
+                   network_advice=old.network_advice, notes=notes, change_from_previous=change)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 import shutil
 import string
@@ -509,6 +510,31 @@ def rank_one(client, body=LONG_RUN) -> tuple[str, dict]:
     return created["id"], created["result"]["configurations"][0]
 
 
+def test_a_quote_at_another_term_bills_the_hours_the_sizing_priced(client):
+    sizing_id, ranked = rank_one(client)
+    monthly_cost = re.search(r"on the monthly term the same run costs ([0-9,.]+) EUR",
+                             ranked["price"]["warning"]).group(1).replace(",", "")
+    quote = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": "monthly",
+                                            "customer": {"name": "Ada"}}).get_json()
+    assert quote["totals"]["term_net"] == monthly_cost
+    assert quote["totals"]["hours_billed"] == math.ceil(ranked["price"]["training_hours"])
+
+
+@pytest.mark.parametrize("term, months", [("1y", 12), ("3y", 36)])
+def test_a_quote_warns_of_the_idle_part_of_its_own_term(client, term, months):
+    sizing_id, ranked = rank_one(client)
+    quote = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": term,
+                                            "customer": {"name": "Ada"}}).get_json()
+    idle = [n for n in quote["notes"] if "of the billed time comes after the training ends" in n]
+    assert len(idle) == 1, quote["notes"]
+    assert f"the {term} term bills {months} months" in idle[0]
+    if term == ranked["price"]["term"]:
+        assert idle == [ranked["price"]["warning"]]
+    monthly = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": "monthly",
+                                              "customer": {"name": "Ada"}}).get_json()
+    assert not any("comes after the training ends" in n for n in monthly["notes"])
+
+
 def test_a_sizing_is_quoted_at_its_own_catalog_version_and_repriced_on_request(tmp_path):
     client = authorised(build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}"))
     sizing_id, ranked = rank_one(client)
@@ -525,6 +551,9 @@ def test_a_sizing_is_quoted_at_its_own_catalog_version_and_repriced_on_request(t
     assert repriced["catalog_version"] == 2 and repriced["revision"] == 2
     assert Decimal(repriced["change_from_previous"]["grand_total_delta"]) > 0
     assert Decimal(repriced["totals"]["term_net"]) > Decimal(ranked["price"]["total"])
+    # The re-priced revision still warns of the idle term, with the new monthly price.
+    idle = [n for n in repriced["notes"] if "comes after the training ends" in n]
+    assert len(idle) == 1 and idle != [ranked["price"]["warning"]]
 
 
 @pytest.mark.parametrize("available, arriving, lead_time_days", [(1, 0, 0), (0, 64, 45)])
