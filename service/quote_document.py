@@ -214,10 +214,10 @@ def check_deliverable(stock: Stock, nodes: int, max_lead_time_days: int | None,
     if nodes <= usable:
         return
     within = ("" if max_lead_time_days is None
-              else f" arriving within the sizing's max_lead_time_days ({max_lead_time_days})")
-    raise Invalid.at(pointer, f"{nodes} nodes cannot be delivered: the region has "
-                     f"{stock.available_nodes} in stock and {stock.arriving_nodes} on order "
-                     f"(in {stock.lead_time_days} days), {usable} of them{within}",
+              else f" within the sizing's max_lead_time_days ({max_lead_time_days})")
+    raise Invalid.at(pointer, f"{nodes} nodes cannot be delivered: the region can deliver "
+                     f"{usable}{within} ({stock.available_nodes} in stock, "
+                     f"{stock.arriving_nodes} on order in {stock.lead_time_days} days)",
                      "undeliverable")
 
 

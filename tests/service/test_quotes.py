@@ -105,7 +105,7 @@ def test_nodes_beyond_stock_and_stock_on_order_are_not_quoted(client, nodes):
     assert beyond.status_code == 422, beyond.get_json()
     assert beyond.get_json()["code"] == "undeliverable"
     assert [e["pointer"] for e in beyond.get_json()["errors"]] == ["/configuration/nodes"]
-    assert "4 in stock and 12 on order" in beyond.get_json()["detail"]
+    assert "can deliver 16 (4 in stock, 12 on order in 42 days)" in beyond.get_json()["detail"]
     at_most = client.post("/v1/quotes", json={**EXPLICIT, "configuration": {
         "server": "hgx-b200-8", "fabric": "ib-ndr-400", "nodes": 16, "region": "us-east"}})
     assert at_most.status_code == 201 and at_most.get_json()["stock"]["undeliverable"] == 0
@@ -568,3 +568,5 @@ def test_a_sizing_whose_stock_is_gone_is_not_quoted(tmp_path, available, arrivin
     assert refused.status_code == 422, refused.get_json()
     assert refused.get_json()["code"] == "undeliverable"
     assert [e["pointer"] for e in refused.get_json()["errors"]] == ["/rank"]
+    assert f"can deliver {available} within the sizing's max_lead_time_days (30)" in (
+        refused.get_json()["detail"])
