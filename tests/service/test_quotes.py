@@ -570,3 +570,26 @@ def test_a_sizing_whose_stock_is_gone_is_not_quoted(tmp_path, available, arrivin
     assert [e["pointer"] for e in refused.get_json()["errors"]] == ["/rank"]
     assert f"can deliver {available} within the sizing's max_lead_time_days (30)" in (
         refused.get_json()["detail"])
+
+
+def test_a_sizing_stored_without_its_unrounded_hours_is_quoted_at_its_own_term_only(catalog_app,
+                                                                                     client):
+    from service import db
+    from service.records import Sizing
+
+    sizing_id, _ = rank_one(client)
+    with catalog_app.app_context():
+        session = db.session()
+        record = session.get(Sizing, sizing_id)
+        old = dict(record.result)
+        old["configurations"] = [{**c, "price": {k: v for k, v in c["price"].items()
+                                                 if k != "training_hours"}}
+                                 for c in old["configurations"]]
+        record.result = old
+        session.commit()
+    other_term = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": "monthly",
+                                                 "customer": {"name": "Ada"}})
+    assert other_term.status_code == 422 and other_term.get_json()["code"] == "sizing_outdated"
+    assert [e["pointer"] for e in other_term.get_json()["errors"]] == ["/term"]
+    own_term = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": {"name": "Ada"}})
+    assert own_term.status_code == 201, own_term.get_json()
