@@ -493,6 +493,9 @@ class TaxesSchema(StrictSchema):
     rates = fields.Dict(keys=COUNTRY_CODE, values=DecimalString(validate=DISCOUNT), required=True)
     names = fields.Dict(keys=COUNTRY_CODE, values=fields.String(validate=TEXT), required=True)
     reverse_charge_countries = fields.List(COUNTRY_CODE, required=True)
+    # A VAT id's prefix where it is not the country's code (Greece's EL).
+    vat_id_prefixes = fields.Dict(keys=COUNTRY_CODE, values=fields.String(
+        validate=validate.Regexp(r"^[A-Z]{2}$")), load_default=dict)
     sources = fields.Dict(keys=fields.String(), values=fields.String(validate=TEXT), required=True)
 
     @validates_schema
@@ -504,9 +507,14 @@ class TaxesSchema(StrictSchema):
             if country not in data["names"]:
                 raise ValidationError(f"no tax name given (add names.{country})",
                                       field_name=f"rates.{country}")
-        if "reverse_charge_countries" not in data["sources"]:
-            raise ValidationError("no source given (add sources.reverse_charge_countries)",
-                                  field_name="reverse_charge_countries")
+        # What a business outside the reverse-charge area is charged is a rule of its own.
+        rules = ["reverse_charge_countries", "business_outside_reverse_charge_area"]
+        if data["vat_id_prefixes"]:
+            rules.append("vat_id_prefixes")
+        for rule in rules:
+            if rule not in data["sources"]:
+                raise ValidationError(f"no source given (add sources.{rule})",
+                                      field_name=rule if rule in data else "sources")
 
 
 class ProviderSchema(SourcedSchema):

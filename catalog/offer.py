@@ -93,8 +93,9 @@ class Delivery:
 def delivery(stock: Stock, nodes: int, ordered_on: date) -> Delivery:
     """How `nodes` nodes are delivered from `stock` when ordered on `ordered_on`.
 
-    The ranking never shows a configuration beyond what is on hand and arrives in time; an
-    explicit quote for one says how many nodes cannot be delivered.
+    The ranking never shows a configuration beyond what is on hand and arrives in time, and no
+    quote is made or sent for one; a quote revised after the stock dropped says how many nodes
+    cannot be delivered.
     """
     short = max(nodes - stock.available_nodes, 0)
     from_deliveries = min(short, stock.arriving_nodes)

@@ -27,6 +27,10 @@ class PricingError(LookupError):
     """A configuration the price list cannot price (unknown region, currency, pairing)."""
 
 
+class VatIdMismatch(ValueError):
+    """A VAT id that another country than the customer's issued."""
+
+
 @dataclass(frozen=True)
 class Configuration:
     server: str
@@ -75,6 +79,7 @@ class PriceBook:
     tax_names: dict[str, str] = field(default_factory=dict)
     reverse_charge_countries: frozenset[str] = frozenset()
     seller_country: str = ""
+    vat_id_prefixes: dict[str, str] = field(default_factory=dict)  # where not the country's code
 
     @classmethod
     def from_document(cls, doc: dict[str, Any]) -> PriceBook:
@@ -103,6 +108,8 @@ class PriceBook:
             tax_names=dict(doc["taxes"]["names"]),
             reverse_charge_countries=frozenset(doc["taxes"]["reverse_charge_countries"]),
             seller_country=doc["provider"]["country"],
+            # Catalog versions stored before the file had them: none.
+            vat_id_prefixes=dict(doc["taxes"].get("vat_id_prefixes") or {}),
         )
 
     def round(self, amount: Decimal, currency: str, places: int | None = None) -> Decimal:
@@ -345,19 +352,34 @@ def tax(book: PriceBook, net: Decimal, currency: str, country: str | None,
         vat_id: str | None) -> Tax:
     """The tax line of a quote for a customer in `country` (a business when it gives a VAT id).
 
-    Reverse charge applies to business customers with a VAT id in another country of the
-    reverse-charge area (taxes.yaml) than the seller's: the customer accounts for the VAT.
+    A business customer's service is supplied where it is established (taxes.yaml): from a
+    seller in the reverse-charge area, one with a VAT id of another country of the area is
+    invoiced without VAT and accounts for it (reverse charge); one outside the area is charged
+    no VAT of the seller's country and accounts for any tax of its own. Raises VatIdMismatch
+    for a VAT id whose prefix is not the customer country's.
     """
     zero = book.round(Decimal(0), currency)
     if not country:
         return Tax("Tax (no customer country given)", None, zero,
                    "No customer country: tax is not included; it is added at invoicing.")
-    if (vat_id and country in book.reverse_charge_countries and country != book.seller_country
-            and book.seller_country in book.reverse_charge_countries):
-        name = book.tax_names.get(country, "VAT")
-        return Tax(f"{name} reverse charge ({country})", Decimal(0), zero,
-                   f"Reverse charge: the customer ({vat_id}) accounts for {name} "
-                   "(Council Directive 2006/112/EC, Articles 44 and 196).")
+    prefix = book.vat_id_prefixes.get(country, country)
+    if vat_id and not vat_id.startswith(prefix):
+        raise VatIdMismatch(f"a VAT id of {country} starts with {prefix}, not {vat_id[:2]}: "
+                            "give the VAT id the customer's country issued")
+    seller = book.seller_country
+    if vat_id and country != seller and seller in book.reverse_charge_countries:
+        if country in book.reverse_charge_countries:
+            name = book.tax_names.get(country, "VAT")
+            return Tax(f"{name} reverse charge ({country})", Decimal(0), zero,
+                       f"Reverse charge: the customer ({vat_id}) accounts for {name} "
+                       "(Council Directive 2006/112/EC, Articles 44 and 196).")
+        seller_tax = book.tax_names.get(seller, "VAT")
+        local_tax = book.tax_names.get(country, "tax")
+        return Tax(f"Outside the scope of {seller} {seller_tax} ({country})", Decimal(0), zero,
+                   f"Supplied to a business established in {country} ({vat_id}): the place of "
+                   f"supply is {country}, so no {seller} {seller_tax} is charged (Council "
+                   "Directive 2006/112/EC, Article 44); the customer accounts for any "
+                   f"{local_tax} due in {country}.")
     rate = book.tax_rates.get(country)
     if rate is None:
         return Tax(f"Tax ({country})", None, zero,

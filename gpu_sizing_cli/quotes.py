@@ -36,7 +36,8 @@ QUOTE_FLAGS = {"sizing_id": "SIZING_ID", "rank": "--rank", "term": "--term",
 @click.option("--company")
 @click.option("--email")
 @click.option("--country", help="ISO 3166-1 alpha-2, e.g. DE: decides the tax line.")
-@click.option("--vat-id", help="A business customer's VAT id (reverse charge inside the EU).")
+@click.option("--vat-id", help="A business customer's VAT id, with its country's prefix "
+              "(reverse charge inside the EU, none of the provider's VAT outside it).")
 @click.option("--term", type=choices(QuoteRequestTerm), help="Default: the sizing's.")
 @click.option("--currency", help="Default: the sizing's.")
 @click.option("--support", type=choices(QuoteRequestSupport))

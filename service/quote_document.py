@@ -1,7 +1,8 @@
 """What one revision of a quote says: seller, configuration, priced lines, tax, performance, terms.
 
-A quote of a sizing's ranked configuration is priced by the same engine for the same billed
-period as the sizing, so its net total before tax is the sizing's total.
+A quote of a sizing's ranked configuration is priced by the same engine, at the sizing's catalog
+version, for the same billed period as the sizing, so its net total before tax is the sizing's
+total. Stock is always the current version's: what can be delivered now.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from decimal import Decimal
 from catalog import pricing
 from catalog.offer import delivery
 from catalog.pricing import Billing, Configuration, PricedLine, PricingError
-from catalog.snapshot import Provider, Snapshot
+from catalog.snapshot import Provider, Snapshot, Stock
 from service.failures import Invalid
 from service.sizing_result import (
     INTERVALS_TEXT,
@@ -25,6 +26,7 @@ from service.sizing_result import (
     WorkloadSummary,
 )
 from service.total_range import total_range
+from sizing import explain
 from sizing.advice import ROCE_CHECKLIST, ChecklistItem
 
 
@@ -68,7 +70,9 @@ class QuoteStock:
     from_deliveries: int
     lead_time_days: int
     delivery_date: str
-    undeliverable: int = field(**described("Nodes beyond stock and nodes on order"))
+    undeliverable: int = field(**described(
+        "Nodes beyond stock and nodes on order: 0 when created (more is refused); a later "
+        "revision shows it when the stock dropped, and such a quote is not sent or accepted"))
     warning: str | None
 
 
@@ -91,6 +95,10 @@ class QuotePerformance:
     expected_interruptions: float
     intervals: dict[str, Interval] = field(**described(INTERVALS_TEXT))
     calibration: str = field(**described("calibrated or extrapolated (see the sizing)"))
+    # Kept exactly, for the idle-term warning of a re-priced revision. Quotes stored before: None.
+    training_hours: float | None = field(default=None, metadata={
+        "description": "The sizing's training_hours: the wall clock billed, unrounded",
+        "digits": 0})
 
 
 @dataclass(frozen=True)
@@ -162,6 +170,21 @@ class FromSizing:
     advice: NetworkAdvice | None
     catalog_version: int
 
+    def training_hours(self, term: str) -> float:
+        """The wall clock the quote bills at `term`: the sizing's own, unrounded.
+
+        At the sizing's term its billed period is reused as it is; at another the hours are
+        billed again, which a result stored before it kept them unrounded cannot do exactly.
+        """
+        price = self.ranked.price
+        if price.training_hours is not None:
+            return price.training_hours
+        if term == price.term:
+            return self.ranked.time_to_train_hours
+        raise Invalid.at("/term", "this sizing was stored before it kept its training's hours "
+                         f"unrounded: quote it at its own term ({price.term}) or submit the "
+                         "questionnaire again", "sizing_outdated")
+
 
 def configuration_of(snap: Snapshot, server: str, fabric: str, nodes: int, region: str,
                      oversubscription: float | None, pointer: str = "/configuration") -> Configuration:
@@ -182,6 +205,22 @@ def configuration_of(snap: Snapshot, server: str, fabric: str, nodes: int, regio
     return Configuration(server, fabric, nodes, region, pairing.nics_used, ratio)
 
 
+def check_deliverable(stock: Stock, nodes: int, max_lead_time_days: int | None,
+                      pointer: str) -> None:
+    """A 422 naming the field when the region cannot deliver `nodes`: those on hand, and those
+    on order if they arrive within `max_lead_time_days` (None: whenever they arrive)."""
+    usable = (stock.available_nodes + stock.arriving_nodes if max_lead_time_days is None
+              else stock.usable(max_lead_time_days))
+    if nodes <= usable:
+        return
+    within = ("" if max_lead_time_days is None
+              else f" within the sizing's max_lead_time_days ({max_lead_time_days})")
+    raise Invalid.at(pointer, f"{nodes} nodes cannot be delivered: the region can deliver "
+                     f"{usable}{within} ({stock.available_nodes} in stock, "
+                     f"{stock.arriving_nodes} on order in {stock.lead_time_days} days)",
+                     "undeliverable")
+
+
 def offered_currency(book: pricing.PriceBook, currency: str) -> None:
     """A 422 naming the field for a currency the price book has no exchange rate for."""
     if currency not in book.rates:
@@ -199,12 +238,30 @@ def billing_of(snap: Snapshot, config: Configuration, terms: Terms,
     if terms.term == price.term:
         return Billing(price.term, price.months_billed, price.hours_billed)
     return pricing.billing_for(snap.prices, config, term=terms.term, currency=terms.currency,
-                               training_hours=sizing.ranked.time_to_train_hours)
+                               training_hours=sizing.training_hours(terms.term))
+
+
+def idle_term_warning(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing,
+                      training_hours: float) -> str | None:
+    """The sizing's warning of a committed term billed well beyond the training, at the quote's
+    own term, currency and support, with the monthly term's price of the same run."""
+    if terms.term == "monthly":
+        return None
+    book = snap.prices
+    monthly = pricing.price(book, config, term="monthly", currency=terms.currency,
+                            support=terms.support, billing=pricing.billing_for(
+                                book, config, term="monthly", currency=terms.currency,
+                                training_hours=training_hours, support=terms.support))
+    return explain.term_warning(terms.term, billing.months, training_hours, book.hours_per_month,
+                                snap.policy.idle_term_warning_share,
+                                f"{monthly.total:,} {terms.currency}")
 
 
 def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing, today: date,
-             sizing: FromSizing | None, change: RevisionChange | None = None) -> QuoteDocument:
-    """Price `config` for `billing` and write down everything the quote says."""
+             sizing: FromSizing | None, change: RevisionChange | None = None, *,
+             stock: Stock) -> QuoteDocument:
+    """Price `config` for `billing` and write down everything the quote says; `stock` is the
+    region's stock of the server now (prices may be a sizing's or an earlier revision's)."""
     book = snap.prices
     # Again here: a revision of a stored quote reaches this without billing_of, in a currency
     # the current catalog may no longer offer.
@@ -214,7 +271,10 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
                                support=terms.support, billing=billing)
     except PricingError as exc:
         raise Invalid.at("/configuration", str(exc)) from None
-    tax = pricing.tax(book, priced.total, terms.currency, terms.country, terms.vat_id)
+    try:
+        tax = pricing.tax(book, priced.total, terms.currency, terms.country, terms.vat_id)
+    except pricing.VatIdMismatch as exc:
+        raise Invalid.at("/customer/vat_id", str(exc)) from None
     server, fabric = snap.servers[config.server], snap.fabrics[config.fabric]
     notes = list(priced.notes)
     if tax.note:
@@ -223,16 +283,11 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
         notes.append(f"{config.nodes} nodes: {sizing.ranked.nodes} for the job and "
                      f"{sizing.ranked.hot_spare_nodes} hot spare nodes kept ready, so a failure "
                      "waits for no replacement (the sizing's goodput counts them).")
-    if sizing is not None and (terms.term, terms.currency) == (sizing.ranked.price.term,
-                                                               sizing.ranked.price.currency):
-        if sizing.ranked.price.warning:
-            notes.append(sizing.ranked.price.warning)
-        shown = sizing.ranked.price.total
-        if shown != priced.total:
-            notes.append(f"The sizing (catalog version {sizing.catalog_version}) showed "
-                         f"{shown:,} {terms.currency}; prices changed since, to catalog version "
-                         f"{snap.version_id}.")
-    stock = delivery(snap.stock_of(config.region, config.server), config.nodes, today)
+    if sizing is not None:
+        warning = idle_term_warning(snap, config, terms, billing, sizing.training_hours(terms.term))
+        if warning:
+            notes.append(warning)
+    handed_over = delivery(stock, config.nodes, today)
     return QuoteDocument(
         catalog_version=snap.version_id, issued_on=today.isoformat(),
         valid_until=(today + timedelta(days=terms.valid_days)).isoformat(),
@@ -251,8 +306,9 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
             recurring=priced.recurring, one_time=priced.one_time, term_net=priced.total,
             tax_label=tax.label, tax_rate=tax.rate, tax=tax.amount,
             grand_total=priced.total + tax.amount),
-        stock=QuoteStock(stock.available_now, stock.from_deliveries, stock.lead_time_days,
-                         stock.delivery_date.isoformat(), stock.undeliverable, stock.warning),
+        stock=QuoteStock(handed_over.available_now, handed_over.from_deliveries,
+                         handed_over.lead_time_days, handed_over.delivery_date.isoformat(),
+                         handed_over.undeliverable, handed_over.warning),
         workload=sizing.workload if sizing else None,
         performance=performance_of(sizing, book, config, terms) if sizing else None,
         network_advice=advice_for(sizing, fabric.id, fabric.name, fabric.kind) if sizing else None,
@@ -266,7 +322,8 @@ def performance_of(sizing: FromSizing, book: pricing.PriceBook, config: Configur
                             r.samples_per_s, r.mfu, r.step_time_s, r.communication_share,
                             r.time_to_train_hours, r.bottleneck, r.layout, sizing.catalog_version,
                             r.goodput.goodput, r.goodput.expected_interruptions,
-                            priced_intervals(book, config, terms, r.intervals), r.calibration)
+                            priced_intervals(book, config, terms, r.intervals), r.calibration,
+                            r.price.training_hours)
 
 
 def priced_intervals(book: pricing.PriceBook, config: Configuration, terms: Terms,
@@ -296,20 +353,25 @@ def advice_for(sizing: FromSizing, fabric: str, fabric_name: str,
 
 
 def repriced(snap: Snapshot, old: QuoteDocument, old_revision: int, old_catalog_version: int,
-             country: str | None, vat_id: str | None, today: date) -> QuoteDocument:
-    """The same configuration, billed period and terms at the current catalog version (the
-    total's range too)."""
+             country: str | None, vat_id: str | None, today: date, *,
+             stock: Stock) -> QuoteDocument:
+    """The same configuration, billed period and terms at `snap`'s prices (the total's range
+    too), with the region's stock now."""
     c = old.configuration
     config = configuration_of(snap, c.server.id, c.fabric.id, c.nodes, c.region,
                               c.oversubscription)
     billing = Billing(old.term, old.totals.months_billed, old.totals.hours_billed)
     valid_days = max((date.fromisoformat(old.valid_until) - date.fromisoformat(old.issued_on)).days, 1)
     terms = Terms(old.term, old.currency, old.support, valid_days, country, vat_id)
-    new = revision(snap, config, terms, billing, today, None)
+    new = revision(snap, config, terms, billing, today, None, stock=stock)
     change = RevisionChange(old_revision, old_catalog_version,
                          new.totals.grand_total - old.totals.grand_total,
                          new.totals.monthly_net - old.totals.monthly_net)
     performance = old.performance and replace(old.performance, intervals=priced_intervals(
         snap.prices, config, terms, old.performance.intervals))
+    notes = new.notes
+    if performance and performance.training_hours is not None:
+        warning = idle_term_warning(snap, config, terms, billing, performance.training_hours)
+        notes += (warning,) if warning else ()
     return replace(new, workload=old.workload, performance=performance,
-                   network_advice=old.network_advice, change_from_previous=change)
+                   network_advice=old.network_advice, notes=notes, change_from_previous=change)

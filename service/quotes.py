@@ -11,7 +11,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from catalog import queries
-from catalog.snapshot import Snapshot, snapshot
+from catalog.offer import delivery
+from catalog.snapshot import Snapshot, Stock, snapshot
 from catalog.tables import utcnow
 from service import client_secrets, sizings
 from service import quote_document as qd
@@ -28,6 +29,7 @@ from service.idempotency import Claim
 from service.pagination import listing, newest_first
 from service.quote_document import FromSizing, QuoteDocument, Terms
 from service.records import Quote, QuoteCounter, QuoteRevision
+from service.sizing_request import SizingRequest
 from service.sizing_result import NetworkAdvice, RankedConfiguration, WorkloadSummary
 from service.typed import from_document, to_document
 
@@ -39,7 +41,13 @@ FINAL = ("accepted", "expired")
 
 def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[str, Any],
             today: date) -> tuple[QuoteDocument, str | None]:
-    """The first revision's document, and the sizing it came from."""
+    """The first revision's document, and the sizing it came from.
+
+    A sizing's configuration is priced at the sizing's catalog version, so the quote charges
+    what the sizing showed (`reprice` moves it to the current prices, showing the change); an
+    explicit one at the current version `snap`. Either is sold only if `snap`'s stock, today,
+    can deliver its nodes.
+    """
     customer = body.get("customer") or {}
     if "sizing_id" in body:
         sizing = sizings.get(session, body["sizing_id"], principal,
@@ -61,15 +69,20 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
             from_sizing = FromSizing(ranked, from_document(WorkloadSummary, result["workload"]),
                                      from_document(NetworkAdvice | None, result["network_advice"]),
                                      sizing.catalog_version_id)
+            max_lead_time_days = SizingRequest.from_document(sizing.request).max_lead_time_days
         except (KeyError, TypeError, ValueError):
             # A result stored before its shape was what the pricing engine now needs.
             raise Invalid.at("/sizing_id", "this sizing was stored by an earlier version of the "
                              "service and cannot be quoted; submit the questionnaire again",
                              "sizing_outdated") from None
+        stock = snap.stock_of(ranked.region, ranked.server.id)
+        prices = snapshot(session, sizing.catalog_version_id)
         # The hot spare nodes the ranking kept are billed with the job's.
-        config = qd.configuration_of(snap, ranked.server.id, ranked.fabric.id,
+        config = qd.configuration_of(prices, ranked.server.id, ranked.fabric.id,
                                      ranked.nodes + ranked.hot_spare_nodes, ranked.region,
                                      ranked.oversubscription, "/sizing_id")
+        # The stock may have dropped since the sizing read it.
+        qd.check_deliverable(stock, config.nodes, max_lead_time_days, "/rank")
         term, currency, sizing_id = ranked.price.term, ranked.price.currency, sizing.id
     else:
         if principal.publishable:
@@ -77,12 +90,15 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
         c = body["configuration"]
         config = qd.configuration_of(snap, c["server"], c["fabric"], c["nodes"], c["region"],
                                      c.get("oversubscription"))
+        stock, prices = snap.stock_of(config.region, config.server), snap
+        # An explicit configuration states no deadline: nodes on order count whenever they come.
+        qd.check_deliverable(stock, config.nodes, None, "/configuration/nodes")
         from_sizing, term, currency, sizing_id = None, "monthly", "USD", None
     terms = Terms(term=body.get("term") or term, currency=body.get("currency") or currency,
                   support=body["support"], valid_days=body["valid_days"],
                   country=customer.get("country"), vat_id=customer.get("vat_id"))
-    billing = qd.billing_of(snap, config, terms, from_sizing)
-    return qd.revision(snap, config, terms, billing, today, from_sizing), sizing_id
+    billing = qd.billing_of(prices, config, terms, from_sizing)
+    return qd.revision(prices, config, terms, billing, today, from_sizing, stock=stock), sizing_id
 
 
 def next_number(session: Session, year: int) -> str:
@@ -123,8 +139,9 @@ def create(session: Session, principal: Principal, body: dict[str, Any],
                   sizing_id=sizing_id)
     session.add(quote)
     session.flush()
-    session.add(QuoteRevision(quote_id=quote.id, revision=1, catalog_version_id=snap.version_id,
-                              reason="created", document=to_document(document)))
+    session.add(QuoteRevision(quote_id=quote.id, revision=1,
+                              catalog_version_id=document.catalog_version, reason="created",
+                              document=to_document(document)))
     if claim:
         claim.complete(quote.id, 201, secret)
     session.commit()
@@ -195,6 +212,26 @@ def bump(session: Session, quote: Quote, **values) -> None:
         raise PreconditionFailed("The quote changed concurrently; GET it again")
 
 
+def current_stock(session: Session, region: str, server: str) -> Stock:
+    """The region's stock of the server at the current catalog version: what can be sold now."""
+    return snapshot(session, queries.resolve_version(session).id).stock_of(region, server)
+
+
+def check_deliverable(session: Session, quote: Quote, status: str) -> None:
+    """A quote is sent or accepted only while the region can deliver its nodes (on hand or on
+    order, at the current catalog version's stock): a sale of nodes that do not exist is none."""
+    if status not in ("sent", "accepted"):
+        return
+    configuration = current(session, quote).document["configuration"]
+    stock = current_stock(session, configuration["region"], configuration["server"]["id"])
+    undeliverable = delivery(stock, configuration["nodes"], date.today()).undeliverable
+    if undeliverable:
+        raise Conflict(f"{undeliverable} of the quote's {configuration['nodes']} nodes cannot be "
+                       f"delivered in {configuration['region']} (stock on hand and on order); "
+                       "the quote cannot be " + status, code="quote_undeliverable",
+                       errors=[("/status", "the quote's nodes cannot be delivered")])
+
+
 def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
     """A status or customer change; a new country re-prices the tax into a new revision."""
     if quote.status in FINAL:
@@ -205,8 +242,9 @@ def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
             allowed = ", ".join(sorted(TRANSITIONS[quote.status]))
             raise Conflict(f"A {quote.status} quote can become {allowed}, not {body['status']}",
                            code="invalid_transition", errors=[("/status", f"allowed: {allowed}")])
+        check_deliverable(session, quote, body["status"])
         values["status"] = body["status"]
-    if "customer" in body:
+    if "customer" in body and body["customer"] != quote.customer:
         values["customer"] = body["customer"]
         taxed_as = lambda c: (c.get("country"), c.get("vat_id"))
         if taxed_as(body["customer"]) != taxed_as(quote.customer):
@@ -217,6 +255,10 @@ def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
                    "customer_country_changed", body["customer"],
                    valid_until=old.document["valid_until"], **values)
             return quote
+    if not values:
+        # Nothing changes, so neither do the ETag and updated_at: another editor holding the
+        # same ETag is not sent a 412 for a change that never happened.
+        return quote
     bump(session, quote, **values)
     session.commit()
     session.refresh(quote)
@@ -224,11 +266,17 @@ def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
 
 
 def reprice(session: Session, quote: Quote) -> Quote:
-    """A new revision at the current catalog version; the old one stays as it was."""
+    """A new revision at the current catalog version; the old one stays as it was.
+
+    A quote already priced at the current version has nothing to re-price: it is returned as
+    it is, with no new revision and the same ETag.
+    """
     if quote.status in FINAL:
         raise Conflict(f"The quote is {quote.status} and can no longer change", code="quote_closed")
-    revise(session, quote, snapshot(session, queries.resolve_version(session).id), "repriced",
-           quote.customer)
+    version = queries.resolve_version(session).id
+    if version == current(session, quote).catalog_version_id:
+        return quote
+    revise(session, quote, snapshot(session, version), "repriced", quote.customer)
     return quote
 
 
@@ -246,8 +294,11 @@ def revise(session: Session, quote: Quote, snap: Snapshot, reason: str,
     except (KeyError, TypeError, ValueError):
         raise Conflict("This quote was stored by an earlier version of the service and cannot be "
                        "re-priced; create a new quote", code="quote_outdated") from None
+    c = previous.configuration
+    stock = current_stock(session, c.region, c.server.id)
     document = qd.repriced(snap, previous, old.revision, old.catalog_version_id,
-                           taxed_for.get("country"), taxed_for.get("vat_id"), date.today())
+                           taxed_for.get("country"), taxed_for.get("vat_id"), date.today(),
+                           stock=stock)
     if valid_until:
         document = replace(document, valid_until=valid_until)
     new_revision = quote.revision + 1

@@ -139,6 +139,12 @@ class SizingPrice:
     cost_per_million_samples: Decimal | None = field(**described(
         "total / samples trained x 1e6 (sample-based models)"))
     warning: str | None = field(**described("When the term bills much longer than the work"))
+    # Kept exactly: billed by the started hour, 1,715.4 h rounded to 1,715 would bill one hour
+    # less at another term than this price's own rule does. Results stored before: None.
+    training_hours: float | None = field(default=None, metadata={
+        "description": "The wall clock this price bills, unrounded (time_to_train_hours is "
+                       "rounded to 4 significant digits): a quote at another term bills it "
+                       "again", "digits": 0})
 
 
 @dataclass(frozen=True)

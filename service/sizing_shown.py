@@ -525,7 +525,7 @@ def sizing_price(found: Search, i: int, gpus: int) -> SizingPrice:
         total=price.total, price_per_gpu_hour=book.round(per_gpu_hour, currency),
         cost_per_million_tokens=per_million if is_tf else None,
         cost_per_million_samples=None if is_tf else per_million,
-        warning=warning)
+        warning=warning, training_hours=float(found.hours[i]))
 
 
 def stock_view(found: Search, server: str, nodes: int, today: date) -> StockView:

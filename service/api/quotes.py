@@ -54,8 +54,9 @@ class Quotes(MethodView):
                                                "ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(409, description="A request with this Idempotency-Key is still being "
                                        "processed; retry after Retry-After")
-    @blp.alt_response(422, description="Invalid input, an unknown or unready sizing, or a "
-                                       "reused Idempotency-Key with another request")
+    @blp.alt_response(422, description="Invalid input, an unknown or unready sizing, nodes the "
+                                       "region cannot deliver, or a reused Idempotency-Key with "
+                                       "another request")
     @blp.doc(operationId="createQuote", summary="Quote a sizing's configuration or an explicit one")
     def post(self, body, headers):
         session = db.session()
@@ -108,10 +109,13 @@ class QuoteById(MethodView):
     @blp.arguments(h.IfMatchHeaderSchema, location="headers")
     @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, description="No such quote (or not yours)")
-    @blp.alt_response(409, description="Transition not allowed, or the quote is closed")
+    @blp.alt_response(409, description="Transition not allowed, the quote is closed, or its "
+                                       "nodes cannot be delivered (to sent or accepted)")
     @blp.alt_response(412, description="If-Match does not match the current ETag")
     @blp.alt_response(428, description="If-Match is missing")
-    @blp.doc(operationId="updateQuote", summary="Change a quote's status or customer")
+    @blp.doc(operationId="updateQuote", summary="Change a quote's status or customer",
+             description="A change that changes nothing answers the quote as it is, with the "
+                         "same ETag.")
     def patch(self, body, headers, quote_id):
         quote = visible(quote_id)
         quotes.check_if_match(quote, headers.get("if_match"))
@@ -129,7 +133,9 @@ class QuoteReprice(MethodView):
     @blp.alt_response(412, description="If-Match does not match the current ETag")
     @blp.alt_response(428, description="If-Match is missing")
     @blp.doc(operationId="repriceQuote",
-             summary="A new revision at the current catalog prices, showing the difference")
+             summary="A new revision at the current catalog prices, showing the difference",
+             description="A quote already priced at the current catalog version is answered as "
+                         "it is, with the same ETag and no new revision.")
     def post(self, _empty, headers, quote_id):
         quote = visible(quote_id)
         quotes.check_if_match(quote, headers.get("if_match"))

@@ -25,8 +25,11 @@ class CustomerSchema(Strict):
     country = f.Country(metadata={"description": "Decides the tax line; an officially assigned "
                                                  "ISO 3166-1 alpha-2 code"})
     vat_id = f.Code("[A-Z]{2}[0-9A-Za-z+*.]{2,13}", "a VAT identification number, e.g. FR40303265045",
-                    metadata={"description": "A business customer's VAT id: reverse charge for "
-                                             "an EU business outside the provider's country"})
+                    metadata={"description": "A business customer's VAT id, with its country's "
+                                             "prefix (Greece's is EL; another is a 422): "
+                                             "reverse charge for a business in another EU "
+                                             "country, none of the provider's VAT for one "
+                                             "outside the EU"})
 
 
 class ExplicitConfigurationSchema(Strict):

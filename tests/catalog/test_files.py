@@ -301,6 +301,16 @@ def test_unknown_currency_code_is_refused(catalog_dir: Path) -> None:
     assert "ISO 4217" in error.reason
 
 
+@pytest.mark.parametrize("rule", ["business_outside_reverse_charge_area", "vat_id_prefixes"])
+def test_a_tax_rule_without_a_source_is_refused(catalog_dir: Path, rule: str) -> None:
+    taxes = _read(catalog_dir, "taxes.yaml")
+    del taxes["sources"][rule]
+    _write(catalog_dir, "taxes.yaml", taxes)
+
+    error = _refused(catalog_dir)
+    assert error.file == "taxes.yaml" and f"sources.{rule}" in error.reason
+
+
 def test_a_region_in_no_country_is_refused(catalog_dir: Path) -> None:
     # well formed, but not an assigned ISO 3166-1 code: quotes would be refused for it
     regions = _read(catalog_dir, "regions.yaml")

@@ -12,6 +12,7 @@ import pytest
 from catalog.pricing import (
     Billing,
     Configuration,
+    VatIdMismatch,
     billing_for,
     billing_plans,
     line_items,
@@ -114,3 +115,31 @@ def test_tax_follows_the_customer_with_reverse_charge_for_eu_businesses(snap):
     assert tax(book, net, "USD", "SG", None).label == "GST 9% (SG)"
     unknown = tax(book, net, "USD", "BR", None)
     assert unknown.rate is None and "No tax rate on file" in unknown.note
+
+
+@pytest.mark.parametrize("country, vat_id", [("FR", "DE123456789"), ("DE", "FR40303265045"),
+                                             ("GR", "GR123456789"), ("GB", "DE123456789"),
+                                             ("NL", "nl123456789B01")])
+def test_a_vat_id_of_another_country_is_refused(snap, country, vat_id):
+    with pytest.raises(VatIdMismatch, match=f"a VAT id of {country} starts with"):
+        tax(snap.prices, Decimal("1000.00"), "EUR", country, vat_id)
+
+
+def test_greece_s_vat_ids_start_el_and_are_reverse_charged(snap):
+    greek = tax(snap.prices, Decimal("1000.00"), "EUR", "GR", "EL094014201")
+    assert greek.amount == Decimal("0.00") and greek.label == "VAT reverse charge (GR)"
+
+
+@pytest.mark.parametrize("country, vat_id, local", [
+    ("GB", "GB123456789", "VAT"), ("SG", "SG200312345A", "GST"),
+    ("JP", "JP1234567890123", "Consumption tax"), ("US", "US123456789", "Sales tax")])
+def test_a_business_outside_the_eu_is_charged_no_german_vat(snap, country, vat_id, local):
+    book, net = snap.prices, Decimal("1000.00")
+    business = tax(book, net, "EUR", country, vat_id)
+    assert business.amount == Decimal("0.00") and business.rate == Decimal(0)
+    assert business.label == f"Outside the scope of DE VAT ({country})"
+    assert f"place of supply is {country}" in business.note and "Article 44" in business.note
+    assert f"accounts for any {local} due in {country}" in business.note
+    consumer = tax(book, net, "EUR", country, None)  # no VAT id: the rate on file, as before
+    assert consumer.rate == book.tax_rates[country]
+

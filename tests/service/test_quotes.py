@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 import shutil
 import string
@@ -94,9 +95,44 @@ def test_stock_shortfall_is_quoted_with_lead_time(client):
     stock = quote["stock"]
     assert stock["available_now"] == 4 and stock["from_deliveries"] == 4
     assert stock["lead_time_days"] == 42 and stock["delivery_date"] in stock["warning"]
+
+
+@pytest.mark.parametrize("nodes", [17, 4096])
+def test_nodes_beyond_stock_and_stock_on_order_are_not_quoted(client, nodes):
+    # us-east has 4 B200 nodes on hand and 12 on order: 16 can be sold, 17 cannot.
     beyond = client.post("/v1/quotes", json={**EXPLICIT, "configuration": {
-        "server": "hgx-b200-8", "fabric": "ib-ndr-400", "nodes": 20, "region": "us-east"}}).get_json()
-    assert beyond["stock"]["undeliverable"] == 4 and "only 16" in beyond["stock"]["warning"]
+        "server": "hgx-b200-8", "fabric": "ib-ndr-400", "nodes": nodes, "region": "us-east"}})
+    assert beyond.status_code == 422, beyond.get_json()
+    assert beyond.get_json()["code"] == "undeliverable"
+    assert [e["pointer"] for e in beyond.get_json()["errors"]] == ["/configuration/nodes"]
+    assert "can deliver 16 (4 in stock, 12 on order in 42 days)" in beyond.get_json()["detail"]
+    at_most = client.post("/v1/quotes", json={**EXPLICIT, "configuration": {
+        "server": "hgx-b200-8", "fabric": "ib-ndr-400", "nodes": 16, "region": "us-east"}})
+    assert at_most.status_code == 201 and at_most.get_json()["stock"]["undeliverable"] == 0
+
+
+def test_a_quote_whose_stock_is_gone_is_neither_sent_nor_accepted(tmp_path):
+    client = authorised(build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}"))
+    b200 = {**EXPLICIT, "configuration": {"server": "hgx-b200-8", "fabric": "ib-ndr-400",
+                                          "nodes": 4, "region": "us-east"}}
+    first, second = (client.post("/v1/quotes", json=b200) for _ in range(2))
+    sent = client.patch(f"/v1/quotes/{second.get_json()['id']}", json={"status": "sent"},
+                        headers={"If-Match": second.headers["ETag"]})
+    assert sent.status_code == 200
+    change_catalog(client, stock=[{"region": "us-east", "server": "hgx-b200-8",
+                                   "available_nodes": 2, "arriving_nodes": 0}])
+    for created, etag, was, asked in ((first, first.headers["ETag"], "draft", "sent"),
+                                      (second, sent.headers["ETag"], "sent", "accepted")):
+        url = f"/v1/quotes/{created.get_json()['id']}"
+        refused = client.patch(url, json={"status": asked}, headers={"If-Match": etag})
+        assert refused.status_code == 409, refused.get_json()
+        assert refused.get_json()["code"] == "quote_undeliverable"
+        assert [e["pointer"] for e in refused.get_json()["errors"]] == ["/status"]
+        assert client.get(url).get_json()["status"] == was
+    # Closing a quote that cannot be delivered stays possible.
+    expired = client.patch(f"/v1/quotes/{first.get_json()['id']}", json={"status": "expired"},
+                           headers={"If-Match": first.headers["ETag"]})
+    assert expired.status_code == 200
 
 
 def test_status_transitions_need_if_match(client):
@@ -167,6 +203,33 @@ def test_reverse_charge_for_an_eu_business_abroad(client):
     assert any("Reverse charge" in note for note in quote["notes"])
     same_country = {**EXPLICIT, "customer": {"name": "Ada", "country": "DE", "vat_id": "DE811569869"}}
     assert client.post("/v1/quotes", json=same_country).get_json()["totals"]["tax_label"] == "VAT 19% (DE)"
+
+
+def test_a_vat_id_of_another_country_than_the_customer_s_is_refused(client):
+    foreign_id = {**EXPLICIT, "customer": {"name": "Ada", "country": "FR", "vat_id": "DE123456789"}}
+    refused = client.post("/v1/quotes", json=foreign_id)
+    assert refused.status_code == 422, refused.get_json()
+    assert [e["pointer"] for e in refused.get_json()["errors"]] == ["/customer/vat_id"]
+    created = client.post("/v1/quotes", json=EXPLICIT)
+    url = f"/v1/quotes/{created.get_json()['id']}"
+    changed = client.patch(url, json={"customer": foreign_id["customer"]},
+                           headers={"If-Match": created.headers["ETag"]})
+    assert changed.status_code == 422
+    assert [e["pointer"] for e in changed.get_json()["errors"]] == ["/customer/vat_id"]
+    assert client.get(url).get_json()["revision"] == 1
+    assert client.get(url).headers["ETag"] == created.headers["ETag"]
+
+
+def test_a_business_outside_the_eu_is_invoiced_without_german_vat(client):
+    business = {**EXPLICIT, "customer": {"name": "Ada", "country": "GB", "vat_id": "GB123456789"}}
+    quote = client.post("/v1/quotes", json=business).get_json()
+    assert quote["totals"]["tax_label"] == "Outside the scope of DE VAT (GB)"
+    assert quote["totals"]["tax"] == "0.00"
+    assert quote["totals"]["grand_total"] == quote["totals"]["term_net"]
+    assert any("accounts for any VAT due in GB" in note for note in quote["notes"])
+    consumer = {**EXPLICIT, "customer": {"name": "Ada", "country": "GB"}}
+    assert client.post("/v1/quotes", json=consumer).get_json()["totals"]["tax_label"] == (
+        "VAT 20% (GB)")
 
 
 def test_list_filters_and_isolation(catalog_app, client):
@@ -396,4 +459,137 @@ def test_reprice_reads_its_body_like_every_other(client, raw, status, code, poin
     assert client.get(f"/v1/quotes/{quote_id}").get_json()["revision"] == 1
     empty_object = client.post(f"/v1/quotes/{quote_id}/reprice", json={},
                                headers={"If-Match": etag})
-    assert empty_object.status_code == 200 and empty_object.get_json()["revision"] == 2
+    assert empty_object.status_code == 200 and empty_object.get_json()["revision"] == 1
+
+
+@pytest.mark.parametrize("body", [{}, {"status": "draft"},
+                                  {"customer": {"name": "Ada", "country": "DE"}},
+                                  {"status": "draft", "customer": {"name": "Ada", "country": "DE"}}])
+def test_a_change_that_changes_nothing_keeps_the_etag(client, body):
+    created = client.post("/v1/quotes", json=EXPLICIT)
+    url, etag = f"/v1/quotes/{created.get_json()['id']}", created.headers["ETag"]
+    unchanged = client.patch(url, json=body, headers={"If-Match": etag})
+    assert unchanged.status_code == 200, unchanged.get_json()
+    assert unchanged.headers["ETag"] == etag
+    assert unchanged.get_json() == client.get(url).get_json()
+    assert {k: v for k, v in unchanged.get_json().items() if k != "client_secret"} == {
+        k: v for k, v in created.get_json().items() if k != "client_secret"}
+    # Another editor who read the same ETag still changes it.
+    assert client.patch(url, json={"status": "sent"}, headers={"If-Match": etag}).status_code == 200
+
+
+def test_reprice_without_a_catalog_change_makes_no_revision(tmp_path):
+    client = authorised(build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}"))
+    created = client.post("/v1/quotes", json=EXPLICIT)
+    url, etag = f"/v1/quotes/{created.get_json()['id']}", created.headers["ETag"]
+    same = client.post(f"{url}/reprice", headers={"If-Match": etag})
+    assert same.status_code == 200 and same.headers["ETag"] == etag
+    assert same.get_json()["revision"] == 1 and same.get_json()["change_from_previous"] is None
+    assert same.get_json()["updated_at"] == created.get_json()["updated_at"]
+    change_catalog(client, server_prices=[{"server": "hgx-a100-80gb-8", "region": "us-east",
+                                           "monthly_usd": "9999.00"}])
+    moved = client.post(f"{url}/reprice", headers={"If-Match": etag})
+    assert moved.status_code == 200 and moved.get_json()["revision"] == 2
+    assert moved.headers["ETag"] != etag
+
+
+def change_catalog(client, **change):
+    response = client.post("/v1/catalog/changes", json={"note": "test", **change})
+    assert response.status_code == 201, response.get_json()
+
+
+# A 71-day run (1,715.14 h, shown as 1,715): a 1y term bills it 12 months, the monthly term
+# 1,716 started hours.
+LONG_RUN = {"workload": {"preset": "llama-3-70b"}, "tokens": 2e11, "nodes": {"min": 4, "max": 16},
+            "term": "1y", "currency": "EUR", "region": "eu-central"}
+
+
+def rank_one(client, body=LONG_RUN) -> tuple[str, dict]:
+    created = client.post("/v1/sizings", json=body, headers={"Prefer": "wait=60"}).get_json()
+    assert created["status"] == "succeeded", created
+    return created["id"], created["result"]["configurations"][0]
+
+
+def test_a_quote_at_another_term_bills_the_hours_the_sizing_priced(client):
+    sizing_id, ranked = rank_one(client)
+    monthly_cost = re.search(r"on the monthly term the same run costs ([0-9,.]+) EUR",
+                             ranked["price"]["warning"]).group(1).replace(",", "")
+    quote = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": "monthly",
+                                            "customer": {"name": "Ada"}}).get_json()
+    assert quote["totals"]["term_net"] == monthly_cost
+    assert quote["totals"]["hours_billed"] == math.ceil(ranked["price"]["training_hours"])
+
+
+@pytest.mark.parametrize("term, months", [("1y", 12), ("3y", 36)])
+def test_a_quote_warns_of_the_idle_part_of_its_own_term(client, term, months):
+    sizing_id, ranked = rank_one(client)
+    quote = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": term,
+                                            "customer": {"name": "Ada"}}).get_json()
+    idle = [n for n in quote["notes"] if "of the billed time comes after the training ends" in n]
+    assert len(idle) == 1, quote["notes"]
+    assert f"the {term} term bills {months} months" in idle[0]
+    if term == ranked["price"]["term"]:
+        assert idle == [ranked["price"]["warning"]]
+    monthly = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": "monthly",
+                                              "customer": {"name": "Ada"}}).get_json()
+    assert not any("comes after the training ends" in n for n in monthly["notes"])
+
+
+def test_a_sizing_is_quoted_at_its_own_catalog_version_and_repriced_on_request(tmp_path):
+    client = authorised(build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}"))
+    sizing_id, ranked = rank_one(client)
+    change_catalog(client, server_prices=[{"server": ranked["server"]["id"], "region": "eu-central",
+                                           "hourly_usd": "999.00", "monthly_usd": "99999.00"}])
+    created = client.post("/v1/quotes", json={"sizing_id": sizing_id,
+                                              "customer": {"name": "Ada", "country": "DE"}})
+    quote = created.get_json()
+    assert quote["totals"]["term_net"] == ranked["price"]["total"]
+    assert quote["catalog_version"] == quote["performance"]["sizing_catalog_version"] == 1
+    assert quote["revisions"][0]["catalog_version"] == 1
+    repriced = client.post(f"/v1/quotes/{quote['id']}/reprice",
+                           headers={"If-Match": created.headers["ETag"]}).get_json()
+    assert repriced["catalog_version"] == 2 and repriced["revision"] == 2
+    assert Decimal(repriced["change_from_previous"]["grand_total_delta"]) > 0
+    assert Decimal(repriced["totals"]["term_net"]) > Decimal(ranked["price"]["total"])
+    # The re-priced revision still warns of the idle term, with the new monthly price.
+    idle = [n for n in repriced["notes"] if "comes after the training ends" in n]
+    assert len(idle) == 1 and idle != [ranked["price"]["warning"]]
+
+
+@pytest.mark.parametrize("available, arriving, lead_time_days", [(1, 0, 0), (0, 64, 45)])
+def test_a_sizing_whose_stock_is_gone_is_not_quoted(tmp_path, available, arriving, lead_time_days):
+    # The sizing allows the default 30 days of lead time: nodes arriving in 45 do not count.
+    client = authorised(build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}"))
+    sizing_id, ranked = rank_one(client)
+    change_catalog(client, stock=[{"region": "eu-central", "server": ranked["server"]["id"],
+                                   "available_nodes": available, "arriving_nodes": arriving,
+                                   "lead_time_days": lead_time_days}])
+    refused = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": {"name": "Ada"}})
+    assert refused.status_code == 422, refused.get_json()
+    assert refused.get_json()["code"] == "undeliverable"
+    assert [e["pointer"] for e in refused.get_json()["errors"]] == ["/rank"]
+    assert f"can deliver {available} within the sizing's max_lead_time_days (30)" in (
+        refused.get_json()["detail"])
+
+
+def test_a_sizing_stored_without_its_unrounded_hours_is_quoted_at_its_own_term_only(catalog_app,
+                                                                                     client):
+    from service import db
+    from service.records import Sizing
+
+    sizing_id, _ = rank_one(client)
+    with catalog_app.app_context():
+        session = db.session()
+        record = session.get(Sizing, sizing_id)
+        old = dict(record.result)
+        old["configurations"] = [{**c, "price": {k: v for k, v in c["price"].items()
+                                                 if k != "training_hours"}}
+                                 for c in old["configurations"]]
+        record.result = old
+        session.commit()
+    other_term = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": "monthly",
+                                                 "customer": {"name": "Ada"}})
+    assert other_term.status_code == 422 and other_term.get_json()["code"] == "sizing_outdated"
+    assert [e["pointer"] for e in other_term.get_json()["errors"]] == ["/term"]
+    own_term = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": {"name": "Ada"}})
+    assert own_term.status_code == 201, own_term.get_json()

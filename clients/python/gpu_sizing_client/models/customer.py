@@ -27,8 +27,8 @@ class Customer:
             company (str | Unset):
             country (str | Unset): Decides the tax line; an officially assigned ISO 3166-1 alpha-2 code
             email (str | Unset):
-            vat_id (str | Unset): A business customer's VAT id: reverse charge for an EU business outside the provider's
-                country
+            vat_id (str | Unset): A business customer's VAT id, with its country's prefix (Greece's is EL; another is a
+                422): reverse charge for a business in another EU country, none of the provider's VAT for one outside the EU
      """
 
     name: str

@@ -46,6 +46,7 @@ class QuotePerformance:
             step_time_s (float):
             time_to_train_hours (float):
             tokens_per_s (float | None):
+            training_hours (float | None): The sizing's training_hours: the wall clock billed, unrounded
      """
 
     bottleneck: str
@@ -63,6 +64,7 @@ class QuotePerformance:
     step_time_s: float
     time_to_train_hours: float
     tokens_per_s: float | None
+    training_hours: float | None
 
 
 
@@ -103,6 +105,9 @@ class QuotePerformance:
         tokens_per_s: float | None
         tokens_per_s = self.tokens_per_s
 
+        training_hours: float | None
+        training_hours = self.training_hours
+
 
         field_dict: dict[str, Any] = {}
 
@@ -122,6 +127,7 @@ class QuotePerformance:
             "step_time_s": step_time_s,
             "time_to_train_hours": time_to_train_hours,
             "tokens_per_s": tokens_per_s,
+            "training_hours": training_hours,
         })
 
         return field_dict
@@ -181,6 +187,14 @@ class QuotePerformance:
         tokens_per_s = _parse_tokens_per_s(d.pop("tokens_per_s"))
 
 
+        def _parse_training_hours(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        training_hours = _parse_training_hours(d.pop("training_hours"))
+
+
         quote_performance = cls(
             bottleneck=bottleneck,
             calibration=calibration,
@@ -197,6 +211,7 @@ class QuotePerformance:
             step_time_s=step_time_s,
             time_to_train_hours=time_to_train_hours,
             tokens_per_s=tokens_per_s,
+            training_hours=training_hours,
         )
 
         return quote_performance

@@ -27,7 +27,8 @@ class QuoteStock:
             delivery_date (str):
             from_deliveries (int):
             lead_time_days (int):
-            undeliverable (int): Nodes beyond stock and nodes on order
+            undeliverable (int): Nodes beyond stock and nodes on order: 0 when created (more is refused); a later revision
+                shows it when the stock dropped, and such a quote is not sent or accepted
             warning (None | str):
      """
 

@@ -38,6 +38,8 @@ class SizingPrice:
             term (str):
             total (str): What the training costs before tax: the billed months or hours plus one-time fees; a quote of this
                 configuration has this net total
+            training_hours (float | None): The wall clock this price bills, unrounded (time_to_train_hours is rounded to 4
+                significant digits): a quote at another term bills it again
             warning (None | str): When the term bills much longer than the work
      """
 
@@ -53,6 +55,7 @@ class SizingPrice:
     price_per_gpu_hour: str
     term: str
     total: str
+    training_hours: float | None
     warning: None | str
 
 
@@ -86,6 +89,9 @@ class SizingPrice:
 
         total = self.total
 
+        training_hours: float | None
+        training_hours = self.training_hours
+
         warning: None | str
         warning = self.warning
 
@@ -105,6 +111,7 @@ class SizingPrice:
             "price_per_gpu_hour": price_per_gpu_hour,
             "term": term,
             "total": total,
+            "training_hours": training_hours,
             "warning": warning,
         })
 
@@ -154,6 +161,14 @@ class SizingPrice:
 
         total = d.pop("total")
 
+        def _parse_training_hours(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        training_hours = _parse_training_hours(d.pop("training_hours"))
+
+
         def _parse_warning(data: object) -> None | str:
             if data is None:
                 return data
@@ -175,6 +190,7 @@ class SizingPrice:
             price_per_gpu_hour=price_per_gpu_hour,
             term=term,
             total=total,
+            training_hours=training_hours,
             warning=warning,
         )
 

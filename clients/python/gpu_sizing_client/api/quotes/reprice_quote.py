@@ -187,6 +187,9 @@ def sync_detailed(
 ) -> Response[Problem | Quote]:
     """ A new revision at the current catalog prices, showing the difference
 
+     A quote already priced at the current catalog version is answered as it is, with the same ETag and
+    no new revision.
+
     Args:
         quote_id (UUID):
         if_match (str):
@@ -224,6 +227,9 @@ def sync(
 ) -> Problem | Quote | None:
     """ A new revision at the current catalog prices, showing the difference
 
+     A quote already priced at the current catalog version is answered as it is, with the same ETag and
+    no new revision.
+
     Args:
         quote_id (UUID):
         if_match (str):
@@ -255,6 +261,9 @@ async def asyncio_detailed(
 
 ) -> Response[Problem | Quote]:
     """ A new revision at the current catalog prices, showing the difference
+
+     A quote already priced at the current catalog version is answered as it is, with the same ETag and
+    no new revision.
 
     Args:
         quote_id (UUID):
@@ -292,6 +301,9 @@ async def asyncio(
 
 ) -> Problem | Quote | None:
     """ A new revision at the current catalog prices, showing the difference
+
+     A quote already priced at the current catalog version is answered as it is, with the same ETag and
+    no new revision.
 
     Args:
         quote_id (UUID):

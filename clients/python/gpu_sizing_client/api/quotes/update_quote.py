@@ -184,6 +184,8 @@ def sync_detailed(
 ) -> Response[Problem | Quote]:
     """ Change a quote's status or customer
 
+     A change that changes nothing answers the quote as it is, with the same ETag.
+
     Args:
         quote_id (UUID):
         if_match (str):
@@ -221,6 +223,8 @@ def sync(
 ) -> Problem | Quote | None:
     """ Change a quote's status or customer
 
+     A change that changes nothing answers the quote as it is, with the same ETag.
+
     Args:
         quote_id (UUID):
         if_match (str):
@@ -252,6 +256,8 @@ async def asyncio_detailed(
 
 ) -> Response[Problem | Quote]:
     """ Change a quote's status or customer
+
+     A change that changes nothing answers the quote as it is, with the same ETag.
 
     Args:
         quote_id (UUID):
@@ -289,6 +295,8 @@ async def asyncio(
 
 ) -> Problem | Quote | None:
     """ Change a quote's status or customer
+
+     A change that changes nothing answers the quote as it is, with the same ETag.
 
     Args:
         quote_id (UUID):
