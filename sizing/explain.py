@@ -99,6 +99,8 @@ def collective_routes(layout, r) -> str:
 def _buckets(layout: Layout, constants) -> str:
     """The gradient buckets of the layout's framework, in words (sizing.step._bucket_bytes)."""
     rule = FRAMEWORK_BUCKETS[layout.framework]
+    if layout.grad_bucket_mb > 0:
+        return f"{layout.grad_bucket_mb:g} MB buckets (as stated)"
     if rule == "megatron-core":
         params = max(constants.megatron_bucket_params_min,
                      constants.megatron_bucket_params_per_rank * layout.dp)

@@ -49,7 +49,8 @@ from sizing.workload import (
 LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_parallel": False,
                    "recompute": 1, "cp": 1, "recompute_layers": 0, "shard_group": 0,
                    "offload": 0, "framework": 0, "flash_attention": True,
-                   "fused_cross_entropy": False, "fp8_param_gather": False}
+                   "fused_cross_entropy": False, "fp8_param_gather": False,
+                   "grad_bucket_mb": 0.0}
 PEAK_KEYS = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops"}
 _OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
 _PARAM_GATHER = np.array([FRAMEWORK_OVERLAPS_PARAM_GATHER[f] for f in FRAMEWORKS])
@@ -99,6 +100,8 @@ def layout_rules(layout: Layout) -> list:
         elif layout.dp and layout.dp % layout.shard_group:
             problems.append(("shard_group", (f"{layout.shard_group} does not divide "
                                             f"dp={layout.dp}")))
+    if layout.grad_bucket_mb < 0:
+        problems.append(("grad_bucket_mb", "must be 0 (the framework's buckets) or more"))
     if layout.recompute_layers < 0:
         problems.append(("recompute_layers", "must be 0 (every layer) or more"))
     elif layout.recompute_layers and layout.recompute != "full":
@@ -332,6 +335,8 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
                                                       == 0))
     if (offload != 0).any():
         valid &= (offload == 0) | (zero >= 1)
+    if (c["grad_bucket_mb"] != 0).any():
+        valid &= c["grad_bucket_mb"] >= 0
     return valid
 
 
@@ -368,7 +373,9 @@ def _bucket_bytes(c: dict, gbytes, constants) -> np.ndarray:
     # (bucket_size None).
     per_bucket = np.where(megatron & ~np.asarray(c["overlap_grad_reduce"], bool), np.inf,
                           per_bucket)
-    return per_bucket
+    # A bucket the layout states (grad_bucket_mb) replaces the rule.
+    stated = c["grad_bucket_mb"]
+    return np.where(stated > 0, stated * 1e6, per_bucket) if (stated > 0).any() else per_bucket
 
 
 @dataclass(frozen=True)
@@ -1215,6 +1222,7 @@ def layout_arrays(layout: Layout, training: Training) -> dict:
         "overlap_param_gather": np.array([layout.overlaps_param_gather]),
         "fp8_param_gather": np.array([layout.fp8_param_gather]),
         "fused_cross_entropy": np.array([layout.fused_cross_entropy]),
+        "grad_bucket_mb": np.array([layout.grad_bucket_mb]),
     }
 
 

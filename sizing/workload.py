@@ -324,6 +324,10 @@ class Layout:
     # The output layer and the loss computed together in chunks (Liger-Kernel's fused linear
     # cross entropy): no full logits tensor, neither 16-bit nor FP32.
     fused_cross_entropy: bool = False
+    # The gradients' bucket of the data-parallel reduction, in MB (1e6 bytes) of gradients, as a
+    # run states it (PyTorch DDP's and Apex DistributedFusedAdam's bucket_cap_mb, in MiB:
+    # 1.048576 MB each); 0: the framework's rule (FRAMEWORK_BUCKETS).
+    grad_bucket_mb: float = 0.0
 
     @property
     def overlaps_gradients(self) -> bool:
@@ -371,6 +375,8 @@ class Layout:
                      "fused_cross_entropy"):
             if name in values and values[name] is not None:
                 values[name] = bool(values[name])
+        if "grad_bucket_mb" in values:
+            values["grad_bucket_mb"] = float(values["grad_bucket_mb"])
         for name, names in (("recompute", RECOMPUTE), ("offload", OFFLOAD),
                             ("framework", FRAMEWORKS), ("attention_kernel", ATTENTION_KERNELS)):
             value = values.get(name)

@@ -1,13 +1,15 @@
 """The data-parallel reduction's buckets per framework and its overlap with interleaved stages."""
 import numpy as np
 
-from sizing.step import _bucket_bytes, _interleaved_windows
-from sizing.workload import FRAMEWORKS
+from sizing.hardware import Cluster
+from sizing.presets import preset_model
+from sizing.step import _bucket_bytes, _interleaved_windows, estimate
+from sizing.workload import FRAMEWORKS, Layout, Training
 
 
 def _columns(framework, dp, overlap=True):
     return {"framework": np.array([FRAMEWORKS.index(framework)]), "dp": np.array([float(dp)]),
-            "overlap_grad_reduce": np.array([overlap])}
+            "overlap_grad_reduce": np.array([overlap]), "grad_bucket_mb": np.array([0.0])}
 
 
 def test_megatron_core_buckets_grow_with_the_data_parallel_size(constants):
@@ -36,3 +38,25 @@ def test_interleaving_hides_behind_the_backwards_still_to_run():
     hide, chunk = _interleaved_windows(t, np.array([8.0]), np.array([8.0]), np.array([12.0]), ov)
     assert np.isclose(chunk[0], ov * t[0] / 12)
     assert np.isclose(hide[0], ov * t[0] / 12 * (1 + 11 * 8))
+
+
+def test_a_stated_bucket_replaces_the_frameworks(constants):
+    columns = _columns("megatron", 336) | {"grad_bucket_mb": np.array([104.8576])}
+    assert _bucket_bytes(columns, 2.0, constants)[0] == 104.8576e6
+
+
+def test_smaller_buckets_pay_more_latency_on_a_large_data_parallel_group(hgx_h100, fabrics,
+                                                                        constants):
+    # GPT-3 175B at DP 336 (MLPerf v3.1's layout): Apex's 100 MiB buckets are more collectives
+    # than Megatron-Core's 336M parameters, each with a 335-step ring latency.
+    m = preset_model("gpt-3-175b")
+    cl = Cluster(hgx_h100, fabrics["ib-ndr-400"], 1344, True)
+
+    def dp_time(**more):
+        b = estimate(cl, m, Training(2688, 1, "fp8"),
+                     Layout(dp=336, tp=4, pp=8, virtual_stages=12, zero_stage=1,
+                            sequence_parallel=True, recompute="none", grad_reduce_in_fp32=False,
+                            **more), constants).breakdown
+        return b["dp_exposed_s"] + b["dp_hidden_s"]
+
+    assert dp_time(grad_bucket_mb=104.8576) > dp_time()
