@@ -57,6 +57,8 @@ class ResultLayout:
     grad_reduce_in_fp32: bool = True
     overlap_param_gather: bool = True
     fp8_param_gather: bool = False
+    grad_bucket_mb: float = field(default=0.0, **described(
+        "MB of gradients per data-parallel bucket as stated; 0: the framework's buckets"))
 
     @classmethod
     def of(cls, layout: Layout, micro_batch: int) -> ResultLayout:
@@ -66,7 +68,8 @@ class ResultLayout:
                    layout.recompute_layers, layout.flash_attention,
                    layout.fused_attention_kernel, layout.fused_cross_entropy,
                    layout.overlaps_gradients, layout.fp32_gradients,
-                   layout.overlaps_param_gather, layout.fp8_param_gather)
+                   layout.overlaps_param_gather, layout.fp8_param_gather,
+                   layout.grad_bucket_mb)
 
 
 @dataclass(frozen=True)

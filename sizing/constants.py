@@ -65,6 +65,8 @@ class ModelConstants:
     host_staging_latency_us: float
     go_back_n_window_packets: float
     dp_bucket_mb: float
+    megatron_bucket_params_min: float
+    megatron_bucket_params_per_rank: float
     overlap_efficiency: float
     overlap_compute_slowdown: float
     compute_jitter_cv: float

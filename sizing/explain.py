@@ -5,7 +5,13 @@ from sizing.collectives import CHOSEN
 from sizing.compute import conv_saturation
 from sizing.hardware import Cluster
 from sizing.topology import TIERS
-from sizing.workload import FRAMEWORK_SYNCHRONOUS_ZERO3, FRAMEWORKS, GenericModel, Layout
+from sizing.workload import (
+    FRAMEWORK_BUCKETS,
+    FRAMEWORK_SYNCHRONOUS_ZERO3,
+    FRAMEWORKS,
+    GenericModel,
+    Layout,
+)
 
 # Every term of the step's breakdown but the compute itself (sizing.step.BREAKDOWN_KEYS, the
 # hidden times aside: they cost nothing but the overlap slowdown), with its words.
@@ -112,6 +118,28 @@ def collective_routes(layout, r) -> str:
     return "; ".join(parts) if parts else "no collective crosses a GPU boundary"
 
 
+def _buckets(layout: Layout, constants) -> str:
+    """The gradient buckets of the layout's framework, in words (sizing.step._bucket_bytes)."""
+    rule = FRAMEWORK_BUCKETS[layout.framework]
+    if layout.grad_bucket_mb > 0:
+        return f"{layout.grad_bucket_mb:g} MB buckets (as stated)"
+    if rule == "megatron-core":
+        params = max(constants.megatron_bucket_params_min,
+                     constants.megatron_bucket_params_per_rank * layout.dp)
+        return f"buckets of {params / 1e6:g}M parameters (Megatron-Core: max(40M, 1M x dp))"
+    if rule == "deepspeed":
+        return f"buckets of {constants.deepspeed_reduce_bucket_params:g} elements (DeepSpeed)"
+    return f"{constants.dp_bucket_mb:g} MB buckets"
+
+
+def _backward_window(layout: Layout) -> str:
+    """What the step's gradient reduction hides behind (sizing.step._interleaved_windows)."""
+    if layout.virtual_stages > 1:
+        return ("the backwards still to run, chunk by chunk (each of the "
+                f"{layout.virtual_stages} interleaved chunks reduced after its last backward)")
+    return "the last micro-batch's backward"
+
+
 def assumptions(cluster, model, training, layout, constants, r) -> list:
     """What the estimate assumes that a customer could check or dispute."""
     f = cluster.fabric
@@ -136,8 +164,8 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
         "its latency model, the fastest chosen per message size as NCCL does; "
         + collective_routes(layout, r) + ".")
     if layout.overlaps_gradients and layout.zero_stage == 1 and layout.overlaps_param_gather:
-        add(f"Distributed optimizer: the gradients' reduce-scatter in {constants.dp_bucket_mb:g} "
-            "MB buckets overlaps the last micro-batch's backward and the weights' all-gather "
+        add(f"Distributed optimizer: the gradients' reduce-scatter in {_buckets(layout, constants)} "
+            f"overlaps {_backward_window(layout)} and the weights' all-gather "
             f"{'(in FP8) ' if layout.fp8_param_gather and training.precision == 'fp8' else ''}"
             f"the next step's forward, at {100 * constants.overlap_efficiency:.0f}% efficiency; "
             "the last bucket of each is always exposed.")
@@ -149,14 +177,14 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
             "prefetched gather hides behind the module before it, and the gradients' "
             "reduce-scatters are exposed.")
     elif layout.zero_stage == 1:
-        add(f"ZeRO-1: the gradients' reduce-scatter in {constants.dp_bucket_mb:g} MB buckets "
-            + ("overlaps the last micro-batch's backward at "
+        add(f"ZeRO-1: the gradients' reduce-scatter in {_buckets(layout, constants)} "
+            + (f"overlaps {_backward_window(layout)} at "
                f"{100 * constants.overlap_efficiency:.0f}% efficiency (the last bucket exposed)"
                if layout.overlaps_gradients else "runs after the backward pass")
             + "; the weights' all-gather runs after the optimizer step, exposed.")
     elif layout.overlaps_gradients:
-        add(f"Gradient all-reduce in {constants.dp_bucket_mb:g} MB buckets overlaps the last "
-            f"micro-batch's backward at {100 * constants.overlap_efficiency:.0f}% efficiency; "
+        add(f"Gradient all-reduce in {_buckets(layout, constants)} overlaps "
+            f"{_backward_window(layout)} at {100 * constants.overlap_efficiency:.0f}% efficiency; "
             "the last bucket is always exposed.")
     else:
         add("Gradient all-reduce after the backward pass, not overlapped "

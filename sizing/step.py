@@ -27,6 +27,8 @@ from sizing.memory import (
 from sizing.topology import Links, group_span, straggler_stretch, tier_reached
 from sizing.workload import (
     ATTENTION_KERNELS,
+    BUCKET_RULE_CODES,
+    BUCKET_RULES,
     DEEPSPEED_CODES,
     DEEPSPEED_FRAMEWORKS,
     FRAMEWORK_ATTENTION_KERNEL,
@@ -47,7 +49,8 @@ from sizing.workload import (
 LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_parallel": False,
                    "recompute": 1, "cp": 1, "recompute_layers": 0, "shard_group": 0,
                    "offload": 0, "framework": 0, "flash_attention": True,
-                   "fused_cross_entropy": False, "fp8_param_gather": False}
+                   "fused_cross_entropy": False, "fp8_param_gather": False,
+                   "grad_bucket_mb": 0.0}
 PEAK_KEYS = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops"}
 _OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
 _PARAM_GATHER = np.array([FRAMEWORK_OVERLAPS_PARAM_GATHER[f] for f in FRAMEWORKS])
@@ -97,6 +100,8 @@ def layout_rules(layout: Layout) -> list:
         elif layout.dp and layout.dp % layout.shard_group:
             problems.append(("shard_group", (f"{layout.shard_group} does not divide "
                                             f"dp={layout.dp}")))
+    if layout.grad_bucket_mb < 0:
+        problems.append(("grad_bucket_mb", "must be 0 (the framework's buckets) or more"))
     if layout.recompute_layers < 0:
         problems.append(("recompute_layers", "must be 0 (every layer) or more"))
     elif layout.recompute_layers and layout.recompute != "full":
@@ -330,6 +335,8 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
                                                       == 0))
     if (offload != 0).any():
         valid &= (offload == 0) | (zero >= 1)
+    if (c["grad_bucket_mb"] != 0).any():
+        valid &= c["grad_bucket_mb"] >= 0
     return valid
 
 
@@ -343,6 +350,32 @@ def feasibility_batch(batch: dict, model, training: Training, constants) -> dict
            memory_per_gpu(model, c, constants, training.precision).items()}
     out["valid"] = _valid(c, model, np.isfinite(peak))
     return out
+
+
+def _bucket_bytes(c: dict, gbytes, constants) -> np.ndarray:
+    """The bytes of each candidate's gradient bucket, by its framework's rule
+    (sizing.workload.FRAMEWORK_BUCKETS), capped at one model chunk's gradients: every
+    framework with interleaved stages starts new buckets at each chunk (Megatron-Core keeps one
+    gradient buffer per chunk; NeMo with Apex's distributed Adam calls init_params_bucket per
+    chunk). Megatron-Core reduces the first chunk of the first stage, the one that finishes its
+    backward last, in these buckets and every other chunk in one, a bucket of its own size; the
+    model prices the first stage (the pipeline's last to finish) and takes every chunk at the
+    bucket size, within one bucket per chunk of what Megatron-Core runs (the cap is applied
+    by the caller)."""
+    rule = BUCKET_RULE_CODES[np.asarray(c["framework"], int)]
+    megatron = rule == BUCKET_RULES.index("megatron-core")
+    per_bucket = np.where(
+        megatron, np.maximum(constants.megatron_bucket_params_min,
+                             constants.megatron_bucket_params_per_rank * c["dp"]) * gbytes,
+        np.where(rule == BUCKET_RULES.index("deepspeed"),
+                 constants.deepspeed_reduce_bucket_params * gbytes, constants.dp_bucket_mb * 1e6))
+    # Megatron-Core without overlap_grad_reduce reduces everything in one bucket
+    # (bucket_size None).
+    per_bucket = np.where(megatron & ~np.asarray(c["overlap_grad_reduce"], bool), np.inf,
+                          per_bucket)
+    # A bucket the layout states (grad_bucket_mb) replaces the rule.
+    stated = c["grad_bucket_mb"]
+    return np.where(stated > 0, stated * 1e6, per_bucket) if (stated > 0).any() else per_bucket
 
 
 @dataclass(frozen=True)
@@ -376,7 +409,7 @@ class _Gradients:
         # one layer (FSDP unit) at a time: each of those collectives pays its own latency, so
         # the per-step cost is units x cost(one unit), not the cost of one message of the
         # whole size.
-        bucket = np.minimum(constants.dp_bucket_mb * 1e6, grad_bytes)
+        bucket = np.minimum(_bucket_bytes(c, gbytes, constants), grad_bytes / c["virtual_stages"])
         n_buckets = np.maximum(grad_bytes / bucket, 1.0)
         return cls(expert, local_params, gbytes, grad_bytes, dpc, shard, bucket, n_buckets)
 
@@ -565,6 +598,31 @@ def _exposed_at_least(total, one, hide):
     return np.minimum(total, np.maximum(one, total - hide))
 
 
+def _interleaved_windows(t_phase_mb, m, pp, v, ov):
+    """The compute that hides a step's data-parallel collective of one phase (a micro-batch's
+    backward for the gradients' reduction, its forward for the weights' gather), and the part
+    of it under the chunk reduced last (gathered first), with v virtual stages:
+    (ov x t_phase_mb x (1 + (v - 1) x group) / v, ov x t_phase_mb / v). With v = 1 both are
+    one micro-batch's, as the usual pipeline schedule runs it.
+
+    Megatron-Core's interleaved schedule (megatron/core/pipeline_parallel/schedules.py
+    @core_v0.11.0 get_schedule_table, lines 725-760) runs each chunk's micro-batches in groups
+    (microbatch_group_size_per_vp_stage: the pipeline size by default, model_parallel_config.py
+    line 380, and at least pp and at most m, schedules.py lines 649-657), chunk after chunk.
+    A chunk's gradients are reduced once its last micro-batch's backward is done
+    (backward_step_helper, lines 938-969: enable_grad_sync before it, or grad_sync_func after
+    it as NeMo's distributed Adam sets it), so each of the first v - 1 chunks to finish reduces
+    behind the last group's backwards of the chunks still to run, and the last chunk behind its
+    own last backward alone. The weights are gathered a chunk ahead (param_sync_func, lines
+    718-720 and 872-884), each behind the first group's forwards of the chunk before it. With
+    the default group, pp, a remainder of m / pp is refused (lines 659-665), so every group
+    holds pp micro-batches; min(m, pp) keeps the window within the step where m < pp (a layout
+    the model does not refuse)."""
+    group = np.minimum(m, pp)
+    chunk = ov * t_phase_mb / v
+    return chunk * (1.0 + (v - 1.0) * group), chunk
+
+
 # What step_floor_batch reads of compute_side, which compute_bound_batch passes on: a search
 # computes it once per set of fabrics and gives it to the floor of each row.
 FLOOR_COMPUTE = ("t_mb", "t_fwd_mb", "hbm_raw_Bps")
@@ -671,6 +729,10 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
         buckets = np.where(ep > 1, np.maximum((grad_bytes - expert_bytes) / bucket, 1.0),
                            n_buckets)
     hide_bwd = constants.overlap_efficiency * t_bwd_mb
+    grad_hide, chunk_grad_hide = _interleaved_windows(t_bwd_mb, m, pp, v,
+                                                      constants.overlap_efficiency)
+    gather_hide, chunk_gather_hide = _interleaved_windows(t_fwd_mb, m, pp, v,
+                                                          constants.overlap_efficiency)
     reduced = (dpc > 1) & stretched_up
     sync = (zero == 3) & SYNCHRONOUS_ZERO3_CODES[np.asarray(c["framework"], int)]
     reduced &= ~sync
@@ -697,10 +759,13 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     hide_fwd = constants.overlap_efficiency * t_fwd_mb
     t_rs, t_ag = units * t_rs1, units * t_ag1
     reduction = np.where(
-        zero == 0, _exposed_at_least(buckets * t_bucket, t_bucket, hide_bwd),
+        zero == 0, _exposed_at_least(buckets * t_bucket, np.maximum(
+            t_bucket, buckets * t_bucket / v - chunk_grad_hide), grad_hide),
         np.where(
-            zero == 1, (_exposed_at_least(buckets * t_rs1, t_rs1, hide_bwd)
-                        + _exposed_at_least(buckets * t_ag1, t_ag1, hide_fwd)),
+            zero == 1, (_exposed_at_least(buckets * t_rs1, np.maximum(
+                t_rs1, buckets * t_rs1 / v - chunk_grad_hide), grad_hide)
+                        + _exposed_at_least(buckets * t_ag1, np.maximum(
+                            t_ag1, buckets * t_ag1 / v - chunk_gather_hide), gather_hide)),
             np.where(zero == 2, (m * _exposed_at_least(n_buckets * t_rs1, t_rs1, hide_bwd)
                                  + np.maximum(local_params * wbytes / w_bucket, 1.0) * t_ag1),
                      m * (_exposed_at_least(t_ag, t_ag / units, hide_fwd)
@@ -949,6 +1014,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     # The compute an overlapped collective can hide behind, alike in both passes.
     ov = constants.overlap_efficiency
     hide_bwd, hide_fwd = ov * t_bwd_mb, ov * t_fwd_mb
+    # The step's gradient reduction and weight gather (without ZeRO and with ZeRO-1) hide
+    # behind more than one micro-batch with interleaved stages, each chunk's in its own window.
+    grad_hide, chunk_grad_hide = _interleaved_windows(t_bwd_mb, m, pp, v, ov)
+    gather_hide, chunk_gather_hide = _interleaved_windows(t_fwd_mb, m, pp, v, ov)
     bubble_share = (pp - 1) / v  # of a micro-batch's time
     any_sync = bool(sync.any())  # most batches have no synchronous ZeRO-3 row to pick out
     # The network's jitter stretches the network's part of ZeRO-3's collectives alone, not the
@@ -970,22 +1039,26 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
         pipeline = m * t_mb
         bubble = bubble_share * t_mb
         pp_exp = s_(pp_total, "pp")
-        # DP all-reduce overlaps the last micro-batch's backward, bucket by bucket: the last
-        # bucket is always exposed.
+        # DP all-reduce overlaps the last micro-batch's backward, bucket by bucket (with
+        # interleaving each chunk's after its last backward, _interleaved_windows): the last
+        # bucket, and what the last chunk's own backward does not cover, is always exposed.
         ar = s_(t_ar, "dp")
         last = s_(t_bucket, "dp")
         # A framework that reduces after the backward (no overlap_comm, DeepSpeed's pipeline
         # engine) exposes the whole all-reduce.
-        exp_ar = np.where(dp_overlap, np.minimum(ar, np.maximum(last, ar - hide_bwd)), ar)
+        exp_ar = np.where(dp_overlap, np.minimum(ar, np.maximum(last, np.maximum(
+            ar / v - chunk_grad_hide, ar - grad_hide))), ar)
         # ZeRO-1: the gradients' reduce-scatter hides as the all-reduce would; the weights'
         # all-gather (counted with ZeRO's traffic below) behind the next forward where it is
         # overlapped, else it waits.
         z1_rs, z1_ag = s_(t_z1_rs, "dp"), s_(t_z1_ag, "dp")
         exp_ar = np.where(z1, np.where(dp_overlap, np.minimum(z1_rs, np.maximum(
-            s_(t_z1_rsb, "dp"), z1_rs - hide_bwd)), z1_rs), exp_ar)
+            s_(t_z1_rsb, "dp"), np.maximum(z1_rs / v - chunk_grad_hide, z1_rs - grad_hide))),
+            z1_rs), exp_ar)
         ar = np.where(z1, z1_rs, ar)
         z1_exp = np.where(gather_hidden & ~tp_inter, np.minimum(z1_ag, np.maximum(
-            s_(t_z1_agb, "dp"), z1_ag - hide_fwd)), z1_ag)
+            s_(t_z1_agb, "dp"), np.maximum(z1_ag / v - chunk_gather_hide, z1_ag - gather_hide))),
+            z1_ag)
         # ZeRO-3/FSDP, per micro-batch and per phase: the forward all-gather can hide only
         # behind forward compute; the backward all-gather and the gradient reduce-scatter share
         # the same NICs (their times add) and hide only behind backward compute (with any
@@ -1054,7 +1127,9 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
             stretches, units, any_sync, constants, t_comp_mb=t_comp_mb, tp_mb=tp_mb,
             ep_mb=ep_mb, cp_mb=cp_mb, offload_mb=offload_mb, m=m, bubble_share=bubble_share,
             pp_total=pp_total, t_ar=t_ar, t_bucket=t_bucket, hide_bwd=hide_bwd,
-            hide_fwd=hide_fwd, t_z1_rs=t_z1_rs, t_z1_ag=t_z1_ag, t_z1_rsb=t_z1_rsb,
+            hide_fwd=hide_fwd, grad_hide=grad_hide, chunk_grad_hide=chunk_grad_hide,
+            gather_hide=gather_hide, chunk_gather_hide=chunk_gather_hide, chunks=v,
+            t_z1_rs=t_z1_rs, t_z1_ag=t_z1_ag, t_z1_rsb=t_z1_rsb,
             t_z1_agb=t_z1_agb, net_rs=net_rs, net_ag=net_ag, host_rs=host_rs, host_ag=host_ag,
             t_replica=t_replica, t_rep1=t_rep1, gather_passes=gather_passes,
             sync_hidden=sync_hidden, t_z2_rs=t_z2_rs, t_rsb=t_rsb, t_z2_ag=t_z2_ag, t_opt=t_opt,
@@ -1147,6 +1222,7 @@ def layout_arrays(layout: Layout, training: Training) -> dict:
         "overlap_param_gather": np.array([layout.overlaps_param_gather]),
         "fp8_param_gather": np.array([layout.fp8_param_gather]),
         "fused_cross_entropy": np.array([layout.fused_cross_entropy]),
+        "grad_bucket_mb": np.array([layout.grad_bucket_mb]),
     }
 
 

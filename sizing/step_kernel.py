@@ -13,7 +13,8 @@ BASE_KEYS = ("contention", "step", "compute", "tp_exp", "cp_exp", "offload_exp",
              "zero_hid", "bubble")
 # The terms, in _kernel's order, and the stretches by kind.
 TERMS = ("t_comp_mb", "tp_mb", "ep_mb", "cp_mb", "offload_mb", "m", "bubble_share", "pp_total",
-         "t_ar", "t_bucket", "hide_bwd", "hide_fwd", "t_z1_rs", "t_z1_ag", "t_z1_rsb",
+         "t_ar", "t_bucket", "hide_bwd", "hide_fwd", "grad_hide", "chunk_grad_hide",
+         "gather_hide", "chunk_gather_hide", "chunks", "t_z1_rs", "t_z1_ag", "t_z1_rsb",
          "t_z1_agb", "net_rs", "net_ag", "host_rs", "host_ag", "t_replica", "t_rep1",
          "gather_passes", "sync_hidden", "t_z2_rs", "t_rsb", "t_z2_ag", "t_opt")
 FLAGS = ("dp_overlap", "z1", "gather_hidden", "tp_inter", "sync", "has_dp", "z3", "z2")
@@ -22,7 +23,8 @@ KINDS = ("tp", "ep", "pp", "cp", "dp", "zero", "rep")
 
 @kernel
 def _kernel(a_t_comp_mb, a_tp_mb, a_ep_mb, a_cp_mb, a_offload_mb, a_m, a_bubble_share, a_pp_total,
-            a_t_ar, a_t_bucket, a_hide_bwd, a_hide_fwd, a_t_z1_rs, a_t_z1_ag, a_t_z1_rsb,
+            a_t_ar, a_t_bucket, a_hide_bwd, a_hide_fwd, a_grad_hide, a_chunk_grad_hide,
+            a_gather_hide, a_chunk_gather_hide, a_chunks, a_t_z1_rs, a_t_z1_ag, a_t_z1_rsb,
             a_t_z1_agb, a_net_rs, a_net_ag, a_host_rs, a_host_ag, a_t_replica, a_t_rep1,
             a_gather_passes, a_sync_hidden, a_t_z2_rs, a_t_rsb, a_t_z2_ag, a_t_opt, a_dp_overlap,
             a_z1, a_gather_hidden, a_tp_inter, a_sync, a_has_dp, a_z3, a_z2, a_s_tp, a_s_ep,
@@ -45,6 +47,11 @@ def _kernel(a_t_comp_mb, a_tp_mb, a_ep_mb, a_cp_mb, a_offload_mb, a_m, a_bubble_
         t_bucket = a_t_bucket[i]
         hide_bwd = a_hide_bwd[i]
         hide_fwd = a_hide_fwd[i]
+        grad_hide = a_grad_hide[i]
+        chunk_grad_hide = a_chunk_grad_hide[i]
+        gather_hide = a_gather_hide[i]
+        chunk_gather_hide = a_chunk_gather_hide[i]
+        chunks = a_chunks[i]
         t_z1_rs = a_t_z1_rs[i]
         t_z1_ag = a_t_z1_ag[i]
         t_z1_rsb = a_t_z1_rsb[i]
@@ -88,13 +95,17 @@ def _kernel(a_t_comp_mb, a_tp_mb, a_ep_mb, a_cp_mb, a_offload_mb, a_m, a_bubble_
             pp_exp = pp_total * s_pp
             ar = t_ar * s_dp
             last = t_bucket * s_dp
-            exp_ar = np.minimum(ar, np.maximum(last, ar - hide_bwd)) if dp_overlap else ar
+            exp_ar = (np.minimum(ar, np.maximum(last, np.maximum(ar / chunks - chunk_grad_hide,
+                                                                 ar - grad_hide)))
+                      if dp_overlap else ar)
             z1_rs, z1_ag = t_z1_rs * s_dp, t_z1_ag * s_dp
             if z1:
-                exp_ar = (np.minimum(z1_rs, np.maximum(t_z1_rsb * s_dp, z1_rs - hide_bwd))
+                exp_ar = (np.minimum(z1_rs, np.maximum(t_z1_rsb * s_dp, np.maximum(
+                    z1_rs / chunks - chunk_grad_hide, z1_rs - grad_hide)))
                           if dp_overlap else z1_rs)
                 ar = z1_rs
-            z1_exp = (np.minimum(z1_ag, np.maximum(t_z1_agb * s_dp, z1_ag - hide_fwd))
+            z1_exp = (np.minimum(z1_ag, np.maximum(t_z1_agb * s_dp, np.maximum(
+                z1_ag / chunks - chunk_gather_hide, z1_ag - gather_hide)))
                       if gather_hidden and not tp_inter else z1_ag)
             rs1, ag1 = net_rs * s_zero, net_ag * s_zero
             if any_sync:

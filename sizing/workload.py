@@ -77,6 +77,20 @@ _FP32_GRADIENTS_BY_CODE = np.array([FRAMEWORK_FP32_GRADIENTS[f] for f in FRAMEWO
 FRAMEWORK_OVERLAPS_GRADIENTS = {"megatron": True, "megatron-deepspeed": False,
                                 "deepspeed": False, "fsdp": True, "ddp": True, "horovod": True,
                                 "mxnet": True, "megatron-deepspeed-2021": False}
+# How a framework sizes the buckets its gradients are reduced in, each bucket one collective
+# paying its own latency: "ddp", PyTorch DDP's bucket_cap_mb (model.yaml dp_bucket_mb);
+# "megatron-core", Megatron-Core's DistributedDataParallel, max(40,000,000, 1,000,000 x the
+# data-parallel size) parameters, 'to ensure that chunks used in NCCL ring-reduce
+# implementations are large enough to remain bandwidth-bound rather than latency-bound', and
+# one bucket of everything without overlap_grad_reduce
+# (megatron/core/distributed/distributed_data_parallel.py @core_v0.11.0 lines 51-61);
+# "deepspeed", DeepSpeed's 5e8 elements at a time (model.yaml deepspeed_reduce_bucket_params).
+# Horovod's and MXNet's fusion buffers are not sourced here and keep DDP's figure.
+FRAMEWORK_BUCKETS = {"megatron": "megatron-core", "megatron-deepspeed": "deepspeed",
+                     "deepspeed": "deepspeed", "fsdp": "ddp", "ddp": "ddp", "horovod": "ddp",
+                     "mxnet": "ddp", "megatron-deepspeed-2021": "deepspeed"}
+BUCKET_RULES = ("ddp", "megatron-core", "deepspeed")
+BUCKET_RULE_CODES = np.array([BUCKET_RULES.index(FRAMEWORK_BUCKETS[f]) for f in FRAMEWORKS])
 # Whether the distributed optimizer (ZeRO-1) all-gathers the updated weights behind the next
 # step's forward: Megatron-Core's overlap_param_gather (--overlap-param-gather, 'overlap param
 # all-gather in distributed optimizer', megatron/training/arguments.py @core_v0.11.0), which
@@ -310,6 +324,10 @@ class Layout:
     # The output layer and the loss computed together in chunks (Liger-Kernel's fused linear
     # cross entropy): no full logits tensor, neither 16-bit nor FP32.
     fused_cross_entropy: bool = False
+    # The gradients' bucket of the data-parallel reduction, in MB (1e6 bytes) of gradients, as a
+    # run states it (PyTorch DDP's and Apex DistributedFusedAdam's bucket_cap_mb, in MiB:
+    # 1.048576 MB each); 0: the framework's rule (FRAMEWORK_BUCKETS).
+    grad_bucket_mb: float = 0.0
 
     @property
     def overlaps_gradients(self) -> bool:
@@ -357,6 +375,8 @@ class Layout:
                      "fused_cross_entropy"):
             if name in values and values[name] is not None:
                 values[name] = bool(values[name])
+        if "grad_bucket_mb" in values:
+            values["grad_bucket_mb"] = float(values["grad_bucket_mb"])
         for name, names in (("recompute", RECOMPUTE), ("offload", OFFLOAD),
                             ("framework", FRAMEWORKS), ("attention_kernel", ATTENTION_KERNELS)):
             value = values.get(name)

@@ -184,6 +184,14 @@ class LayoutSchema(Strict):
                                  "1, as NeMo's and Megatron-Bridge's recipes set it (Megatron-LM's own "
                                  "--overlap-param-gather is off unless given: state false for "
                                  "such runs), off otherwise"})
+    grad_bucket_mb = f.Number(
+        load_default=0.0, validate=v.Range(min=0, max=1_000_000),
+        metadata={"description": "MB (1e6 bytes) of gradients per bucket of the data-parallel "
+                                 "reduction, as the run sets it (PyTorch DDP's or Apex "
+                                 "DistributedFusedAdam's bucket_cap_mb, in MiB: 1.048576 MB "
+                                 "each); 0: the framework's buckets (Megatron-Core's max(40M, "
+                                 "1M x dp) parameters, DeepSpeed's 5e8 elements, 25 MB "
+                                 "otherwise)"})
     fp8_param_gather = f.Boolean(
         load_default=False,
         metadata={"description": "With FP8 training and the distributed optimizer, all-gather "

@@ -214,15 +214,20 @@ def test_the_summary_names_every_category_that_ran(ev) -> None:
     line = summary_line(ev)
     assert line.startswith("SUMMARY rows 238: ")
     for name in ("NCCL busbw", "CNN scaling", "LLM throughput/MFU", "CNN/BERT throughput",
-                 "MLPerf time to train", "overall"):
+                 "overall"):
         assert f"{name} check" in line
+    # The MLPerf rows have no check row: 205-207 informed the data-parallel overlap (seen), and
+    # 206-207's unstated attention kernel moves them by more than 3% once it no longer hides
+    # behind exposed communication (skipped).
+    assert "MLPerf time to train check" not in line
 
 
 def test_a_time_to_train_is_the_sources_tokens_at_the_modelled_rate_plus_its_evaluations(
         ev) -> None:
     timed = [row for row, r in ev.results.items()
              if ev.specs.specs[row].metric == "time_to_train_minutes" and r.skipped is None]
-    assert len(timed) >= 3  # MLPerf GPT-3 175B rows 205-207
+    # MLPerf GPT-3 175B row 205 (206-207 are skipped on their unstated attention kernel)
+    assert len(timed) >= 1
     for row in timed:
         spec = ev.specs.specs[row]
         run = sides(spec)["run"]

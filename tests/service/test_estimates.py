@@ -62,6 +62,7 @@ def test_tensor_parallel_across_nodes_is_flagged_and_slower(client):
     ({"dp": 4, "tp": 8, "pp": 1}, None, 8, "/layout/dp"),
     ({"dp": 8, "tp": 1, "pp": 1, "zero_stage": 0}, None, 1, "/layout"),
     ({"dp": 8, "tp": 8, "pp": 1}, None, 0, "/cluster/nodes"),
+    ({"dp": 8, "tp": 8, "pp": 1, "grad_bucket_mb": -1}, None, 8, "/layout/grad_bucket_mb"),
 ])
 def test_unphysical_input_is_422_naming_the_field(client, layout, workload, cluster_nodes, pointer):
     response = client.post("/v1/estimates", json={

@@ -92,11 +92,13 @@ def test_fabric_quality_orders_efficiency_and_gap_widens(cluster_on, constants):
 
 def test_weak_fabric_doubling_gpus_buys_little(hgx_h100, fabrics, constants):
     # Two 100 GbE NICs per node without RDMA: the gradient all-reduce dominates. Gradients are
-    # sharded too (ZeRO-2), so the layout fits with the policy's headroom to spare.
+    # sharded too (ZeRO-2, DeepSpeed's stage: Megatron-Core has none, and each framework
+    # reduces in buckets of its own size), so the layout fits with the policy's headroom to spare.
     server = replace(hgx_h100, nics_per_node=2, nic_rate_gbps=100.0, gpudirect_rdma=False)
     m = preset_model("llama-3-8b")
     runs = {n: estimate(Cluster(server, fabrics["eth-tcp-100"], n, False), m, Training(64, 1),
-                        Layout(dp=8 * n, tp=1, pp=1, zero_stage=2), constants) for n in (4, 8)}
+                        Layout(dp=8 * n, tp=1, pp=1, zero_stage=2, framework="deepspeed"),
+                        constants) for n in (4, 8)}
     assert runs[8].memory["fits"]
     gain = runs[4].step_time_s / runs[8].step_time_s
     # doubling GPUs buys well under 2x (at 4 nodes ZeRO-2 reduce-scatters each of its two
@@ -248,7 +250,7 @@ def test_tensor_parallelism_beyond_a_node_costs_up_to_half_the_throughput(consta
 def test_each_gradient_bucket_pays_its_own_latency(hgx_h100, fabrics, constants):
     m = preset_model("llama-3-8b")
     cl = Cluster(hgx_h100, fabrics["eth-tcp-25"], 4, False)
-    layout = Layout(dp=32, tp=1, pp=1)
+    layout = Layout(dp=32, tp=1, pp=1, framework="ddp")  # DDP's buckets: dp_bucket_mb
 
     def dp_time(consts):
         b = estimate(cl, m, Training(32, 1), layout, consts).breakdown
@@ -381,8 +383,9 @@ def test_70b_efficiency_orders_the_fabrics_and_gaps_widen_with_nodes(hgx_h100, f
         assert ib >= lossless > lossy > tcp
     for worse in (1, 2, 3):
         gaps = [eff[n][0] - eff[n][worse] for n in (8, 32, 128)]
-        assert gaps[0] <= gaps[1] <= gaps[2], (FABRIC_ORDER[worse], gaps)
-    assert eff[128][0] - eff[128][2] > eff[8][0] - eff[8][2] + 0.02
+        # Strictly: interleaving hides most of the data-parallel traffic behind the backwards
+        # of the chunks still to run, so the gaps are small, but each fabric's grows.
+        assert gaps[0] < gaps[1] < gaps[2], (FABRIC_ORDER[worse], gaps)
 
 
 def test_zero2_reduce_scatters_every_micro_batch(cluster_on, constants):

@@ -48,6 +48,10 @@ class FixedLayout:
                 retired by Apache in 2023)
             fused_cross_entropy (bool | Unset): Output layer and loss fused in chunks (Liger-Kernel): no logits tensor in
                 memory Default: False.
+            grad_bucket_mb (float | Unset): MB (1e6 bytes) of gradients per bucket of the data-parallel reduction, as the
+                run sets it (PyTorch DDP's or Apex DistributedFusedAdam's bucket_cap_mb, in MiB: 1.048576 MB each); 0: the
+                framework's buckets (Megatron-Core's max(40M, 1M x dp) parameters, DeepSpeed's 5e8 elements, 25 MB otherwise)
+                Default: 0.0.
             grad_reduce_in_fp32 (bool | Unset): Gradients held and reduced in FP32 (Megatron-Core's grad_reduce_in_fp32);
                 false: in the parameters' 16-bit dtype, as NeMo's and Megatron-Bridge's FP8 performance recipes run. Default:
                 the framework's usual setting (FP32 for megatron, and for megatron-deepspeed below zero_stage 2, where
@@ -84,6 +88,7 @@ class FixedLayout:
     fp8_param_gather: bool | Unset = False
     framework: FixedLayoutFramework | Unset = UNSET
     fused_cross_entropy: bool | Unset = False
+    grad_bucket_mb: float | Unset = 0.0
     grad_reduce_in_fp32: bool | Unset = UNSET
     micro_batch: int | Unset = 1
     offload: FixedLayoutOffload | Unset = FixedLayoutOffload.NONE
@@ -124,6 +129,8 @@ class FixedLayout:
 
 
         fused_cross_entropy = self.fused_cross_entropy
+
+        grad_bucket_mb = self.grad_bucket_mb
 
         grad_reduce_in_fp32 = self.grad_reduce_in_fp32
 
@@ -181,6 +188,8 @@ class FixedLayout:
             field_dict["framework"] = framework
         if fused_cross_entropy is not UNSET:
             field_dict["fused_cross_entropy"] = fused_cross_entropy
+        if grad_bucket_mb is not UNSET:
+            field_dict["grad_bucket_mb"] = grad_bucket_mb
         if grad_reduce_in_fp32 is not UNSET:
             field_dict["grad_reduce_in_fp32"] = grad_reduce_in_fp32
         if micro_batch is not UNSET:
@@ -247,6 +256,8 @@ class FixedLayout:
 
         fused_cross_entropy = d.pop("fused_cross_entropy", UNSET)
 
+        grad_bucket_mb = d.pop("grad_bucket_mb", UNSET)
+
         grad_reduce_in_fp32 = d.pop("grad_reduce_in_fp32", UNSET)
 
         micro_batch = d.pop("micro_batch", UNSET)
@@ -306,6 +317,7 @@ class FixedLayout:
             fp8_param_gather=fp8_param_gather,
             framework=framework,
             fused_cross_entropy=fused_cross_entropy,
+            grad_bucket_mb=grad_bucket_mb,
             grad_reduce_in_fp32=grad_reduce_in_fp32,
             micro_batch=micro_batch,
             offload=offload,

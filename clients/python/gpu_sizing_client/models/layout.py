@@ -48,6 +48,10 @@ class Layout:
                 retired by Apache in 2023)
             fused_cross_entropy (bool | Unset): Output layer and loss fused in chunks (Liger-Kernel): no logits tensor in
                 memory Default: False.
+            grad_bucket_mb (float | Unset): MB (1e6 bytes) of gradients per bucket of the data-parallel reduction, as the
+                run sets it (PyTorch DDP's or Apex DistributedFusedAdam's bucket_cap_mb, in MiB: 1.048576 MB each); 0: the
+                framework's buckets (Megatron-Core's max(40M, 1M x dp) parameters, DeepSpeed's 5e8 elements, 25 MB otherwise)
+                Default: 0.0.
             grad_reduce_in_fp32 (bool | Unset): Gradients held and reduced in FP32 (Megatron-Core's grad_reduce_in_fp32);
                 false: in the parameters' 16-bit dtype, as NeMo's and Megatron-Bridge's FP8 performance recipes run. Default:
                 the framework's usual setting (FP32 for megatron, and for megatron-deepspeed below zero_stage 2, where
@@ -83,6 +87,7 @@ class Layout:
     fp8_param_gather: bool | Unset = False
     framework: LayoutFramework | Unset = UNSET
     fused_cross_entropy: bool | Unset = False
+    grad_bucket_mb: float | Unset = 0.0
     grad_reduce_in_fp32: bool | Unset = UNSET
     offload: LayoutOffload | Unset = LayoutOffload.NONE
     overlap_grad_reduce: bool | Unset = UNSET
@@ -122,6 +127,8 @@ class Layout:
 
 
         fused_cross_entropy = self.fused_cross_entropy
+
+        grad_bucket_mb = self.grad_bucket_mb
 
         grad_reduce_in_fp32 = self.grad_reduce_in_fp32
 
@@ -176,6 +183,8 @@ class Layout:
             field_dict["framework"] = framework
         if fused_cross_entropy is not UNSET:
             field_dict["fused_cross_entropy"] = fused_cross_entropy
+        if grad_bucket_mb is not UNSET:
+            field_dict["grad_bucket_mb"] = grad_bucket_mb
         if grad_reduce_in_fp32 is not UNSET:
             field_dict["grad_reduce_in_fp32"] = grad_reduce_in_fp32
         if offload is not UNSET:
@@ -240,6 +249,8 @@ class Layout:
 
         fused_cross_entropy = d.pop("fused_cross_entropy", UNSET)
 
+        grad_bucket_mb = d.pop("grad_bucket_mb", UNSET)
+
         grad_reduce_in_fp32 = d.pop("grad_reduce_in_fp32", UNSET)
 
         _offload = d.pop("offload", UNSET)
@@ -297,6 +308,7 @@ class Layout:
             fp8_param_gather=fp8_param_gather,
             framework=framework,
             fused_cross_entropy=fused_cross_entropy,
+            grad_bucket_mb=grad_bucket_mb,
             grad_reduce_in_fp32=grad_reduce_in_fp32,
             offload=offload,
             overlap_grad_reduce=overlap_grad_reduce,

@@ -30,6 +30,7 @@ class ResultLayout:
             fp8_param_gather (bool):
             framework (str):
             fused_cross_entropy (bool):
+            grad_bucket_mb (float): MB of gradients per data-parallel bucket as stated; 0: the framework's buckets
             grad_reduce_in_fp32 (bool):
             micro_batch (int):
             offload (str):
@@ -53,6 +54,7 @@ class ResultLayout:
     fp8_param_gather: bool
     framework: str
     fused_cross_entropy: bool
+    grad_bucket_mb: float
     grad_reduce_in_fp32: bool
     micro_batch: int
     offload: str
@@ -87,6 +89,8 @@ class ResultLayout:
         framework = self.framework
 
         fused_cross_entropy = self.fused_cross_entropy
+
+        grad_bucket_mb = self.grad_bucket_mb
 
         grad_reduce_in_fp32 = self.grad_reduce_in_fp32
 
@@ -126,6 +130,7 @@ class ResultLayout:
             "fp8_param_gather": fp8_param_gather,
             "framework": framework,
             "fused_cross_entropy": fused_cross_entropy,
+            "grad_bucket_mb": grad_bucket_mb,
             "grad_reduce_in_fp32": grad_reduce_in_fp32,
             "micro_batch": micro_batch,
             "offload": offload,
@@ -164,6 +169,8 @@ class ResultLayout:
 
         fused_cross_entropy = d.pop("fused_cross_entropy")
 
+        grad_bucket_mb = d.pop("grad_bucket_mb")
+
         grad_reduce_in_fp32 = d.pop("grad_reduce_in_fp32")
 
         micro_batch = d.pop("micro_batch")
@@ -199,6 +206,7 @@ class ResultLayout:
             fp8_param_gather=fp8_param_gather,
             framework=framework,
             fused_cross_entropy=fused_cross_entropy,
+            grad_bucket_mb=grad_bucket_mb,
             grad_reduce_in_fp32=grad_reduce_in_fp32,
             micro_batch=micro_batch,
             offload=offload,
