@@ -74,6 +74,10 @@ OPTIONS: dict[str, Callable] = {
                                    "ZeRO stage 1)."),
     "fp8_param_gather": switch("fp8_param_gather", "With FP8, all-gather the weights in FP8 "
                                "(default: off)."),
+    "grad_bucket_mb": click.option("--grad-bucket-mb", type=float,
+                                   help="MB (1e6 bytes) of gradients per bucket of the "
+                                        "data-parallel reduction, as the run sets it (default 0: "
+                                        "the framework's own buckets)."),
 }
 # A pointer into the layout ("/layout/tp") to the flag that set it, for the API's problems.
 FLAGS = {f"layout.{name}": "--" + name.replace("_", "-") for name in OPTIONS}
