@@ -593,3 +593,39 @@ def test_a_sizing_stored_without_its_unrounded_hours_is_quoted_at_its_own_term_o
     assert [e["pointer"] for e in other_term.get_json()["errors"]] == ["/term"]
     own_term = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": {"name": "Ada"}})
     assert own_term.status_code == 201, own_term.get_json()
+
+
+def test_documents_stored_before_training_hours_are_served_with_it_null(catalog_app, client):
+    """A sizing and a quote revision stored before the field existed: the spec requires the key
+    (nullable), so the API serves null and the generated client parses them."""
+    from gpu_sizing_client.models import Quote as ClientQuote
+    from gpu_sizing_client.models import Sizing as ClientSizing
+
+    from service import db
+    from service.records import QuoteRevision, Sizing
+
+    sizing_id, _ = rank_one(client)
+    created = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": {"name": "Ada"}})
+    quote_id = created.get_json()["id"]
+    with catalog_app.app_context():
+        session = db.session()
+        record = session.get(Sizing, sizing_id)
+        result = dict(record.result)
+        result["configurations"] = [{**c, "price": {k: v for k, v in c["price"].items()
+                                                    if k != "training_hours"}}
+                                    for c in result["configurations"]]
+        record.result = result
+        revision = session.get(QuoteRevision, (quote_id, 1))
+        document = dict(revision.document)
+        document["performance"] = {k: v for k, v in document["performance"].items()
+                                   if k != "training_hours"}
+        revision.document = document
+        session.commit()
+
+    sizing = client.get(f"/v1/sizings/{sizing_id}").get_json()
+    assert all(c["price"]["training_hours"] is None for c in sizing["result"]["configurations"])
+    parsed = ClientSizing.from_dict(sizing)
+    assert parsed.result.configurations[0].price.training_hours is None
+    quote = client.get(f"/v1/quotes/{quote_id}").get_json()
+    assert quote["performance"]["training_hours"] is None
+    assert ClientQuote.from_dict(quote).performance.training_hours is None
