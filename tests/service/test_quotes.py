@@ -629,3 +629,54 @@ def test_documents_stored_before_training_hours_are_served_with_it_null(catalog_
     quote = client.get(f"/v1/quotes/{quote_id}").get_json()
     assert quote["performance"]["training_hours"] is None
     assert ClientQuote.from_dict(quote).performance.training_hours is None
+
+
+def catalog_dir_with_taxes(tmp_path, **taxes) -> str:
+    """The shipped catalog with taxes.yaml changed (a key set to None is removed)."""
+    data = tmp_path / "older-data"
+    shutil.copytree(CATALOG_DIR, data)
+    rules = yaml.safe_load((data / "taxes.yaml").read_text())
+    for key, value in taxes.items():
+        if value is None:
+            rules.pop(key)
+            rules["sources"].pop(key, None)
+        else:
+            rules[key] = value
+    (data / "taxes.yaml").write_text(yaml.safe_dump(rules, sort_keys=False))
+    return str(data)
+
+
+def test_an_old_sizing_is_priced_at_its_version_and_taxed_by_today_s_rules(tmp_path):
+    """Version 1 taxed DE at 16% and knew no VAT id prefixes (so no EL for Greece); the shipped
+    catalog, loaded after the sizing, taxes DE at 19% and knows EL. Quotes of the sizing and
+    customer changes of a quote at version 1 charge version 1's prices and today's tax."""
+    app = build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}", load_catalog=False)
+    older = catalog_dir_with_taxes(tmp_path, rates={**yaml.safe_load(
+        (CATALOG_DIR / "taxes.yaml").read_text())["rates"], "DE": "0.16"}, vat_id_prefixes=None)
+    assert app.test_cli_runner().invoke(args=["catalog", "load", "--dir", older]).exit_code == 0
+    client = authorised(app)
+    sizing_id, ranked = rank_one(client)
+    assert app.test_cli_runner().invoke(
+        args=["catalog", "load", "--dir", str(CATALOG_DIR)]).exit_code == 0
+
+    created = client.post("/v1/quotes", json={"sizing_id": sizing_id,
+                                              "customer": {"name": "Ada", "country": "DE"}})
+    assert created.status_code == 201, created.get_json()
+    quote = created.get_json()
+    assert quote["catalog_version"] == 1 and quote["totals"]["term_net"] == ranked["price"]["total"]
+    assert quote["totals"]["tax_label"] == "VAT 19% (DE)"
+    assert Decimal(quote["totals"]["tax"]) == (Decimal(quote["totals"]["term_net"])
+                                               * Decimal("0.19")).quantize(Decimal("0.01"))
+
+    greek = {"name": "Ada", "country": "GR", "vat_id": "EL094014201"}
+    by_greek = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": greek})
+    assert by_greek.status_code == 201, by_greek.get_json()
+    assert by_greek.get_json()["totals"]["tax_label"] == "VAT reverse charge (GR)"
+
+    changed = client.patch(f"/v1/quotes/{quote['id']}", json={"customer": greek},
+                           headers={"If-Match": created.headers["ETag"]})
+    assert changed.status_code == 200, changed.get_json()
+    body = changed.get_json()
+    assert body["revision"] == 2 and body["catalog_version"] == 1
+    assert body["totals"]["term_net"] == quote["totals"]["term_net"]
+    assert body["totals"]["tax_label"] == "VAT reverse charge (GR)"
