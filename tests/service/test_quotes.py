@@ -680,3 +680,12 @@ def test_an_old_sizing_is_priced_at_its_version_and_taxed_by_today_s_rules(tmp_p
     assert body["revision"] == 2 and body["catalog_version"] == 1
     assert body["totals"]["term_net"] == quote["totals"]["term_net"]
     assert body["totals"]["tax_label"] == "VAT reverse charge (GR)"
+
+
+@pytest.mark.parametrize("country, number", [("JP", "T1234567890123"), ("SG", "M90312345A"),
+                                             ("US", "12-3456789"), ("GB", "GB123456789")])
+def test_a_business_outside_the_eu_gives_its_own_country_s_number(client, country, number):
+    business = {**EXPLICIT, "customer": {"name": "Ada", "country": country, "vat_id": number}}
+    created = client.post("/v1/quotes", json=business)
+    assert created.status_code == 201, created.get_json()
+    assert created.get_json()["totals"]["tax_label"] == f"Outside the scope of DE VAT ({country})"
