@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from catalog import queries
 from catalog.offer import delivery
-from catalog.snapshot import Snapshot, Stock, snapshot
+from catalog.snapshot import Snapshot, snapshot
 from catalog.tables import utcnow
 from service import client_secrets, sizings
 from service import quote_document as qd
