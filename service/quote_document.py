@@ -207,16 +207,17 @@ def configuration_of(snap: Snapshot, server: str, fabric: str, nodes: int, regio
 
 
 def check_deliverable(stock: Stock, nodes: int, max_lead_time_days: int | None,
-                      pointer: str) -> None:
+                      pointer: str, what: str = "") -> None:
     """A 422 naming the field when the region cannot deliver `nodes`: those on hand, and those
-    on order if they arrive within `max_lead_time_days` (None: whenever they arrive)."""
+    on order if they arrive within `max_lead_time_days` (None: whenever they arrive). `what`
+    opens the detail with what the request chose without sending it (a default rank)."""
     usable = (stock.available_nodes + stock.arriving_nodes if max_lead_time_days is None
               else stock.usable(max_lead_time_days))
     if nodes <= usable:
         return
     within = ("" if max_lead_time_days is None
               else f" within the sizing's max_lead_time_days ({max_lead_time_days})")
-    raise Invalid.at(pointer, f"{nodes} nodes cannot be delivered: the region can deliver "
+    raise Invalid.at(pointer, f"{what}{nodes} nodes cannot be delivered: the region can deliver "
                      f"{usable}{within} ({stock.available_nodes} in stock, "
                      f"{stock.arriving_nodes} on order in {stock.lead_time_days} days)",
                      "undeliverable")
@@ -277,10 +278,9 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
                                support=terms.support, billing=billing)
     except PricingError as exc:
         raise Invalid.at("/configuration", str(exc)) from None
-    try:
-        tax = pricing.tax(tax_rules, priced.total, terms.currency, terms.country, terms.vat_id)
-    except pricing.VatIdMismatch as exc:
-        raise Invalid.at("/customer/vat_id", str(exc)) from None
+    # A VatIdMismatch is the caller's to answer: at the field a request sent, or, for a
+    # customer stored earlier, as a conflict with what the quote holds.
+    tax = pricing.tax(tax_rules, priced.total, terms.currency, terms.country, terms.vat_id)
     server, fabric = snap.servers[config.server], snap.fabrics[config.fabric]
     notes = list(priced.notes)
     if tax.note:

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from catalog import queries
 from catalog.offer import delivery
+from catalog.pricing import VatIdMismatch
 from catalog.snapshot import Snapshot, snapshot
 from catalog.tables import utcnow
 from service import client_secrets, sizings
@@ -34,6 +35,8 @@ from service.sizing_result import NetworkAdvice, RankedConfiguration, WorkloadSu
 from service.typed import from_document, to_document
 
 TRANSITIONS = {"draft": {"sent", "expired"}, "sent": {"accepted", "expired"}}
+# The ranked configuration a quote of a sizing takes when the request names none.
+DEFAULT_RANK = 1
 FINAL = ("accepted", "expired")
 
 
@@ -61,7 +64,7 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
                              "sizing", "sizing_not_ready")
         result = sizing.result
         configs = result["configurations"]
-        rank = body.get("rank", 1)
+        rank = body.get("rank", DEFAULT_RANK)
         if not 1 <= rank <= len(configs):
             raise Invalid.at("/rank", f"the sizing has {len(configs)} ranked configurations")
         try:
@@ -81,8 +84,13 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
         config = qd.configuration_of(prices, ranked.server.id, ranked.fabric.id,
                                      ranked.nodes + ranked.hot_spare_nodes, ranked.region,
                                      ranked.oversubscription, "/sizing_id")
-        # The stock may have dropped since the sizing read it.
-        qd.check_deliverable(stock, config.nodes, max_lead_time_days, "/rank")
+        # The stock may have dropped since the sizing read it. The refusal points at what the
+        # request sent: its rank, or, with none, the sizing, naming the rank it defaulted to.
+        if "rank" in body:
+            qd.check_deliverable(stock, config.nodes, max_lead_time_days, "/rank")
+        else:
+            qd.check_deliverable(stock, config.nodes, max_lead_time_days, "/sizing_id",
+                                 f"rank {DEFAULT_RANK} (no rank was given): ")
         term, currency, sizing_id = ranked.price.term, ranked.price.currency, sizing.id
     else:
         if principal.publishable:
@@ -98,8 +106,11 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
                   support=body["support"], valid_days=body["valid_days"],
                   country=customer.get("country"), vat_id=customer.get("vat_id"))
     billing = qd.billing_of(prices, config, terms, from_sizing)
-    return qd.revision(prices, config, terms, billing, today, from_sizing, stock=stock,
-                       tax_rules=snap.prices), sizing_id
+    try:
+        return qd.revision(prices, config, terms, billing, today, from_sizing, stock=stock,
+                           tax_rules=snap.prices), sizing_id
+    except VatIdMismatch as exc:
+        raise Invalid.at("/customer/vat_id", str(exc)) from None
 
 
 def next_number(session: Session, year: int) -> str:
@@ -253,9 +264,12 @@ def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
             # same frozen prices, taxed for the new customer by today's rules, as a revision
             # of its own.
             old = current(session, quote)
-            revise(session, quote, snapshot(session, old.catalog_version_id),
-                   "customer_country_changed", body["customer"],
-                   valid_until=old.document["valid_until"], **values)
+            try:
+                revise(session, quote, snapshot(session, old.catalog_version_id),
+                       "customer_country_changed", body["customer"],
+                       valid_until=old.document["valid_until"], **values)
+            except VatIdMismatch as exc:
+                raise Invalid.at("/customer/vat_id", str(exc)) from None
             return quote
     if not values:
         # Nothing changes, so neither do the ETag and updated_at: another editor holding the
@@ -278,7 +292,13 @@ def reprice(session: Session, quote: Quote) -> Quote:
     latest = now(session)
     if latest.version_id == current(session, quote).catalog_version_id:
         return quote
-    revise(session, quote, latest, "repriced", quote.customer)
+    try:
+        revise(session, quote, latest, "repriced", quote.customer)
+    except VatIdMismatch as exc:
+        # The request sent no customer: the one the quote holds is what the rules refuse.
+        raise Conflict(f"The quote's stored customer.vat_id ({quote.customer.get('vat_id')}) "
+                       f"fails today's tax rules: {exc}. PATCH the quote's customer with a valid "
+                       "VAT id first, then re-price", code="customer_vat_id_invalid") from None
     return quote
 
 

@@ -567,9 +567,15 @@ def test_a_sizing_whose_stock_is_gone_is_not_quoted(tmp_path, available, arrivin
     refused = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": {"name": "Ada"}})
     assert refused.status_code == 422, refused.get_json()
     assert refused.get_json()["code"] == "undeliverable"
-    assert [e["pointer"] for e in refused.get_json()["errors"]] == ["/rank"]
+    # No rank was sent: the problem points at the sizing and names the rank it defaulted to.
+    assert [e["pointer"] for e in refused.get_json()["errors"]] == ["/sizing_id"]
+    assert "rank 1 (no rank was given)" in refused.get_json()["detail"]
     assert f"can deliver {available} within the sizing's max_lead_time_days (30)" in (
         refused.get_json()["detail"])
+    ranked_one = client.post("/v1/quotes", json={"sizing_id": sizing_id, "rank": 1,
+                                                 "customer": {"name": "Ada"}})
+    assert ranked_one.status_code == 422, ranked_one.get_json()
+    assert [e["pointer"] for e in ranked_one.get_json()["errors"]] == ["/rank"]
 
 
 def test_a_sizing_stored_without_its_unrounded_hours_is_quoted_at_its_own_term_only(catalog_app,
@@ -689,3 +695,25 @@ def test_a_business_outside_the_eu_gives_its_own_country_s_number(client, countr
     created = client.post("/v1/quotes", json=business)
     assert created.status_code == 201, created.get_json()
     assert created.get_json()["totals"]["tax_label"] == f"Outside the scope of DE VAT ({country})"
+
+
+def test_repricing_a_stored_vat_id_the_rules_now_refuse_is_a_conflict_naming_it(tmp_path):
+    """Version 1 knew no VAT id prefixes, so it took a Greek id starting GR; the shipped catalog
+    holds Greece to EL. A body-less re-price points at no field: a 409 names the stored id."""
+    app = build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}", load_catalog=False)
+    older = catalog_dir_with_taxes(tmp_path, vat_id_prefixes=None)
+    assert app.test_cli_runner().invoke(args=["catalog", "load", "--dir", older]).exit_code == 0
+    client = authorised(app)
+    created = client.post("/v1/quotes", json={**EXPLICIT, "customer": {
+        "name": "Ada", "country": "GR", "vat_id": "GR094014201"}})
+    assert created.status_code == 201, created.get_json()
+    assert app.test_cli_runner().invoke(
+        args=["catalog", "load", "--dir", str(CATALOG_DIR)]).exit_code == 0
+    url = f"/v1/quotes/{created.get_json()['id']}"
+    refused = client.post(f"{url}/reprice", headers={"If-Match": created.headers["ETag"]})
+    assert refused.status_code == 409, refused.get_json()
+    problem = refused.get_json()
+    assert problem["code"] == "customer_vat_id_invalid" and not problem.get("errors")
+    assert "stored customer.vat_id (GR094014201)" in problem["detail"]
+    assert "PATCH the quote's customer" in problem["detail"]
+    assert client.get(url).get_json()["revision"] == 1
