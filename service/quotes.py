@@ -307,8 +307,9 @@ def revise(session: Session, quote: Quote, snap: Snapshot, reason: str,
     """Price the quote's configuration again into a new revision, with the change from the last.
 
     The same billed period, terms, performance and advice at `snap`'s prices, taxed for the
-    customer `taxed_for` by the current catalog version's rules; `valid_until` keeps the validity of the revision it replaces, otherwise the new one is valid
-    as many days as the old one was.
+    customer `taxed_for` by the current catalog version's rules; `valid_until` keeps the
+    validity of the revision it replaces, otherwise the new one is valid as many days as the
+    old one was. Raises VatIdMismatch for the caller to answer.
     """
     old = current(session, quote)
     try:
