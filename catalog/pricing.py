@@ -356,14 +356,17 @@ def tax(book: PriceBook, net: Decimal, currency: str, country: str | None,
     seller in the reverse-charge area, one with a VAT id of another country of the area is
     invoiced without VAT and accounts for it (reverse charge); one outside the area is charged
     no VAT of the seller's country and accounts for any tax of its own. Raises VatIdMismatch
-    for a VAT id whose prefix is not the customer country's.
+    for a VAT id of a member state of the area whose prefix is not that state's; elsewhere the
+    id is the business's own identifier in its country's format (Japan's "T" and 13 digits,
+    Singapore's GST number, none at all in the US) and only marks the customer a business.
     """
     zero = book.round(Decimal(0), currency)
     if not country:
         return Tax("Tax (no customer country given)", None, zero,
                    "No customer country: tax is not included; it is added at invoicing.")
+    # Directive 2006/112/EC Art. 215 prefixes the VAT ids of EU member states only.
     prefix = book.vat_id_prefixes.get(country, country)
-    if vat_id and not vat_id.startswith(prefix):
+    if vat_id and country in book.reverse_charge_countries and not vat_id.startswith(prefix):
         raise VatIdMismatch(f"a VAT id of {country} starts with {prefix}, not {vat_id[:2]}: "
                             "give the VAT id the customer's country issued")
     seller = book.seller_country

@@ -2,7 +2,8 @@
 
 A quote of a sizing's ranked configuration is priced by the same engine, at the sizing's catalog
 version, for the same billed period as the sizing, so its net total before tax is the sizing's
-total. Stock is always the current version's: what can be delivered now.
+total. Stock and tax rules are always the current version's: what can be delivered now, and
+the law on the day a revision is issued.
 """
 
 from __future__ import annotations
@@ -206,16 +207,17 @@ def configuration_of(snap: Snapshot, server: str, fabric: str, nodes: int, regio
 
 
 def check_deliverable(stock: Stock, nodes: int, max_lead_time_days: int | None,
-                      pointer: str) -> None:
+                      pointer: str, what: str = "") -> None:
     """A 422 naming the field when the region cannot deliver `nodes`: those on hand, and those
-    on order if they arrive within `max_lead_time_days` (None: whenever they arrive)."""
+    on order if they arrive within `max_lead_time_days` (None: whenever they arrive). `what`
+    opens the detail with what the request chose without sending it (a default rank)."""
     usable = (stock.available_nodes + stock.arriving_nodes if max_lead_time_days is None
               else stock.usable(max_lead_time_days))
     if nodes <= usable:
         return
     within = ("" if max_lead_time_days is None
               else f" within the sizing's max_lead_time_days ({max_lead_time_days})")
-    raise Invalid.at(pointer, f"{nodes} nodes cannot be delivered: the region can deliver "
+    raise Invalid.at(pointer, f"{what}{nodes} nodes cannot be delivered: the region can deliver "
                      f"{usable}{within} ({stock.available_nodes} in stock, "
                      f"{stock.arriving_nodes} on order in {stock.lead_time_days} days)",
                      "undeliverable")
@@ -259,9 +261,14 @@ def idle_term_warning(snap: Snapshot, config: Configuration, terms: Terms, billi
 
 def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing, today: date,
              sizing: FromSizing | None, change: RevisionChange | None = None, *,
-             stock: Stock) -> QuoteDocument:
+             stock: Stock, tax_rules: pricing.PriceBook) -> QuoteDocument:
     """Price `config` for `billing` and write down everything the quote says; `stock` is the
-    region's stock of the server now (prices may be a sizing's or an earlier revision's)."""
+    region's stock of the server now (prices may be a sizing's or an earlier revision's).
+
+    The tax is the law on the day the revision is issued, not a price: it is computed with
+    `tax_rules`, the current catalog version's (rates, reverse charge, VAT id prefixes), even
+    when the prices are an earlier version's.
+    """
     book = snap.prices
     # Again here: a revision of a stored quote reaches this without billing_of, in a currency
     # the current catalog may no longer offer.
@@ -271,10 +278,9 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
                                support=terms.support, billing=billing)
     except PricingError as exc:
         raise Invalid.at("/configuration", str(exc)) from None
-    try:
-        tax = pricing.tax(book, priced.total, terms.currency, terms.country, terms.vat_id)
-    except pricing.VatIdMismatch as exc:
-        raise Invalid.at("/customer/vat_id", str(exc)) from None
+    # A VatIdMismatch is the caller's to answer: at the field a request sent, or, for a
+    # customer stored earlier, as a conflict with what the quote holds.
+    tax = pricing.tax(tax_rules, priced.total, terms.currency, terms.country, terms.vat_id)
     server, fabric = snap.servers[config.server], snap.fabrics[config.fabric]
     notes = list(priced.notes)
     if tax.note:
@@ -354,16 +360,16 @@ def advice_for(sizing: FromSizing, fabric: str, fabric_name: str,
 
 def repriced(snap: Snapshot, old: QuoteDocument, old_revision: int, old_catalog_version: int,
              country: str | None, vat_id: str | None, today: date, *,
-             stock: Stock) -> QuoteDocument:
+             stock: Stock, tax_rules: pricing.PriceBook) -> QuoteDocument:
     """The same configuration, billed period and terms at `snap`'s prices (the total's range
-    too), with the region's stock now."""
+    too), with the region's stock and `tax_rules` now."""
     c = old.configuration
     config = configuration_of(snap, c.server.id, c.fabric.id, c.nodes, c.region,
                               c.oversubscription)
     billing = Billing(old.term, old.totals.months_billed, old.totals.hours_billed)
     valid_days = max((date.fromisoformat(old.valid_until) - date.fromisoformat(old.issued_on)).days, 1)
     terms = Terms(old.term, old.currency, old.support, valid_days, country, vat_id)
-    new = revision(snap, config, terms, billing, today, None, stock=stock)
+    new = revision(snap, config, terms, billing, today, None, stock=stock, tax_rules=tax_rules)
     change = RevisionChange(old_revision, old_catalog_version,
                          new.totals.grand_total - old.totals.grand_total,
                          new.totals.monthly_net - old.totals.monthly_net)

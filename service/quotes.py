@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 
 from catalog import queries
 from catalog.offer import delivery
-from catalog.snapshot import Snapshot, Stock, snapshot
+from catalog.pricing import VatIdMismatch
+from catalog.snapshot import Snapshot, snapshot
 from catalog.tables import utcnow
 from service import client_secrets, sizings
 from service import quote_document as qd
@@ -34,6 +35,8 @@ from service.sizing_result import NetworkAdvice, RankedConfiguration, WorkloadSu
 from service.typed import from_document, to_document
 
 TRANSITIONS = {"draft": {"sent", "expired"}, "sent": {"accepted", "expired"}}
+# The ranked configuration a quote of a sizing takes when the request names none.
+DEFAULT_RANK = 1
 FINAL = ("accepted", "expired")
 
 
@@ -46,7 +49,7 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
     A sizing's configuration is priced at the sizing's catalog version, so the quote charges
     what the sizing showed (`reprice` moves it to the current prices, showing the change); an
     explicit one at the current version `snap`. Either is sold only if `snap`'s stock, today,
-    can deliver its nodes.
+    can deliver its nodes, and is taxed by `snap`'s tax rules.
     """
     customer = body.get("customer") or {}
     if "sizing_id" in body:
@@ -61,7 +64,7 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
                              "sizing", "sizing_not_ready")
         result = sizing.result
         configs = result["configurations"]
-        rank = body.get("rank", 1)
+        rank = body.get("rank", DEFAULT_RANK)
         if not 1 <= rank <= len(configs):
             raise Invalid.at("/rank", f"the sizing has {len(configs)} ranked configurations")
         try:
@@ -81,8 +84,13 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
         config = qd.configuration_of(prices, ranked.server.id, ranked.fabric.id,
                                      ranked.nodes + ranked.hot_spare_nodes, ranked.region,
                                      ranked.oversubscription, "/sizing_id")
-        # The stock may have dropped since the sizing read it.
-        qd.check_deliverable(stock, config.nodes, max_lead_time_days, "/rank")
+        # The stock may have dropped since the sizing read it. The refusal points at what the
+        # request sent: its rank, or, with none, the sizing, naming the rank it defaulted to.
+        if "rank" in body:
+            qd.check_deliverable(stock, config.nodes, max_lead_time_days, "/rank")
+        else:
+            qd.check_deliverable(stock, config.nodes, max_lead_time_days, "/sizing_id",
+                                 f"rank {DEFAULT_RANK} (no rank was given): ")
         term, currency, sizing_id = ranked.price.term, ranked.price.currency, sizing.id
     else:
         if principal.publishable:
@@ -98,7 +106,11 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
                   support=body["support"], valid_days=body["valid_days"],
                   country=customer.get("country"), vat_id=customer.get("vat_id"))
     billing = qd.billing_of(prices, config, terms, from_sizing)
-    return qd.revision(prices, config, terms, billing, today, from_sizing, stock=stock), sizing_id
+    try:
+        return qd.revision(prices, config, terms, billing, today, from_sizing, stock=stock,
+                           tax_rules=snap.prices), sizing_id
+    except VatIdMismatch as exc:
+        raise Invalid.at("/customer/vat_id", str(exc)) from None
 
 
 def next_number(session: Session, year: int) -> str:
@@ -130,7 +142,7 @@ def create(session: Session, principal: Principal, body: dict[str, Any],
     the quote exactly when the quote exists.
     """
     check_permission(principal, body)
-    snap = snapshot(session, queries.resolve_version(session).id)
+    snap = now(session)
     document, sizing_id = resolve(session, snap, principal, body, date.today())
     secret, secret_sha256 = client_secrets.new()
     quote = Quote(account_id=principal.account_id, api_key_id=principal.key_id,
@@ -212,9 +224,9 @@ def bump(session: Session, quote: Quote, **values) -> None:
         raise PreconditionFailed("The quote changed concurrently; GET it again")
 
 
-def current_stock(session: Session, region: str, server: str) -> Stock:
-    """The region's stock of the server at the current catalog version: what can be sold now."""
-    return snapshot(session, queries.resolve_version(session).id).stock_of(region, server)
+def now(session: Session) -> Snapshot:
+    """The current catalog version: its stock is what can be sold, its tax rules what applies."""
+    return snapshot(session, queries.resolve_version(session).id)
 
 
 def check_deliverable(session: Session, quote: Quote, status: str) -> None:
@@ -223,7 +235,7 @@ def check_deliverable(session: Session, quote: Quote, status: str) -> None:
     if status not in ("sent", "accepted"):
         return
     configuration = current(session, quote).document["configuration"]
-    stock = current_stock(session, configuration["region"], configuration["server"]["id"])
+    stock = now(session).stock_of(configuration["region"], configuration["server"]["id"])
     undeliverable = delivery(stock, configuration["nodes"], date.today()).undeliverable
     if undeliverable:
         raise Conflict(f"{undeliverable} of the quote's {configuration['nodes']} nodes cannot be "
@@ -249,11 +261,15 @@ def change(session: Session, quote: Quote, body: dict[str, Any]) -> Quote:
         taxed_as = lambda c: (c.get("country"), c.get("vat_id"))
         if taxed_as(body["customer"]) != taxed_as(quote.customer):
             # The tax line follows the customer's country (and VAT id) at every change: the
-            # same frozen prices, taxed for the new customer, as a revision of its own.
+            # same frozen prices, taxed for the new customer by today's rules, as a revision
+            # of its own.
             old = current(session, quote)
-            revise(session, quote, snapshot(session, old.catalog_version_id),
-                   "customer_country_changed", body["customer"],
-                   valid_until=old.document["valid_until"], **values)
+            try:
+                revise(session, quote, snapshot(session, old.catalog_version_id),
+                       "customer_country_changed", body["customer"],
+                       valid_until=old.document["valid_until"], **values)
+            except VatIdMismatch as exc:
+                raise Invalid.at("/customer/vat_id", str(exc)) from None
             return quote
     if not values:
         # Nothing changes, so neither do the ETag and updated_at: another editor holding the
@@ -273,10 +289,16 @@ def reprice(session: Session, quote: Quote) -> Quote:
     """
     if quote.status in FINAL:
         raise Conflict(f"The quote is {quote.status} and can no longer change", code="quote_closed")
-    version = queries.resolve_version(session).id
-    if version == current(session, quote).catalog_version_id:
+    latest = now(session)
+    if latest.version_id == current(session, quote).catalog_version_id:
         return quote
-    revise(session, quote, snapshot(session, version), "repriced", quote.customer)
+    try:
+        revise(session, quote, latest, "repriced", quote.customer)
+    except VatIdMismatch as exc:
+        # The request sent no customer: the one the quote holds is what the rules refuse.
+        raise Conflict(f"The quote's stored customer.vat_id ({quote.customer.get('vat_id')}) "
+                       f"fails today's tax rules: {exc}. PATCH the quote's customer with a valid "
+                       "VAT id first, then re-price", code="customer_vat_id_invalid") from None
     return quote
 
 
@@ -284,9 +306,10 @@ def revise(session: Session, quote: Quote, snap: Snapshot, reason: str,
            taxed_for: dict[str, Any], *, valid_until: str | None = None, **values) -> None:
     """Price the quote's configuration again into a new revision, with the change from the last.
 
-    The same billed period, terms, performance and advice, taxed for the customer `taxed_for`;
-    `valid_until` keeps the validity of the revision it replaces, otherwise the new one is valid
-    as many days as the old one was.
+    The same billed period, terms, performance and advice at `snap`'s prices, taxed for the
+    customer `taxed_for` by the current catalog version's rules; `valid_until` keeps the
+    validity of the revision it replaces, otherwise the new one is valid as many days as the
+    old one was. Raises VatIdMismatch for the caller to answer.
     """
     old = current(session, quote)
     try:
@@ -295,10 +318,11 @@ def revise(session: Session, quote: Quote, snap: Snapshot, reason: str,
         raise Conflict("This quote was stored by an earlier version of the service and cannot be "
                        "re-priced; create a new quote", code="quote_outdated") from None
     c = previous.configuration
-    stock = current_stock(session, c.region, c.server.id)
+    latest = now(session)
     document = qd.repriced(snap, previous, old.revision, old.catalog_version_id,
                            taxed_for.get("country"), taxed_for.get("vat_id"), date.today(),
-                           stock=stock)
+                           stock=latest.stock_of(c.region, c.server.id),
+                           tax_rules=latest.prices)
     if valid_until:
         document = replace(document, valid_until=valid_until)
     new_revision = quote.revision + 1

@@ -185,7 +185,7 @@ class HotSpares:
     """The priced option of spare nodes kept ready: a failure waits for no replacement."""
 
     spare_nodes: int = field(**described("Nodes kept ready beside the job (reliability.yaml "
-                                         "hot_spare_share, at least one)"))
+                                         "hot_spare_share, at least one); 0 when not offered"))
     goodput: float
     time_to_train_hours: float = field(**described(
         "With the spares: the work with failures, or the duration given"))
@@ -196,6 +196,16 @@ class HotSpares:
         "pays for the spares"))
     extra_monthly: Decimal = field(**described(
         "What the spare nodes add to the term's rate per month, before tax"))
+    # Added after clients were generated from an object that was always there: "none can be
+    # offered" is said here rather than by a null. Results stored before: offered.
+    offered: bool = field(default=True, **described(
+        "False when the stock (with what arrives within max_lead_time_days) has no node left "
+        "beside the job for spares: then spare_nodes is 0, goodput, time_to_train_hours, "
+        "work_done and total are the configuration's own without spares, and difference and "
+        "extra_monthly are 0"))
+    not_offered_reason: str | None = field(default=None, **described(
+        "Why none can be offered, with the nodes the job uses, the nodes the stock can deliver "
+        "and the spares the policy would keep; null when offered"))
 
 
 @dataclass(frozen=True)
@@ -224,9 +234,9 @@ class Goodput:
         "Checkpoint throughput at which writing checkpoints takes the policy's share of the run "
         "(policy.yaml checkpoint_time_share)"))
     storage_offer_gbs: float = field(**described("What the storage offer gives this job"))
-    hot_spares: HotSpares | None = field(**described(
-        "The same configuration with hot spare nodes, priced; null when the stock (with what "
-        "arrives within max_lead_time_days) has no node left for them"))
+    hot_spares: HotSpares = field(**described(
+        "The same configuration with hot spare nodes, priced; offered false (with the reason) "
+        "when the stock has no node left for them"))
 
 
 @dataclass(frozen=True)

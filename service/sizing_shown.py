@@ -475,13 +475,27 @@ def spare_choice(found: Search, i: int) -> SpareChoice | None:
     return SpareChoice(spares, *(tuple(pair) for pair in zip(without, with_, strict=True)))
 
 
-def hot_spares(found: Search, i: int) -> HotSpares | None:
+def no_spares_reason(found: Search, i: int) -> str:
+    """Why candidate i is offered no hot spares: the stock has no node left beside it."""
+    spares, usable = spare_stock(found, i)
+    return explain.no_hot_spares(nodes=int(found.cands.nodes[i]), spares=spares, usable=usable,
+                                 lead_time_days=found.request.max_lead_time_days)
+
+
+def hot_spares(found: Search, i: int) -> HotSpares:
     """The same configuration with hot spare nodes: restarts skip finding a replacement. Priced
-    against the configuration without them, whichever of the two the ranking took; None when
-    the stock has no node for them."""
+    against the configuration without them, whichever of the two the ranking took; when the
+    stock has no node for them, not offered: no spare, and the configuration's own figures."""
     choice = spare_choice(found, i)
     if choice is None:
-        return None
+        # Only a configuration without spares can be not offered them (the ranking keeps spares
+        # only within stock), so its own figures are those of found.price and found.hours.
+        none = found.snap.prices.round(Decimal(0), found.request.currency)
+        return HotSpares(spare_nodes=0, goodput=float(found.failures.goodput[i]),
+                         time_to_train_hours=float(found.hours[i]),
+                         work_done=float(found.request.work.units or useful_work(found, i)),
+                         total=found.price(i).total, difference=none, extra_monthly=none,
+                         offered=False, not_offered_reason=no_spares_reason(found, i))
     without, with_ = choice.price
     return HotSpares(spare_nodes=choice.spares, goodput=choice.goodput[1],
                      time_to_train_hours=choice.hours[1], work_done=choice.work[1],
@@ -654,9 +668,7 @@ def hot_spare_note(found: Search, i: int) -> str:
     objective; or that the stock cannot offer them."""
     choice, rel, request = spare_choice(found, i), found.snap.reliability, found.request
     if choice is None:
-        spares, usable = spare_stock(found, i)
-        return explain.no_hot_spares(nodes=int(found.cands.nodes[i]), spares=spares,
-                                     usable=usable, lead_time_days=request.max_lead_time_days)
+        return f"Hot spares for rank 1: {no_spares_reason(found, i)}"
     without, with_ = choice.price
     # The objective's score with and without them, per unit of work as the ranking weighs it.
     time_per_unit = np.array(choice.hours) / np.array(choice.work)

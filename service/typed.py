@@ -113,9 +113,13 @@ def from_document(tp, doc: Any) -> Any:
     return doc
 
 
-def _field(tp, metadata: dict[str, Any]) -> ma.fields.Field:
+def _field(tp, metadata: dict[str, Any], default: Any = dataclasses.MISSING) -> ma.fields.Field:
     tp, nullable = _optional(tp)
     kwargs: dict[str, Any] = {"required": True, "allow_none": nullable}
+    if default is not dataclasses.MISSING:
+        # A field added after documents were stored without it: they are served with the
+        # value from_document reads them as, so every key the schema requires is there.
+        kwargs["dump_default"] = default
     meta = {k: v for k, v in metadata.items() if k != "digits"}
     origin = typing.get_origin(tp)
     if dataclasses.is_dataclass(tp):
@@ -145,7 +149,7 @@ def _field(tp, metadata: dict[str, Any]) -> ma.fields.Field:
 def schema_for(cls) -> type[ma.Schema]:
     """The marshmallow schema of a dataclass, named after it (for the OpenAPI components)."""
     hints = _hints(cls)
-    attrs: dict[str, Any] = {f.name: _field(hints[f.name], dict(f.metadata))
+    attrs: dict[str, Any] = {f.name: _field(hints[f.name], dict(f.metadata), f.default)
                              for f in dataclasses.fields(cls)}
     doc = (cls.__doc__ or "").strip()
     # A dataclass without a docstring gets its signature as one: not a description.

@@ -341,7 +341,7 @@ def no_hot_spares(*, nodes: int, spares: int, usable: int, lead_time_days: int) 
     """Why no hot-spare option is offered: the stock has no node left for them."""
     where = ("in stock" if lead_time_days == 0
              else f"in stock or arriving within {lead_time_days} days")
-    return (f"Hot spares for rank 1: none can be offered, no stock: it uses {nodes} of the "
+    return (f"none can be offered, no stock: it uses {nodes} of the "
             f"{usable} nodes {where}, and {spares} spare node{'s' if spares != 1 else ''} "
             f"would need {nodes + spares}.")
 

@@ -129,7 +129,9 @@ class QuoteReprice(MethodView):
     @blp.arguments(h.IfMatchHeaderSchema, location="headers")
     @blp.response(200, s.QuoteSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(404, description="No such quote (or not yours)")
-    @blp.alt_response(409, description="The quote is accepted or expired")
+    @blp.alt_response(409, description="The quote is accepted or expired, or its stored "
+                                       "customer's VAT id fails today's tax rules "
+                                       "(customer_vat_id_invalid): PATCH the customer first")
     @blp.alt_response(412, description="If-Match does not match the current ETag")
     @blp.alt_response(428, description="If-Match is missing")
     @blp.doc(operationId="repriceQuote",

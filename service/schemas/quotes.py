@@ -24,12 +24,19 @@ class CustomerSchema(Strict):
     email = ma.fields.Email(validate=v.Length(max=254))
     country = f.Country(metadata={"description": "Decides the tax line; an officially assigned "
                                                  "ISO 3166-1 alpha-2 code"})
-    vat_id = f.Code("[A-Z]{2}[0-9A-Za-z+*.]{2,13}", "a VAT identification number, e.g. FR40303265045",
-                    metadata={"description": "A business customer's VAT id, with its country's "
-                                             "prefix (Greece's is EL; another is a 422): "
-                                             "reverse charge for a business in another EU "
-                                             "country, none of the provider's VAT for one "
-                                             "outside the EU"})
+    # An EU VAT id is its prefix and up to 12 characters (Art. 215); other countries' business
+    # numbers have their own forms: Japan's T and 13 digits, a US EIN's 12-3456789.
+    vat_id = f.Code("[0-9A-Z][0-9A-Za-z+*.-]{3,19}",
+                    "a VAT identification number, e.g. FR40303265045, or outside the EU the "
+                    "business's tax registration number, e.g. T1234567890123",
+                    metadata={"description": "A business customer's VAT id. In an EU country it "
+                                             "carries that country's prefix (Greece's is EL; "
+                                             "another is a 422) and is reverse charged in "
+                                             "another EU country than the provider's; outside "
+                                             "the EU it is the business's own tax registration "
+                                             "number in its country's format (Japan's T and 13 "
+                                             "digits, Singapore's GST number, a US EIN), which "
+                                             "marks a business: none of the provider's VAT"})
 
 
 class ExplicitConfigurationSchema(Strict):

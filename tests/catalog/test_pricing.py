@@ -118,9 +118,8 @@ def test_tax_follows_the_customer_with_reverse_charge_for_eu_businesses(snap):
 
 
 @pytest.mark.parametrize("country, vat_id", [("FR", "DE123456789"), ("DE", "FR40303265045"),
-                                             ("GR", "GR123456789"), ("GB", "DE123456789"),
-                                             ("NL", "nl123456789B01")])
-def test_a_vat_id_of_another_country_is_refused(snap, country, vat_id):
+                                             ("GR", "GR123456789"), ("NL", "nl123456789B01")])
+def test_a_vat_id_of_another_eu_country_is_refused(snap, country, vat_id):
     with pytest.raises(VatIdMismatch, match=f"a VAT id of {country} starts with"):
         tax(snap.prices, Decimal("1000.00"), "EUR", country, vat_id)
 
@@ -130,9 +129,12 @@ def test_greece_s_vat_ids_start_el_and_are_reverse_charged(snap):
     assert greek.amount == Decimal("0.00") and greek.label == "VAT reverse charge (GR)"
 
 
+# Each country's own business identifier: the UK's VAT registration number, Singapore's GST
+# registration number (no country prefix), Japan's qualified invoice issuer number ("T" and the
+# 13-digit corporate number) and, the US having no VAT, an employer identification number.
 @pytest.mark.parametrize("country, vat_id, local", [
-    ("GB", "GB123456789", "VAT"), ("SG", "SG200312345A", "GST"),
-    ("JP", "JP1234567890123", "Consumption tax"), ("US", "US123456789", "Sales tax")])
+    ("GB", "GB123456789", "VAT"), ("SG", "M90312345A", "GST"), ("SG", "200312345A", "GST"),
+    ("JP", "T1234567890123", "Consumption tax"), ("US", "12-3456789", "Sales tax")])
 def test_a_business_outside_the_eu_is_charged_no_german_vat(snap, country, vat_id, local):
     book, net = snap.prices, Decimal("1000.00")
     business = tax(book, net, "EUR", country, vat_id)

@@ -13,6 +13,7 @@ from schemathesis.config import SchemathesisConfig
 from service import accounts, db
 from service.config import REPO_ROOT
 from tests.conftest import NO_RATE_LIMITS, build_app
+from tests.contract import fuzz_hooks  # noqa: F401  (registers the valid examples' VAT ids)
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 # Requests sent per operation, so the run can show that none was left out.

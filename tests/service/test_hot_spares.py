@@ -25,8 +25,15 @@ def test_no_spare_is_offered_beyond_the_stock(snap):
     first, note = sized(snap, {**FASTEST_70B, "nodes": {"min": 32, "max": 128}})
     stock = snap.stock_of("us-east", "hgx-h100-8").usable(0)
     assert first.server.id == "hgx-h100-8" and first.nodes == stock
-    assert first.goodput.hot_spares is None
-    assert "none can be offered, no stock" in note and f"{stock} of the {stock} nodes" in note
+    spares = first.goodput.hot_spares
+    assert not spares.offered and spares.spare_nodes == 0
+    assert spares.not_offered_reason.startswith("none can be offered, no stock")
+    assert note == f"Hot spares for rank 1: {spares.not_offered_reason}"
+    assert f"{stock} of the {stock} nodes" in note
+    # What cannot apply is the configuration's own: no spare, nothing added to its price.
+    assert spares.total == first.price.total and spares.difference == spares.extra_monthly == 0
+    assert spares.goodput == first.goodput.goodput
+    assert spares.time_to_train_hours == first.price.training_hours
 
 
 @pytest.mark.parametrize("objective, words", [
@@ -38,7 +45,7 @@ def test_the_verdict_is_the_objectives(snap, objective, words):
     first, note = sized(snap, {**FASTEST_70B, "nodes": {"min": 32, "max": 56},
                                "objective": objective})
     spares = first.goodput.hot_spares
-    assert first.hot_spare_nodes == 0 and spares is not None
+    assert first.hot_spare_nodes == 0 and spares.offered and spares.not_offered_reason is None
     assert first.nodes + spares.spare_nodes <= snap.stock_of("us-east", "hgx-h100-8").usable(0)
     assert words in note
     if objective == "fastest":

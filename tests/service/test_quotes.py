@@ -567,9 +567,15 @@ def test_a_sizing_whose_stock_is_gone_is_not_quoted(tmp_path, available, arrivin
     refused = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": {"name": "Ada"}})
     assert refused.status_code == 422, refused.get_json()
     assert refused.get_json()["code"] == "undeliverable"
-    assert [e["pointer"] for e in refused.get_json()["errors"]] == ["/rank"]
+    # No rank was sent: the problem points at the sizing and names the rank it defaulted to.
+    assert [e["pointer"] for e in refused.get_json()["errors"]] == ["/sizing_id"]
+    assert "rank 1 (no rank was given)" in refused.get_json()["detail"]
     assert f"can deliver {available} within the sizing's max_lead_time_days (30)" in (
         refused.get_json()["detail"])
+    ranked_one = client.post("/v1/quotes", json={"sizing_id": sizing_id, "rank": 1,
+                                                 "customer": {"name": "Ada"}})
+    assert ranked_one.status_code == 422, ranked_one.get_json()
+    assert [e["pointer"] for e in ranked_one.get_json()["errors"]] == ["/rank"]
 
 
 def test_a_sizing_stored_without_its_unrounded_hours_is_quoted_at_its_own_term_only(catalog_app,
@@ -593,3 +599,121 @@ def test_a_sizing_stored_without_its_unrounded_hours_is_quoted_at_its_own_term_o
     assert [e["pointer"] for e in other_term.get_json()["errors"]] == ["/term"]
     own_term = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": {"name": "Ada"}})
     assert own_term.status_code == 201, own_term.get_json()
+
+
+def test_documents_stored_before_training_hours_are_served_with_it_null(catalog_app, client):
+    """A sizing and a quote revision stored before the field existed: the spec requires the key
+    (nullable), so the API serves null and the generated client parses them."""
+    from gpu_sizing_client.models import Quote as ClientQuote
+    from gpu_sizing_client.models import Sizing as ClientSizing
+
+    from service import db
+    from service.records import QuoteRevision, Sizing
+
+    sizing_id, _ = rank_one(client)
+    created = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": {"name": "Ada"}})
+    quote_id = created.get_json()["id"]
+    with catalog_app.app_context():
+        session = db.session()
+        record = session.get(Sizing, sizing_id)
+        result = dict(record.result)
+        result["configurations"] = [{**c, "price": {k: v for k, v in c["price"].items()
+                                                    if k != "training_hours"}}
+                                    for c in result["configurations"]]
+        record.result = result
+        revision = session.get(QuoteRevision, (quote_id, 1))
+        document = dict(revision.document)
+        document["performance"] = {k: v for k, v in document["performance"].items()
+                                   if k != "training_hours"}
+        revision.document = document
+        session.commit()
+
+    sizing = client.get(f"/v1/sizings/{sizing_id}").get_json()
+    assert all(c["price"]["training_hours"] is None for c in sizing["result"]["configurations"])
+    parsed = ClientSizing.from_dict(sizing)
+    assert parsed.result.configurations[0].price.training_hours is None
+    quote = client.get(f"/v1/quotes/{quote_id}").get_json()
+    assert quote["performance"]["training_hours"] is None
+    assert ClientQuote.from_dict(quote).performance.training_hours is None
+
+
+def catalog_dir_with_taxes(tmp_path, **taxes) -> str:
+    """The shipped catalog with taxes.yaml changed (a key set to None is removed)."""
+    data = tmp_path / "older-data"
+    shutil.copytree(CATALOG_DIR, data)
+    rules = yaml.safe_load((data / "taxes.yaml").read_text())
+    for key, value in taxes.items():
+        if value is None:
+            rules.pop(key)
+            rules["sources"].pop(key, None)
+        else:
+            rules[key] = value
+    (data / "taxes.yaml").write_text(yaml.safe_dump(rules, sort_keys=False))
+    return str(data)
+
+
+def test_an_old_sizing_is_priced_at_its_version_and_taxed_by_today_s_rules(tmp_path):
+    """Version 1 taxed DE at 16% and knew no VAT id prefixes (so no EL for Greece); the shipped
+    catalog, loaded after the sizing, taxes DE at 19% and knows EL. Quotes of the sizing and
+    customer changes of a quote at version 1 charge version 1's prices and today's tax."""
+    app = build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}", load_catalog=False)
+    older = catalog_dir_with_taxes(tmp_path, rates={**yaml.safe_load(
+        (CATALOG_DIR / "taxes.yaml").read_text())["rates"], "DE": "0.16"}, vat_id_prefixes=None)
+    assert app.test_cli_runner().invoke(args=["catalog", "load", "--dir", older]).exit_code == 0
+    client = authorised(app)
+    sizing_id, ranked = rank_one(client)
+    assert app.test_cli_runner().invoke(
+        args=["catalog", "load", "--dir", str(CATALOG_DIR)]).exit_code == 0
+
+    created = client.post("/v1/quotes", json={"sizing_id": sizing_id,
+                                              "customer": {"name": "Ada", "country": "DE"}})
+    assert created.status_code == 201, created.get_json()
+    quote = created.get_json()
+    assert quote["catalog_version"] == 1 and quote["totals"]["term_net"] == ranked["price"]["total"]
+    assert quote["totals"]["tax_label"] == "VAT 19% (DE)"
+    assert Decimal(quote["totals"]["tax"]) == (Decimal(quote["totals"]["term_net"])
+                                               * Decimal("0.19")).quantize(Decimal("0.01"))
+
+    greek = {"name": "Ada", "country": "GR", "vat_id": "EL094014201"}
+    by_greek = client.post("/v1/quotes", json={"sizing_id": sizing_id, "customer": greek})
+    assert by_greek.status_code == 201, by_greek.get_json()
+    assert by_greek.get_json()["totals"]["tax_label"] == "VAT reverse charge (GR)"
+
+    changed = client.patch(f"/v1/quotes/{quote['id']}", json={"customer": greek},
+                           headers={"If-Match": created.headers["ETag"]})
+    assert changed.status_code == 200, changed.get_json()
+    body = changed.get_json()
+    assert body["revision"] == 2 and body["catalog_version"] == 1
+    assert body["totals"]["term_net"] == quote["totals"]["term_net"]
+    assert body["totals"]["tax_label"] == "VAT reverse charge (GR)"
+
+
+@pytest.mark.parametrize("country, number", [("JP", "T1234567890123"), ("SG", "M90312345A"),
+                                             ("US", "12-3456789"), ("GB", "GB123456789")])
+def test_a_business_outside_the_eu_gives_its_own_country_s_number(client, country, number):
+    business = {**EXPLICIT, "customer": {"name": "Ada", "country": country, "vat_id": number}}
+    created = client.post("/v1/quotes", json=business)
+    assert created.status_code == 201, created.get_json()
+    assert created.get_json()["totals"]["tax_label"] == f"Outside the scope of DE VAT ({country})"
+
+
+def test_repricing_a_stored_vat_id_the_rules_now_refuse_is_a_conflict_naming_it(tmp_path):
+    """Version 1 knew no VAT id prefixes, so it took a Greek id starting GR; the shipped catalog
+    holds Greece to EL. A body-less re-price points at no field: a 409 names the stored id."""
+    app = build_app(f"sqlite:///{tmp_path / 'q.sqlite3'}", load_catalog=False)
+    older = catalog_dir_with_taxes(tmp_path, vat_id_prefixes=None)
+    assert app.test_cli_runner().invoke(args=["catalog", "load", "--dir", older]).exit_code == 0
+    client = authorised(app)
+    created = client.post("/v1/quotes", json={**EXPLICIT, "customer": {
+        "name": "Ada", "country": "GR", "vat_id": "GR094014201"}})
+    assert created.status_code == 201, created.get_json()
+    assert app.test_cli_runner().invoke(
+        args=["catalog", "load", "--dir", str(CATALOG_DIR)]).exit_code == 0
+    url = f"/v1/quotes/{created.get_json()['id']}"
+    refused = client.post(f"{url}/reprice", headers={"If-Match": created.headers["ETag"]})
+    assert refused.status_code == 409, refused.get_json()
+    problem = refused.get_json()
+    assert problem["code"] == "customer_vat_id_invalid" and not problem.get("errors")
+    assert "stored customer.vat_id (GR094014201)" in problem["detail"]
+    assert "PATCH the quote's customer" in problem["detail"]
+    assert client.get(url).get_json()["revision"] == 1

@@ -27,8 +27,10 @@ class Customer:
             company (str | Unset):
             country (str | Unset): Decides the tax line; an officially assigned ISO 3166-1 alpha-2 code
             email (str | Unset):
-            vat_id (str | Unset): A business customer's VAT id, with its country's prefix (Greece's is EL; another is a
-                422): reverse charge for a business in another EU country, none of the provider's VAT for one outside the EU
+            vat_id (str | Unset): A business customer's VAT id. In an EU country it carries that country's prefix (Greece's
+                is EL; another is a 422) and is reverse charged in another EU country than the provider's; outside the EU it is
+                the business's own tax registration number in its country's format (Japan's T and 13 digits, Singapore's GST
+                number, a US EIN), which marks a business: none of the provider's VAT
      """
 
     name: str

@@ -30,8 +30,7 @@ class Goodput:
             checkpoint_write_s (float): At the storage offer's throughput (per node, capped by its total)
             expected_interruptions (float): Over the whole wall clock
             goodput (float): Useful training time over wall clock, 0-1
-            hot_spares (HotSpares | None): The same configuration with hot spare nodes, priced; null when the stock (with
-                what arrives within max_lead_time_days) has no node left for them
+            hot_spares (HotSpares):
             interruptions_per_day (float): Expected job interruptions per day from GPUs, hosts and NIC links, the links
                 weighted by the fabric's stability class (catalog reliability.yaml, Llama 3 Table 5)
             mean_time_between_interruptions_hours (float):
@@ -50,7 +49,7 @@ class Goodput:
     checkpoint_write_s: float
     expected_interruptions: float
     goodput: float
-    hot_spares: HotSpares | None
+    hot_spares: HotSpares
     interruptions_per_day: float
     mean_time_between_interruptions_hours: float
     restart_s: float
@@ -75,11 +74,7 @@ class Goodput:
 
         goodput = self.goodput
 
-        hot_spares: dict[str, Any] | None
-        if isinstance(self.hot_spares, HotSpares):
-            hot_spares = self.hot_spares.to_dict()
-        else:
-            hot_spares = self.hot_spares
+        hot_spares = self.hot_spares.to_dict()
 
         interruptions_per_day = self.interruptions_per_day
 
@@ -133,22 +128,9 @@ class Goodput:
 
         goodput = d.pop("goodput")
 
-        def _parse_hot_spares(data: object) -> HotSpares | None:
-            if data is None:
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                hot_spares_type_0 = HotSpares.from_dict(data)
+        hot_spares = HotSpares.from_dict(d.pop("hot_spares"))
 
 
-
-                return hot_spares_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(HotSpares | None, data)
-
-        hot_spares = _parse_hot_spares(d.pop("hot_spares"))
 
 
         interruptions_per_day = d.pop("interruptions_per_day")

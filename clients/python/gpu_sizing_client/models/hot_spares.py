@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from typing import cast
 
 
 
@@ -26,7 +27,13 @@ class HotSpares:
                 spares
             extra_monthly (str): What the spare nodes add to the term's rate per month, before tax
             goodput (float):
-            spare_nodes (int): Nodes kept ready beside the job (reliability.yaml hot_spare_share, at least one)
+            not_offered_reason (None | str): Why none can be offered, with the nodes the job uses, the nodes the stock can
+                deliver and the spares the policy would keep; null when offered
+            offered (bool): False when the stock (with what arrives within max_lead_time_days) has no node left beside the
+                job for spares: then spare_nodes is 0, goodput, time_to_train_hours, work_done and total are the configuration's
+                own without spares, and difference and extra_monthly are 0
+            spare_nodes (int): Nodes kept ready beside the job (reliability.yaml hot_spare_share, at least one); 0 when not
+                offered
             time_to_train_hours (float): With the spares: the work with failures, or the duration given
             total (str): The training's price with the spare nodes, before tax
             work_done (float): Tokens or samples trained in that time
@@ -35,6 +42,8 @@ class HotSpares:
     difference: str
     extra_monthly: str
     goodput: float
+    not_offered_reason: None | str
+    offered: bool
     spare_nodes: int
     time_to_train_hours: float
     total: str
@@ -51,6 +60,11 @@ class HotSpares:
 
         goodput = self.goodput
 
+        not_offered_reason: None | str
+        not_offered_reason = self.not_offered_reason
+
+        offered = self.offered
+
         spare_nodes = self.spare_nodes
 
         time_to_train_hours = self.time_to_train_hours
@@ -66,6 +80,8 @@ class HotSpares:
             "difference": difference,
             "extra_monthly": extra_monthly,
             "goodput": goodput,
+            "not_offered_reason": not_offered_reason,
+            "offered": offered,
             "spare_nodes": spare_nodes,
             "time_to_train_hours": time_to_train_hours,
             "total": total,
@@ -85,6 +101,16 @@ class HotSpares:
 
         goodput = d.pop("goodput")
 
+        def _parse_not_offered_reason(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        not_offered_reason = _parse_not_offered_reason(d.pop("not_offered_reason"))
+
+
+        offered = d.pop("offered")
+
         spare_nodes = d.pop("spare_nodes")
 
         time_to_train_hours = d.pop("time_to_train_hours")
@@ -97,6 +123,8 @@ class HotSpares:
             difference=difference,
             extra_monthly=extra_monthly,
             goodput=goodput,
+            not_offered_reason=not_offered_reason,
+            offered=offered,
             spare_nodes=spare_nodes,
             time_to_train_hours=time_to_train_hours,
             total=total,
