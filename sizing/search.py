@@ -142,7 +142,9 @@ def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
         eps = [e for e in space.ep if model.ep_divides_experts(e)] if is_tf and model.experts > 1 else [1]
         rcs = [RECOMPUTE.index(r) for r in space.recompute] if is_tf else [1]
         long = is_tf and model.seq_len >= space.long_sequence
-        cps = [c for c in space.cp if model.seq_len % (2 * c) == 0] if long else [1]
+        # Context parallelism splits the sequence into 2 x cp chunks (load-balanced causal
+        # attention), so cp > 1 needs a length they divide; cp 1 splits nothing.
+        cps = [c for c in space.cp if c == 1 or model.seq_len % (2 * c) == 0] if long else [1]
         mbs = space.micro_batch if is_tf else space.sample_micro_batch
         # The API's default framework of each kind: Megatron-Core for transformers, PyTorch
         # DDP for data-parallel sample-based models (not MXNet, faster on ResNet-50 but

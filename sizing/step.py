@@ -321,7 +321,9 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
     if isinstance(model, Transformer):
         # Divisibility by fmod: zero exactly where the remainder is, at half its cost.
         valid &= model.tp_divides_heads(tp) & model.ep_divides_experts(ep) & (np.fmod(dp, ep) == 0)
-        valid &= ~((v > 1) & (pp == 1)) & (np.fmod(model.seq_len, 2 * cp) == 0)
+        # Load-balanced causal CP splits the sequence into 2 x cp chunks; cp 1 splits nothing
+        # (validate_layout's rule: an odd sequence length runs without CP).
+        valid &= ~((v > 1) & (pp == 1)) & ((cp == 1) | (np.fmod(model.seq_len, 2 * cp) == 0))
     else:
         valid &= (tp == 1) & (pp == 1) & (ep == 1) & (cp == 1)
     framework = np.asarray(c["framework"], int)

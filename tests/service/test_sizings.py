@@ -435,3 +435,16 @@ def test_one_configuration_per_server_and_fabric_whatever_its_spine(app):
     assert len(pairs) == len(set(pairs)), pairs
     # spines past one leaf were priced, and one of them is listed
     assert any(c["oversubscription"] > 1 for c in configs), pairs
+
+
+def test_a_sequence_no_context_split_divides_is_still_searched(app):
+    """An odd sequence length leaves no context-parallel split, yet cp 1 splits nothing: the
+    search runs (the layout grid once came out empty and the request answered 500)."""
+    body = {"workload": {"preset": "bert-large", "seq_len": 32769}, "term": "3y",
+            "duration_days": 30}
+    response = authorised(app).post("/v1/sizings", json=body, headers={"Prefer": "wait=30"})
+    assert response.status_code == 201, response.get_json()
+    sizing = response.get_json()
+    assert sizing["status"] == "succeeded", sizing["error"]
+    assert sizing["result"]["configurations"], sizing["result"]
+    assert {c["layout"]["cp"] for c in sizing["result"]["configurations"]} == {1}
