@@ -123,3 +123,20 @@ def test_roce_400_is_rail_optimised_and_runs_near_ndr_inside_a_unit(cluster_on, 
         ndr, roce = (collective_time("reduce_scatter", 2**32, cluster_on(f, nodes), constants,
                                      "ring")[2] for f in ("ib-ndr-400", "roce-400-lossless"))
         assert 0.95 * ndr < roce < ndr
+
+
+def test_plain_ethernet_is_one_port_per_node_so_its_wire_rates_differ(snap, constants):
+    """The plain-TCP offer is the node's one front-end port, not eight compute NICs held to the
+    socket ceiling together: 10 and 25 GbE run at their wire, 100 GbE at the ceiling."""
+    busbw, wire = {}, {}
+    for fabric in ("eth-tcp-10", "eth-tcp-25", "eth-tcp-100"):
+        assert snap.pairings[("hgx-h100-8", fabric)].nics_used == 1
+        cluster = snap.cluster("hgx-h100-8", fabric, 8)
+        busbw[fabric] = collective_time("reduce_scatter", 2**32, cluster, constants, "ring")[2]
+        f = cluster.fabric
+        wire[fabric] = f.line_rate_gbps / 8 * f.achievable_fraction  # one port, GB/s
+    del wire["eth-tcp-100"]  # above the socket ceiling
+    assert busbw["eth-tcp-10"] < busbw["eth-tcp-25"] < busbw["eth-tcp-100"]
+    for f, gbs in wire.items():
+        assert 0.7 * gbs < busbw[f] <= gbs  # the wire, less the slowest rank's stretch
+    assert busbw["eth-tcp-100"] <= constants.tcp_host_ceiling_gbs
