@@ -210,8 +210,9 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
     if f.rdma and not f.lossless:
         resend = "selective repeat" if f.selective_repeat else "go-back-N"
         add(f"Lossy RDMA fabric: {resend} recovery, drops at {f.loss_rate:g} per packet for "
-            "each sender converging on a receiver and each switch tier crossed (all-to-all "
-            "suffers most).")
+            "each sender beyond the first converging on a receiver (and for an uplink's load "
+            "beyond its rate), at each switch tier crossed: all-to-all suffers most, a ring "
+            "inside a leaf not at all.")
     if f.topology == "rail-optimised":
         add(f"Topology: rail-optimised units of {f.nodes_per_unit} nodes (a leaf per rail, NCCL's "
             "rail-aligned traffic stays below the spine inside a unit); the job fills units "

@@ -129,7 +129,7 @@ class Links:
     collnet: np.ndarray  # SHARP in-network reduction on the fabric
     ll128: np.ndarray  # NCCL enables LL128 (NVLink inside, GPUDirect NIC under the switch)
     lossy: np.ndarray  # RDMA without a lossless class
-    loss_rate: np.ndarray  # drop probability per packet at one sender per receiver
+    loss_rate: np.ndarray  # drop probability per packet per sender beyond one on a port
     resend_packets: np.ndarray  # packets resent per loss (go-back-N window, or 1)
     pfc: np.ndarray  # lossless Ethernet: PFC pauses under incast
     ecmp: np.ndarray  # flows hashed on uplinks (no adaptive routing)
@@ -331,8 +331,11 @@ def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
       of the oversubscribed tier, and on Ethernet without adaptive routing the flows ECMP
       hashed onto the same uplink, which grow with the leaves crossed (brief 4; few large
       flows per NIC collide, many small ones average out).
-    - Lossy RDMA: drops grow with incast fan-in and with the switch tiers crossed; each drop
-      resends a go-back-N window, goodput 1 / (1 + p x window) (brief 4, Wang et al.); a
+    - Lossy RDMA: a queue drops only where more arrives than its port drains: the senders
+      beyond the first converging on a receiver (fan-in - 1) and the busiest uplink's load
+      beyond its rate (the spine's load - 1), at every switch tier crossed. One-to-one traffic
+      below the spine (a ring inside a leaf or unit) fills no queue and loses nothing. Each
+      drop resends a go-back-N window, goodput 1 / (1 + p x window) (brief 4, Wang et al.); a
       selective-repeat NIC resends one packet (brief 4: IRN, RoSR).
     - Lossless RoCE: no drops, but PFC pauses under incast block the head of line and spread
       (brief 4, Mittal et al.); InfiniBand's credit flow control has no such pause storms.
@@ -349,7 +352,7 @@ def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
         incast = fan_in(op, algorithm, nodes)
         share = 1.0 / over
         if lossy:
-            p = links.loss_rate * incast * tiers
+            p = links.loss_rate * ((incast - 1.0) + (over - 1.0)) * tiers
             share = share * np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
         if pfc and (incast > 1).any():
             share = share * np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty

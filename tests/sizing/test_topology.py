@@ -94,16 +94,49 @@ def test_one_uplink_carries_every_flow():
 
 
 def test_ecmp_ring_bandwidth_falls_as_the_job_crosses_more_leaves_adaptive_routing_does_not(
-        cluster_on, constants):
+        leaf_spine_on, constants):
     size = 2**34  # large enough that NCCL's per-step latency does not matter
-    roce = [collective_time("all_reduce", size, cluster_on("roce-400-lossless", n), constants,
-                            "ring")[2] for n in (4, 8, 16, 32)]  # 4 nodes per leaf
+
+    def on_leaves(n, adaptive_routing=False):
+        cluster = leaf_spine_on("roce-400-lossless", n)  # 4 nodes per leaf
+        return replace(cluster, fabric=replace(cluster.fabric, adaptive_routing=adaptive_routing))
+
+    roce = [collective_time("all_reduce", size, on_leaves(n), constants, "ring")[2]
+            for n in (4, 8, 16, 32)]
     assert roce[1] < 0.85 * roce[0]  # the first spine crossing: flows collide on uplinks
     assert np.all(np.diff(roce) < 0)  # more leaves crossed, a busier busiest uplink
-    adaptive = [collective_time("all_reduce", size, replace(
-        cluster_on("roce-400-lossless", n), fabric=replace(
-            cluster_on("roce-400-lossless", n).fabric, adaptive_routing=True)), constants,
-        "ring")[2] for n in (4, 8, 16, 32)]
+    adaptive = [collective_time("all_reduce", size, on_leaves(n, adaptive_routing=True),
+                                constants, "ring")[2] for n in (4, 8, 16, 32)]
     # only the slowest-rank stretch remains, a few percent
     assert min(adaptive) > 0.9 * adaptive[0]
     assert all(a > r for a, r in zip(adaptive[1:], roce[1:]))
+
+
+def test_roce_400_is_rail_optimised_and_runs_near_ndr_inside_a_unit(cluster_on, constants):
+    """400G RoCE AI fabrics are cabled rail-optimised like NDR's SuperPOD (a leaf per rail), on
+    51.2 Tb/s leaves: up to a unit the same 8x 400G wire gives near NDR's bandwidth, only the
+    latency and jitter of Ethernet apart (not ECMP collisions at the fifth node)."""
+    for fabric in ("roce-400-lossless", "roce-400-lossy"):
+        f = cluster_on(fabric, 1).fabric
+        assert f.topology == "rail-optimised" and f.nodes_below_spine == 64
+    for nodes in (8, 32):
+        ndr, roce = (collective_time("reduce_scatter", 2**32, cluster_on(f, nodes), constants,
+                                     "ring")[2] for f in ("ib-ndr-400", "roce-400-lossless"))
+        assert 0.95 * ndr < roce < ndr
+
+
+def test_plain_ethernet_is_one_port_per_node_so_its_wire_rates_differ(snap, constants):
+    """The plain-TCP offer is the node's one front-end port, not eight compute NICs held to the
+    socket ceiling together: 10 and 25 GbE run at their wire, 100 GbE at the ceiling."""
+    busbw, wire = {}, {}
+    for fabric in ("eth-tcp-10", "eth-tcp-25", "eth-tcp-100"):
+        assert snap.pairings[("hgx-h100-8", fabric)].nics_used == 1
+        cluster = snap.cluster("hgx-h100-8", fabric, 8)
+        busbw[fabric] = collective_time("reduce_scatter", 2**32, cluster, constants, "ring")[2]
+        f = cluster.fabric
+        wire[fabric] = f.line_rate_gbps / 8 * f.achievable_fraction  # one port, GB/s
+    del wire["eth-tcp-100"]  # above the socket ceiling
+    assert busbw["eth-tcp-10"] < busbw["eth-tcp-25"] < busbw["eth-tcp-100"]
+    for f, gbs in wire.items():
+        assert 0.7 * gbs < busbw[f] <= gbs  # the wire, less the slowest rank's stretch
+    assert busbw["eth-tcp-100"] <= constants.tcp_host_ceiling_gbs
