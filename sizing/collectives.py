@@ -20,7 +20,7 @@ import numpy as np
 
 from sizing import kernels, nccl_kernel
 from sizing.hardware import Cluster
-from sizing.topology import Links, network_shares, straggler_stretch
+from sizing.topology import Links, network_shares, pair_bandwidth_gbs, straggler_stretch
 
 # The collectives and algorithms the cost model prices (the estimate API offers these).
 COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "p2p")
@@ -596,8 +596,9 @@ def collective_time(op: str, size_bytes: float, cluster, constants, algorithm: s
     links = Links.of(c, constants)
     if op == "p2p":
         n, per_node = 2.0, (1.0 if cluster.nodes > 1 else 2.0)
-        # A single pair uses one NIC (the one next to its GPU).
-        share = links.node_Bps / max(cluster.server.nics_per_node, 1)
+        # A single pair, alone: one NIC, and the host's socket ceiling whole without RDMA (a
+        # training step's pipeline sends, all GPUs at once, share the node: sizing.step).
+        share = pair_bandwidth_gbs(c, constants) * 1e9
     else:
         n, per_node = float(cluster.gpus), gpn
         share = links.node_Bps

@@ -9,6 +9,7 @@ on every constant whose source says "estimate" gives, propagated through the vec
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -23,12 +24,14 @@ Z90 = 1.2815515655446004
 PRIOR_DRAWS = 8
 PRIOR_SEED = 15
 # Figures that are speeds (higher is faster) and times (lower is faster); a time's interval
-# is the speed's turned over. Shares and efficiencies are speeds capped at 1.
-SPEEDS = ("tokens_per_s", "samples_per_s", "mfu", "mfu_causal", "scaling_efficiency",
-          "busbw_gbs", "algbw_gbs", "achieved_tflops_per_gpu", "model_tflops_per_gpu",
-          "model_tflops_per_gpu_causal")
+# is the speed's turned over. MFU is a speed: model FLOPs over the step, so its bounds are the
+# step's turned over, as tokens/s's are.
+SPEEDS = ("tokens_per_s", "samples_per_s", "mfu", "mfu_causal", "busbw_gbs", "algbw_gbs",
+          "achieved_tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal")
 TIMES = ("step_time_s", "time_s", "time_to_train_hours")
-AT_MOST_ONE = ("mfu", "mfu_causal", "scaling_efficiency")
+# Scaling efficiency is compute's share of the step, not a speed: its error lives in the rest
+# of the step (share_bounds).
+SHARES = ("scaling_efficiency",)
 # Which category of measurements calibrates which figure of a configuration.
 THROUGHPUT = {"transformer": "c_llm_throughput", "generic": "e_dle_throughput"}
 SCALING = "b_cnn_dp_scaling"
@@ -78,18 +81,79 @@ def widened(q10: float, q90: float, prior_sd: np.ndarray) -> tuple[np.ndarray, n
     return (q10 - (np.hypot(below, extra) - below), q90 + (np.hypot(above, extra) - above))
 
 
-def bounds(name: str, point: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def bounds(name: str, point: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+           bubble_share: np.ndarray | float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """p10 and p90 of a figure from the log-error quantiles of speed (lo <= 0 <= hi mostly)."""
     point = np.asarray(point, float)
+    if name in SHARES:
+        return share_bounds(point, lo, hi, bubble_share)
     if name not in SPEEDS + TIMES:
-        raise ValueError(f"{name!r} is neither a speed nor a time of the model")
+        raise ValueError(f"{name!r} is neither a speed, a time nor a share of the model")
     if name in TIMES:
         return point * np.exp(-hi), point * np.exp(-lo)
-    p10, p90 = point * np.exp(lo), point * np.exp(hi)
-    if name in AT_MOST_ONE:
-        p90 = np.minimum(p90, 1.0)
-        p10 = np.minimum(p10, p90)
-    return p10, p90
+    return point * np.exp(lo), point * np.exp(hi)
+
+
+def share_bounds(efficiency: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                 bubble_share: np.ndarray | float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """p10 and p90 of scaling efficiency (compute's share of the step) from the log error of
+    the step as a speed, applied where the model puts it: in the step's overhead.
+
+    Compute stays (efficiency is against the same GPU's compute, whose error cancels) and the
+    step is e^-r as long, the difference being the overhead's. A slower step adds time to
+    the overhead: efficiency x e^r, as for any speed. A faster one takes time off it, but
+    only the overhead the error can move (exposed communication, stragglers, contention):
+    the pipeline bubble is the schedule's share of compute ((pp - 1) / v micro-batches), and
+    no overhead goes below zero. Time is taken off in proportion to what is left, so the
+    movable share m falls to m x exp((e^-r - 1) / m): the same first-order change as e^r,
+    and efficiency stays below compute / (compute + bubble), at most 1.
+    """
+    e = np.asarray(efficiency, float)
+    b = np.asarray(bubble_share, float)
+    movable = np.maximum(1.0 - e - b, 0.0)  # shares of the step, so the parts sum to 1
+
+    def at(r):
+        change = np.expm1(-np.asarray(r, float))  # the step's added time, a share of it
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            shrunk = movable * np.exp(change / np.where(movable > 0, movable, 1.0))
+        after = np.where(change >= 0, movable + change, np.where(movable > 0, shrunk, 0.0))
+        return e / (e + b + after)
+
+    return at(lo), at(hi)
+
+
+def share_error(measured: float, predicted: float, bubble_share: float = 0.0) -> float:
+    """The log error r with which share_bounds turns a predicted efficiency into a measured
+    one (infinite when the measured one is nearer compute / (compute + bubble) than any
+    finite error takes it)."""
+    movable = 1.0 - predicted - bubble_share
+    after = predicted / measured - predicted - bubble_share  # the movable share measured
+    if after >= movable:
+        return math.log(measured / predicted)  # a slower step: the speed's error
+    if after <= 0.0:
+        return math.inf
+    stretch = 1.0 + movable * math.log(after / movable)  # e^-r
+    return -math.log(stretch) if stretch > 0.0 else math.inf
+
+
+def fastest(hi: np.ndarray, hardware_utilisation: np.ndarray | None) -> np.ndarray:
+    """The speed's upper log-bound, no faster than the GPUs' peak: the counted FLOPs of a step
+    (recomputation included) take at least their time at peak, so speed is at most
+    point / hardware utilisation."""
+    if hardware_utilisation is None:
+        return hi
+    with np.errstate(divide="ignore"):  # no FLOPs counted: no peak to reach
+        return np.fmin(hi, -np.log(np.asarray(hardware_utilisation, float)))
+
+
+def breakdown_limits(r: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """figure_intervals' bubble share and hardware utilisation from the model's figures
+    (step_time_s, bubble_s, mfu, achieved_tflops_per_gpu, model_tflops_per_gpu)."""
+    with np.errstate(divide="ignore", invalid="ignore"):  # a model of no FLOPs: NaN, unbound
+        utilisation = (np.asarray(r["mfu"], float) * np.asarray(r["achieved_tflops_per_gpu"])
+                       / np.asarray(r["model_tflops_per_gpu"], float))
+    return {"bubble_share": np.asarray(r["bubble_s"], float) / np.asarray(r["step_time_s"]),
+            "hardware_utilisation": utilisation}
 
 
 def estimated_constants(constants) -> tuple[str, ...]:
@@ -137,17 +201,23 @@ def prior_spread(evaluate: Callable[[Any], np.ndarray], draws: Sequence) -> np.n
 
 
 def figure_intervals(figures: Mapping[str, Mapping[str, np.ndarray]], calibration: Calibration,
-                     prior_sd: np.ndarray, calibrated: np.ndarray) -> dict[str, tuple]:
+                     prior_sd: np.ndarray, calibrated: np.ndarray,
+                     bubble_share: np.ndarray | float = 0.0,
+                     hardware_utilisation: np.ndarray | None = None) -> dict[str, tuple]:
     """p10 and p90 arrays of each figure, from {category: {figure name: point values}}.
 
     A calibrated configuration takes the category's conformal quantiles as they are; an
-    extrapolated one has them widened by the prior's spread.
+    extrapolated one has them widened by the prior's spread. The bubble's share of the step
+    bounds scaling efficiency (share_bounds), the hardware utilisation (achieved over peak
+    FLOPs) every speed (fastest); without them neither binds.
     """
     out = {}
     for category, named in figures.items():
         lo, hi = log_bounds(category, calibration, prior_sd, calibrated)
+        if category != SCALING:
+            hi = fastest(hi, hardware_utilisation)
         for name, point in named.items():
-            out[name] = bounds(name, point, lo, hi)
+            out[name] = bounds(name, point, lo, hi, bubble_share)
     return out
 
 

@@ -77,6 +77,15 @@ def node_bandwidth_gbs(c: dict, constants) -> np.ndarray:
     return np.where(gdr, direct, np.where(rdma, staged, tcp))
 
 
+def pair_bandwidth_gbs(c: dict, constants) -> np.ndarray:
+    """Achievable bandwidth of one GPU pair alone on the network, one direction, GB/s: the
+    node's as if it had one NIC, the one next to the pair's GPU. With RDMA that is one NIC's
+    share of the node's; without it the socket ceiling is the host's CPUs', whatever the
+    flows (node_bandwidth_gbs), so a lone pair has it whole, up to its one wire."""
+    return node_bandwidth_gbs({**c, "nics_per_node": np.ones_like(
+        np.asarray(c["nics_per_node"], float))}, constants)
+
+
 def inter_node_bandwidth_gbs(cluster: Cluster, constants) -> float:
     """Achievable inter-node bandwidth of one node of `cluster` (all its NICs, one way), GB/s."""
     return float(node_bandwidth_gbs(cluster.as_arrays(), constants)[0])

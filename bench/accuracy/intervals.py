@@ -15,8 +15,11 @@ from pathlib import Path
 from bench.accuracy.evaluate import Evaluation, RowResult
 from bench.accuracy.specs import TIME_METRICS
 from catalog.shipped import DATA_DIR
+from sizing.intervals import share_error
 
 FILE = DATA_DIR / "uncertainty.yaml"
+# Metrics that are compute's share of a step, in percent (sizing.intervals.SHARES).
+SHARE_METRICS = ("scaling_efficiency_pct",)
 # p10 and p90: an 80% interval.
 LOW, HIGH = 0.1, 0.9
 # A category with fewer rows than this takes the quantiles of all rows: the 10th percentile of
@@ -27,12 +30,16 @@ PRIOR_LOG_SD = 0.1
 
 
 def residual(ev: Evaluation, r: RowResult) -> float:
-    """log(measured / predicted) as a speed (a time is turned over): positive when the model
-    is too slow. The leave-one-source-out prediction when there is one: the error on data not
-    fitted."""
+    """log(measured / predicted) as a speed (a time is turned over; a share's is its overhead's,
+    SHARE_METRICS): positive when the model is too slow. The leave-one-source-out prediction
+    when there is one: the error on data not fitted."""
     predicted = r.loso if r.loso is not None else r.predicted
-    value = math.log(r.measured / predicted)
     spec = ev.specs.specs[r.row]
+    if spec.metric in SHARE_METRICS:
+        # A share's interval moves its overhead (sizing.intervals.share_bounds), so its error
+        # is the overhead's; the scaling rows run data parallelism alone: no bubble.
+        return share_error(r.measured / 100, predicted / 100)
+    value = math.log(r.measured / predicted)
     return -value if {spec.metric, spec.of} & set(TIME_METRICS) else value
 
 

@@ -184,6 +184,22 @@ def test_hardware_without_measurements_is_extrapolated_with_a_wider_interval(cli
     assert width(other) > width(measured)
 
 
+def test_efficiency_and_mfu_bounds_stay_inside_the_step_s_own_breakdown(client):
+    # Extrapolated (MI300X has no measured row), so the interval is at its widest.
+    body = estimate(client, cluster={"server": "oam-mi300x-8", "fabric": "ib-ndr-400",
+                                     "nodes": 8},
+                    layout={"dp": 8, "tp": 4, "pp": 2, "zero_stage": 1,
+                            "sequence_parallel": True, "recompute": "full"}).get_json()
+    eff, step = body["scaling_efficiency"], body["step_time_s"]
+    bubble = body["breakdown"]["bubble_s"] / step
+    assert bubble > 0.01
+    interval = body["intervals"]["scaling_efficiency"]
+    assert interval["p10"] < eff < interval["p90"] < eff / (eff + bubble)
+    # MFU is model FLOPs over the step: its p90 is at the step's p10.
+    mfu = body["intervals"]["mfu"]["p90"] * body["intervals"]["step_time_s"]["p10"]
+    assert mfu == pytest.approx(body["mfu"] * step, rel=2e-3)
+
+
 def test_an_estimate_over_a_duration_says_what_survives_failures(client):
     body = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 8},
             "workload": LLAMA_70B, "training": TRAINING, "duration_days": 30,

@@ -11,6 +11,7 @@ from sizing.hardware import Cluster
 from sizing.topology import (
     Links,
     hashed_busiest,
+    inter_node_bandwidth_gbs,
     straggler_stretch,
 )
 
@@ -323,3 +324,15 @@ def test_lossy_roce_drops_only_where_queues_build(cluster_on, leaf_spine_on, con
     assert ratio(inside, "all_reduce") == pytest.approx(1.0)
     assert ratio(cluster_on("roce-400-lossy", 8), "all_to_all", "auto") < 0.8  # fan-in 7
     assert ratio(leaf_spine_on("roce-400-lossy", 8), "reduce_scatter") < 0.99  # hashed uplinks
+
+
+def test_a_lone_tcp_pair_has_the_host_s_socket_ceiling(cluster_on, constants):
+    # Without RDMA the ceiling is the host's CPUs' (tcp_host_ceiling_gbs), whatever the NICs:
+    # one pair alone on the network has it whole, not one NIC's eighth of it.
+    _, algbw, _, _ = collective_time("p2p", 2**30, cluster_on("eth-tcp-100", 2), constants)
+    assert 0.8 * constants.tcp_host_ceiling_gbs < algbw <= constants.tcp_host_ceiling_gbs
+    # With RDMA a pair has one NIC of its node's eight.
+    rdma = cluster_on("ib-ndr-400", 2)
+    _, pair, _, _ = collective_time("p2p", 2**30, rdma, constants)
+    one_nic = inter_node_bandwidth_gbs(rdma, constants) / rdma.server.nics_per_node
+    assert 0.8 * one_nic < pair <= one_nic
