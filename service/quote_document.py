@@ -28,6 +28,7 @@ from service.sizing_result import (
 from service.total_range import total_range
 from sizing import explain
 from sizing.advice import ROCE_CHECKLIST, ChecklistItem
+from sizing.step import SCALING_EFFICIENCY_MEANS
 
 
 def described(text: str) -> dict:
@@ -80,7 +81,7 @@ class QuoteStock:
 class QuotePerformance:
     """Frozen from the sizing the quote came from; the total's range priced as the quote is."""
 
-    scaling_efficiency: float
+    scaling_efficiency: float = field(**described(SCALING_EFFICIENCY_MEANS))
     efficiency_vs_one_node: float | None
     tokens_per_s: float | None
     samples_per_s: float

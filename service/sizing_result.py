@@ -8,6 +8,7 @@ from typing import Literal
 
 from sizing.advice import ChecklistItem
 from sizing.series import FabricLine
+from sizing.step import SCALING_EFFICIENCY_MEANS
 from sizing.workload import Layout
 
 
@@ -252,9 +253,7 @@ class RankedConfiguration:
     tokens_per_s: float | None
     samples_per_s: float
     mfu: float
-    scaling_efficiency: float = field(**described(
-        "Ideal step time of the same per-GPU work with free communication and no pipeline "
-        "bubble, over the predicted step time; 1.0 is perfectly linear scaling"))
+    scaling_efficiency: float = field(**described(SCALING_EFFICIENCY_MEANS))
     efficiency_vs_one_node: float | None = field(**described(
         "Throughput per GPU over that of the best one-node layout of the same server: one "
         "scale for every fabric and node count"))
@@ -281,7 +280,7 @@ class RankedConfiguration:
 class FabricComparison:
     fabric: str
     fabric_name: str
-    scaling_efficiency: float
+    scaling_efficiency: float = field(**described(SCALING_EFFICIENCY_MEANS))
     efficiency_vs_one_node: float | None
     throughput: float
     throughput_unit: str

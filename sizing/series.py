@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from sizing.hardware import Cluster
 from sizing.search import LayoutSpace, enumerate_candidates, evaluate
+from sizing.step import SCALING_EFFICIENCY_MEANS
 from sizing.workload import Layout, Training, Transformer
 
 MAX_NODES = 1024
@@ -76,7 +77,7 @@ def family(layout: Layout, micro_batch: int) -> LayoutSpace:
 @dataclass(frozen=True)
 class SeriesPoint:
     nodes: int
-    scaling_efficiency: float
+    scaling_efficiency: float = field(metadata={"description": SCALING_EFFICIENCY_MEANS})
     efficiency_vs_one_node: float | None
     throughput: float
     communication_share: float

@@ -31,7 +31,10 @@ class FabricComparison:
             monthly (str):
             oversubscription (float): The spine's oversubscription this row was priced and estimated at (n:1)
             recommended (bool):
-            scaling_efficiency (float):
+            scaling_efficiency (float): Share of the predicted step time spent on GPU work: the compute (activation
+                recomputation included) and the optimizer step, over the step time; the rest is exposed communication, pipeline
+                bubble, stragglers and the overlap slowdown. 1.0 is a step with no such overhead, not perfectly linear scaling:
+                recomputed FLOPs count as work. efficiency_vs_one_node compares throughput per GPU with one node's
             throughput (float):
             throughput_unit (str):
             time_to_train_hours (float): With failures, as the ranking weighs it

@@ -66,8 +66,10 @@ class RankedConfiguration:
             rank (int):
             region (str):
             samples_per_s (float):
-            scaling_efficiency (float): Ideal step time of the same per-GPU work with free communication and no pipeline
-                bubble, over the predicted step time; 1.0 is perfectly linear scaling
+            scaling_efficiency (float): Share of the predicted step time spent on GPU work: the compute (activation
+                recomputation included) and the optimizer step, over the step time; the rest is exposed communication, pipeline
+                bubble, stragglers and the overlap slowdown. 1.0 is a step with no such overhead, not perfectly linear scaling:
+                recomputed FLOPs count as work. efficiency_vs_one_node compares throughput per GPU with one node's
             server (ServerRef):
             step_time_s (float):
             stock (StockView):
