@@ -18,6 +18,7 @@ from catalog.snapshot import Provider, Snapshot, Stock
 from service.failures import Invalid
 from service.sizing_result import (
     INTERVALS_TEXT,
+    ONE_NODE_MEANS,
     Interval,
     NetworkAdvice,
     RankedConfiguration,
@@ -82,7 +83,7 @@ class QuotePerformance:
     """Frozen from the sizing the quote came from; the total's range priced as the quote is."""
 
     scaling_efficiency: float = field(**described(SCALING_EFFICIENCY_MEANS))
-    efficiency_vs_one_node: float | None
+    efficiency_vs_one_node: float | None = field(**described(ONE_NODE_MEANS))
     tokens_per_s: float | None
     samples_per_s: float
     mfu: float

@@ -16,6 +16,16 @@ def described(text: str, **more) -> dict:
     return {"metadata": {"description": text, **more}}
 
 
+# The reference is the server's fastest one-node layout, not the compared configuration's own:
+# more nodes can let a layout shard less than one node must, so the ratio can pass 1.
+ONE_NODE_MEANS = (
+    "Throughput per GPU over that of the server's fastest layout on one node (of those that "
+    "fit, where one does; efficiency_series.one_node_layout): one scale for every fabric and "
+    "node count. It compares layouts as well as node counts, so it exceeds 1 where more nodes "
+    "let a layout shard less (less tensor or pipeline parallelism, less recomputation) than "
+    "one node's memory forces; the notes then say so")
+
+
 @dataclass(frozen=True)
 class ServerRef:
     id: str
@@ -254,9 +264,7 @@ class RankedConfiguration:
     samples_per_s: float
     mfu: float
     scaling_efficiency: float = field(**described(SCALING_EFFICIENCY_MEANS))
-    efficiency_vs_one_node: float | None = field(**described(
-        "Throughput per GPU over that of the best one-node layout of the same server: one "
-        "scale for every fabric and node count"))
+    efficiency_vs_one_node: float | None = field(**described(ONE_NODE_MEANS))
     communication_share: float
     time_to_train_hours: float = field(**described(
         "Wall clock of the work with checkpoints, interruptions and restarts (goodput), or the "
@@ -281,7 +289,7 @@ class FabricComparison:
     fabric: str
     fabric_name: str
     scaling_efficiency: float = field(**described(SCALING_EFFICIENCY_MEANS))
-    efficiency_vs_one_node: float | None
+    efficiency_vs_one_node: float | None = field(**described(ONE_NODE_MEANS))
     throughput: float
     throughput_unit: str
     communication_share: float
@@ -364,9 +372,15 @@ class EfficiencySeries:
     layout_family_description: str
     throughput_unit: str
     one_node_throughput_per_gpu: float | None = field(**described(
-        "The scale of efficiency_vs_one_node: the best one-node layout's throughput per GPU"))
+        "The scale of efficiency_vs_one_node: the throughput per GPU of one_node_layout"))
     one_node_fits_memory: bool = field(**described(
-        "False: no one-node layout fits, the scale is one node's speed as if memory allowed"))
+        "Whether one_node_layout fits one node's memory (False: no one-node layout fits, the "
+        "scale is one node's speed as if memory allowed); says nothing of layout_family, which "
+        "may not fit one node"))
+    one_node_layout: ResultLayout | None = field(**described(
+        "The reference of efficiency_vs_one_node: the fastest layout per GPU on one node of "
+        "the server (of those that fit, where one does), not necessarily layout_family"))
+    one_node_layout_description: str | None
     lines: tuple[FabricLine, ...]
 
 

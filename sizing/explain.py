@@ -416,6 +416,18 @@ def layout_family(layout: Layout, micro_batch: int) -> str:
     return ", ".join(parts) + "; data parallelism grows with the nodes"
 
 
+def one_node_layout(layout: Layout, micro_batch: int) -> str:
+    """The one-node reference's layout in words (sizing.series.OneNodeReference)."""
+    parts = [f"tp {layout.tp}", f"pp {layout.pp}", f"dp {layout.dp}"]
+    if layout.ep > 1:
+        parts.append(f"ep {layout.ep}")
+    if layout.virtual_stages > 1:
+        parts.append(f"{layout.virtual_stages} virtual stages")
+    parts += [f"ZeRO {layout.zero_stage}", f"{layout.recompute} recompute",
+              f"micro-batch {micro_batch}"]
+    return ", ".join(parts)
+
+
 STABILITY_WORDS = {"fastest": "fast", "cheapest": "cheap", "balanced": "good on time and cost"}
 STABILITY_TEXT = {"fastest": "speed", "cheapest": "cost", "balanced": "time and cost"}
 

@@ -24,7 +24,10 @@ class FabricComparison:
     """ 
         Attributes:
             communication_share (float):
-            efficiency_vs_one_node (float | None):
+            efficiency_vs_one_node (float | None): Throughput per GPU over that of the server's fastest layout on one node
+                (of those that fit, where one does; efficiency_series.one_node_layout): one scale for every fabric and node
+                count. It compares layouts as well as node counts, so it exceeds 1 where more nodes let a layout shard less
+                (less tensor or pipeline parallelism, less recomputation) than one node's memory forces; the notes then say so
             fabric (str):
             fabric_name (str):
             goodput (float):

@@ -40,8 +40,10 @@ class RankedConfiguration:
             calibration (RankedConfigurationCalibration): calibrated: measured rows exist for this GPU and this fabric;
                 extrapolated: not, and the intervals are widened
             communication_share (float):
-            efficiency_vs_one_node (float | None): Throughput per GPU over that of the best one-node layout of the same
-                server: one scale for every fabric and node count
+            efficiency_vs_one_node (float | None): Throughput per GPU over that of the server's fastest layout on one node
+                (of those that fit, where one does; efficiency_series.one_node_layout): one scale for every fabric and node
+                count. It compares layouts as well as node counts, so it exceeds 1 where more nodes let a layout shard less
+                (less tensor or pipeline parallelism, less recomputation) than one node's memory forces; the notes then say so
             fabric (FabricRef):
             global_batch (int):
             goodput (Goodput):
