@@ -695,7 +695,8 @@ def hot_spare_note(found: Search, i: int) -> str:
     if choice is None:
         spares, usable = spare_stock(found, i)
         return explain.no_hot_spares(nodes=int(found.cands.nodes[i]), spares=spares,
-                                     usable=usable, lead_time_days=request.max_lead_time_days)
+                                     usable=usable, lead_time_days=request.max_lead_time_days,
+                                     spare_share=rel.hot_spare_share)
     without, with_ = choice.price
     # The objective's score with and without them, per unit of work as the ranking weighs it.
     time_per_unit = np.array(choice.hours) / np.array(choice.work)

@@ -377,13 +377,18 @@ def hot_spare_advice(*, taken: bool, spares: int, reschedule_minutes: tuple[floa
             f"per month ({total}): {verdict}.")
 
 
-def no_hot_spares(*, nodes: int, spares: int, usable: int, lead_time_days: int) -> str:
-    """Why no hot-spare option is offered: the stock has no node left for them."""
+def no_hot_spares(*, nodes: int, spares: int, usable: int, lead_time_days: int,
+                  spare_share: float) -> str:
+    """Why no hot-spare option is offered: the stock has fewer nodes left than the policy's rule
+    (sizing.goodput.hot_spares) asks for."""
     where = ("in stock" if lead_time_days == 0
              else f"in stock or arriving within {lead_time_days} days")
+    left = max(usable - nodes, 0)
     return (f"Hot spares for rank 1: none can be offered, no stock: it uses {nodes} of the "
-            f"{usable} nodes {where}, and {spares} spare node{'s' if spares != 1 else ''} "
-            f"would need {nodes + spares}.")
+            f"{usable} nodes {where}, leaving {left}; the policy keeps {spare_share:.0%} of a "
+            f"job's nodes as spares, rounded up and at least one (catalog reliability.yaml "
+            f"hot_spare_share), so {spares} spare node{'s' if spares != 1 else ''}, which would "
+            f"need {nodes + spares}.")
 
 
 def term_warning(term: str, months_billed: int, training_hours: float, hours_per_month: int,

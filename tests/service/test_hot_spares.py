@@ -1,6 +1,7 @@
 """The hot-spare what-if of a sizing: offered only from stock, judged by the objective."""
 from __future__ import annotations
 
+import math
 from datetime import date
 
 import pytest
@@ -27,6 +28,12 @@ def test_no_spare_is_offered_beyond_the_stock(snap):
     assert first.server.id == "hgx-h100-8" and first.nodes == stock
     assert first.goodput.hot_spares is None
     assert "none can be offered, no stock" in note and f"{stock} of the {stock} nodes" in note
+    # the rule that sets the number asked for, and what the stock has left
+    share = snap.reliability.hot_spare_share
+    spares = max(math.ceil(stock * share), 1)
+    assert (f"leaving 0; the policy keeps {share:.0%} of a job's nodes as spares, rounded up and at "
+            f"least one (catalog reliability.yaml hot_spare_share), so {spares} spare nodes, "
+            f"which would need {stock + spares}.") in note, note
 
 
 @pytest.mark.parametrize("objective, words", [

@@ -1,7 +1,7 @@
 """The bottleneck in words: every term of the step's breakdown can be the one named."""
 import pytest
 
-from sizing.explain import bottleneck
+from sizing.explain import bottleneck, no_hot_spares
 from sizing.presets import preset_model
 from sizing.step import BREAKDOWN_KEYS, estimate
 from sizing.workload import Layout, Training
@@ -96,3 +96,10 @@ def test_megatron_without_overlap_reduces_in_one_bucket_as_the_step_prices_it(cl
     (words,) = _reduction_words(cluster_on("ib-ndr-400", 8), constants, zero_stage=1,
                                 overlap_grad_reduce=False)
     assert "in one bucket (Megatron-Core without overlap_grad_reduce)" in words, words
+
+
+def test_no_hot_spares_says_the_rule_and_what_the_stock_has_left():
+    said = no_hot_spares(nodes=95, spares=10, usable=96, lead_time_days=30, spare_share=0.1)
+    assert "uses 95 of the 96 nodes in stock or arriving within 30 days, leaving 1" in said
+    assert "keeps 10% of a job's nodes as spares, rounded up and at least one" in said
+    assert "so 10 spare nodes, which would need 105." in said
