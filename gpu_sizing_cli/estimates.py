@@ -22,6 +22,7 @@ from rich.markup import escape
 from gpu_sizing_cli.api import Api
 from gpu_sizing_cli.listing import choices
 from gpu_sizing_cli.numbers import (
+    SCALING_EFFICIENCY_WORDS,
     ByteSize,
     duration,
     end,
@@ -174,7 +175,8 @@ def show_estimate(body: dict, e: Estimate) -> None:
         ("MFU", with_range(percent(e.mfu), interval(e, "mfu"), percent_range)
          + f", {model_and_hardware_rates(e)}"),
         ("scaling efficiency", with_range(percent(e.scaling_efficiency),
-                                          interval(e, "scaling_efficiency"), percent_range)),
+                                          interval(e, "scaling_efficiency"), percent_range)
+         + f" (scaling {SCALING_EFFICIENCY_WORDS})"),
         ("model", CALIBRATION_WORDS.get(str(e.calibration), str(e.calibration))),
         ("communication", f"{percent(e.communication_share)} of each step, exposed"),
         ("inter-node bandwidth", f"{figure(e.inter_node_bandwidth_gbs)} GB/s per node"),

@@ -13,6 +13,13 @@ SIZE_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?(?:[eE][0-9]+)?)\s*([KMGT]?)(?:i?B)?\s*", re.IGNORECASE)
 
 
+# What the API's scaling_efficiency is, said where it is shown: a share of the step, not a
+# ratio against one node (that is efficiency_vs_one_node).
+SCALING_EFFICIENCY_WORDS = ("efficiency is the share of each step spent on GPU work (compute with "
+                            "any recomputation, and the optimizer step), not throughput against "
+                            "one node")
+
+
 def figure(value: float | None, digits: int = 4) -> str:
     """67090.0 -> 67,090; 8.189 -> 8.189; 0.003082 -> 0.003082."""
     if value is None:

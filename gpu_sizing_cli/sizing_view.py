@@ -12,6 +12,7 @@ from gpu_sizing_client.models import (
 from rich.markup import escape
 
 from gpu_sizing_cli.numbers import (
+    SCALING_EFFICIENCY_WORDS,
     duration,
     duration_range,
     end,
@@ -157,7 +158,7 @@ def show(sizing_id: str, result: SizingResult) -> None:
         unit = throughput(result.configurations[0])[1]
         say(table(f"Ranked configurations (sizing {sizing_id})",
                   columns(result.currency, unit, long), result.configurations))
-        say(f"[dim]{escape(ranges_text(result, unit))}[/]")
+        say(f"[dim]{escape(ranges_text(result, unit))} The {SCALING_EFFICIENCY_WORDS}.[/]")
         if any(str(c.calibration) == "extrapolated" for c in result.configurations):
             say(f"[dim]{EXTRAPOLATED_MARK.strip()} extrapolated: no published measurement of this "
                 "GPU and fabric, so the range is wider.[/]")

@@ -19,6 +19,7 @@ from catalog.snapshot import Provider, Snapshot, Stock
 from service.failures import Invalid
 from service.sizing_result import (
     INTERVALS_TEXT,
+    ONE_NODE_MEANS,
     Interval,
     NetworkAdvice,
     RankedConfiguration,
@@ -29,6 +30,7 @@ from service.sizing_result import (
 from service.total_range import total_range
 from sizing import explain
 from sizing.advice import ROCE_CHECKLIST, ChecklistItem
+from sizing.step import SCALING_EFFICIENCY_MEANS
 
 
 def described(text: str) -> dict:
@@ -81,8 +83,8 @@ class QuoteStock:
 class QuotePerformance:
     """Frozen from the sizing the quote came from; the total's range priced as the quote is."""
 
-    scaling_efficiency: float
-    efficiency_vs_one_node: float | None
+    scaling_efficiency: float = field(**described(SCALING_EFFICIENCY_MEANS))
+    efficiency_vs_one_node: float | None = field(**described(ONE_NODE_MEANS))
     tokens_per_s: float | None
     samples_per_s: float
     mfu: float

@@ -8,11 +8,22 @@ from typing import Literal
 
 from sizing.advice import ChecklistItem
 from sizing.series import FabricLine
+from sizing.step import SCALING_EFFICIENCY_MEANS
 from sizing.workload import Layout
 
 
 def described(text: str, **more) -> dict:
     return {"metadata": {"description": text, **more}}
+
+
+# The reference is the server's fastest one-node layout, not the compared configuration's own:
+# more nodes can let a layout shard less than one node must, so the ratio can pass 1.
+ONE_NODE_MEANS = (
+    "Throughput per GPU over that of the server's fastest layout on one node (of those that "
+    "fit, where one does; efficiency_series.one_node_layout): one scale for every fabric and "
+    "node count. It compares layouts as well as node counts, so it exceeds 1 where more nodes "
+    "let a layout shard less (less tensor or pipeline parallelism, less recomputation) than "
+    "one node's memory forces; the notes then say so")
 
 
 @dataclass(frozen=True)
@@ -262,12 +273,8 @@ class RankedConfiguration:
     tokens_per_s: float | None
     samples_per_s: float
     mfu: float
-    scaling_efficiency: float = field(**described(
-        "Ideal step time of the same per-GPU work with free communication and no pipeline "
-        "bubble, over the predicted step time; 1.0 is perfectly linear scaling"))
-    efficiency_vs_one_node: float | None = field(**described(
-        "Throughput per GPU over that of the best one-node layout of the same server: one "
-        "scale for every fabric and node count"))
+    scaling_efficiency: float = field(**described(SCALING_EFFICIENCY_MEANS))
+    efficiency_vs_one_node: float | None = field(**described(ONE_NODE_MEANS))
     communication_share: float
     time_to_train_hours: float = field(**described(
         "Wall clock of the work with checkpoints, interruptions and restarts (goodput), or the "
@@ -291,8 +298,8 @@ class RankedConfiguration:
 class FabricComparison:
     fabric: str
     fabric_name: str
-    scaling_efficiency: float
-    efficiency_vs_one_node: float | None
+    scaling_efficiency: float = field(**described(SCALING_EFFICIENCY_MEANS))
+    efficiency_vs_one_node: float | None = field(**described(ONE_NODE_MEANS))
     throughput: float
     throughput_unit: str
     communication_share: float
@@ -375,9 +382,15 @@ class EfficiencySeries:
     layout_family_description: str
     throughput_unit: str
     one_node_throughput_per_gpu: float | None = field(**described(
-        "The scale of efficiency_vs_one_node: the best one-node layout's throughput per GPU"))
+        "The scale of efficiency_vs_one_node: the throughput per GPU of one_node_layout"))
     one_node_fits_memory: bool = field(**described(
-        "False: no one-node layout fits, the scale is one node's speed as if memory allowed"))
+        "Whether one_node_layout fits one node's memory (False: no one-node layout fits, the "
+        "scale is one node's speed as if memory allowed); says nothing of layout_family, which "
+        "may not fit one node"))
+    one_node_layout: ResultLayout | None = field(**described(
+        "The reference of efficiency_vs_one_node: the fastest layout per GPU on one node of "
+        "the server (of those that fit, where one does), not necessarily layout_family"))
+    one_node_layout_description: str | None
     lines: tuple[FabricLine, ...]
 
 

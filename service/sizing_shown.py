@@ -118,6 +118,7 @@ def shown_result(found: Search | Nothing, today: date) -> SizingResult:
     configurations = tuple(ranked_configuration(found, rank, i, ranked.order[0], references,
                                                 recommended, today, uncertainty)
                            for rank, i in enumerate(ranked.order, start=1))
+    plot = efficiency_series(found, ranked.order[0], references)
     return SizingResult(
         catalog_version=snap.version_id, priced_on=today.isoformat(),
         objective=request.objective, currency=request.currency, term=request.term,
@@ -126,8 +127,8 @@ def shown_result(found: Search | Nothing, today: date) -> SizingResult:
         candidates_eligible=found.tally.eligible, excluded=found.excluded,
         configurations=configurations, rank_one_stable=uncertainty.rank_one_stable,
         rank_stability=uncertainty.rank_stability, network_advice=network,
-        efficiency_series=efficiency_series(found, ranked.order[0], references),
-        notes=tuple(notes(found, references)),
+        efficiency_series=plot,
+        notes=tuple(notes(found) + one_node_notes(found, references, configurations, plot)),
     )
 
 
@@ -481,7 +482,8 @@ def no_spares_reason(found: Search, i: int) -> str:
     """Why candidate i is offered no hot spares: the stock has no node left beside it."""
     spares, usable = spare_stock(found, i)
     return explain.no_hot_spares(nodes=int(found.cands.nodes[i]), spares=spares, usable=usable,
-                                 lead_time_days=found.request.max_lead_time_days)
+                                 lead_time_days=found.request.max_lead_time_days,
+                                 spare_share=found.snap.reliability.hot_spare_share)
 
 
 def hot_spares(found: Search, i: int) -> HotSpares:
@@ -601,7 +603,13 @@ def efficiency_series(found: Search, top: int, references: dict) -> EfficiencySe
         layout_family_description=explain.layout_family(layout, micro_batch),
         throughput_unit=throughput_unit(request),
         one_node_throughput_per_gpu=reference.throughput_per_gpu if reference else None,
-        one_node_fits_memory=bool(reference and reference.fits_memory), lines=tuple(lines))
+        one_node_fits_memory=bool(reference and reference.fits_memory),
+        one_node_layout=(ResultLayout.of(reference.layout, reference.micro_batch)
+                         if reference else None),
+        one_node_layout_description=(explain.one_node_layout(reference.layout,
+                                                             reference.micro_batch)
+                                     if reference else None),
+        lines=tuple(lines))
 
 
 def workload_summary(request: SizingRequest) -> WorkloadSummary:
@@ -613,7 +621,7 @@ def workload_summary(request: SizingRequest) -> WorkloadSummary:
         duration_days=work.duration_days, precision=request.precision)
 
 
-def notes(found: Search, references: dict) -> list[str]:
+def notes(found: Search) -> list[str]:
     request, snap = found.request, found.snap
     book = snap.prices
     out = [(f"Prices in {request.currency} at the catalog's exchange rates of {book.rates_date}; "
@@ -639,11 +647,43 @@ def notes(found: Search, references: dict) -> list[str]:
                "they leave out the spread of failure rates.")
     out.append(storage_note(found, found.ranked.order[0]))
     out.append(hot_spare_note(found, found.ranked.order[0]))
-    for server, reference in sorted(references.items()):
-        if reference is not None and not reference.fits_memory:
-            out.append(f"The model does not fit on one node of {snap.servers[server].name}: "
+    return out
+
+
+def one_node_notes(found: Search, references: dict, configurations: tuple,
+                   plot: EfficiencySeries | None) -> list[str]:
+    """What efficiency_vs_one_node is measured against, per server: a one-node layout that does
+    not fit, or one slower per GPU than a configuration on more nodes (a ratio above 1)."""
+    servers = found.snap.servers
+    above: dict[str, float] = {}
+    for c in configurations:
+        if c.efficiency_vs_one_node is not None:
+            above[c.server.id] = max(above.get(c.server.id, 0.0), c.efficiency_vs_one_node)
+    if plot is not None:
+        for line in plot.lines:
+            for point in line.points:
+                if point.efficiency_vs_one_node is not None:
+                    above[plot.server] = max(above.get(plot.server, 0.0),
+                                             point.efficiency_vs_one_node)
+    out = []
+    for server, reference in sorted(references.items(), key=lambda kv: kv[0]):
+        if reference is None:
+            continue
+        name = servers[server].name
+        if not reference.fits_memory:
+            out.append(f"The model does not fit on one node of {name}: "
                        "efficiency_vs_one_node compares with one node's throughput per GPU as "
                        "if memory allowed it.")
+        if above.get(server, 0.0) > 1:
+            out.append(
+                f"efficiency_vs_one_node reaches {above[server]:.2f} on {name}: its reference "
+                "is the fastest layout on one node"
+                + (" that fits" if reference.fits_memory else "")
+                + f", {explain.one_node_layout(reference.layout, reference.micro_batch)}, "
+                "and more nodes spread ZeRO's shards wider, letting a layout shard or "
+                "recompute less than one node's memory forces, so it runs faster per GPU. The "
+                "ratio compares layouts as well as node counts; it is no scaling efficiency "
+                "above 100%.")
     return out
 
 

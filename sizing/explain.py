@@ -22,13 +22,34 @@ _OVERHEADS = (("tp", "tp_exposed_s"), ("ep", "ep_exposed_s"), ("cp", "cp_exposed
               ("offload", "offload_exposed_s"), ("optimizer", "optimizer_s"))
 _WORDS = {"tp": "tensor-parallel communication", "ep": "expert-parallel all-to-all",
           "cp": "the context-parallel exchange of keys and values",
-          "pp": "pipeline sends", "dp": "the exposed gradient all-reduce",
-          "zero": "ZeRO-3/FSDP gathers", "bubble": "the pipeline bubble",
+          "pp": "pipeline sends", "bubble": "the pipeline bubble",
           "straggler": "waiting for the slowest rank's transfers",
           "compute_straggler": "waiting for the slowest GPU's compute",
           "overlap": "compute slowed by the communication hidden under it",
           "offload": "activation offload to host memory",
           "optimizer": "the optimizer step"}
+
+# The step's dp and zero terms by ZeRO stage (sizing.step assemble): without ZeRO dp is the
+# gradients' all-reduce; from ZeRO-1 on it is their reduce-scatter, and zero is the weights'
+# all-gather (after the optimizer step or, overlapped, under the next forward) at ZeRO-1 and
+# ZeRO-2, the layer-by-layer parameter gathers at ZeRO-3.
+_DP_COLLECTIVE = {0: "all-reduce", 1: "reduce-scatter", 2: "reduce-scatter", 3: "reduce-scatter"}
+_ZERO_WORDS = {0: "the weights' all-gather",
+               1: "the distributed optimizer's all-gather of the updated weights",
+               2: "the all-gather of the updated weights after the optimizer step",
+               3: "ZeRO-3/FSDP parameter gathers"}
+
+# A step is called compute-bound only when its overheads together take at most half as long as
+# its compute: removing every one of them would then speed it up by at most 1.5x. Past that,
+# the largest overhead is what limits it. A choice of words, not a fitted constant.
+COMPUTE_BOUND_OVERHEAD_RATIO = 0.5
+
+
+def _overhead_words(layout: Layout) -> dict:
+    """Each overhead of the step in words, its data-parallel terms as the layout's ZeRO stage
+    runs them."""
+    return {**_WORDS, "dp": f"the exposed gradient {_DP_COLLECTIVE[layout.zero_stage]}",
+            "zero": _ZERO_WORDS[layout.zero_stage]}
 
 
 def _pct(x, step):
@@ -55,10 +76,12 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
     part = max(overhead, key=overhead.get)
     waiting = sum(overhead.values())
     share = float(r["communication_share"])
-    if compute >= waiting:
+    words = _overhead_words(layout)
+    if waiting <= COMPUTE_BOUND_OVERHEAD_RATIO * compute:
         return (f"Compute-bound: {_pct(compute, step)} of the step is GPU math; the largest "
-                f"overhead is {_WORDS[part]} at {_pct(overhead[part], step)} (communication "
+                f"overhead is {words[part]} at {_pct(overhead[part], step)} (communication "
                 f"{100 * share:.0f}% in all).")
+    collective = _DP_COLLECTIVE[layout.zero_stage]
     sentences = {
         "tp": (f"Tensor-parallel all-reduces take {_pct(overhead['tp'], step)} of the step; "
                f"a smaller tp or faster intra-node links would help."),
@@ -66,11 +89,11 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
                f"{_pct(overhead['ep'], step)} of the step: GPUs wait on the network."),
         "pp": (f"Pipeline sends between stages take {_pct(overhead['pp'], step)} of the step: "
                f"GPUs wait on the {fabric}."),
-        "dp": (f"Network-bound: the gradient all-reduce over the {fabric} is exposed for "
+        "dp": (f"Network-bound: the gradient {collective} over the {fabric} is exposed for "
                f"{_pct(overhead['dp'], step)} of the step while GPUs wait; more inter-node "
                f"bandwidth, fewer nodes or a larger batch per GPU would help."),
-        "zero": (f"Network-bound: ZeRO-3/FSDP parameter gathers over the {fabric} are exposed "
-                 f"for {_pct(overhead['zero'], step)} of the step while GPUs wait."),
+        "zero": (f"Network-bound: GPUs wait on {words['zero']} over the {fabric}, exposed "
+                 f"for {_pct(overhead['zero'], step)} of the step."),
         "bubble": (f"The pipeline bubble idles GPUs for {_pct(overhead['bubble'], step)} of the "
                    f"step; more micro-batches or interleaved stages would shrink it."),
         "cp": (f"Context-parallel exchanges of keys and values take "
@@ -90,7 +113,10 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
         "optimizer": (f"The optimizer step takes {_pct(overhead['optimizer'], step)} of the "
                       f"step; a larger batch per step spreads it over more tokens."),
     }
-    return sentences[part]
+    # Past the compute-bound line the compute's and the communication's shares still say how
+    # far from balanced the step is.
+    return (f"{sentences[part]} GPU math takes {_pct(compute, step)} of the step, "
+            f"communication {100 * share:.0f}% in all.")
 
 
 # The fused attention kernels in words (sizing.workload.ATTENTION_KERNELS).
@@ -123,6 +149,8 @@ def _buckets(layout: Layout, constants) -> str:
     rule = FRAMEWORK_BUCKETS[layout.framework]
     if layout.grad_bucket_mb > 0:
         return f"{layout.grad_bucket_mb:g} MB buckets (as stated)"
+    if rule == "megatron-core" and not layout.overlaps_gradients:
+        return "one bucket (Megatron-Core without overlap_grad_reduce)"
     if rule == "megatron-core":
         params = max(constants.megatron_bucket_params_min,
                      constants.megatron_bucket_params_per_rank * layout.dp)
@@ -182,6 +210,18 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
                f"{100 * constants.overlap_efficiency:.0f}% efficiency (the last bucket exposed)"
                if layout.overlaps_gradients else "runs after the backward pass")
             + "; the weights' all-gather runs after the optimizer step, exposed.")
+    elif layout.zero_stage == 2:
+        add(f"ZeRO-2: each micro-batch's gradients are reduce-scattered in "
+            f"{_buckets(layout, constants)} "
+            + (f"as its backward produces them, at {100 * constants.overlap_efficiency:.0f}% "
+               "efficiency (the last bucket exposed)" if layout.overlaps_gradients
+               else "after its backward")
+            + "; the weights' all-gather runs after the optimizer step, exposed.")
+    elif layout.zero_stage == 3:
+        add("ZeRO-3/FSDP: the weights are all-gathered layer by layer ahead of the forward and "
+            "again of the backward, the gradients reduce-scattered layer by layer behind it, "
+            f"hidden at {100 * constants.overlap_efficiency:.0f}% efficiency; the first "
+            "layer's gather and the last layer's reduce-scatter wait.")
     elif layout.overlaps_gradients:
         add(f"Gradient all-reduce in {_buckets(layout, constants)} overlaps "
             f"{_backward_window(layout)} at {100 * constants.overlap_efficiency:.0f}% efficiency; "
@@ -338,13 +378,18 @@ def hot_spare_advice(*, taken: bool, spares: int, reschedule_minutes: tuple[floa
             f"per month ({total}): {verdict}.")
 
 
-def no_hot_spares(*, nodes: int, spares: int, usable: int, lead_time_days: int) -> str:
-    """Why no hot-spare option is offered: the stock has no node left for them."""
+def no_hot_spares(*, nodes: int, spares: int, usable: int, lead_time_days: int,
+                  spare_share: float) -> str:
+    """Why no hot-spare option is offered: the stock has fewer nodes left than the policy's rule
+    (sizing.goodput.hot_spares) asks for."""
     where = ("in stock" if lead_time_days == 0
              else f"in stock or arriving within {lead_time_days} days")
+    left = max(usable - nodes, 0)
     return (f"none can be offered, no stock: it uses {nodes} of the "
-            f"{usable} nodes {where}, and {spares} spare node{'s' if spares != 1 else ''} "
-            f"would need {nodes + spares}.")
+            f"{usable} nodes {where}, leaving {left}; the policy keeps {spare_share:.0%} of a "
+            f"job's nodes as spares, rounded up and at least one (catalog reliability.yaml "
+            f"hot_spare_share), so {spares} spare node{'s' if spares != 1 else ''}, which would "
+            f"need {nodes + spares}.")
 
 
 def term_warning(term: str, months_billed: int, training_hours: float, hours_per_month: int,
@@ -375,6 +420,18 @@ def layout_family(layout: Layout, micro_batch: int) -> str:
         parts.append("sequence parallel")
     parts += [f"{layout.recompute} recompute", f"micro-batch {micro_batch}"]
     return ", ".join(parts) + "; data parallelism grows with the nodes"
+
+
+def one_node_layout(layout: Layout, micro_batch: int) -> str:
+    """The one-node reference's layout in words (sizing.series.OneNodeReference)."""
+    parts = [f"tp {layout.tp}", f"pp {layout.pp}", f"dp {layout.dp}"]
+    if layout.ep > 1:
+        parts.append(f"ep {layout.ep}")
+    if layout.virtual_stages > 1:
+        parts.append(f"{layout.virtual_stages} virtual stages")
+    parts += [f"ZeRO {layout.zero_stage}", f"{layout.recompute} recompute",
+              f"micro-batch {micro_batch}"]
+    return ", ".join(parts)
 
 
 STABILITY_WORDS = {"fastest": "fast", "cheapest": "cheap", "balanced": "good on time and cost"}

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from sizing.hardware import Cluster
 from sizing.search import LayoutSpace, enumerate_candidates, evaluate
+from sizing.step import SCALING_EFFICIENCY_MEANS
 from sizing.workload import Layout, Training, Transformer
 
 MAX_NODES = 1024
@@ -39,6 +40,10 @@ class OneNodeReference:
     # False when no one-node layout fits in memory: the scale is then one node's speed as if
     # memory allowed it, still the same for every fabric and node count of the server.
     fits_memory: bool
+    # The reference's own layout: the fastest per GPU on one node (of those that fit, where one
+    # does), which need not be the layout of the configuration it is compared with.
+    layout: Layout
+    micro_batch: int
 
 
 def one_node_reference(cluster: Cluster, model, training: Training, space: LayoutSpace,
@@ -55,10 +60,9 @@ def one_node_reference(cluster: Cluster, model, training: Training, space: Layou
         return None
     per_gpu = np.where(valid, rate_of(model, r) / r["gpus"], -np.inf)
     fits = valid & r["memory_fits"].astype(bool)
-    if fits.any():
-        return OneNodeReference(cluster.server.id, float(np.max(np.where(fits, per_gpu, -np.inf))),
-                                True)
-    return OneNodeReference(cluster.server.id, float(per_gpu.max()), False)
+    best = int(np.argmax(np.where(fits, per_gpu, -np.inf) if fits.any() else per_gpu))
+    return OneNodeReference(cluster.server.id, float(per_gpu[best]), bool(fits.any()),
+                            cands.layout_at(best), cands.micro_batch_at(best))
 
 
 def vs_one_node(throughput: float, gpus: int, reference: OneNodeReference | None) -> float | None:
@@ -76,7 +80,7 @@ def family(layout: Layout, micro_batch: int) -> LayoutSpace:
 @dataclass(frozen=True)
 class SeriesPoint:
     nodes: int
-    scaling_efficiency: float
+    scaling_efficiency: float = field(metadata={"description": SCALING_EFFICIENCY_MEANS})
     efficiency_vs_one_node: float | None
     throughput: float
     communication_share: float

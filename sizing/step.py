@@ -57,6 +57,17 @@ _PARAM_GATHER = np.array([FRAMEWORK_OVERLAPS_PARAM_GATHER[f] for f in FRAMEWORKS
 _KERNELS = np.array([ATTENTION_KERNELS.index(FRAMEWORK_ATTENTION_KERNEL[f]) for f in FRAMEWORKS])
 
 
+# What scaling_efficiency is, as every document that carries it says: the share of the step
+# in GPU work, (compute + optimizer) / step below. Recomputed FLOPs and the optimizer count as
+# work, so it is no linear-scaling ratio; that is efficiency_vs_one_node (sizing.series).
+SCALING_EFFICIENCY_MEANS = (
+    "Share of the predicted step time spent on GPU work: the compute (activation recomputation "
+    "included) and the optimizer step, over the step time; the rest is exposed communication, "
+    "pipeline bubble, stragglers and the overlap slowdown. 1.0 is a step with no such "
+    "overhead, not perfectly linear scaling: recomputed FLOPs count as work. "
+    "efficiency_vs_one_node compares throughput per GPU with one node's")
+
+
 @dataclass
 class Estimate:
     step_time_s: float

@@ -14,6 +14,7 @@ from service.sizing_result import INTERVALS_TEXT, Breakdown, Interval, Memory
 from service.typed import schema_for
 from sizing.collectives import ALGORITHMS, CHOSEN, COLLECTIVES
 from sizing.hardware import FABRIC_KINDS, INTRA_LINKS
+from sizing.step import SCALING_EFFICIENCY_MEANS
 
 
 class CustomGpuSchema(Strict):
@@ -202,10 +203,7 @@ class EstimateSchema(ma.Schema):
     model_tflops_per_gpu_causal = ma.fields.Float(required=True, metadata={
         "description": "Model TFLOP/s per GPU in the convention of mfu_causal"})
     scaling_efficiency = ma.fields.Float(
-        required=True,
-        metadata={"description": "Ideal step time of the same per-GPU work with free "
-                                 "communication and no pipeline bubble, divided by the predicted "
-                                 "step time; 1.0 is perfectly linear scaling"})
+        required=True, metadata={"description": SCALING_EFFICIENCY_MEANS})
     communication_share = ma.fields.Float(
         required=True, metadata={"description": "Share of the step spent on exposed communication"})
     memory = ma.fields.Nested(MemorySchema, required=True, metadata={"description": "Per GPU, GB"})

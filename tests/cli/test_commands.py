@@ -172,6 +172,8 @@ def test_estimate_of_one_configuration(gpu_sizing):
     # dp defaults to every GPU: 4 nodes x 8 GPUs / tp 2.
     assert document["gpus"] == 32
     assert f"{document['scaling_efficiency'] * 100:.1f}%" in ran.out
+    # the figure is said to be a share of the step, not a ratio against one node
+    assert "share of each step spent on GPU work" in " ".join(ran.out.split())
     assert document["bottleneck"] in " ".join(ran.out.split())
     tokens = document["intervals"]["tokens_per_s"]
     assert f"(p10–p90 {three_digits(tokens['p10'])}–{three_digits(tokens['p90'])})" in ran.out

@@ -135,3 +135,17 @@ def test_if_match_is_required_where_its_absence_is_428():
         if "428" in operation["responses"]:
             (header,) = [p for p in operation["parameters"] if p["name"] == "If-Match"]
             assert header["required"] is True, f"{method.upper()} {path}"
+
+
+def test_scaling_efficiency_is_described_as_the_figure_it_is():
+    """(compute + optimizer) / step counts recomputed FLOPs and the optimizer as work, so it is
+    not a linear-scaling ratio: every schema that carries it says so and points to the
+    one-node comparison."""
+    found = {name: schema["properties"]["scaling_efficiency"]["description"]
+             for name, schema in SPEC["components"]["schemas"].items()
+             if "scaling_efficiency" in schema.get("properties", {})}
+    assert found
+    for name, description in found.items():
+        assert "spent on GPU work" in description and "recomputation included" in description, name
+        assert "efficiency_vs_one_node" in description, name
+        assert "is perfectly linear scaling" not in description, name

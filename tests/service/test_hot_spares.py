@@ -1,6 +1,7 @@
 """The hot-spare what-if of a sizing: offered only from stock, judged by the objective."""
 from __future__ import annotations
 
+import math
 from datetime import date
 
 import pytest
@@ -34,6 +35,12 @@ def test_no_spare_is_offered_beyond_the_stock(snap):
     assert spares.total == first.price.total and spares.difference == spares.extra_monthly == 0
     assert spares.goodput == first.goodput.goodput
     assert spares.time_to_train_hours == first.price.training_hours
+    # the rule that sets the number asked for, and what the stock has left
+    share = snap.reliability.hot_spare_share
+    asked = max(math.ceil(stock * share), 1)
+    assert (f"leaving 0; the policy keeps {share:.0%} of a job's nodes as spares, rounded up and at "
+            f"least one (catalog reliability.yaml hot_spare_share), so {asked} spare nodes, "
+            f"which would need {stock + asked}.") in note, note
 
 
 @pytest.mark.parametrize("objective, words", [

@@ -1,7 +1,7 @@
 """The bottleneck in words: every term of the step's breakdown can be the one named."""
 import pytest
 
-from sizing.explain import bottleneck
+from sizing.explain import bottleneck, no_hot_spares
 from sizing.presets import preset_model
 from sizing.step import BREAKDOWN_KEYS, estimate
 from sizing.workload import Layout, Training
@@ -41,3 +41,65 @@ def test_the_largest_overhead_of_a_70b_fsdp_step_is_the_one_named(cluster_on, co
     assert largest == "compute_straggler_s"
     assert "slowest GPU's compute" in e.bottleneck
     assert f"at {100 * b[largest] / e.step_time_s:.0f}%" in e.bottleneck
+
+
+@pytest.mark.parametrize("zero_stage, dp_words, zero_words", [
+    (0, "gradient all-reduce", None),
+    (1, "gradient reduce-scatter", "distributed optimizer's all-gather"),
+    (2, "gradient reduce-scatter", "all-gather of the updated weights after the optimizer"),
+    (3, "gradient reduce-scatter", "ZeRO-3/FSDP parameter gathers")])
+def test_the_data_parallel_terms_are_named_as_the_zero_stage_runs_them(
+        cluster_on, zero_stage, dp_words, zero_words):
+    cluster = cluster_on("ib-ndr-400", 4)
+    layout = Layout(dp=32, tp=1, pp=1, zero_stage=zero_stage)
+    for key, words in (("dp_exposed_s", dp_words), ("zero_exposed_s", zero_words)):
+        if words is None:
+            continue
+        for compute_share in (0.9, 0.2):  # the compute-bound words and the sentence
+            said = bottleneck(cluster, layout, _dominated_by(key, compute_share), FITS)
+            assert words in said, said
+            if zero_stage != 3:
+                assert "ZeRO-3" not in said, said
+
+
+def test_a_step_with_overheads_near_its_compute_is_not_called_compute_bound(cluster_on):
+    """56% compute against 44% exposed communication: removing the communication would
+    nearly double the speed, so the network, not the GPUs, limits the step."""
+    r = _dominated_by("dp_exposed_s", 0.56)
+    r["communication_share"] = 0.44
+    said = bottleneck(cluster_on("ib-ndr-400", 4), Layout(dp=32, tp=1, pp=1, zero_stage=1), r,
+                      FITS)
+    assert said.startswith("Network-bound: the gradient reduce-scatter"), said
+    assert "GPU math takes 56%" in said and "communication 44% in all" in said, said
+
+
+def _reduction_words(cluster, constants, **layout):
+    e = estimate(cluster, preset_model("mixtral-8x7b"), Training(256, 1),
+                 Layout(framework="megatron", tp=1, pp=1, ep=8, dp=64, recompute="full",
+                        **layout), constants)
+    return [a for a in e.assumptions if a.startswith(("ZeRO", "Distributed optimizer", "Gradient"))]
+
+
+@pytest.mark.parametrize("zero_stage, said", [
+    (2, ("ZeRO-2: each micro-batch's gradients are reduce-scattered in buckets of 64M "
+         "parameters (Megatron-Core")),
+    (3, "ZeRO-3/FSDP: the weights are all-gathered layer by layer")])
+def test_zero_2_and_3_assumptions_say_reduce_scatter_not_all_reduce(cluster_on, constants,
+                                                                    zero_stage, said):
+    (words,) = _reduction_words(cluster_on("ib-ndr-400", 8), constants, zero_stage=zero_stage)
+    assert words.startswith(said), words
+    assert "all-reduce" not in words, words
+
+
+def test_megatron_without_overlap_reduces_in_one_bucket_as_the_step_prices_it(cluster_on,
+                                                                              constants):
+    (words,) = _reduction_words(cluster_on("ib-ndr-400", 8), constants, zero_stage=1,
+                                overlap_grad_reduce=False)
+    assert "in one bucket (Megatron-Core without overlap_grad_reduce)" in words, words
+
+
+def test_no_hot_spares_says_the_rule_and_what_the_stock_has_left():
+    said = no_hot_spares(nodes=95, spares=10, usable=96, lead_time_days=30, spare_share=0.1)
+    assert "uses 95 of the 96 nodes in stock or arriving within 30 days, leaving 1" in said
+    assert "keeps 10% of a job's nodes as spares, rounded up and at least one" in said
+    assert "so 10 spare nodes, which would need 105." in said

@@ -29,9 +29,13 @@ class EfficiencySeries:
             layout_family (ResultLayout):
             layout_family_description (str):
             lines (list[FabricLine]):
-            one_node_fits_memory (bool): False: no one-node layout fits, the scale is one node's speed as if memory allowed
-            one_node_throughput_per_gpu (float | None): The scale of efficiency_vs_one_node: the best one-node layout's
-                throughput per GPU
+            one_node_fits_memory (bool): Whether one_node_layout fits one node's memory (False: no one-node layout fits, the
+                scale is one node's speed as if memory allowed); says nothing of layout_family, which may not fit one node
+            one_node_layout (None | ResultLayout): The reference of efficiency_vs_one_node: the fastest layout per GPU on
+                one node of the server (of those that fit, where one does), not necessarily layout_family
+            one_node_layout_description (None | str):
+            one_node_throughput_per_gpu (float | None): The scale of efficiency_vs_one_node: the throughput per GPU of
+                one_node_layout
             server (str):
             server_name (str):
             throughput_unit (str):
@@ -41,6 +45,8 @@ class EfficiencySeries:
     layout_family_description: str
     lines: list[FabricLine]
     one_node_fits_memory: bool
+    one_node_layout: None | ResultLayout
+    one_node_layout_description: None | str
     one_node_throughput_per_gpu: float | None
     server: str
     server_name: str
@@ -66,6 +72,15 @@ class EfficiencySeries:
 
         one_node_fits_memory = self.one_node_fits_memory
 
+        one_node_layout: dict[str, Any] | None
+        if isinstance(self.one_node_layout, ResultLayout):
+            one_node_layout = self.one_node_layout.to_dict()
+        else:
+            one_node_layout = self.one_node_layout
+
+        one_node_layout_description: None | str
+        one_node_layout_description = self.one_node_layout_description
+
         one_node_throughput_per_gpu: float | None
         one_node_throughput_per_gpu = self.one_node_throughput_per_gpu
 
@@ -83,6 +98,8 @@ class EfficiencySeries:
             "layout_family_description": layout_family_description,
             "lines": lines,
             "one_node_fits_memory": one_node_fits_memory,
+            "one_node_layout": one_node_layout,
+            "one_node_layout_description": one_node_layout_description,
             "one_node_throughput_per_gpu": one_node_throughput_per_gpu,
             "server": server,
             "server_name": server_name,
@@ -117,6 +134,32 @@ class EfficiencySeries:
 
         one_node_fits_memory = d.pop("one_node_fits_memory")
 
+        def _parse_one_node_layout(data: object) -> None | ResultLayout:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                one_node_layout_type_0 = ResultLayout.from_dict(data)
+
+
+
+                return one_node_layout_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ResultLayout, data)
+
+        one_node_layout = _parse_one_node_layout(d.pop("one_node_layout"))
+
+
+        def _parse_one_node_layout_description(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        one_node_layout_description = _parse_one_node_layout_description(d.pop("one_node_layout_description"))
+
+
         def _parse_one_node_throughput_per_gpu(data: object) -> float | None:
             if data is None:
                 return data
@@ -136,6 +179,8 @@ class EfficiencySeries:
             layout_family_description=layout_family_description,
             lines=lines,
             one_node_fits_memory=one_node_fits_memory,
+            one_node_layout=one_node_layout,
+            one_node_layout_description=one_node_layout_description,
             one_node_throughput_per_gpu=one_node_throughput_per_gpu,
             server=server,
             server_name=server_name,

@@ -56,8 +56,10 @@ class Estimate:
             model_tflops_per_gpu_causal (float): Model TFLOP/s per GPU in the convention of mfu_causal
             nodes (int):
             samples_per_s (float):
-            scaling_efficiency (float): Ideal step time of the same per-GPU work with free communication and no pipeline
-                bubble, divided by the predicted step time; 1.0 is perfectly linear scaling
+            scaling_efficiency (float): Share of the predicted step time spent on GPU work: the compute (activation
+                recomputation included) and the optimizer step, over the step time; the rest is exposed communication, pipeline
+                bubble, stragglers and the overlap slowdown. 1.0 is a step with no such overhead, not perfectly linear scaling:
+                recomputed FLOPs count as work. efficiency_vs_one_node compares throughput per GPU with one node's
             step_time_s (float):
             tokens_per_s (float | None):
      """

@@ -24,14 +24,20 @@ class FabricComparison:
     """ 
         Attributes:
             communication_share (float):
-            efficiency_vs_one_node (float | None):
+            efficiency_vs_one_node (float | None): Throughput per GPU over that of the server's fastest layout on one node
+                (of those that fit, where one does; efficiency_series.one_node_layout): one scale for every fabric and node
+                count. It compares layouts as well as node counts, so it exceeds 1 where more nodes let a layout shard less
+                (less tensor or pipeline parallelism, less recomputation) than one node's memory forces; the notes then say so
             fabric (str):
             fabric_name (str):
             goodput (float):
             monthly (str):
             oversubscription (float): The spine's oversubscription this row was priced and estimated at (n:1)
             recommended (bool):
-            scaling_efficiency (float):
+            scaling_efficiency (float): Share of the predicted step time spent on GPU work: the compute (activation
+                recomputation included) and the optimizer step, over the step time; the rest is exposed communication, pipeline
+                bubble, stragglers and the overlap slowdown. 1.0 is a step with no such overhead, not perfectly linear scaling:
+                recomputed FLOPs count as work. efficiency_vs_one_node compares throughput per GPU with one node's
             throughput (float):
             throughput_unit (str):
             time_to_train_hours (float): With failures, as the ranking weighs it

@@ -40,8 +40,10 @@ class RankedConfiguration:
             calibration (RankedConfigurationCalibration): calibrated: measured rows exist for this GPU and this fabric;
                 extrapolated: not, and the intervals are widened
             communication_share (float):
-            efficiency_vs_one_node (float | None): Throughput per GPU over that of the best one-node layout of the same
-                server: one scale for every fabric and node count
+            efficiency_vs_one_node (float | None): Throughput per GPU over that of the server's fastest layout on one node
+                (of those that fit, where one does; efficiency_series.one_node_layout): one scale for every fabric and node
+                count. It compares layouts as well as node counts, so it exceeds 1 where more nodes let a layout shard less
+                (less tensor or pipeline parallelism, less recomputation) than one node's memory forces; the notes then say so
             fabric (FabricRef):
             global_batch (int):
             goodput (Goodput):
@@ -66,8 +68,10 @@ class RankedConfiguration:
             rank (int):
             region (str):
             samples_per_s (float):
-            scaling_efficiency (float): Ideal step time of the same per-GPU work with free communication and no pipeline
-                bubble, over the predicted step time; 1.0 is perfectly linear scaling
+            scaling_efficiency (float): Share of the predicted step time spent on GPU work: the compute (activation
+                recomputation included) and the optimizer step, over the step time; the rest is exposed communication, pipeline
+                bubble, stragglers and the overlap slowdown. 1.0 is a step with no such overhead, not perfectly linear scaling:
+                recomputed FLOPs count as work. efficiency_vs_one_node compares throughput per GPU with one node's
             server (ServerRef):
             step_time_s (float):
             stock (StockView):

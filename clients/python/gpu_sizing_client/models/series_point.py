@@ -26,7 +26,10 @@ class SeriesPoint:
             communication_share (float):
             efficiency_vs_one_node (float | None):
             nodes (int):
-            scaling_efficiency (float):
+            scaling_efficiency (float): Share of the predicted step time spent on GPU work: the compute (activation
+                recomputation included) and the optimizer step, over the step time; the rest is exposed communication, pipeline
+                bubble, stragglers and the overlap slowdown. 1.0 is a step with no such overhead, not perfectly linear scaling:
+                recomputed FLOPs count as work. efficiency_vs_one_node compares throughput per GPU with one node's
             throughput (float):
      """
 
