@@ -717,3 +717,21 @@ def test_repricing_a_stored_vat_id_the_rules_now_refuse_is_a_conflict_naming_it(
     assert "stored customer.vat_id (GR094014201)" in problem["detail"]
     assert "PATCH the quote's customer" in problem["detail"]
     assert client.get(url).get_json()["revision"] == 1
+
+
+def test_a_run_longer_than_its_term_is_warned_with_the_longer_term_s_price(client):
+    """A training that outlasts its committed term is billed month by month past it: the
+    sizing says so, with the next longer term's price of the same run, and a quote at that
+    longer term charges that price."""
+    body = {"workload": {"preset": "llama-3-8b"}, "tokens": 5e12, "nodes": {"min": 1, "max": 1},
+            "gpu_models": ["h100-sxm"], "term": "1y", "currency": "EUR", "region": "eu-central"}
+    sizing_id, ranked = rank_one(client, body)
+    assert ranked["price"]["training_hours"] > 12 * 730, ranked["price"]
+    warning = ranked["price"]["warning"]
+    found = re.search(r"the run spans ([0-9.]+) terms of 1y, billed as (\d+) months at the 1y "
+                      r"rate; a 3y term prices it at ([0-9,.]+) EUR", warning or "")
+    assert found, warning
+    assert int(found.group(2)) == ranked["price"]["months_billed"]
+    quote = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": "3y",
+                                            "customer": {"name": "Ada"}}).get_json()
+    assert quote["totals"]["term_net"] == found.group(3).replace(",", "")
