@@ -26,8 +26,8 @@ from service.sizing_result import (
     ServerRef,
     WorkloadSummary,
 )
+from service.term_warning import term_warning
 from service.total_range import total_range
-from sizing import explain
 from sizing.advice import ROCE_CHECKLIST, ChecklistItem
 from sizing.step import SCALING_EFFICIENCY_MEANS
 
@@ -245,18 +245,11 @@ def billing_of(snap: Snapshot, config: Configuration, terms: Terms,
 
 def idle_term_warning(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing,
                       training_hours: float) -> str | None:
-    """The sizing's warning of a committed term billed well beyond the training, at the quote's
-    own term, currency and support, with the monthly term's price of the same run."""
-    if terms.term == "monthly":
-        return None
-    book = snap.prices
-    monthly = pricing.price(book, config, term="monthly", currency=terms.currency,
-                            support=terms.support, billing=pricing.billing_for(
-                                book, config, term="monthly", currency=terms.currency,
-                                training_hours=training_hours, support=terms.support))
-    return explain.term_warning(terms.term, billing.months, training_hours, book.hours_per_month,
-                                snap.policy.idle_term_warning_share,
-                                f"{monthly.total:,} {terms.currency}")
+    """The sizing's warning of a committed term that does not match the training (billed well
+    beyond it, or run past it), at the quote's own term, currency and support."""
+    return term_warning(snap.prices, snap.policy, config, term=terms.term,
+                        months_billed=billing.months, training_hours=training_hours,
+                        currency=terms.currency, support=terms.support)
 
 
 def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing, today: date,

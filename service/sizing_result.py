@@ -152,7 +152,10 @@ class SizingPrice:
         "total / tokens trained x 1e6 (transformers)"))
     cost_per_million_samples: Decimal | None = field(**described(
         "total / samples trained x 1e6 (sample-based models)"))
-    warning: str | None = field(**described("When the term bills much longer than the work"))
+    warning: str | None = field(**described(
+        "When the committed term does not match the work: it bills much longer than the "
+        "training (with the monthly term's price of the run), or the training runs past it "
+        "(with the next longer term's price of the run, where there is one)"))
     # Kept exactly: billed by the started hour, 1,715.4 h rounded to 1,715 would bill one hour
     # less at another term than this price's own rule does. Results stored before: None.
     training_hours: float | None = field(default=None, metadata={

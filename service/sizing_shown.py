@@ -38,6 +38,7 @@ from service.sizing_result import (
     WhatIfOption,
     WorkloadSummary,
 )
+from service.term_warning import term_warning
 from service.total_range import total_range
 from service.typed import significant, significant_text
 from sizing import advice, explain, goodput, intervals, ranking, series
@@ -509,16 +510,9 @@ def sizing_price(found: Search, i: int, gpus: int) -> SizingPrice:
     work = request.work.units or useful_work(found, i)
     per_million = book.round(price.total / Decimal(repr(work)) * Decimal(1_000_000), currency)
     is_tf = isinstance(request.model, Transformer)
-    warning = None
-    if request.term != "monthly":
-        monthly_term = pricing.price(
-            book, found.config(i), term="monthly", currency=currency,
-            billing=pricing.billing_for(book, found.config(i), term="monthly", currency=currency,
-                                        training_hours=float(found.hours[i])))
-        warning = explain.term_warning(request.term, billing.months, float(found.hours[i]),
-                                       book.hours_per_month,
-                                       found.snap.policy.idle_term_warning_share,
-                                       f"{monthly_term.total:,} {currency}")
+    warning = term_warning(book, found.snap.policy, found.config(i), term=request.term,
+                           months_billed=billing.months, training_hours=float(found.hours[i]),
+                           currency=currency)
     return SizingPrice(
         currency=currency, term=request.term, billed_by="hour" if billing.on_demand else "month",
         months_billed=billing.months, hours_billed=billing.hours,

@@ -407,6 +407,18 @@ def term_warning(term: str, months_billed: int, training_hours: float, hours_per
             f"ends{alternative}.")
 
 
+def term_overrun_warning(term: str, terms_spanned: float, months_billed: int,
+                         training_hours: float, longer_term: str | None,
+                         longer_term_total: str | None) -> str:
+    """A training that runs past its committed term: billed month by month beyond it, where a
+    longer commitment may price the same run lower."""
+    alternative = (f"; a {longer_term} term prices it at {longer_term_total}"
+                   if longer_term and longer_term_total else "")
+    return (f"The training takes {duration(training_hours)}: the run spans "
+            f"{terms_spanned:.1f} terms of {term}, billed as {months_billed} months at the "
+            f"{term} rate{alternative}.")
+
+
 def layout_family(layout: Layout, micro_batch: int) -> str:
     """A layout's degrees in words, data parallelism left to follow the node count."""
     parts = [f"tp {layout.tp}", f"pp {layout.pp}"]

@@ -40,7 +40,9 @@ class SizingPrice:
                 configuration has this net total
             training_hours (float | None): The wall clock this price bills, unrounded (time_to_train_hours is rounded to 4
                 significant digits): a quote at another term bills it again
-            warning (None | str): When the term bills much longer than the work
+            warning (None | str): When the committed term does not match the work: it bills much longer than the training
+                (with the monthly term's price of the run), or the training runs past it (with the next longer term's price of
+                the run, where there is one)
      """
 
     billed_by: SizingPriceBilledBy
