@@ -214,10 +214,9 @@ def estimate_intervals(snap: Snapshot, cluster: Cluster, model, training, layout
              "achieved_tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal"]
     names += ["tokens_per_s"] if kind == "transformer" else []
     figures = {name: np.array([body[name]]) for name in names}
-    limits = intervals.breakdown_limits(
-        {"bubble_s": np.array([body["breakdown"]["bubble_s"]]), **figures})
+    bubble = np.array([body["breakdown"]["bubble_s"] / body["step_time_s"]])
     bounds = intervals.figure_intervals(intervals.headline(kind, figures), snap.calibration,
-                                        spread, np.array([calibrated]), **limits)
+                                        spread, np.array([calibrated]), bubble)
     return as_ranges(bounds), words
 
 

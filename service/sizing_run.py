@@ -48,12 +48,11 @@ PROBES_PER_CELL = 8
 # bring, at most one chunk's size.
 POOLED_CHUNKS = 16
 # The model's columns the result reads of each (hardware, node count)'s best candidate (the
-# advice's options, the intervals of the ranked ones with the bubble and the FLOPs that bound
-# them); the ranked configurations themselves are estimated again, one by one. Only these are
-# kept per cell, so the kept table stays small however wide the node range.
+# advice's options, the intervals of the ranked ones with the bubble that bounds their
+# efficiency); the ranked configurations themselves are estimated again, one by one. Only
+# these are kept per cell, so the kept table stays small however wide the node range.
 SHOWN_MODEL_COLUMNS = ("scaling_efficiency", "communication_share", "gpus", "tokens_per_s",
-                       "samples_per_s", "step_time_s", "mfu", "bubble_s",
-                       "achieved_tflops_per_gpu", "model_tflops_per_gpu")
+                       "samples_per_s", "step_time_s", "mfu", "bubble_s")
 FAILURE_FIELDS = tuple(f.name for f in fields(goodput.CandidateGoodput))
 
 

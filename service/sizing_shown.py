@@ -329,10 +329,9 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
         figures["tokens_per_s"] = r["tokens_per_s"][idx]
     if found.by_work:
         figures.update(time_to_train_hours=found.hours[idx])
-    limits = intervals.breakdown_limits({name: r[name][idx] for name in (
-        "step_time_s", "bubble_s", "mfu", "achieved_tflops_per_gpu", "model_tflops_per_gpu")})
+    bubble = intervals.bubble_share({name: r[name][idx] for name in ("bubble_s", "step_time_s")})
     bounds = intervals.figure_intervals(intervals.headline(kind, figures), calibration, spread,
-                                        calibrated, **limits)
+                                        calibrated, bubble)
     per = {int(i): {name: Interval(float(p10[k]), float(p90[k]))
                     for name, (p10, p90) in bounds.items()} for k, i in enumerate(idx)}
     if found.by_work:

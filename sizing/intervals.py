@@ -24,14 +24,15 @@ Z90 = 1.2815515655446004
 PRIOR_DRAWS = 8
 PRIOR_SEED = 15
 # Figures that are speeds (higher is faster) and times (lower is faster); a time's interval
-# is the speed's turned over. MFU is a speed: model FLOPs over the step, so its bounds are the
-# step's turned over, as tokens/s's are.
+# is the speed's turned over. MFU is a speed (model FLOPs over the step, so its bounds are the
+# step's turned over, as tokens/s's are) that cannot pass the GPUs' peak: it is held at 1.
 SPEEDS = ("tokens_per_s", "samples_per_s", "mfu", "mfu_causal", "busbw_gbs", "algbw_gbs",
           "achieved_tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal")
 TIMES = ("step_time_s", "time_s", "time_to_train_hours")
 # Scaling efficiency is compute's share of the step, not a speed: its error lives in the rest
 # of the step (share_bounds).
 SHARES = ("scaling_efficiency",)
+AT_MOST_ONE = ("mfu", "mfu_causal")
 # Which category of measurements calibrates which figure of a configuration.
 THROUGHPUT = {"transformer": "c_llm_throughput", "generic": "e_dle_throughput"}
 SCALING = "b_cnn_dp_scaling"
@@ -91,7 +92,11 @@ def bounds(name: str, point: np.ndarray, lo: np.ndarray, hi: np.ndarray,
         raise ValueError(f"{name!r} is neither a speed, a time nor a share of the model")
     if name in TIMES:
         return point * np.exp(-hi), point * np.exp(-lo)
-    return point * np.exp(lo), point * np.exp(hi)
+    p10, p90 = point * np.exp(lo), point * np.exp(hi)
+    if name in AT_MOST_ONE:
+        p90 = np.minimum(p90, 1.0)
+        p10 = np.minimum(p10, p90)
+    return p10, p90
 
 
 def share_bounds(efficiency: np.ndarray, lo: np.ndarray, hi: np.ndarray,
@@ -136,24 +141,9 @@ def share_error(measured: float, predicted: float, bubble_share: float = 0.0) ->
     return -math.log(stretch) if stretch > 0.0 else math.inf
 
 
-def fastest(hi: np.ndarray, hardware_utilisation: np.ndarray | None) -> np.ndarray:
-    """The speed's upper log-bound, no faster than the GPUs' peak: the counted FLOPs of a step
-    (recomputation included) take at least their time at peak, so speed is at most
-    point / hardware utilisation."""
-    if hardware_utilisation is None:
-        return hi
-    with np.errstate(divide="ignore"):  # no FLOPs counted: no peak to reach
-        return np.fmin(hi, -np.log(np.asarray(hardware_utilisation, float)))
-
-
-def breakdown_limits(r: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """figure_intervals' bubble share and hardware utilisation from the model's figures
-    (step_time_s, bubble_s, mfu, achieved_tflops_per_gpu, model_tflops_per_gpu)."""
-    with np.errstate(divide="ignore", invalid="ignore"):  # a model of no FLOPs: NaN, unbound
-        utilisation = (np.asarray(r["mfu"], float) * np.asarray(r["achieved_tflops_per_gpu"])
-                       / np.asarray(r["model_tflops_per_gpu"], float))
-    return {"bubble_share": np.asarray(r["bubble_s"], float) / np.asarray(r["step_time_s"]),
-            "hardware_utilisation": utilisation}
+def bubble_share(r: Mapping[str, np.ndarray]) -> np.ndarray:
+    """The pipeline bubble's share of the step (share_bounds) from the model's figures."""
+    return np.asarray(r["bubble_s"], float) / np.asarray(r["step_time_s"], float)
 
 
 def estimated_constants(constants) -> tuple[str, ...]:
@@ -202,22 +192,18 @@ def prior_spread(evaluate: Callable[[Any], np.ndarray], draws: Sequence) -> np.n
 
 def figure_intervals(figures: Mapping[str, Mapping[str, np.ndarray]], calibration: Calibration,
                      prior_sd: np.ndarray, calibrated: np.ndarray,
-                     bubble_share: np.ndarray | float = 0.0,
-                     hardware_utilisation: np.ndarray | None = None) -> dict[str, tuple]:
+                     bubble: np.ndarray | float = 0.0) -> dict[str, tuple]:
     """p10 and p90 arrays of each figure, from {category: {figure name: point values}}.
 
     A calibrated configuration takes the category's conformal quantiles as they are; an
-    extrapolated one has them widened by the prior's spread. The bubble's share of the step
-    bounds scaling efficiency (share_bounds), the hardware utilisation (achieved over peak
-    FLOPs) every speed (fastest); without them neither binds.
+    extrapolated one has them widened by the prior's spread. `bubble`, the pipeline bubble's
+    share of each step, bounds scaling efficiency (share_bounds).
     """
     out = {}
     for category, named in figures.items():
         lo, hi = log_bounds(category, calibration, prior_sd, calibrated)
-        if category != SCALING:
-            hi = fastest(hi, hardware_utilisation)
         for name, point in named.items():
-            out[name] = bounds(name, point, lo, hi, bubble_share)
+            out[name] = bounds(name, point, lo, hi, bubble)
     return out
 
 

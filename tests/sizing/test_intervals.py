@@ -31,6 +31,7 @@ def test_a_time_turns_the_speed_s_interval_over():
     time = bounds("step_time_s", np.array([10.0]), np.array([-0.2]), np.array([0.1]))
     assert speed[0][0] == pytest.approx(100 * math.exp(-0.2))
     assert time[1][0] == pytest.approx(10 * math.exp(0.2))  # slower than predicted: longer
+    assert bounds("mfu", np.array([0.9]), np.array([-0.2]), np.array([0.5]))[1][0] == 1.0
 
 
 def test_scaling_efficiency_never_passes_what_the_bubble_leaves():
@@ -50,18 +51,6 @@ def test_the_share_s_error_is_what_its_bounds_turn_back():
         assert share_error(float(p10[0]), e, b) == pytest.approx(-0.15)
         assert share_error(float(p90[0]), e, b) == pytest.approx(0.13)
     assert share_error(0.96, 0.9, 0.05) == math.inf  # past compute / (compute + bubble)
-
-
-def test_mfu_follows_the_step_and_no_speed_passes_the_gpu_s_peak(calibration):
-    # Full recompute: 4/3 of the model's FLOPs run, so MFU 0.45 is 60% of the GPUs' peak.
-    figures = {"c_llm_throughput": {"mfu": np.array([0.45, 0.45]),
-                                    "step_time_s": np.array([10.0, 10.0])}}
-    out = figure_intervals(figures, calibration, np.array([0.0, 2.0]), np.array([True, False]),
-                           hardware_utilisation=np.array([0.6, 0.6]))
-    mfu_p90, step_p10 = out["mfu"][1], out["step_time_s"][0]
-    assert mfu_p90 * step_p10 == pytest.approx(0.45 * 10.0)  # MFU is the step turned over
-    assert mfu_p90[0] < 0.45 / 0.6 and mfu_p90[1] == pytest.approx(0.45 / 0.6)  # peak binds
-    assert step_p10[1] == pytest.approx(10.0 * 0.6)
 
 
 def test_the_prior_widens_only_extrapolated_configurations(calibration):
