@@ -39,6 +39,14 @@ class Configuration:
     region: str
     nics_used: int
     oversubscription: float = 1.0
+    # Of `nodes`, the hot spares kept ready beside the job's. A spare only takes a failed
+    # node's place, so whether the fabric is used follows the job's nodes (`job_nodes`); when
+    # it is, every billed node is cabled to it, the spare that may join the job too.
+    hot_spare_nodes: int = 0
+
+    @property
+    def job_nodes(self) -> int:
+        return self.nodes - self.hot_spare_nodes
 
 
 @dataclass(frozen=True)
@@ -145,9 +153,9 @@ def uses_fabric(nodes: int) -> bool:
 
 def line_items(book: PriceBook, config: Configuration, support: str = "none") -> list[LineItem]:
     """The list-price lines of a configuration in the book's base currency (no fabric lines
-    at one node)."""
+    for a one-node job, whatever its hot spares)."""
     items = _all_lines(book, config, support)
-    if uses_fabric(config.nodes):
+    if uses_fabric(config.job_nodes):
         return items
     return [item for item in items if item.code not in FABRIC_LINES]
 
@@ -416,10 +424,12 @@ def _round_half_up(amount: np.ndarray, places: int) -> np.ndarray:
     return np.floor(np.asarray(amount, float) * scale + 0.5 + 1e-6) / scale
 
 
-def line_quantities(book: PriceBook, config: Configuration, nodes: np.ndarray) -> dict[str, np.ndarray]:
-    """Each line's quantity for arrays of node counts, as `line_items` counts them."""
+def line_quantities(book: PriceBook, config: Configuration, nodes: np.ndarray,
+                    job_nodes: np.ndarray) -> dict[str, np.ndarray]:
+    """Each line's quantity for arrays of billed node counts and the job's nodes among them,
+    as `line_items` counts them."""
     nodes = np.asarray(nodes, float)
-    host_ports = np.where(nodes > 1, nodes * config.nics_used, 0.0)  # uses_fabric
+    host_ports = np.where(np.asarray(job_nodes) > 1, nodes * config.nics_used, 0.0)  # uses_fabric
     switch_ratio = np.where(nodes <= book.nodes_below_spine[config.fabric], 1.0,
                             1.0 + 2.0 / config.oversubscription)
     return {"servers": nodes, "fabric_nic_ports": host_ports,
@@ -427,12 +437,12 @@ def line_quantities(book: PriceBook, config: Configuration, nodes: np.ndarray) -
             "cables_optics": host_ports, "setup": nodes, "support": nodes}
 
 
-def _rates_of(book: PriceBook, config: Configuration, nodes: np.ndarray, term: str,
-              currency: str, support: str = "none") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _rates_of(book: PriceBook, config: Configuration, nodes: np.ndarray, job_nodes: np.ndarray,
+              term: str, currency: str, support: str = "none") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     fx = book.fx(currency)
     places = book.minor_units.get(currency, 2)
     rate = float(book.term_discounts[term])
-    quantity = line_quantities(book, config, nodes)
+    quantity = line_quantities(book, config, nodes, job_nodes)
     monthly = hourly = once = np.zeros(np.shape(nodes))
     for item in _all_lines(book, config, support):
         q = quantity[item.code]
@@ -450,12 +460,17 @@ def _rates_of(book: PriceBook, config: Configuration, nodes: np.ndarray, term: s
 
 
 def rate_grid(book: PriceBook, templates: Sequence[Configuration], node_counts: Sequence[int],
-              *, term: str, currency: str) -> RateTable:
-    """The rates of each template at each node count, template-major (a search's cells)."""
+              *, term: str, currency: str, job_nodes: Sequence[int] | None = None) -> RateTable:
+    """The rates of each template at each billed node count, template-major (a search's
+    cells); `job_nodes`, alike, the job's nodes of each count (the rest hot spares; default
+    all)."""
     if term not in book.term_discounts:
         raise PricingError(f"unknown term {term!r}")
     nodes = np.asarray(node_counts, float)
-    parts = [_rates_of(book, t, nodes, term, currency) for t in templates]
+    jobs = nodes if job_nodes is None else np.asarray(job_nodes, float)
+    if jobs.shape != nodes.shape:
+        raise ValueError("job_nodes gives one count per node count")
+    parts = [_rates_of(book, t, nodes, jobs, term, currency) for t in templates]
     return RateTable(*(np.concatenate([p[k] for p in parts]) if parts else np.zeros(0)
                        for k in range(3)))
 

@@ -65,6 +65,10 @@ class QuoteConfiguration:
     region: str
     oversubscription: float
     nics_per_node: int
+    # A quote stored before it kept them: none.
+    hot_spare_nodes: int = field(default=0, **described(
+        "Of the nodes, the hot spares kept ready beside the job's (from its sizing): billed as "
+        "nodes, and on the fabric only when the job itself spans nodes"))
 
 
 @dataclass(frozen=True)
@@ -190,8 +194,10 @@ class FromSizing:
 
 
 def configuration_of(snap: Snapshot, server: str, fabric: str, nodes: int, region: str,
-                     oversubscription: float | None, pointer: str = "/configuration") -> Configuration:
-    """A configuration the catalog can sell, or Invalid naming the field."""
+                     oversubscription: float | None, pointer: str = "/configuration",
+                     hot_spare_nodes: int = 0) -> Configuration:
+    """A configuration the catalog can sell (`nodes` with `hot_spare_nodes` of them spares),
+    or Invalid naming the field."""
     if server not in snap.servers:
         raise Invalid.at(f"{pointer}/server", f"no server {server!r} in the catalog")
     if fabric not in snap.fabrics:
@@ -205,7 +211,7 @@ def configuration_of(snap: Snapshot, server: str, fabric: str, nodes: int, regio
     ratio = oversubscription or min(options)
     if ratio not in options:
         raise Invalid.at(f"{pointer}/oversubscription", f"{fabric} offers {list(options)}")
-    return Configuration(server, fabric, nodes, region, pairing.nics_used, ratio)
+    return Configuration(server, fabric, nodes, region, pairing.nics_used, ratio, hot_spare_nodes)
 
 
 def check_deliverable(stock: Stock, nodes: int, max_lead_time_days: int | None,
@@ -298,7 +304,7 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
         configuration=QuoteConfiguration(
             ServerRef(server.id, server.name), ServerRef(fabric.id, fabric.name), config.nodes,
             config.nodes * server.gpus_per_node, server.gpu.id, config.region,
-            config.oversubscription, config.nics_used),
+            config.oversubscription, config.nics_used, config.hot_spare_nodes),
         lines=priced.lines,
         totals=QuoteTotals(
             monthly_list=priced.monthly_list, monthly_discount=priced.monthly_discount,
@@ -360,7 +366,7 @@ def repriced(snap: Snapshot, old: QuoteDocument, old_revision: int, old_catalog_
     too), with the region's stock and `tax_rules` now."""
     c = old.configuration
     config = configuration_of(snap, c.server.id, c.fabric.id, c.nodes, c.region,
-                              c.oversubscription)
+                              c.oversubscription, hot_spare_nodes=c.hot_spare_nodes)
     billing = Billing(old.term, old.totals.months_billed, old.totals.hours_billed)
     valid_days = max((date.fromisoformat(old.valid_until) - date.fromisoformat(old.issued_on)).days, 1)
     terms = Terms(old.term, old.currency, old.support, valid_days, country, vat_id)

@@ -83,7 +83,8 @@ def resolve(session: Session, snap: Snapshot, principal: Principal, body: dict[s
         # The hot spare nodes the ranking kept are billed with the job's.
         config = qd.configuration_of(prices, ranked.server.id, ranked.fabric.id,
                                      ranked.nodes + ranked.hot_spare_nodes, ranked.region,
-                                     ranked.oversubscription, "/sizing_id")
+                                     ranked.oversubscription, "/sizing_id",
+                                     hot_spare_nodes=ranked.hot_spare_nodes)
         # The stock may have dropped since the sizing read it. The refusal points at what the
         # request sent: its rank, or, with none, the sizing, naming the rank it defaulted to.
         if "rank" in body:

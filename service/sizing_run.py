@@ -254,7 +254,10 @@ class _Context:
     clusters: tuple[Cluster, ...]
     pair_failures: goodput.PairFailures  # of `clusters`, once per search
     rates: pricing.RateTable  # by billed cell: hardware x node counts billed (spares included)
-    billed_counts: int
+    billed_counts: int  # billed cells per hardware
+    # Whether each hardware's last billed cell is a one-node job with its spares, which bills
+    # no fabric line (a spare only takes the node's place), unlike a job of as many nodes.
+    one_node_spared: bool
     hours_per_month: int
     usable: np.ndarray  # nodes in stock per hardware pair
     lossy: np.ndarray
@@ -274,7 +277,12 @@ class _Context:
         # its stock is never sold, so its price is never read for a result), and on past it to
         # bill its spares; memory then follows the stock, not the range asked for.
         last = min(counts[-1], max(int(usable.max(initial=0)), counts[0]))
-        billed = range(counts[0], last + int(spares_at[last - counts[0]]) + 1)
+        billed = list(range(counts[0], last + int(spares_at[last - counts[0]]) + 1))
+        jobs = list(billed)
+        one_node_spared = counts[0] == 1 and bool(spares_at[0])
+        if one_node_spared:
+            billed.append(1 + int(spares_at[0]))
+            jobs.append(1)
         templates = [Configuration(s, f, 1, request.region, c.server.nics_per_node,
                                    c.fabric.oversubscription)
                      for (s, f), c in zip(pairs, clusters)]
@@ -283,8 +291,8 @@ class _Context:
             request, snap.policy, snap.constants, snap.reliability, tuple(clusters),
             goodput.PairFailures.of(clusters),
             pricing.rate_grid(snap.prices, templates, billed, term=request.term,
-                              currency=request.currency),
-            len(billed), snap.prices.hours_per_month, usable,
+                              currency=request.currency, job_nodes=jobs),
+            len(billed), one_node_spared, snap.prices.hours_per_month, usable,
             np.array([f.kind == "roce" and not f.lossless for f in fabrics]),
             spares_at,
             goodput.checkpoint_bytes(request.model.params, snap.constants, request.precision),
@@ -303,9 +311,13 @@ class _Context:
                     rows: np.ndarray | slice = slice(None)) -> np.ndarray:
         """The rate-table cell of each candidate (of `rows`, `spares` being theirs)."""
         counts = self.request.node_counts
+        nodes = cands.nodes[rows]
+        by_count = self.billed_counts - 1 - int(self.one_node_spared)
         # Past every pair's stock the last billed count stands in: such a row is ruled out by
         # the stock rule, which comes first, so its price is never shown or ranked.
-        billed = np.minimum(cands.nodes[rows] + spares - counts[0], self.billed_counts - 1)
+        billed = np.minimum(nodes + spares - counts[0], by_count)
+        if self.one_node_spared:
+            billed = np.where((nodes == 1) & (spares > 0), self.billed_counts - 1, billed)
         return cands.hardware[rows] * self.billed_counts + billed
 
     def known_rules(self, cands: Candidates, valid: np.ndarray, fits: np.ndarray,

@@ -86,7 +86,7 @@ class Search:
         extra = int(self.spares[i]) if spares is None else spares
         return Configuration(server, fabric, int(self.cands.nodes[i]) + extra,
                              self.request.region, cluster.server.nics_per_node,
-                             cluster.fabric.oversubscription)
+                             cluster.fabric.oversubscription, hot_spare_nodes=extra)
 
     def price(self, i: int) -> pricing.Price:
         """Candidate i priced in Decimal by the engine, for the billing its ranking used."""

@@ -118,7 +118,8 @@ class Ranking:
 
 def rank(hardware: np.ndarray, nodes: np.ndarray, score: np.ndarray, eligible: np.ndarray,
          pair_of: Sequence[tuple[str, str]], per_server: int, limit: int) -> Ranking:
-    """One entry per server and fabric at its best node count and layout, best first.
+    """Each server's best one-node entry and each server and fabric's best past one node,
+    best first.
 
     `pair_of` names each hardware's (server, fabric): a fabric's oversubscribed spines are
     hardware of their own for the table, but one offer of that pair, so only the best of them
@@ -126,23 +127,31 @@ def rank(hardware: np.ndarray, nodes: np.ndarray, score: np.ndarray, eligible: n
     counts, and at most `per_server` of one server keep the list from repeating one server on
     every fabric. At one node the job uses no fabric (each of a server's fabrics gives the
     same run), so a server is listed at one node once, on its best-scoring fabric (ties: the
-    first pair). Rank 1 is always the best eligible candidate.
+    first pair); that entry is the server's, not its fabric's, so every pair's best past one
+    node competes beside it. Rank 1 is always the best eligible candidate.
     """
     groups = hardware.astype(np.int64) * (int(nodes.max(initial=0)) + 1) + nodes
     cells = best_per_group(groups, score, eligible)
     best = {(int(hardware[i]), int(nodes[i])): int(i) for i in cells}
     codes = {pair: k for k, pair in enumerate(dict.fromkeys(pair_of))}
-    pair_code = np.array([codes[pair] for pair in pair_of], np.int64)
-    per_pair = best_per_group(pair_code[hardware.astype(np.intp)], score, eligible)
+    servers = {server: k for k, server in enumerate(dict.fromkeys(s for s, _ in pair_of))}
+    hw = hardware.astype(np.intp)
+    pair_code = np.array([codes[pair] for pair in pair_of], np.int64)[hw]
+    server_code = np.array([servers[s] for s, _ in pair_of], np.int64)[hw]
+    one = nodes == 1
+    # Per server, ties to the first pair: its candidates ordered by pair before the lowest
+    # score of each group is taken in that order.
+    by_pair = np.argsort(pair_code, kind="stable")
+    one_node = by_pair[best_per_group(server_code[by_pair], score[by_pair],
+                                      (eligible & one)[by_pair])]
+    past_one = best_per_group(pair_code, score, eligible & ~one)
+    entries = np.concatenate([one_node, past_one])
+    # Ties between entries: the first pair, then its one-node entry.
+    entries = entries[np.lexsort((nodes[entries], pair_code[entries]))]
     taken: dict[str, int] = {}
-    one_node: set[str] = set()  # servers listed at one node
     order: list[int] = []
-    for i in per_pair[np.argsort(score[per_pair], kind="stable")]:
+    for i in entries[np.argsort(score[entries], kind="stable")]:
         server = pair_of[int(hardware[i])][0]
-        if nodes[i] == 1:
-            if server in one_node:
-                continue
-            one_node.add(server)
         if taken.get(server, 0) < per_server:
             taken[server] = taken.get(server, 0) + 1
             order.append(int(i))

@@ -39,17 +39,17 @@ def _wire_gbs(c: dict) -> np.ndarray:
     return np.asarray(c["nics_per_node"], float) * port_gbps / 8.0 * c["fabric_achievable_fraction"]
 
 
-def offered_share(c: dict, constants) -> np.ndarray:
-    """Share of its NICs' wire rate a node puts on the network, 0-1.
+def offered_share(c: dict, constants, node_gbs: np.ndarray | None = None) -> np.ndarray:
+    """Share of its NICs' wire rate a node puts on the network, 0-1: its node bandwidth over
+    its wire.
 
-    Without RDMA the host's socket ceiling binds before the wire (node_bandwidth_gbs), so its
-    flows carry that much less than their ports and load the uplinks that much less: a
-    faster wire under the same ceiling never congests more. RDMA paths offer their wire rate.
+    Whatever binds before the wire (node_bandwidth_gbs: a host's socket ceiling without RDMA,
+    staging through host memory without GPUDirect, a PCIe link under a faster NIC) makes its
+    flows carry that much less than their ports and load the uplinks that much less: a faster
+    wire under the same limit never congests more.
     """
-    wire = _wire_gbs(c)
-    tcp = np.minimum(wire, constants.tcp_host_ceiling_gbs)
-    rdma = np.asarray(c["fabric_rdma"], bool)
-    return np.where(rdma, 1.0, tcp / np.maximum(wire, 1e-12))
+    node = node_bandwidth_gbs(c, constants) if node_gbs is None else node_gbs
+    return np.minimum(node / np.maximum(_wire_gbs(c), 1e-12), 1.0)
 
 
 def node_bandwidth_gbs(c: dict, constants) -> np.ndarray:
@@ -164,8 +164,9 @@ class Links:
         net_extra = np.maximum(np.asarray(c["fabric_latency_us"], float)
                                - constants.nccl_net_reference_latency_us, 0.0) + staged
         selective = np.asarray(c.get("fabric_selective_repeat", False), bool)
+        node_gbs = node_bandwidth_gbs(c, constants)
         return cls._stacked(
-            node_Bps=node_bandwidth_gbs(c, constants) * 1e9,
+            node_Bps=node_gbs * 1e9,
             intra_Bps=intra_bandwidth_Bps(c, constants),
             nvls_Bps=nvls_bandwidth_Bps(c, constants),
             hop_intra_s=constants.intra_latency_us * 1e-6,
@@ -186,7 +187,7 @@ class Links:
             nics=np.maximum(np.asarray(c["nics_per_node"], float), 1.0),
             nodes_below_core=np.asarray(c.get("fabric_nodes_below_core", np.inf), float),
             oversubscription=np.asarray(c["fabric_oversubscription"], float),
-            offered=np.asarray(offered_share(c, constants), float),
+            offered=np.asarray(offered_share(c, constants, node_gbs), float),
         )
 
     @classmethod
@@ -296,8 +297,8 @@ def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
     each node's bytes addressed to other leaves, (N - k) / N, as many small flows. With
     adaptive routing (InfiniBand, SRD) packets spread evenly and only the mean load counts;
     with ECMP a synchronous collective waits for its busiest uplink. Every flow carries the
-    share of its port the host offers (Links.offered): a socket-bound host loads the uplinks
-    at its ceiling, not at its wire rate.
+    share of its port the host offers (Links.offered): a socket-bound or staging host loads
+    the uplinks at its node bandwidth, not at its wire rate.
     """
     nodes = np.asarray(nodes, float)
     a2a = op == "all_to_all"

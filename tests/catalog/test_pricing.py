@@ -63,6 +63,27 @@ def test_one_node_bills_no_fabric_and_two_nodes_do(snap):
     assert 2 * one_10[1].total < two_10[1].total
 
 
+def test_a_one_node_jobs_hot_spare_bills_no_fabric_and_a_two_node_jobs_does(snap):
+    """A hot spare only takes a failed node's place: a one-node job and its spare never talk
+    over the fabric, so two nodes billed for it cost twice one node on any fabric; a two-node
+    job's spare is cabled with it. The ranking's grid bills each as the engine does."""
+    fabric_lines = {"fabric_nic_ports", "fabric_switch_ports", "cables_optics"}
+    one = Configuration("hgx-b200-8", "eth-tcp-25", 1, "us-east", 8, 1.0)
+    spared_one = dataclasses.replace(one, nodes=2, hot_spare_nodes=1)
+    spared_two = dataclasses.replace(one, nodes=3, hot_spare_nodes=1)
+    billing = Billing.for_term("1y")
+    assert not {i.code for i in line_items(snap.prices, spared_one)} & fabric_lines
+    cables = next(i for i in line_items(snap.prices, spared_two) if i.code == "cables_optics")
+    assert cables.quantity == 3 * 8
+    exact = [price(snap.prices, c, term="1y", currency="EUR", billing=billing)
+             for c in (one, spared_one, spared_two)]
+    assert exact[1].total == 2 * exact[0].total
+    grid = rate_grid(snap.prices, [one], [1, 2, 3], job_nodes=[1, 1, 2], term="1y",
+                     currency="EUR")
+    assert grid.monthly_net.tolist() == [float(p.monthly_net) for p in exact]
+    assert grid.one_time.tolist() == [float(p.one_time) for p in exact]
+
+
 def test_the_ranking_grid_is_the_engine_to_the_cent_for_every_pair_and_node_count(snap):
     """Every server x fabric the matrix supports, in every region it is sold, at node counts
     on both sides of each fabric's leaf size, each term, in the base and a converted currency."""

@@ -11,11 +11,17 @@ import json
 import os
 import urllib.error
 import urllib.request
+from datetime import date
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 
 import pytest
 
+from service.quote_document import QuoteDocument, repriced
+from service.sizing_run import search
+from service.sizing_shown import shown_result
+from service.typed import from_document
 from tests.conftest import authorised, build_app
+from tests.service.test_search_exact import request_of
 
 SIZINGS = {
     "llama-8b monthly USD": {"workload": {"preset": "llama-3-8b"}, "tokens": 5e10,
@@ -158,6 +164,44 @@ def test_a_deadline_only_hot_spares_meet_keeps_them_and_the_quote_bills_them(api
     assert quote["configuration"]["nodes"] == 64 + spares["spare_nodes"]
     assert quote["totals"]["term_net"] == kept["price"]["total"], "to the cent"
     assert any("hot spare nodes kept ready" in n for n in quote["notes"])
+
+
+FABRIC_LINES = {"fabric_nic_ports", "fabric_switch_ports", "cables_optics"}
+
+
+def test_a_one_node_job_keeps_its_hot_spare_off_the_fabric_in_the_sizing_and_its_quote(api, snap):
+    """A spare only takes the failed node's place: a one-node job with one bills two nodes and
+    no fabric line, in the sizing, its hot-spare figures, its quote and the quote's revision."""
+    pinned = {"workload": {"preset": "llama-3-8b"}, "tokens": 1e12,
+              "nodes": {"min": 1, "max": 1}, "gpu_models": ["b200"], "objective": "fastest",
+              "max_results": 1}
+    free = size(api, pinned)["result"]["configurations"][0]
+    spares = free["goodput"]["hot_spares"]
+    assert free["hot_spare_nodes"] == 0 and spares["spare_nodes"] == 1
+    # Two nodes of the same months, no fabric: the spare adds exactly one node's money.
+    assert spares["total"] == str(2 * Decimal(free["price"]["total"]))
+    assert spares["extra_monthly"] == free["price"]["monthly"]
+    # The spare saves less than the API's four digits show: the deadline between the two
+    # wall clocks comes from the same search, unrounded.
+    exact = shown_result(search(snap, request_of(pinned), lambda _f: None),
+                         date(2026, 12, 1)).configurations[0]
+    days = (exact.goodput.hot_spares.time_to_train_hours + exact.time_to_train_hours) / 2 / 24
+    sizing = size(api, {**pinned, "duration_days": days})
+    kept = sizing["result"]["configurations"][0]
+    assert kept["hot_spare_nodes"] == 1 and kept["price"]["total"] == spares["total"]
+    assert "no fabric is used or billed" in sizing["result"]["network_advice"]["reason"]
+
+    status, quote = api.call("POST", "/v1/quotes", {
+        "sizing_id": sizing["id"], "rank": 1, "customer": {"name": "Check", "country": "US"}})
+    assert status == 201, quote
+    assert quote["configuration"]["nodes"] == 2 and quote["configuration"]["hot_spare_nodes"] == 1
+    assert not {line["code"] for line in quote["lines"]} & FABRIC_LINES
+    assert quote["totals"]["term_net"] == kept["price"]["total"], "to the cent"
+    # Priced again from the stored quote, the spare stays off the fabric.
+    document = from_document(QuoteDocument, quote)
+    again = repriced(snap, document, 1, 1, "US", None, date(2026, 12, 1),
+                     stock=snap.stock_of(document.configuration.region, "hgx-b200-8"))
+    assert again.totals.term_net == document.totals.term_net
 
 
 def test_the_cost_range_is_the_term_price_at_both_ends_of_the_time_range(api):

@@ -68,12 +68,27 @@ def test_a_server_is_listed_once_at_one_node_whatever_its_fabrics():
     score = np.array([1.0, 1.0, 2.0, 3.0, 2.5])
     pairs = [("a", "x"), ("a", "y"), ("b", "x")]
     ranked = rank(hardware, nodes, score, np.ones(5, bool), pairs, per_server=3, limit=10)
-    assert ranked.order == (0, 2)  # (a, y)'s best is a tie at one node with (a, x)'s
+    # (a, y)'s one-node entry ties with (a, x)'s and is left out; both pairs' two-node
+    # entries are their own offers
+    assert ranked.order == (0, 2, 4, 3)
     # the table keeps every pair's cell for the advice
     assert ranked.options_at(1) == {0: 0, 1: 1, 2: 2}
     more = rank(hardware, nodes, np.array([1.0, 1.0, 2.0, 3.0, 0.5]), np.ones(5, bool), pairs,
                 per_server=3, limit=10)
-    assert more.order == (4, 0, 2)
+    assert more.order == (4, 0, 2, 3)
+
+
+def test_a_fabric_whose_best_is_one_node_still_offers_its_best_past_one_node():
+    """Server a's one-node entry goes to its first fabric x; its second fabric y is best at
+    one node too (a tie, left out), but y's two-node option beats both of server b's
+    entries: in a list of three it is second, and b's one-node entry, the worst, is left
+    out."""
+    hardware = np.array([0, 1, 1, 2, 3])
+    nodes = np.array([1, 1, 2, 1, 2])
+    score = np.array([1.0, 1.0, 1.5, 3.0, 2.0])
+    pairs = [("a", "x"), ("a", "y"), ("b", "x"), ("b", "y")]
+    ranked = rank(hardware, nodes, score, np.ones(5, bool), pairs, per_server=3, limit=3)
+    assert ranked.order == (0, 2, 4)
 
 
 def test_a_pairs_oversubscribed_spines_are_one_offer_the_best_listed():

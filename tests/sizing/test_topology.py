@@ -44,6 +44,28 @@ def test_a_socket_bound_host_offers_its_ceiling_not_its_wire(cluster_on, constan
     assert shares["100"] >= shares["10"]
 
 
+def test_a_staging_host_loads_the_spine_no_more_than_a_socket_bound_one_as_fast(cluster_on,
+                                                                                constants):
+    """RDMA without GPUDirect stages through host memory, below its wire: its flows carry
+    what the host moves, so at 64 nodes on a 3:1 spine it loads the uplinks as a TCP host of
+    the same node bandwidth does, not as a host at its full wire rate."""
+    staged = cluster_on("roce-400-lossless", 64, gpudirect=False)
+    staged = replace(staged, fabric=replace(staged.fabric, oversubscription=3.0)).as_arrays()
+    staged_gbs = float(node_bandwidth_gbs(staged, constants)[0])
+    # The same host and wire over sockets, its ceiling where staging holds the RDMA host.
+    as_fast = replace(constants, tcp_host_ceiling_gbs=staged_gbs)
+    tcp = {**staged, "fabric_rdma": np.array([False])}
+    assert float(node_bandwidth_gbs(tcp, as_fast)[0]) == pytest.approx(staged_gbs)
+    assert float(offered_share(staged, constants)[0]) < 0.6  # staging at about half the wire
+    nodes = np.array([64.0])
+    staged_share = network_shares("all_gather", ["ring"], nodes, Links.of(staged, constants),
+                                  constants)["ring"][0]
+    tcp_share = network_shares("all_gather", ["ring"], nodes, Links.of(tcp, as_fast),
+                               as_fast)["ring"][0]
+    assert tcp_share < 1.0  # the spine slows the socket-bound host: the check has teeth
+    assert staged_share >= tcp_share
+
+
 def test_rdma_without_gpudirect_is_slower_but_never_slower_than_tcp(cluster_on, fabrics,
                                                                      constants):
     gdr = cluster_on("roce-100-lossless", 4, gpudirect=True)

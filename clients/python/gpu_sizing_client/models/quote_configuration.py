@@ -28,6 +28,8 @@ class QuoteConfiguration:
             fabric (ServerRef):
             gpu (str):
             gpus (int):
+            hot_spare_nodes (int): Of the nodes, the hot spares kept ready beside the job's (from its sizing): billed as
+                nodes, and on the fabric only when the job itself spans nodes
             nics_per_node (int):
             nodes (int):
             oversubscription (float):
@@ -38,6 +40,7 @@ class QuoteConfiguration:
     fabric: ServerRef
     gpu: str
     gpus: int
+    hot_spare_nodes: int
     nics_per_node: int
     nodes: int
     oversubscription: float
@@ -56,6 +59,8 @@ class QuoteConfiguration:
 
         gpus = self.gpus
 
+        hot_spare_nodes = self.hot_spare_nodes
+
         nics_per_node = self.nics_per_node
 
         nodes = self.nodes
@@ -73,6 +78,7 @@ class QuoteConfiguration:
             "fabric": fabric,
             "gpu": gpu,
             "gpus": gpus,
+            "hot_spare_nodes": hot_spare_nodes,
             "nics_per_node": nics_per_node,
             "nodes": nodes,
             "oversubscription": oversubscription,
@@ -97,6 +103,8 @@ class QuoteConfiguration:
 
         gpus = d.pop("gpus")
 
+        hot_spare_nodes = d.pop("hot_spare_nodes")
+
         nics_per_node = d.pop("nics_per_node")
 
         nodes = d.pop("nodes")
@@ -114,6 +122,7 @@ class QuoteConfiguration:
             fabric=fabric,
             gpu=gpu,
             gpus=gpus,
+            hot_spare_nodes=hot_spare_nodes,
             nics_per_node=nics_per_node,
             nodes=nodes,
             oversubscription=oversubscription,
