@@ -200,7 +200,8 @@ def test_a_one_node_job_keeps_its_hot_spare_off_the_fabric_in_the_sizing_and_its
     # Priced again from the stored quote, the spare stays off the fabric.
     document = from_document(QuoteDocument, quote)
     again = repriced(snap, document, 1, 1, "US", None, date(2026, 12, 1),
-                     stock=snap.stock_of(document.configuration.region, "hgx-b200-8"))
+                     stock=snap.stock_of(document.configuration.region, "hgx-b200-8"),
+                     tax_rules=snap.prices)
     assert again.totals.term_net == document.totals.term_net
 
 

@@ -44,12 +44,12 @@ def test_a_socket_bound_host_offers_its_ceiling_not_its_wire(cluster_on, constan
     assert shares["100"] >= shares["10"]
 
 
-def test_a_staging_host_loads_the_spine_no_more_than_a_socket_bound_one_as_fast(cluster_on,
+def test_a_staging_host_loads_the_spine_no_more_than_a_socket_bound_one_as_fast(leaf_spine_on,
                                                                                 constants):
     """RDMA without GPUDirect stages through host memory, below its wire: its flows carry
     what the host moves, so at 64 nodes on a 3:1 spine it loads the uplinks as a TCP host of
     the same node bandwidth does, not as a host at its full wire rate."""
-    staged = cluster_on("roce-400-lossless", 64, gpudirect=False)
+    staged = leaf_spine_on("roce-400-lossless", 64, gpudirect=False)
     staged = replace(staged, fabric=replace(staged.fabric, oversubscription=3.0)).as_arrays()
     staged_gbs = float(node_bandwidth_gbs(staged, constants)[0])
     # The same host and wire over sockets, its ceiling where staging holds the RDMA host.
