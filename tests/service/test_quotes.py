@@ -578,6 +578,15 @@ def test_a_sizing_whose_stock_is_gone_is_not_quoted(tmp_path, available, arrivin
     assert [e["pointer"] for e in ranked_one.get_json()["errors"]] == ["/rank"]
 
 
+def forget_training_hours(record) -> None:
+    """A stored sizing as the service wrote it before its prices kept their unrounded hours."""
+    result = dict(record.result)
+    result["configurations"] = [{**c, "price": {k: v for k, v in c["price"].items()
+                                                if k != "training_hours"}}
+                                for c in result["configurations"]]
+    record.result = result
+
+
 def test_a_sizing_stored_without_its_unrounded_hours_is_quoted_at_its_own_term_only(catalog_app,
                                                                                      client):
     from service import db
@@ -586,12 +595,7 @@ def test_a_sizing_stored_without_its_unrounded_hours_is_quoted_at_its_own_term_o
     sizing_id, _ = rank_one(client)
     with catalog_app.app_context():
         session = db.session()
-        record = session.get(Sizing, sizing_id)
-        old = dict(record.result)
-        old["configurations"] = [{**c, "price": {k: v for k, v in c["price"].items()
-                                                 if k != "training_hours"}}
-                                 for c in old["configurations"]]
-        record.result = old
+        forget_training_hours(session.get(Sizing, sizing_id))
         session.commit()
     other_term = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": "monthly",
                                                  "customer": {"name": "Ada"}})
@@ -615,12 +619,7 @@ def test_documents_stored_before_training_hours_are_served_with_it_null(catalog_
     quote_id = created.get_json()["id"]
     with catalog_app.app_context():
         session = db.session()
-        record = session.get(Sizing, sizing_id)
-        result = dict(record.result)
-        result["configurations"] = [{**c, "price": {k: v for k, v in c["price"].items()
-                                                    if k != "training_hours"}}
-                                    for c in result["configurations"]]
-        record.result = result
+        forget_training_hours(session.get(Sizing, sizing_id))
         revision = session.get(QuoteRevision, (quote_id, 1))
         document = dict(revision.document)
         document["performance"] = {k: v for k, v in document["performance"].items()
