@@ -146,8 +146,9 @@ def switch_ports_per_host_port(nodes: int, nodes_per_leaf: int, oversubscription
 FABRIC_LINES = frozenset({"fabric_nic_ports", "fabric_switch_ports", "cables_optics"})
 
 
-def uses_fabric(nodes: int) -> bool:
-    """Whether a job of `nodes` nodes runs over the scale-out fabric."""
+def uses_fabric(nodes):
+    """Whether a job of `nodes` nodes runs over the scale-out fabric (element-wise for an
+    array of node counts)."""
     return nodes > 1
 
 
@@ -429,7 +430,7 @@ def line_quantities(book: PriceBook, config: Configuration, nodes: np.ndarray,
     """Each line's quantity for arrays of billed node counts and the job's nodes among them,
     as `line_items` counts them."""
     nodes = np.asarray(nodes, float)
-    host_ports = np.where(np.asarray(job_nodes) > 1, nodes * config.nics_used, 0.0)  # uses_fabric
+    host_ports = np.where(uses_fabric(np.asarray(job_nodes)), nodes * config.nics_used, 0.0)
     switch_ratio = np.where(nodes <= book.nodes_below_spine[config.fabric], 1.0,
                             1.0 + 2.0 / config.oversubscription)
     return {"servers": nodes, "fabric_nic_ports": host_ports,

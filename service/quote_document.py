@@ -251,7 +251,7 @@ def billing_of(snap: Snapshot, config: Configuration, terms: Terms,
                                training_hours=sizing.training_hours(terms.term))
 
 
-def idle_term_warning(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing,
+def quote_term_warning(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing,
                       training_hours: float) -> str | None:
     """The sizing's warning of a committed term that does not match the training (billed well
     beyond it, or run past it), at the quote's own term, currency and support."""
@@ -291,7 +291,7 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
                      f"{sizing.ranked.hot_spare_nodes} hot spare nodes kept ready, so a failure "
                      "waits for no replacement (the sizing's goodput counts them).")
     if sizing is not None:
-        warning = idle_term_warning(snap, config, terms, billing, sizing.training_hours(terms.term))
+        warning = quote_term_warning(snap, config, terms, billing, sizing.training_hours(terms.term))
         if warning:
             notes.append(warning)
     handed_over = delivery(stock, config.nodes, today)
@@ -378,7 +378,7 @@ def repriced(snap: Snapshot, old: QuoteDocument, old_revision: int, old_catalog_
         snap.prices, config, terms, old.performance.intervals))
     notes = new.notes
     if performance and performance.training_hours is not None:
-        warning = idle_term_warning(snap, config, terms, billing, performance.training_hours)
+        warning = quote_term_warning(snap, config, terms, billing, performance.training_hours)
         notes += (warning,) if warning else ()
     return replace(new, workload=old.workload, performance=performance,
                    network_advice=old.network_advice, notes=notes, change_from_previous=change)
