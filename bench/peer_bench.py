@@ -42,9 +42,13 @@ def peer():
             get_dtype_config_by_name,
             get_gpu_config_by_name,
         )
+        from llm_analysis.logger import logger as peer_logger
     except ImportError:
         return None
-    logging.getLogger("llm_analysis").setLevel(logging.CRITICAL)
+    # llm-analysis logs through a logger literally named "__name__" (llm_analysis/logger.py),
+    # so silencing "llm_analysis" reached nothing and every call wrote a warning to stderr:
+    # the peer's time then included terminal output that is no part of its estimate.
+    peer_logger.setLevel(logging.CRITICAL)
     model = preset_model("gpt-3-175b")
     config = ModelConfig(name="gpt-3-175b", num_layers=model.layers, n_head=model.heads,
                          hidden_dim=model.hidden, vocab_size=model.vocab,

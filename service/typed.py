@@ -63,6 +63,18 @@ def _optional(tp) -> tuple[Any, bool]:
 
 def to_document(value: Any, digits: int = SIGNIFICANT_DIGITS) -> Any:
     """JSON-ready: Decimal as a decimal string, a date in ISO 8601, floats to `digits`."""
+    # The kinds a document is mostly made of, by their exact type first: each is what the
+    # checks below make of it, without the half dozen checks before its own (a result is
+    # some ninety values: floats in dicts, words in lists).
+    kind = type(value)
+    if kind is float:
+        return significant(value, digits) if digits else value
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is dict:
+        return {str(k): to_document(v, digits) for k, v in value.items()}
+    if kind is list:
+        return [to_document(v, digits) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out = {}
         for f in dataclasses.fields(value):

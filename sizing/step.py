@@ -1,6 +1,8 @@
 """Step time of synchronous training and everything derived from it, for one or many candidates."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -284,7 +286,10 @@ def _normalise(batch: dict, training: Training) -> dict:
     if "attention_kernel" not in c:
         c["attention_kernel"] = _KERNELS[np.asarray(c["framework"], int)]
     keys = [k for k in c if k != "gpu_id"]
-    arrays = [np.atleast_1d(np.asarray(c[k])) for k in keys]
+    # A column given as a 1-d array is its own atleast_1d(asarray(...)): taken as it is, at a
+    # tenth of the cost of the two calls (a one-row estimate has some fifty columns).
+    arrays = [v if type(v) is np.ndarray and v.ndim == 1 else np.atleast_1d(np.asarray(v))
+              for v in (c[k] for k in keys)]
     if len({a.shape for a in arrays}) > 1:  # columns of one length need no broadcasting
         # Only the shorter columns are spread (read-only views): the others stay the caller's
         # arrays, which the compiled kernels take as they are (sizing.kernels.column).
@@ -796,7 +801,8 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     return {"samples_per_s": samples, "tokens_per_s": tokens}
 
 
-def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
+def estimate_batch(batch: dict, model, training: Training, constants,
+                   links: Links | None = None) -> dict:
     """Evaluate every candidate in `batch` (dict of equal-length arrays) in one numpy pass.
 
     Cluster keys are those of Cluster.as_arrays(); layout keys are dp, tp, pp, ep,
@@ -806,6 +812,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     mfu, scaling_efficiency, communication_share, compute_efficiency, micro_batches, gpus,
     inter_node_bandwidth_gbs, tp/pp/dp_cross_node, the breakdown (BREAKDOWN_KEYS, seconds) and
     memory_* (weights_gb ... total_gb, capacity_gb, headroom_gb, fits, margin_gb).
+    `links`: Links.of the batch's hardware columns with these constants, when known (estimate()
+    keeps them per cluster); else built here.
     """
     c = _prepared(batch, training, model)
     gpn = c["gpus_per_node"]
@@ -831,7 +839,8 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
     peak = comp["peak"]
 
     # ---- links
-    links = Links.of(c, constants)
+    if links is None:
+        links = Links.of(c, constants)
     node_bw = links.node_Bps
     act_bytes = 4.0 if fp32 else 2.0
     zeros = np.zeros(n)
@@ -1204,8 +1213,10 @@ def estimate_batch(batch: dict, model, training: Training, constants) -> dict:
                                                       routes["zero"]))
     for name in ("tp", "ep", "dp", "zero"):
         chosen, tier = routes.get(name, (none, none))
-        out[f"{name}_algorithm"] = np.broadcast_to(chosen, (n,))
-        out[f"{name}_tier"] = np.broadcast_to(tier, (n,))
+        # Most are a column already; broadcast_to would cost more than the rest of this loop.
+        out[f"{name}_algorithm"] = chosen if np.shape(chosen) == (n,) else np.broadcast_to(
+            chosen, (n,))
+        out[f"{name}_tier"] = tier if np.shape(tier) == (n,) else np.broadcast_to(tier, (n,))
     return out
 
 
@@ -1239,14 +1250,57 @@ def layout_arrays(layout: Layout, training: Training) -> dict:
     }
 
 
+@dataclass(frozen=True)
+class _Hardware:
+    """What a cluster is to the model before any layout, for one set of constants: its columns
+    (Cluster.as_arrays, the GPU id factored) and the links its collectives run on."""
+
+    columns: dict
+    links: Links
+
+    @classmethod
+    def of(cls, cluster: Cluster, constants) -> _Hardware:
+        columns = cluster.as_arrays()
+        columns["gpu_id"] = factor_ids(columns["gpu_id"])
+        return cls(columns, Links.of(columns, constants))
+
+
+# Hardware of the clusters estimated last: the service builds the same few clusters (a catalog
+# version's servers, fabrics and node counts) request after request. Keyed by the Cluster's
+# value (frozen: an equal cluster is the same hardware, and an entry cannot go stale) and the
+# constants object, kept in the entry so that its id is not reused while the entry lives.
+# The bound keeps a process that sees many custom clusters from growing without limit.
+_HARDWARE_KEPT = 256
+_HARDWARE: OrderedDict = OrderedDict()
+_HARDWARE_LOCK = threading.Lock()
+
+
+def _hardware(cluster: Cluster, constants) -> _Hardware:
+    key = (id(constants), cluster)
+    with _HARDWARE_LOCK:
+        hit = _HARDWARE.get(key)
+        if hit is not None and hit[0] is constants:
+            _HARDWARE.move_to_end(key)
+            return hit[1]
+    built = _Hardware.of(cluster, constants)  # outside the lock: a race builds it twice
+    with _HARDWARE_LOCK:
+        _HARDWARE[key] = (constants, built)
+        while len(_HARDWARE) > _HARDWARE_KEPT:
+            _HARDWARE.popitem(last=False)
+    return built
+
+
 def estimate(cluster: Cluster, model, training: Training, layout: Layout, constants) -> Estimate:
     """Evaluate one configuration (the same code as estimate_batch, on length-1 arrays)."""
     problems = validate_layout(cluster, model, training, layout)
     if problems:
         raise ValueError("; ".join(f"{f}: {r}" for f, r in problems))
-    batch = cluster.as_arrays()
+    hardware = _hardware(cluster, constants)
+    # A shallow copy: the model replaces columns, it never writes into the arrays it is given.
+    batch = dict(hardware.columns)
     batch.update(layout_arrays(layout, training))
-    r = {k: val[0] for k, val in estimate_batch(batch, model, training, constants).items()}
+    r = {k: val[0] for k, val in estimate_batch(batch, model, training, constants,
+                                                hardware.links).items()}
     memory = {k[len("memory_"):]: (bool(val) if k == "memory_fits" else float(val))
               for k, val in r.items() if k.startswith("memory_")}
     breakdown = {k: float(r[k]) for k in BREAKDOWN_KEYS}

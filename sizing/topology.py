@@ -305,8 +305,13 @@ def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
     share_up = (nodes - k) / np.maximum(nodes, 1.0) if a2a else None
     mean = (links.oversubscription * share_up if a2a
             else links.oversubscription / np.maximum(k, 1.0)) * links.offered
-    load = np.array(np.broadcast_to(mean, np.broadcast(nodes, mean, links.ecmp).shape), float)
-    hashed = np.broadcast_to(links.ecmp & (nodes > k), load.shape)
+    shape = np.broadcast(nodes, mean, links.ecmp).shape
+    # Spread only where a figure is not of the rows' shape already: broadcast_to costs more
+    # than the rest of a one-row evaluation's arithmetic here.
+    load = np.array(mean if np.shape(mean) == shape else np.broadcast_to(mean, shape), float)
+    hashed = links.ecmp & (nodes > k)
+    if hashed.shape != shape:
+        hashed = np.broadcast_to(hashed, shape)
     if not hashed.any():
         return np.maximum(load, 1.0)
     # only ECMP candidates whose traffic crosses the spine: their figures, picked out first
