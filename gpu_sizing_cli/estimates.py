@@ -22,6 +22,7 @@ from rich.markup import escape
 from gpu_sizing_cli.api import Api
 from gpu_sizing_cli.listing import choices
 from gpu_sizing_cli.numbers import (
+    FINITE,
     SCALING_EFFICIENCY_WORDS,
     ByteSize,
     duration,
@@ -56,7 +57,7 @@ def cluster_options(command):
         click.option("--server", required=True, help="Catalog server id, e.g. hgx-h100-8."),
         click.option("--fabric", required=True, help="Catalog fabric id, e.g. ib-ndr-400."),
         click.option("--nodes", type=int, required=True),
-        click.option("--oversubscription", type=float, help="Fabric tier ratio (default 1:1)."),
+        click.option("--oversubscription", type=FINITE, help="Fabric tier ratio (default 1:1)."),
     )):
         command = option(command)
     return command
@@ -84,7 +85,7 @@ def cluster(server: str, fabric: str, nodes: int, oversubscription: float | None
 @click.option("--virtual-stages", type=int, help="Interleaved 1F1B chunks per stage.")
 @click.option("--recompute", type=choices(LayoutRecompute))
 @click.option("--sequence-parallel", is_flag=True, default=None)
-@click.option("--duration-days", type=float, help="A run of this many days: adds its goodput "
+@click.option("--duration-days", type=FINITE, help="A run of this many days: adds its goodput "
               "(interruptions, checkpoints, restarts).")
 @formats
 @click.pass_obj

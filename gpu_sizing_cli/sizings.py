@@ -25,7 +25,7 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from gpu_sizing_cli import layouts, sizing_view
 from gpu_sizing_cli.api import Api, ApiError
 from gpu_sizing_cli.listing import choices, list_command
-from gpu_sizing_cli.numbers import scientific
+from gpu_sizing_cli.numbers import FINITE, scientific
 from gpu_sizing_cli.output import Column, formats, stderr, write_csv, write_json
 from gpu_sizing_cli.problems import one_line
 
@@ -64,10 +64,10 @@ def body_flags(body: dict) -> dict[str, str]:
               help='A JSON workload instead of a preset: {"transformer": {...}} or '
                    '{"generic": {...}} (see /docs).')
 @click.option("--seq-len", type=int, help="Override the preset's sequence length.")
-@click.option("--tokens", type=float, help="Tokens to train (transformers), e.g. 2e12.")
-@click.option("--samples", type=float, help="Samples per epoch (sample-based models).")
-@click.option("--epochs", type=float, help="Passes over the samples.")
-@click.option("--duration-days", type=float, help="Deadline; alone, the most work in that time.")
+@click.option("--tokens", type=FINITE, help="Tokens to train (transformers), e.g. 2e12.")
+@click.option("--samples", type=FINITE, help="Samples per epoch (sample-based models).")
+@click.option("--epochs", type=FINITE, help="Passes over the samples.")
+@click.option("--duration-days", type=FINITE, help="Deadline; alone, the most work in that time.")
 @click.option("--nodes", type=NodeRange(), help="Node count or range, e.g. 8-32 (default 1-16).")
 @click.option("--gpus-per-node", type=int)
 @click.option("--gpu", "gpu_models", multiple=True, help="A GPU id to consider (repeat).")

@@ -298,3 +298,23 @@ def test_a_layout_the_model_cannot_take_is_the_api_problem_naming_its_flag(gpu_s
     assert ran.code == 1 and ran.out == ""
     assert ran.error_lines() == [
         "Error: --tp (layout.tp): tp=3 does not divide 32 heads (422 impossible_request)"]
+
+
+@pytest.mark.parametrize("flags, named", [
+    (("size", "--preset", "llama-3-70b", "--tokens", "nan", "--nodes", "8-32"), "--tokens"),
+    (("size", "--preset", "llama-3-70b", "--tokens", "inf", "--nodes", "8-32"), "--tokens"),
+    (("size", "--preset", "llama-3-70b", "--duration-days", "-inf"), "--duration-days"),
+    (("estimate", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "2",
+      "--preset", "llama-3-8b", "--global-batch", "64", "--duration-days", "nan"),
+     "--duration-days"),
+    (("collective", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "2",
+      "--size", "8M", "--oversubscription", "nan"), "--oversubscription"),
+    (("size", "--preset", "llama-3-70b", "--tokens", "2e12", "--grad-bucket-mb", "inf"),
+     "--grad-bucket-mb"),
+])
+def test_a_number_that_is_not_finite_is_a_usage_error_naming_its_flag(gpu_sizing, flags, named):
+    ran = gpu_sizing(*flags)
+    assert ran.code == 2, ran.err
+    assert f"Invalid value for '{named}'" in ran.err and "not a finite number" in ran.err
+    assert "Traceback" not in ran.err and ran.out == ""
+
