@@ -97,7 +97,7 @@ def estimate(api: Api, output: str, server: str, fabric: str, nodes: int,
     the model's p10-p90 and, over --duration-days, the goodput."""
     if dp is None:
         gpus_per_node = api.call(get_server, server_id=server).parsed.gpus_per_node
-        dp = max(1, nodes * gpus_per_node // (layout["tp"] * layout["pp"]))
+        dp = data_parallel(nodes, gpus_per_node, layout["tp"], layout["pp"])
     if layout.get("zero_stage") is not None:
         layout["zero_stage"] = int(layout["zero_stage"])
     body = {
@@ -117,6 +117,17 @@ def estimate(api: Api, output: str, server: str, fabric: str, nodes: int,
         write_csv(ESTIMATE_COLUMNS, [result])
     else:
         show_estimate(body, result)
+
+
+def data_parallel(nodes: int, gpus_per_node: int, tp: int, pp: int) -> int:
+    """dp when --dp is not given: every GPU in a data-parallel rank, so the GPUs must divide
+    into tp x pp (the API would otherwise refuse a dp the user never gave)."""
+    gpus, model_parallel = nodes * gpus_per_node, tp * pp
+    if gpus % model_parallel:
+        raise click.UsageError(
+            f"{gpus:,} GPUs ({nodes} nodes x {gpus_per_node}) are not divisible by --tp {tp} x "
+            f"--pp {pp} = {model_parallel}: change --nodes, --tp or --pp, or give --dp")
+    return gpus // model_parallel
 
 
 def raw_columns(names, of) -> list[Column]:

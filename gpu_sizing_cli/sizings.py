@@ -43,9 +43,12 @@ class NodeRange(click.ParamType):
     def convert(self, value, param, ctx):
         if isinstance(value, dict):
             return value
-        low, _, high = str(value).partition("-")
+        # "8" is 8-8; "8-" names no upper end, so it is refused rather than read as 8.
+        ends = str(value).split("-")
         try:
-            return {"min": int(low), "max": int(high or low)}
+            if len(ends) > 2:
+                raise ValueError(value)
+            return {"min": int(ends[0]), "max": int(ends[-1])}
         except ValueError:
             self.fail(f"{value!r} is not a node count or range, e.g. 8 or 8-32", param, ctx)
 

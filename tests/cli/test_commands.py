@@ -318,3 +318,20 @@ def test_a_number_that_is_not_finite_is_a_usage_error_naming_its_flag(gpu_sizing
     assert f"Invalid value for '{named}'" in ran.err and "not a finite number" in ran.err
     assert "Traceback" not in ran.err and ran.out == ""
 
+
+@pytest.mark.parametrize("nodes", ["8-", "-8", "8-x", "8-16-32"])
+def test_a_node_range_missing_an_end_is_a_usage_error(gpu_sizing, nodes):
+    ran = gpu_sizing("size", "--preset", "llama-3-70b", "--tokens", "2e12", "--nodes", nodes)
+    assert ran.code == 2, ran.err
+    assert "Invalid value for '--nodes'" in ran.err and "e.g. 8 or 8-32" in ran.err
+
+
+def test_gpus_that_do_not_divide_into_the_layout_are_a_usage_error_naming_the_flags(gpu_sizing):
+    # 4 nodes x 8 GPUs = 32 GPUs; tp 8 x pp 3 = 24 does not divide them, and no --dp was given.
+    ran = gpu_sizing("estimate", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes",
+                     "4", "--preset", "llama-3-70b", "--global-batch", "256", "--tp", "8",
+                     "--pp", "3")
+    assert ran.code == 2, ran.err
+    said = " ".join(ran.err.split())
+    assert "32 GPUs (4 nodes x 8) are not divisible by --tp 8 x --pp 3 = 24" in said
+    assert "--dp" in said and "dp*tp*pp*cp" not in said
