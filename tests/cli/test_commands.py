@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from gpu_sizing_cli.numbers import figure
+from gpu_sizing_cli.numbers import figure, money
+from tests.cli.conftest import environment
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 SIZE = ("size", "--preset", "llama-3-70b", "--tokens", "2e12", "--nodes", "8-32", "--term", "1y",
@@ -335,3 +336,24 @@ def test_gpus_that_do_not_divide_into_the_layout_are_a_usage_error_naming_the_fl
     said = " ".join(ran.err.split())
     assert "32 GPUs (4 nodes x 8) are not divisible by --tp 8 x --pp 3 = 24" in said
     assert "--dp" in said and "dp*tp*pp*cp" not in said
+
+
+def test_a_narrow_terminal_folds_the_words_and_keeps_every_number_whole(gpu_sizing, live_api):
+    sizing = json.loads(gpu_sizing(*SIZE, "--json").out)
+    narrow = environment(gpu_sizing.home, GPU_SIZING_URL=live_api.url,
+                         GPU_SIZING_KEY=live_api.key)
+    narrow["COLUMNS"] = "80"
+    ran = gpu_sizing("sizing", sizing["id"], env=narrow)
+    assert ran.code == 0, ran.err
+    lines = ran.out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in ran.out, "a cell was cut short"
+    # Every figure of every row is on one line, whole, as the API's value reads for a person.
+    for c in sizing["result"]["configurations"]:
+        for amount in (c["price"]["total"], c["price"]["monthly"]):
+            assert any(money(amount) in line for line in lines), amount
+        assert any(f"{c['scaling_efficiency'] * 100:.1f}%" in line for line in lines)
+        assert any(f"{c['goodput']['goodput'] * 100:.1f}%" in line for line in lines)
+    advice = sizing["result"]["network_advice"]
+    for option in advice["comparison"]:
+        assert any(money(option["monthly"]) in line for line in lines), option["monthly"]
