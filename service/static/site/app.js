@@ -991,7 +991,6 @@
     if (company) customer.company = company;
     var body = {
       sizing_id: state.sizing.id, rank: state.quoteRank, customer: customer,
-      sizing_client_secret: secretFor("sizing", state.sizing.id),
       term: state.request.term, currency: state.request.currency
     };
     return { body: body, errors: errors };
@@ -1023,7 +1022,8 @@
     $("quote-status").textContent = "Requesting the quote…";
     try {
       var response = await api("POST", "/v1/quotes", {
-        body: body, headers: { "Idempotency-Key": key },
+        // The sizing's secret goes where every route that reads the sizing takes it.
+        body: body, headers: { "Idempotency-Key": key, "Client-Secret": secretFor("sizing", body.sizing_id) },
         onWait: function (s) { $("quote-status").textContent = "The service is busy; retrying in " + s + " s…"; }
       });
       $("quote-status").textContent = "";
