@@ -38,6 +38,15 @@ def package_version(name: str) -> str:
         return "unknown"
 
 
+def is_publishable(key: str | None) -> bool:
+    return bool(key) and key.startswith("pk_")
+
+
+def secret(client_secret: str | None) -> dict[str, str]:
+    """The Client-Secret argument of a generated call, left out when there is none."""
+    return {} if not client_secret else {"client_secret": client_secret}
+
+
 class Api:
     """One server and key for a command's calls, connected on first use."""
 
@@ -72,6 +81,11 @@ class Api:
         if response.status_code >= 400:
             raise ApiError(from_body(response.status_code, response.content, flags or {}))
         return response
+
+    @property
+    def publishable(self) -> bool:
+        """A `pk_` key reads back what it made only with the object's client secret."""
+        return is_publishable(self.settings.key)
 
     def close(self) -> None:
         if self._client is not None:

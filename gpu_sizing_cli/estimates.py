@@ -22,6 +22,7 @@ from rich.markup import escape
 from gpu_sizing_cli.api import Api
 from gpu_sizing_cli.listing import choices
 from gpu_sizing_cli.numbers import (
+    FINITE,
     SCALING_EFFICIENCY_WORDS,
     ByteSize,
     duration,
@@ -56,7 +57,7 @@ def cluster_options(command):
         click.option("--server", required=True, help="Catalog server id, e.g. hgx-h100-8."),
         click.option("--fabric", required=True, help="Catalog fabric id, e.g. ib-ndr-400."),
         click.option("--nodes", type=int, required=True),
-        click.option("--oversubscription", type=float, help="Fabric tier ratio (default 1:1)."),
+        click.option("--oversubscription", type=FINITE, help="Fabric tier ratio (default 1:1)."),
     )):
         command = option(command)
     return command
@@ -84,7 +85,7 @@ def cluster(server: str, fabric: str, nodes: int, oversubscription: float | None
 @click.option("--virtual-stages", type=int, help="Interleaved 1F1B chunks per stage.")
 @click.option("--recompute", type=choices(LayoutRecompute))
 @click.option("--sequence-parallel", is_flag=True, default=None)
-@click.option("--duration-days", type=float, help="A run of this many days: adds its goodput "
+@click.option("--duration-days", type=FINITE, help="A run of this many days: adds its goodput "
               "(interruptions, checkpoints, restarts).")
 @formats
 @click.pass_obj
@@ -96,7 +97,7 @@ def estimate(api: Api, output: str, server: str, fabric: str, nodes: int,
     the model's p10-p90 and, over --duration-days, the goodput."""
     if dp is None:
         gpus_per_node = api.call(get_server, server_id=server).parsed.gpus_per_node
-        dp = max(1, nodes * gpus_per_node // (layout["tp"] * layout["pp"]))
+        dp = data_parallel(nodes, gpus_per_node, layout["tp"], layout["pp"])
     if layout.get("zero_stage") is not None:
         layout["zero_stage"] = int(layout["zero_stage"])
     body = {
@@ -116,6 +117,17 @@ def estimate(api: Api, output: str, server: str, fabric: str, nodes: int,
         write_csv(ESTIMATE_COLUMNS, [result])
     else:
         show_estimate(body, result)
+
+
+def data_parallel(nodes: int, gpus_per_node: int, tp: int, pp: int) -> int:
+    """dp when --dp is not given: every GPU in a data-parallel rank, so the GPUs must divide
+    into tp x pp (the API would otherwise refuse a dp the user never gave)."""
+    gpus, model_parallel = nodes * gpus_per_node, tp * pp
+    if gpus % model_parallel:
+        raise click.UsageError(
+            f"{gpus:,} GPUs ({nodes} nodes x {gpus_per_node}) are not divisible by --tp {tp} x "
+            f"--pp {pp} = {model_parallel}: change --nodes, --tp or --pp, or give --dp")
+    return gpus // model_parallel
 
 
 def raw_columns(names, of) -> list[Column]:

@@ -14,6 +14,7 @@ from gpu_sizing_client.models import (
 )
 
 from gpu_sizing_cli.listing import choices
+from gpu_sizing_cli.numbers import FINITE
 
 
 def switch(name: str, text: str) -> Callable:
@@ -74,7 +75,7 @@ OPTIONS: dict[str, Callable] = {
                                    "ZeRO stage 1)."),
     "fp8_param_gather": switch("fp8_param_gather", "With FP8, all-gather the weights in FP8 "
                                "(default: off)."),
-    "grad_bucket_mb": click.option("--grad-bucket-mb", type=float,
+    "grad_bucket_mb": click.option("--grad-bucket-mb", type=FINITE,
                                    help="MB (1e6 bytes) of gradients per bucket of the "
                                         "data-parallel reduction, as the run sets it (default 0: "
                                         "the framework's own buckets)."),

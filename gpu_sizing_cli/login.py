@@ -7,7 +7,7 @@ import sys
 import click
 from gpu_sizing_client.api.estimates import list_presets
 
-from gpu_sizing_cli.api import Api
+from gpu_sizing_cli.api import Api, is_publishable
 from gpu_sizing_cli.settings import (
     ENV_KEY,
     Settings,
@@ -16,6 +16,14 @@ from gpu_sizing_cli.settings import (
     read_config,
     write_config,
 )
+
+# What a publishable key is for, said when one is stored: the API's rules for `pk_` keys.
+PUBLISHABLE_WORDS = (
+    "This is a publishable key (pk_): it reads the catalog, runs estimates and collectives, "
+    "creates sizings and quote requests of its own sizings, and reads back only what it created, "
+    "with the client secret the creation returned (`gpu-sizing size` prints it; give it as "
+    "--client-secret to `gpu-sizing sizing` and `gpu-sizing quote`). It lists nothing "
+    "(`gpu-sizing sizings` and `quotes` need a secret key, sk_).")
 
 
 def read_key() -> str:
@@ -50,6 +58,8 @@ def login(api: Api, url: str | None) -> None:
     path = config_path()
     write_config(path, {**read_config(path), "url": server, "key": key})
     click.echo(f"logged in to {server} with {masked(key)}; saved in {path} (mode 600)")
+    if is_publishable(key):
+        click.echo(PUBLISHABLE_WORDS)
 
 
 @click.command()

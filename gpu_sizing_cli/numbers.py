@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal, InvalidOperation
 
@@ -116,6 +117,22 @@ class ByteSize(click.ParamType):
 
     def convert(self, value, param, ctx):
         return value if isinstance(value, int) else bytes_size(value)
+
+
+class FiniteFloat(click.ParamType):
+    """A number option that refuses nan and inf: click's float takes them, and JSON has no
+    such numbers, so they would fail on the way to the API instead of naming the flag."""
+
+    name = "FLOAT"
+
+    def convert(self, value, param, ctx):
+        number = value if isinstance(value, float) else click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
+FINITE = FiniteFloat()
 
 
 def scientific(value: float | None) -> str:

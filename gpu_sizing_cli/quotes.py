@@ -16,7 +16,7 @@ from gpu_sizing_client.models import (
     QuoteRequestTerm,
 )
 
-from gpu_sizing_cli.api import Api
+from gpu_sizing_cli.api import Api, secret
 from gpu_sizing_cli.listing import choices, list_command
 from gpu_sizing_cli.numbers import money
 from gpu_sizing_cli.output import Column, stderr, write_json
@@ -25,7 +25,8 @@ QUOTE_FLAGS = {"sizing_id": "SIZING_ID", "rank": "--rank", "term": "--term",
                "currency": "--currency", "support": "--support", "valid_days": "--valid-days",
                "customer.name": "--customer-name", "customer.company": "--company",
                "customer.email": "--email", "customer.country": "--country",
-               "customer.vat_id": "--vat-id", "customer": "--customer-name"}
+               "customer.vat_id": "--vat-id", "customer": "--customer-name",
+               "sizing_client_secret": "--client-secret"}
 
 
 @click.command()
@@ -42,13 +43,16 @@ QUOTE_FLAGS = {"sizing_id": "SIZING_ID", "rank": "--rank", "term": "--term",
 @click.option("--currency", help="Default: the sizing's.")
 @click.option("--support", type=choices(QuoteRequestSupport))
 @click.option("--valid-days", type=int)
+@click.option("--client-secret", metavar="CS", help="With a publishable key (pk_): the client "
+              "secret of the sizing, as `gpu-sizing size` printed it; a secret key needs none.")
 @click.option("--output-dir", "-o", type=click.Path(file_okay=False, path_type=Path), default=".",
               show_default=True, help="Where to save <number>.pdf and <number>.csv.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the quote's JSON document (the saved files' paths go to stderr).")
 @click.pass_obj
 def quote(api: Api, sizing_id, rank: int, customer_name: str, company, email, country, vat_id,
-          term, currency, support, valid_days, output_dir: Path, as_json: bool) -> None:
+          term, currency, support, valid_days, client_secret: str | None, output_dir: Path,
+          as_json: bool) -> None:
     """Quote a sizing's ranked configuration; save the quote's PDF and CSV and say where."""
     customer = {k: v for k, v in (("name", customer_name), ("company", company), ("email", email),
                                   ("country", country), ("vat_id", vat_id)) if v is not None}
@@ -57,13 +61,15 @@ def quote(api: Api, sizing_id, rank: int, customer_name: str, company, email, co
             **{k: v for k, v in optional.items() if v is not None}}
     # One key for every retry: a retry after a dropped connection returns this same quote.
     response = api.call(create_quote, QUOTE_FLAGS, body=QuoteRequest.from_dict(body),
-                        idempotency_key=str(uuid.uuid4()))
+                        idempotency_key=str(uuid.uuid4()), **secret(client_secret))
     created: Quote = response.parsed
     output_dir.mkdir(parents=True, exist_ok=True)
     saved = []
     for operation, suffix in ((get_quote_pdf, "pdf"), (export_quote_csv, "csv")):
         path = output_dir / f"{created.number}.{suffix}"
-        path.write_bytes(api.call(operation, quote_id=uuid.UUID(created.id)).content)
+        # The quote's own secret, from its creation: a publishable key reads it with nothing else.
+        path.write_bytes(api.call(operation, quote_id=uuid.UUID(created.id),
+                                  **secret(created.client_secret or None)).content)
         saved.append(path.resolve())
     if as_json:
         write_json(response.content)

@@ -23,9 +23,9 @@ from gpu_sizing_client.models import (
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
 from gpu_sizing_cli import layouts, sizing_view
-from gpu_sizing_cli.api import Api, ApiError
+from gpu_sizing_cli.api import Api, ApiError, secret
 from gpu_sizing_cli.listing import choices, list_command
-from gpu_sizing_cli.numbers import scientific
+from gpu_sizing_cli.numbers import FINITE, scientific
 from gpu_sizing_cli.output import Column, formats, stderr, write_csv, write_json
 from gpu_sizing_cli.problems import one_line
 
@@ -34,7 +34,11 @@ POLL_S = 0.5
 # Body fields set by a flag of another name; every other field `a_b` is set by `--a-b`.
 FLAG_OF_FIELD = {"workload.preset": "--preset", "workload.seq_len": "--seq-len",
                  "workload": "--preset", "gpu_models": "--gpu", "fabrics_include": "--fabric",
-                 "fabrics_exclude": "--exclude-fabric", **layouts.FLAGS}
+                 "fabrics_exclude": "--exclude-fabric", "headers.Client-Secret": "--client-secret",
+                 **layouts.FLAGS}
+CLIENT_SECRET = click.option(
+    "--client-secret", metavar="CS", help="With a publishable key (pk_): the client secret the "
+    "sizing's creation returned (`gpu-sizing size` prints it); a secret key needs none.")
 
 
 class NodeRange(click.ParamType):
@@ -43,9 +47,12 @@ class NodeRange(click.ParamType):
     def convert(self, value, param, ctx):
         if isinstance(value, dict):
             return value
-        low, _, high = str(value).partition("-")
+        # "8" is 8-8; "8-" names no upper end, so it is refused rather than read as 8.
+        ends = str(value).split("-")
         try:
-            return {"min": int(low), "max": int(high or low)}
+            if len(ends) > 2:
+                raise ValueError(value)
+            return {"min": int(ends[0]), "max": int(ends[-1])}
         except ValueError:
             self.fail(f"{value!r} is not a node count or range, e.g. 8 or 8-32", param, ctx)
 
@@ -64,10 +71,10 @@ def body_flags(body: dict) -> dict[str, str]:
               help='A JSON workload instead of a preset: {"transformer": {...}} or '
                    '{"generic": {...}} (see /docs).')
 @click.option("--seq-len", type=int, help="Override the preset's sequence length.")
-@click.option("--tokens", type=float, help="Tokens to train (transformers), e.g. 2e12.")
-@click.option("--samples", type=float, help="Samples per epoch (sample-based models).")
-@click.option("--epochs", type=float, help="Passes over the samples.")
-@click.option("--duration-days", type=float, help="Deadline; alone, the most work in that time.")
+@click.option("--tokens", type=FINITE, help="Tokens to train (transformers), e.g. 2e12.")
+@click.option("--samples", type=FINITE, help="Samples per epoch (sample-based models).")
+@click.option("--epochs", type=FINITE, help="Passes over the samples.")
+@click.option("--duration-days", type=FINITE, help="Deadline; alone, the most work in that time.")
 @click.option("--nodes", type=NodeRange(), help="Node count or range, e.g. 8-32 (default 1-16).")
 @click.option("--gpus-per-node", type=int)
 @click.option("--gpu", "gpu_models", multiple=True, help="A GPU id to consider (repeat).")
@@ -130,8 +137,16 @@ def size(api: Api, output: str, preset: str | None, workload_file: Path | None,
         except click.ClickException:
             bar.update(task, visible=False)
             raise
+        client_secret = response.parsed.client_secret or None
         response = follow(api, response, lambda s: bar.update(
-            task, completed=s.progress, description=str(s.status)))
+            task, completed=s.progress, description=str(s.status)), client_secret)
+    if api.publishable and client_secret:
+        # A publishable key reads this sizing again, or quotes it, only with its secret, which
+        # the API shows once, in this answer.
+        sizing_id = response.parsed.id
+        stderr.print(f"client secret of sizing {sizing_id}: {client_secret} (give it as "
+                     f"--client-secret to `gpu-sizing sizing {sizing_id}` and `gpu-sizing "
+                     f"quote {sizing_id}`)", soft_wrap=True)
     finish(response, output)
 
 
@@ -140,14 +155,15 @@ def progress_bar() -> Progress:
                     TimeElapsedColumn(), console=stderr)
 
 
-def follow(api: Api, response, update):
+def follow(api: Api, response, update, client_secret: str | None = None):
     """Polls the sizing until it is final, reporting its progress."""
     sizing: Sizing = response.parsed
     update(sizing)
     try:
         while sizing.status in UNDER_WAY:
             time.sleep(POLL_S)
-            response = api.call(get_sizing, sizing_id=sizing.id)
+            response = api.call(get_sizing, FLAG_OF_FIELD, sizing_id=sizing.id,
+                                **secret(client_secret))
             sizing = response.parsed
             update(sizing)
     except KeyboardInterrupt:
@@ -180,16 +196,17 @@ def finish(response, output: str) -> None:
 @click.command("sizing")
 @click.argument("sizing_id", type=click.UUID)
 @click.option("--wait", is_flag=True, help="Follow it with a progress bar until it is final.")
+@CLIENT_SECRET
 @formats
 @click.pass_obj
-def show_sizing(api: Api, output: str, sizing_id, wait: bool) -> None:
+def show_sizing(api: Api, output: str, sizing_id, wait: bool, client_secret: str | None) -> None:
     """Print a sizing: its status, or its ranked configurations once it succeeded."""
-    response = api.call(get_sizing, sizing_id=sizing_id)
+    response = api.call(get_sizing, FLAG_OF_FIELD, sizing_id=sizing_id, **secret(client_secret))
     if wait and response.parsed.status in UNDER_WAY:
         with progress_bar() as bar:
             task = bar.add_task("", total=1.0)
             response = follow(api, response, lambda s: bar.update(
-                task, completed=s.progress, description=str(s.status)))
+                task, completed=s.progress, description=str(s.status)), client_secret)
     finish(response, output)
 
 

@@ -124,6 +124,19 @@ def next_number(session: Session, year: int) -> str:
     return f"Q-{year}-{last:06d}"
 
 
+def with_sizing_secret(body: dict[str, Any], header: str | None) -> dict[str, Any]:
+    """The request with the quoted sizing's client secret in one place: the Client-Secret
+    header, as every route that reads the sizing takes it, or the older body field. Both, and
+    different, is refused rather than one silently chosen."""
+    if not header:  # empty is as if not sent
+        return body
+    given = body.get("sizing_client_secret")
+    if given is not None and given != header:
+        raise Invalid.at("/sizing_client_secret", f"differs from the {client_secrets.HEADER} "
+                         "header; send the sizing's client secret once, in the header")
+    return {**body, "sizing_client_secret": header}
+
+
 def check_permission(principal: Principal, body: dict[str, Any]) -> None:
     """What a publishable key may ask for: a quote of a sizing it made, with that sizing's secret."""
     if not principal.publishable:
@@ -132,7 +145,8 @@ def check_permission(principal: Principal, body: dict[str, Any]) -> None:
         raise Forbidden("A publishable key can only request quotes of the sizings it made")
     if "sizing_client_secret" not in body:
         raise Invalid.at("/sizing_client_secret", "a publishable key quotes a sizing with the "
-                                                  "client_secret its creation returned")
+                                                  "client_secret its creation returned, in the "
+                                                  f"{client_secrets.HEADER} header")
 
 
 def create(session: Session, principal: Principal, body: dict[str, Any],

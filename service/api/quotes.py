@@ -50,6 +50,7 @@ class Quotes(MethodView):
                      "email": "ada@example.com", "country": "DE"},
     })
     @blp.arguments(h.IdempotencyHeaderSchema, location="headers")
+    @blp.arguments(h.ClientSecretHeaderSchema, location="headers")
     @blp.response(201, s.QuoteSchema, headers={"Location": {"schema": {"type": "string"}},
                                                "ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(409, description="A request with this Idempotency-Key is still being "
@@ -57,10 +58,15 @@ class Quotes(MethodView):
     @blp.alt_response(422, description="Invalid input, an unknown or unready sizing, nodes the "
                                        "region cannot deliver, or a reused Idempotency-Key with "
                                        "another request")
-    @blp.doc(operationId="createQuote", summary="Quote a sizing's configuration or an explicit one")
-    def post(self, body, headers):
+    @blp.doc(operationId="createQuote", summary="Quote a sizing's configuration or an explicit one",
+             description="A publishable key quotes a sizing it made, with the client_secret the "
+                         "sizing's creation returned, in the Client-Secret header as on every "
+                         "route that reads the sizing (or, as before, in sizing_client_secret; "
+                         "both, differing, are a 422 naming sizing_client_secret).")
+    def post(self, body, headers, secret):
         session = db.session()
         principal = current_principal()
+        body = quotes.with_sizing_secret(body, secret.get("client_secret"))
         quotes.check_permission(principal, body)
         with idempotency.guarded(session, principal, headers.get("idempotency_key"), body,
                                  settings().idempotency_key_ttl_s) as held:

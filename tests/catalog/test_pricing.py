@@ -138,6 +138,20 @@ def test_tax_follows_the_customer_with_reverse_charge_for_eu_businesses(snap):
     assert unknown.rate is None and "No tax rate on file" in unknown.note
 
 
+def test_a_consumer_in_every_eu_member_state_is_charged_that_state_s_vat(snap):
+    """B2C electronically supplied services are taxed where the consumer lives (Directive
+    2006/112/EC Art. 58): each member state of the reverse-charge area has its rate on file."""
+    book, net = snap.prices, Decimal("1000.00")
+    assert len(book.reverse_charge_countries) == 27
+    for country in sorted(book.reverse_charge_countries):
+        consumer = tax(book, net, "EUR", country, None)
+        assert consumer.rate is not None, country
+        assert consumer.amount == book.round(net * consumer.rate, "EUR") > 0, country
+        assert consumer.label.startswith("VAT ") and consumer.note is None, country
+    assert tax(book, net, "EUR", "AT", None).label == "VAT 20% (AT)"
+    assert tax(book, net, "EUR", "FI", None).amount == Decimal("255.00")
+
+
 @pytest.mark.parametrize("country, vat_id", [("FR", "DE123456789"), ("DE", "FR40303265045"),
                                              ("GR", "GR123456789"), ("NL", "nl123456789B01")])
 def test_a_vat_id_of_another_eu_country_is_refused(snap, country, vat_id):

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from gpu_sizing_cli.numbers import figure
+from gpu_sizing_cli.numbers import figure, money
+from tests.cli.conftest import environment
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 SIZE = ("size", "--preset", "llama-3-70b", "--tokens", "2e12", "--nodes", "8-32", "--term", "1y",
@@ -298,3 +299,61 @@ def test_a_layout_the_model_cannot_take_is_the_api_problem_naming_its_flag(gpu_s
     assert ran.code == 1 and ran.out == ""
     assert ran.error_lines() == [
         "Error: --tp (layout.tp): tp=3 does not divide 32 heads (422 impossible_request)"]
+
+
+@pytest.mark.parametrize("flags, named", [
+    (("size", "--preset", "llama-3-70b", "--tokens", "nan", "--nodes", "8-32"), "--tokens"),
+    (("size", "--preset", "llama-3-70b", "--tokens", "inf", "--nodes", "8-32"), "--tokens"),
+    (("size", "--preset", "llama-3-70b", "--duration-days", "-inf"), "--duration-days"),
+    (("estimate", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "2",
+      "--preset", "llama-3-8b", "--global-batch", "64", "--duration-days", "nan"),
+     "--duration-days"),
+    (("collective", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "2",
+      "--size", "8M", "--oversubscription", "nan"), "--oversubscription"),
+    (("size", "--preset", "llama-3-70b", "--tokens", "2e12", "--grad-bucket-mb", "inf"),
+     "--grad-bucket-mb"),
+])
+def test_a_number_that_is_not_finite_is_a_usage_error_naming_its_flag(gpu_sizing, flags, named):
+    ran = gpu_sizing(*flags)
+    assert ran.code == 2, ran.err
+    assert f"Invalid value for '{named}'" in ran.err and "not a finite number" in ran.err
+    assert "Traceback" not in ran.err and ran.out == ""
+
+
+@pytest.mark.parametrize("nodes", ["8-", "-8", "8-x", "8-16-32"])
+def test_a_node_range_missing_an_end_is_a_usage_error(gpu_sizing, nodes):
+    ran = gpu_sizing("size", "--preset", "llama-3-70b", "--tokens", "2e12", "--nodes", nodes)
+    assert ran.code == 2, ran.err
+    assert "Invalid value for '--nodes'" in ran.err and "e.g. 8 or 8-32" in ran.err
+
+
+def test_gpus_that_do_not_divide_into_the_layout_are_a_usage_error_naming_the_flags(gpu_sizing):
+    # 4 nodes x 8 GPUs = 32 GPUs; tp 8 x pp 3 = 24 does not divide them, and no --dp was given.
+    ran = gpu_sizing("estimate", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes",
+                     "4", "--preset", "llama-3-70b", "--global-batch", "256", "--tp", "8",
+                     "--pp", "3")
+    assert ran.code == 2, ran.err
+    said = " ".join(ran.err.split())
+    assert "32 GPUs (4 nodes x 8) are not divisible by --tp 8 x --pp 3 = 24" in said
+    assert "--dp" in said and "dp*tp*pp*cp" not in said
+
+
+def test_a_narrow_terminal_folds_the_words_and_keeps_every_number_whole(gpu_sizing, live_api):
+    sizing = json.loads(gpu_sizing(*SIZE, "--json").out)
+    narrow = environment(gpu_sizing.home, GPU_SIZING_URL=live_api.url,
+                         GPU_SIZING_KEY=live_api.key)
+    narrow["COLUMNS"] = "80"
+    ran = gpu_sizing("sizing", sizing["id"], env=narrow)
+    assert ran.code == 0, ran.err
+    lines = ran.out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in ran.out, "a cell was cut short"
+    # Every figure of every row is on one line, whole, as the API's value reads for a person.
+    for c in sizing["result"]["configurations"]:
+        for amount in (c["price"]["total"], c["price"]["monthly"]):
+            assert any(money(amount) in line for line in lines), amount
+        assert any(f"{c['scaling_efficiency'] * 100:.1f}%" in line for line in lines)
+        assert any(f"{c['goodput']['goodput'] * 100:.1f}%" in line for line in lines)
+    advice = sizing["result"]["network_advice"]
+    for option in advice["comparison"]:
+        assert any(money(option["monthly"]) in line for line in lines), option["monthly"]

@@ -113,3 +113,27 @@ def test_a_publishable_key_cannot_quote_an_explicit_configuration(site):
         "configuration": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 2,
                           "region": "eu-central"}, "customer": CUSTOMER})
     assert_problem(response, 403, "insufficient_scope")
+
+
+def test_a_visitor_quotes_a_sizing_with_its_secret_in_the_client_secret_header(site):
+    page = site["page"]
+    sizing = page.post("/v1/sizings", json=SIZING, headers={"Prefer": "wait=30"}).get_json()
+    secret = sizing["client_secret"]
+    quote = page.post("/v1/quotes", json={"sizing_id": sizing["id"], "customer": CUSTOMER},
+                      headers={"Client-Secret": secret})
+    assert quote.status_code == 201, quote.get_json()
+    assert quote.get_json()["sizing_id"] == sizing["id"]
+    both = page.post("/v1/quotes", json={"sizing_id": sizing["id"], "customer": CUSTOMER,
+                                         "sizing_client_secret": secret},
+                     headers={"Client-Secret": secret})
+    assert both.status_code == 201, "the same secret in both places is one secret"
+    conflict = page.post("/v1/quotes", json={"sizing_id": sizing["id"], "customer": CUSTOMER,
+                                             "sizing_client_secret": "cs_" + "B" * 32},
+                         headers={"Client-Secret": secret})
+    assert_problem(conflict, 422, "validation_failed")
+    assert [e["pointer"] for e in conflict.get_json()["errors"]] == ["/sizing_client_secret"]
+    assert "Client-Secret header" in conflict.get_json()["errors"][0]["detail"]
+    wrong = page.post("/v1/quotes", json={"sizing_id": sizing["id"], "customer": CUSTOMER},
+                      headers={"Client-Secret": "cs_" + "B" * 32})
+    assert_problem(wrong, 422, "validation_failed")
+    assert [e["pointer"] for e in wrong.get_json()["errors"]] == ["/sizing_id"]

@@ -229,6 +229,49 @@ def test_size_a_cluster_and_request_a_quote(live_server, browser, artifacts):
     driver.save_screenshot(str(artifacts / "06-printable-quote.png"))
 
 
+def test_an_eu_business_gives_its_vat_id_and_is_reverse_charged(live_server, browser):
+    driver = browser
+    open_page(driver, live_server)
+    fill_small_sizing(driver)
+    select(driver, "currency", "EUR")
+    submit_and_wait_for_results(driver)
+    css(driver, "#config-rows tr.config-row")[0].find_element(
+        "css selector", "button.quote-button").click()
+    wait(driver, lambda d: focused_id(d) == "quote-title", message="focus not on the quote form")
+    fill(driver, "customer_name", "Ada Lovelace")
+    fill(driver, "customer_email", "ada@example.com")
+    fill(driver, "customer_country", "FR")
+    error = by_id(driver, "customer_vat_id-error")
+    earlier = {q["id"] for q in api_get(live_server, "/v1/quotes?limit=100")["items"]}
+
+    def new_quotes():
+        return [q for q in api_get(live_server, "/v1/quotes?limit=100")["items"]
+                if q["id"] not in earlier]
+
+    # Checked in the page, in the API's words: no VAT id has a space or starts in lower case.
+    fill(driver, "customer_vat_id", "fr 403 032 650 45")
+    by_id(driver, "quote-submit").click()
+    wait(driver, lambda d: error.is_displayed(), message="no error next to the VAT id")
+    assert "a VAT identification number, e.g. FR40303265045" in error.text
+    assert not new_quotes(), "a refused VAT id made a quote"
+
+    # Refused by the API, not the page: a German VAT id for a customer in France.
+    fill(driver, "customer_vat_id", "DE811569869")
+    by_id(driver, "quote-submit").click()
+    wait(driver, lambda d: error.is_displayed() and "starts with FR" in error.text,
+         message=f"the API's problem was not shown next to the VAT id: {error.text}")
+    assert by_id(driver, "customer_vat_id").get_attribute("aria-invalid") == "true"
+
+    fill(driver, "customer_vat_id", "FR40303265045")
+    by_id(driver, "quote-submit").click()
+    wait(driver, lambda d: focused_id(d) == "quote-number", message="no quote shown")
+    (quote,) = new_quotes()
+    assert quote["customer"]["vat_id"] == "FR40303265045"
+    assert quote["totals"]["tax_label"] == "VAT reverse charge (FR)"
+    shown = by_id(driver, "quote-result").text
+    assert "VAT reverse charge (FR)" in shown and "VAT id FR40303265045" in shown
+
+
 def test_bad_input_is_shown_next_to_its_field(live_server, browser, artifacts):
     driver = browser
     open_page(driver, live_server)

@@ -19,10 +19,14 @@ from typing import cast
 def _get_kwargs(
     *,
     body: QuoteRequest,
+    client_secret: str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(client_secret, Unset):
+        headers["Client-Secret"] = client_secret
+
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
 
@@ -157,12 +161,18 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: QuoteRequest,
+    client_secret: str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
 ) -> Response[Problem | Quote]:
     """ Quote a sizing's configuration or an explicit one
 
+     A publishable key quotes a sizing it made, with the client_secret the sizing's creation returned, in
+    the Client-Secret header as on every route that reads the sizing (or, as before, in
+    sizing_client_secret; both, differing, are a 422 naming sizing_client_secret).
+
     Args:
+        client_secret (str | Unset):
         idempotency_key (str | Unset):
         body (QuoteRequest):
 
@@ -177,6 +187,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+client_secret=client_secret,
 idempotency_key=idempotency_key,
 
     )
@@ -191,12 +202,18 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: QuoteRequest,
+    client_secret: str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
 ) -> Problem | Quote | None:
     """ Quote a sizing's configuration or an explicit one
 
+     A publishable key quotes a sizing it made, with the client_secret the sizing's creation returned, in
+    the Client-Secret header as on every route that reads the sizing (or, as before, in
+    sizing_client_secret; both, differing, are a 422 naming sizing_client_secret).
+
     Args:
+        client_secret (str | Unset):
         idempotency_key (str | Unset):
         body (QuoteRequest):
 
@@ -212,6 +229,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+client_secret=client_secret,
 idempotency_key=idempotency_key,
 
     ).parsed
@@ -220,12 +238,18 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: QuoteRequest,
+    client_secret: str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
 ) -> Response[Problem | Quote]:
     """ Quote a sizing's configuration or an explicit one
 
+     A publishable key quotes a sizing it made, with the client_secret the sizing's creation returned, in
+    the Client-Secret header as on every route that reads the sizing (or, as before, in
+    sizing_client_secret; both, differing, are a 422 naming sizing_client_secret).
+
     Args:
+        client_secret (str | Unset):
         idempotency_key (str | Unset):
         body (QuoteRequest):
 
@@ -240,6 +264,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+client_secret=client_secret,
 idempotency_key=idempotency_key,
 
     )
@@ -254,12 +279,18 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: QuoteRequest,
+    client_secret: str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
 ) -> Problem | Quote | None:
     """ Quote a sizing's configuration or an explicit one
 
+     A publishable key quotes a sizing it made, with the client_secret the sizing's creation returned, in
+    the Client-Secret header as on every route that reads the sizing (or, as before, in
+    sizing_client_secret; both, differing, are a 422 naming sizing_client_secret).
+
     Args:
+        client_secret (str | Unset):
         idempotency_key (str | Unset):
         body (QuoteRequest):
 
@@ -275,6 +306,7 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+client_secret=client_secret,
 idempotency_key=idempotency_key,
 
     )).parsed
