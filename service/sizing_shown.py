@@ -587,7 +587,8 @@ def efficiency_series(found: Search, top: int, references: dict) -> EfficiencySe
     layout, micro_batch = cands.layout_at(top), cands.micro_batch_at(top)
     reference = references.get(server)
     lines = series.fabric_lines(
-        clusters, series.node_counts(min(request.node_counts), max(request.node_counts)),
+        clusters, series.node_counts(min(request.node_counts), max(request.node_counts),
+                                     int(cands.nodes[top])),
         request.model, found.training, layout, micro_batch, request.batch_fixed,
         found.max_global_batch, snap.constants, reference)
     return EfficiencySeries(

@@ -14,16 +14,17 @@ from sizing.workload import Layout, Training, Transformer
 MAX_NODES = 1024
 
 
-def node_counts(lowest: int, highest: int) -> list[int]:
+def node_counts(lowest: int, highest: int, rank_one: int) -> list[int]:
     """The requested range and one step either side: every count of a short range, powers of
-    two (and the ends) of a long one."""
+    two (and the ends) of a long one; always rank 1's own node count, so that the plot shows
+    the configuration it is drawn for."""
     if highest - lowest + 1 <= 8:
-        return list(range(max(1, lowest - 1), min(highest + 1, MAX_NODES) + 1))
+        return sorted({*range(max(1, lowest - 1), min(highest + 1, MAX_NODES) + 1), rank_one})
     powers = [2**k for k in range(11) if 2**k <= MAX_NODES]
     inside = [p for p in powers if lowest <= p <= highest]
     below = [p for p in powers if p < lowest][-1:]
     above = [p for p in powers if p > highest][:1]
-    return sorted({*inside, lowest, highest, *below, *above})
+    return sorted({*inside, lowest, highest, rank_one, *below, *above})
 
 
 def rate_of(model, results: dict) -> np.ndarray:
