@@ -647,18 +647,27 @@ def notes(found: Search) -> list[str]:
 def one_node_notes(found: Search, references: dict, configurations: tuple,
                    plot: EfficiencySeries | None) -> list[str]:
     """What efficiency_vs_one_node is measured against, per server: a one-node layout that does
-    not fit, or one slower per GPU than a configuration on more nodes (a ratio above 1)."""
+    not fit, or one slower per GPU than a configuration on more nodes (a ratio above 1). The
+    ratio quoted is the highest of the configurations in the requested node range: the plot's
+    step either side of it is no configuration the customer asked for."""
     servers = found.snap.servers
-    above: dict[str, float] = {}
+    lowest, highest = min(found.request.node_counts), max(found.request.node_counts)
+    # Per server, the highest ratio and where it is, so that a reader finds the figure quoted.
+    above: dict[str, tuple[float, str]] = {}
+
+    def held(server: str, ratio: float | None, where: str) -> None:
+        if ratio is not None and ratio > above.get(server, (0.0, ""))[0]:
+            above[server] = (ratio, where)
+
     for c in configurations:
-        if c.efficiency_vs_one_node is not None:
-            above[c.server.id] = max(above.get(c.server.id, 0.0), c.efficiency_vs_one_node)
+        held(c.server.id, c.efficiency_vs_one_node,
+             f"in rank {c.rank} at {c.nodes} nodes of {c.fabric.name}")
     if plot is not None:
         for line in plot.lines:
             for point in line.points:
-                if point.efficiency_vs_one_node is not None:
-                    above[plot.server] = max(above.get(plot.server, 0.0),
-                                             point.efficiency_vs_one_node)
+                if lowest <= point.nodes <= highest:
+                    held(plot.server, point.efficiency_vs_one_node,
+                         f"in the efficiency series at {point.nodes} nodes of {line.fabric_name}")
     out = []
     for server, reference in sorted(references.items(), key=lambda kv: kv[0]):
         if reference is None:
@@ -668,9 +677,10 @@ def one_node_notes(found: Search, references: dict, configurations: tuple,
             out.append(f"The model does not fit on one node of {name}: "
                        "efficiency_vs_one_node compares with one node's throughput per GPU as "
                        "if memory allowed it.")
-        if above.get(server, 0.0) > 1:
+        ratio, where = above.get(server, (0.0, ""))
+        if ratio > 1:
             out.append(
-                f"efficiency_vs_one_node reaches {above[server]:.2f} on {name}: its reference "
+                f"efficiency_vs_one_node reaches {ratio:.2f} on {name}, {where}: its reference "
                 "is the fastest layout on one node"
                 + (" that fits" if reference.fits_memory else "")
                 + f", {explain.one_node_layout(reference.layout, reference.micro_batch)}, "
