@@ -721,9 +721,9 @@ def hot_spare_note(found: Search, i: int) -> str:
     cost_per_unit = np.array([float(p.total) for p in choice.price]) / np.array(choice.work)
     score = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
     difference = with_.total - without.total
-    # The note quotes the figures as the result rounds them, so the two never disagree.
-    hours = tuple(significant(h) for h in choice.hours)
-    work = tuple(significant(w) for w in choice.work)
+    # Times and work unrounded: the note rounds them only to write them, so that a difference
+    # is never one of rounded figures (7913.96 h rounded to 7914 read 329.8 days, not 329.7).
+    hours, work = choice.hours, choice.work
     currency = request.currency
     return explain.hot_spare_advice(
         taken=bool(found.spares[i]), spares=choice.spares,

@@ -1,6 +1,8 @@
 """The model's numbers in words: a configuration's bottleneck, its assumptions, why it ranks."""
 from __future__ import annotations
 
+import math
+
 from sizing.collectives import CHOSEN
 from sizing.compute import conv_saturation
 from sizing.hardware import Cluster
@@ -314,18 +316,47 @@ def why_rank(rank: int, objective: str, by_work: bool, time: float, cost: float,
             f"against rank 1 (scaling efficiency {scaling_efficiency:.0%}).")
 
 
+def _counted(text: str, unit: str) -> str:
+    """A number as written and its unit, singular only for one (1 or 1.0) as written."""
+    return f"{text} {unit}" if float(text.replace(",", "")) == 1 else f"{text} {unit}s"
+
+
 def duration(hours: float) -> str:
     """A time to train as a person says it."""
     if hours < 1:
-        return f"{max(hours * 60, 1):,.0f} minutes"
+        minutes = f"{hours * 60:,.0f}"
+        return "under a minute" if minutes == "0" else _counted(minutes, "minute")
     if hours < 48:
-        return f"{hours:,.0f} hours"
-    return f"{hours / 24:,.0f} days"
+        return _counted(f"{hours:,.0f}", "hour")
+    return _counted(f"{hours / 24:,.0f}", "day")
 
 
-def tenths(hours: float) -> str:
-    """A time to train to a tenth, where a difference between two of them is small."""
-    return f"{hours:,.1f} hours" if hours < 48 else f"{hours / 24:,.1f} days"
+def _two_figures(value: float) -> str:
+    """`value` (positive) to two significant figures, without an exponent: 30, 5.0, 0.62."""
+    decimals = max(0, 1 - math.floor(math.log10(value)))
+    return f"{round(value, decimals):,.{decimals}f}"
+
+
+def time_saved(hours: float) -> str:
+    """A difference between two times to train, in the unit a person says it and to two
+    significant figures, so that half an hour reads 30 minutes and 5.04 hours 5.0 hours."""
+    if hours <= 0:
+        return "nothing"
+    for unit, size in (("day", 24.0), ("hour", 1.0), ("minute", 1 / 60)):
+        if hours >= (2 * size if unit == "day" else size):
+            return _counted(_two_figures(hours / size), unit)
+    return _counted(_two_figures(hours * 3600), "second")
+
+
+def before_and_after(before: float, after: float) -> tuple[str, str]:
+    """Two times to train in one unit, to the fewest decimals (from a tenth) that tell them
+    apart: half an hour saved on 71 days reads 71.52 to 71.50 days, not 71.5 to 71.5."""
+    size, unit = (24.0, "days") if min(before, after) >= 48 else (1.0, "hours")
+    for decimals in range(1, 5):
+        texts = (f"{before / size:,.{decimals}f}", f"{after / size:,.{decimals}f}")
+        if texts[0] != texts[1]:
+            break
+    return f"{texts[0]} {unit}", f"{texts[1]} {unit}"
 
 
 # What each objective weighs, as the hot-spare verdict says it (by the amount of work; for a
@@ -345,9 +376,12 @@ def hot_spare_advice(*, taken: bool, spares: int, reschedule_minutes: tuple[floa
     objective's score (negative: they worsen it)."""
     nodes = f"{spares} spare node{'s' if spares != 1 else ''}"
     before, after = goodput
-    bought = (f"cuts the time to train by {duration(hours[0] - hours[1])} "
-              f"({tenths(hours[0])} to {tenths(hours[1])})" if hours is not None
-              else f"trains {work_gain:+.2%} more {unit} in the time given")
+    if hours is not None:
+        shown = before_and_after(*hours)
+        bought = (f"cuts the time to train by {time_saved(hours[0] - hours[1])} "
+                  f"({shown[0]} to {shown[1]})")
+    else:
+        bought = f"trains {work_gain:+.2%} more {unit} in the time given"
     goal = _SPARE_GOALS[objective]
     if hours is None and objective == "fastest":
         goal = f"{unit} trained in the time given"
