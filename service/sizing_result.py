@@ -408,7 +408,11 @@ class WorkloadSummary:
 
     name: str
     kind: Literal["transformer", "generic"]
-    params: float
+    # Counted from the model's dimensions, so exact: a quote that writes it in billions must
+    # not round an already rounded count (70,553,698,304 stored as 7.055e10 read 70.5 B).
+    params: float = field(metadata={"description": "Parameters, counted from the model's "
+                                                   "dimensions: exact, not rounded",
+                                    "digits": 0})
     tokens: float | None = field(**as_given("Tokens to train"))
     samples_per_epoch: float | None = field(**as_given(
         "Samples per epoch: given, or the preset's dataset"))
