@@ -674,16 +674,15 @@ def one_node_notes(found: Search, references: dict, configurations: tuple,
             continue
         name = servers[server].name
         if not reference.fits_memory:
-            out.append(f"The model does not fit on one node of {name}: "
-                       "efficiency_vs_one_node compares with one node's throughput per GPU as "
-                       "if memory allowed it.")
+            out.append(f"The model does not fit on one node of {name}: there is no one-node "
+                       "run to compare with, so efficiency_vs_one_node is null on it "
+                       "(scaling_efficiency still says how much of each step is GPU work).")
         ratio, where = above.get(server, (0.0, ""))
         if ratio > 1:
             out.append(
                 f"efficiency_vs_one_node reaches {ratio:.2f} on {name}, {where}: its reference "
-                "is the fastest layout on one node"
-                + (" that fits" if reference.fits_memory else "")
-                + f", {explain.one_node_layout(reference.layout, reference.micro_batch)}, "
+                "is the fastest layout on one node that fits, "
+                f"{explain.one_node_layout(reference.layout, reference.micro_batch)}, "
                 "and more nodes spread ZeRO's shards wider, letting a layout shard or "
                 "recompute less than one node's memory forces, so it runs faster per GPU. The "
                 "ratio compares layouts as well as node counts; it is no scaling efficiency "

@@ -38,8 +38,8 @@ class OneNodeReference:
 
     server: str
     throughput_per_gpu: float
-    # False when no one-node layout fits in memory: the scale is then one node's speed as if
-    # memory allowed it, still the same for every fabric and node count of the server.
+    # False when no one-node layout fits in memory: its throughput is then one node's speed as
+    # if memory allowed it, a run no one could make, so no ratio is given against it.
     fits_memory: bool
     # The reference's own layout: the fastest per GPU on one node (of those that fit, where one
     # does), which need not be the layout of the configuration it is compared with.
@@ -67,8 +67,9 @@ def one_node_reference(cluster: Cluster, model, training: Training, space: Layou
 
 
 def vs_one_node(throughput: float, gpus: int, reference: OneNodeReference | None) -> float | None:
-    """Throughput per GPU against the best one-node layout of the same server."""
-    if reference is None or reference.throughput_per_gpu <= 0:
+    """Throughput per GPU against the best one-node layout of the same server; None where
+    there is none, or none that fits in memory (there is no one-node run to compare with)."""
+    if reference is None or not reference.fits_memory or reference.throughput_per_gpu <= 0:
         return None
     return throughput / gpus / reference.throughput_per_gpu
 

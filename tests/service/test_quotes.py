@@ -211,6 +211,21 @@ def test_the_document_writes_the_parameters_from_their_exact_count(client):
     assert "Llama 3 70B (70.6 B parameters)" in html
 
 
+def test_no_ratio_against_one_node_where_none_fits_reaches_the_quote(client):
+    """405B on 64-128 H100 nodes fits on no single node: the quote gives no ratio against one."""
+    sizing = client.post("/v1/sizings", json={**SIZING, "workload": {"preset": "llama-3-405b"},
+                                              "tokens": 15e12, "nodes": {"min": 64, "max": 128}},
+                         headers={"Prefer": "wait=30"}).get_json()
+    assert not sizing["result"]["efficiency_series"]["one_node_fits_memory"]
+    quote = client.post("/v1/quotes", json={
+        "sizing_id": sizing["id"], "rank": 1,
+        "customer": {"name": "Ada", "country": "DE"}}).get_json()
+    assert quote["performance"]["scaling_efficiency"] > 0
+    assert quote["performance"]["efficiency_vs_one_node"] is None
+    html = client.get(f"/v1/quotes/{quote['id']}/document").get_data(as_text=True)
+    assert "against one node" not in html
+
+
 def test_reverse_charge_for_an_eu_business_abroad(client):
     business = {**EXPLICIT, "customer": {"name": "Ada", "country": "FR", "vat_id": "FR40303265045"}}
     quote = client.post("/v1/quotes", json=business).get_json()
