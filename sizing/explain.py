@@ -121,11 +121,38 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
             f"communication {100 * share:.0f}% in all.")
 
 
-# The fused attention kernels in words (sizing.workload.ATTENTION_KERNELS).
+# The fused attention kernels in words (sizing.workload.ATTENTION_KERNELS), and the constant
+# each one's efficiency is read from (a GPU without its own kernel generation falls back to
+# FlashAttention-2's, sizing.constants.FALLBACKS).
 _ATTENTION_WORDS = {"flash2": "fused attention as FlashAttention-2",
                     "flash3": "fused attention at the GPU's own kernel (FlashAttention-3 or "
-                              "cuDNN on Hopper, FlashAttention-2 where there is none)",
+                              "cuDNN on Hopper, FlashAttention-4 on Blackwell)",
                     "triton": "fused attention as FlashAttention in Triton"}
+_ATTENTION_TABLES = {"flash2": "flash2_attention_efficiency",
+                     "flash3": "flash3_attention_efficiency",
+                     "triton": "triton_attention_efficiency"}
+
+
+def attention_words(kernel: str, gpu, constants) -> str:
+    """The fused attention the estimate assumes on this GPU, and whether its efficiency is
+    measured or an estimate, as catalog model.yaml says."""
+    table, estimated = constants.per_gpu_source(_ATTENTION_TABLES[kernel], gpu.id)
+    words = _ATTENTION_WORDS[kernel]
+    if kernel == "flash3" and table != _ATTENTION_TABLES["flash3"]:
+        words = "fused attention as FlashAttention-2 (the model has no later kernel for this GPU)"
+    if estimated:
+        share = constants.per_gpu(table, gpu.id)
+        words += (f" at {share:.0%} of its 16-bit peak, an estimate with no measurement read "
+                  f"(catalog model.yaml {table})")
+    return words
+
+
+def collective_library(gpu) -> str:
+    """What the collectives sentence assumes: AMD's GPUs (xGMI inside the node) run RCCL, which
+    the model prices with NCCL's algorithms and tuning tables, as no RCCL tables are read."""
+    if gpu.intra_link == "xgmi":
+        return "RCCL, modelled with NCCL 2.20's algorithms and tuning tables"
+    return "NCCL 2.20's algorithms"
 
 # What each kind of collective of a step is, for the words.
 _COLLECTIVES = (("tp", "tensor-parallel all-reduce"), ("ep", "expert all-to-all"),
@@ -178,8 +205,8 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
                    + constants.bytes_per_param_optimizer)
     out = []
     add = out.append
-    attention = (_ATTENTION_WORDS[layout.fused_attention_kernel] if layout.flash_attention
-                 else "unfused attention")
+    attention = (attention_words(layout.fused_attention_kernel, cluster.gpu, constants)
+                 if layout.flash_attention else "unfused attention")
     add(f"Compute ({layout.framework}): GEMMs at {100 * float(r['compute_efficiency']):.0f}% of "
         f"the {cluster.gpu.name} dense 16-bit peak for this per-GPU work size"
         f"{', linear layers in FP8' if training.precision == 'fp8' else ''}; "
@@ -189,9 +216,9 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
     add(f"Inter-node bandwidth {float(r['inter_node_bandwidth_gbs']):.1f} GB/s per node "
         f"({cluster.server.nics_per_node} x {cluster.nic_rate_effective_gbps:g} Gb/s x "
         f"{f.achievable_fraction:g} achievable fraction{', then reduced' if reduced else ''}).")
-    add("Collectives: NCCL 2.20's algorithms (ring, tree, NVLS, NVLS-Tree, CollNet) and "
-        "protocols with "
-        "its latency model, the fastest chosen per message size as NCCL does; "
+    add(f"Collectives: {collective_library(cluster.gpu)} (ring, tree, NVLS, NVLS-Tree, "
+        "CollNet) and protocols with its latency model, the fastest chosen per message size "
+        "as NCCL does; "
         + collective_routes(layout, r) + ".")
     if layout.overlaps_gradients and layout.zero_stage == 1 and layout.overlaps_param_gather:
         add(f"Distributed optimizer: the gradients' reduce-scatter in {_buckets(layout, constants)} "

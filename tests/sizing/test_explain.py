@@ -1,8 +1,15 @@
 """The bottleneck in words: every term of the step's breakdown can be the one named."""
 import pytest
 
-from sizing.explain import (before_and_after, bottleneck, duration, hot_spare_advice, no_hot_spares,
-                             time_saved)
+from sizing.explain import (
+    before_and_after,
+    bottleneck,
+    duration,
+    hot_spare_advice,
+    no_hot_spares,
+    time_saved,
+)
+from sizing.hardware import Cluster
 from sizing.presets import preset_model
 from sizing.step import BREAKDOWN_KEYS, estimate
 from sizing.workload import Layout, Training
@@ -132,3 +139,32 @@ def test_the_hot_spare_note_subtracts_the_times_before_rounding_them():
             objective_gain=-0.01, tolerance=0.05)
     assert "by 4.8 hours (329.9 days to 329.7 days)" in said((7918.76, 7913.96))
     assert "by 30 minutes (71.52 days to 71.50 days)" in said((1716.5, 1716.0))
+
+
+def _assumed(server, fabrics, constants):
+    e = estimate(Cluster(server, fabrics["ib-ndr-400"], 2, True), preset_model("llama-3-8b"),
+                 Training(256, 1), Layout(framework="megatron", tp=1, pp=1, dp=16,
+                                          attention_kernel="flash3"), constants)
+    compute = next(a for a in e.assumptions if a.startswith("Compute"))
+    collectives = next(a for a in e.assumptions if a.startswith("Collectives"))
+    return compute, collectives
+
+
+def test_an_amd_gpu_is_said_to_run_rccl_and_an_estimated_attention_kernel(snap, fabrics,
+                                                                          constants):
+    """MI300X: no Hopper kernel, no NCCL; what the model assumes for it instead, and that the
+    attention's efficiency is an estimate (catalog model.yaml says so)."""
+    compute, collectives = _assumed(snap.servers["oam-mi300x-8"], fabrics, constants)
+    assert "Hopper" not in compute and "FlashAttention-3" not in compute, compute
+    assert ("fused attention as FlashAttention-2 (the model has no later kernel for this GPU) "
+            f"at {constants.flash2_attention_efficiency['mi300x']:.0%} of its 16-bit peak, an "
+            "estimate with no measurement read (catalog model.yaml "
+            "flash2_attention_efficiency)") in compute, compute
+    assert collectives.startswith(
+        "Collectives: RCCL, modelled with NCCL 2.20's algorithms and tuning tables"), collectives
+
+
+def test_an_h100_keeps_nccl_and_its_measured_hopper_kernel(snap, fabrics, constants):
+    compute, collectives = _assumed(snap.servers["hgx-h100-8"], fabrics, constants)
+    assert "FlashAttention-3 or cuDNN on Hopper" in compute and "estimate" not in compute
+    assert collectives.startswith("Collectives: NCCL 2.20's algorithms"), collectives
