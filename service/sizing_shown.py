@@ -700,8 +700,9 @@ def storage_note(found: Search, i: int) -> str:
     needed_gbs, offer_gbs = significant(view.storage_needed_gbs), significant(view.storage_offer_gbs)
     enough = ("enough" if offer_gbs >= needed_gbs else
               "short of it: checkpoints take more of the run, as the goodput counts")
-    return (f"Checkpoints of rank 1 ({view.checkpoint_size_gb:,.0f} GB every "
-            f"{view.checkpoint_interval_hours:.1f} h) stay under {share:.0%} of the run with "
+    # Significant figures, not decimals: a ResNet-50's 0.41 GB checkpoint read "0 GB".
+    return (f"Checkpoints of rank 1 ({significant_text(view.checkpoint_size_gb)} GB every "
+            f"{significant_text(view.checkpoint_interval_hours, 2)} h) stay under {share:.0%} of the run with "
             f"{significant_text(needed_gbs)} GB/s of storage; the storage offer gives this job "
             f"{significant_text(offer_gbs)} GB/s ({rel.storage_write_gbs_per_node:g} GB/s per "
             f"node, {rel.storage_write_gbs_total:g} GB/s in all), {enough}. The goodput assumes "

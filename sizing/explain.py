@@ -364,26 +364,40 @@ def _two_figures(value: float) -> str:
     return f"{round(value, decimals):,.{decimals}f}"
 
 
+# Units a time is said in, with the length of one in hours, from the longest; a time takes the
+# first whose threshold (in hours) it reaches (days from two of them, as `duration` says them).
+_TIME_UNITS = (("day", 24.0, 48.0), ("hour", 1.0, 1.0), ("minute", 1 / 60, 1 / 60),
+               ("second", 1 / 3600, 0.0))
+
+
+def _time_unit(hours: float) -> tuple[str, float]:
+    return next((name, size) for name, size, threshold in _TIME_UNITS if hours >= threshold)
+
+
 def time_saved(hours: float) -> str:
     """A difference between two times to train, in the unit a person says it and to two
     significant figures, so that half an hour reads 30 minutes and 5.04 hours 5.0 hours."""
     if hours <= 0:
         return "nothing"
-    for unit, size in (("day", 24.0), ("hour", 1.0), ("minute", 1 / 60)):
-        if hours >= (2 * size if unit == "day" else size):
-            return _counted(_two_figures(hours / size), unit)
-    return _counted(_two_figures(hours * 3600), "second")
+    if hours * 3600 < 1e-3:
+        return "less than a millisecond"
+    name, size = _time_unit(hours)
+    return _counted(_two_figures(hours / size), name)
 
 
 def before_and_after(before: float, after: float) -> tuple[str, str]:
-    """Two times to train in one unit, to the fewest decimals (from a tenth) that tell them
-    apart: half an hour saved on 71 days reads 71.52 to 71.50 days, not 71.5 to 71.5."""
-    size, unit = (24.0, "days") if min(before, after) >= 48 else (1.0, "hours")
-    for decimals in range(1, 5):
-        texts = (f"{before / size:,.{decimals}f}", f"{after / size:,.{decimals}f}")
+    """Two times to train in one unit, to the fewest decimals (from a tenth, or from three
+    significant figures below one of the unit) that tell them apart: half an hour saved on 71
+    days reads 71.52 to 71.50 days, not 71.5 to 71.5."""
+    name, size = _time_unit(min(before, after))
+    values = (before / size, after / size)
+    low = min(values)
+    first = 1 if low <= 0 or low >= 1 else max(1, 2 - math.floor(math.log10(low)))
+    for decimals in range(first, first + 4):
+        texts = tuple(f"{v:,.{decimals}f}" for v in values)
         if texts[0] != texts[1]:
             break
-    return f"{texts[0]} {unit}", f"{texts[1]} {unit}"
+    return f"{texts[0]} {name}s", f"{texts[1]} {name}s"
 
 
 # What each objective weighs, as the hot-spare verdict says it (by the amount of work; for a

@@ -282,6 +282,19 @@ def test_a_cnn_preset_takes_samples_or_a_duration(app, work):
     assert response.get_json()["status"] == "succeeded", response.get_json()["error"]
 
 
+def test_a_small_run_is_written_in_figures_that_show_it(app):
+    """1,000 ResNet-50 samples: a checkpoint under a gigabyte and a run of hundredths of a
+    second read in significant figures, never 0 GB or 0.0000 hours."""
+    result = sized(app, "resnet-50", (1, 2), samples=1000, epochs=1)
+    notes = " ".join(result["notes"])
+    g = result["configurations"][0]["goodput"]
+    assert 0 < g["checkpoint_size_gb"] < 1 and g["checkpoint_interval_hours"] < 1
+    assert re.search(r"Checkpoints of rank 1 \(0\.[0-9]{3} GB every 0\.[0-9]{2} h\)", notes), notes
+    assert result["configurations"][0]["time_to_train_hours"] * 3600 < 1
+    times = re.search(r"\(([0-9.]+) seconds to ([0-9.]+) seconds\)", notes)
+    assert times and times[1] != times[2] and float(times[1]) > 0, notes
+
+
 def test_presets_say_which_unit_of_work_they_take(app):
     presets = {p["id"]: p for p in authorised(app).get("/v1/presets").get_json()}
     assert presets["resnet-50"]["kind"] == "generic"
