@@ -295,6 +295,13 @@ def test_a_small_run_is_written_in_figures_that_show_it(app):
     assert times and times[1] != times[2] and float(times[1]) > 0, notes
 
 
+def test_tokens_with_a_duration_take_it_as_a_deadline(app):
+    """Work and duration_days together are no 422: the duration rules out what ends later."""
+    result = sized(app, "llama-3-70b", (4, 16), tokens=2e11, duration_days=30)
+    assert result["excluded"]["deadline"] > 0 and result["configurations"]
+    assert all(c["time_to_train_hours"] <= 30 * 24 for c in result["configurations"])
+
+
 def test_presets_say_which_unit_of_work_they_take(app):
     presets = {p["id"]: p for p in authorised(app).get("/v1/presets").get_json()}
     assert presets["resnet-50"]["kind"] == "generic"
