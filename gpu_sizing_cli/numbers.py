@@ -73,9 +73,22 @@ def money(amount: str | None, currency: str | None = None) -> str:
     return f"{grouped} {currency}" if currency else grouped
 
 
+def _short(hours: float) -> tuple[str, float]:
+    """The unit of a time under an hour, and its length in hours: a tenth of an hour would
+    write a run of seconds as 0.0 h."""
+    return ("s", 1 / 3600) if hours < 1 / 60 else ("min", 1 / 60)
+
+
+def _two_figures(value: float) -> str:
+    return "0" if value <= 0 else f"{value:.{max(0, 1 - math.floor(math.log10(value)))}f}"
+
+
 def duration(hours: float | None) -> str:
     if hours is None:
         return "-"
+    if hours < 1:
+        unit, size = _short(hours)
+        return f"{_two_figures(hours / size)} {unit}"
     if hours < 48:
         return f"{hours:.1f} h"
     days = hours / 24
@@ -84,6 +97,9 @@ def duration(hours: float | None) -> str:
 
 def duration_range(p10_hours: float, p90_hours: float) -> str:
     """A p10-p90 of time in one unit, the one the longer end reads in: 318–549 days."""
+    if p90_hours < 1:
+        unit, size = _short(p90_hours)
+        return f"{_two_figures(p10_hours / size)}–{_two_figures(p90_hours / size)} {unit}"
     if p90_hours < 48:
         return f"{p10_hours:.1f}–{p90_hours:.1f} h"
     low, high = p10_hours / 24, p90_hours / 24
@@ -136,7 +152,7 @@ FINITE = FiniteFloat()
 
 
 def scientific(value: float | None) -> str:
-    """Amounts of work: 2e12 tokens reads as 2.0e12."""
+    """Amounts of work: 2e12 tokens reads as 2.0e12, 1000 samples as 1,000."""
     if value is None:
         return "-"
-    return f"{value:.3g}" if value < 1e6 else f"{value:.2e}".replace("e+", "e")
+    return figure(value) if value < 1e6 else f"{value:.2e}".replace("e+", "e")

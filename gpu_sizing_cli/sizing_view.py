@@ -124,7 +124,9 @@ def amount(result: SizingResult) -> str | None:
     if w.tokens:
         return f"{scientific(w.tokens)} tokens"
     if w.samples_per_epoch:
-        return f"{scientific(w.samples_per_epoch)} samples x {figure(w.epochs or 1)} epochs"
+        epochs = w.epochs or 1
+        return (f"{scientific(w.samples_per_epoch)} samples x {figure(epochs)} "
+                f"epoch{'' if epochs == 1 else 's'}")
     return None
 
 

@@ -19,11 +19,13 @@ def described(text: str, **more) -> dict:
 # The reference is the server's fastest one-node layout, not the compared configuration's own:
 # more nodes can let a layout shard less than one node must, so the ratio can pass 1.
 ONE_NODE_MEANS = (
-    "Throughput per GPU over that of the server's fastest layout on one node (of those that "
-    "fit, where one does; efficiency_series.one_node_layout): one scale for every fabric and "
-    "node count. It compares layouts as well as node counts, so it exceeds 1 where more nodes "
-    "let a layout shard less (less tensor or pipeline parallelism, less recomputation) than "
-    "one node's memory forces; the notes then say so")
+    "Throughput per GPU over that of the server's fastest layout on one node that fits "
+    "(efficiency_series.one_node_layout): one scale for every fabric and node count; null "
+    "where no one-node layout fits in memory (efficiency_series.one_node_fits_memory false), "
+    "as there is no one-node run to compare with. It compares layouts as well as node "
+    "counts, so it exceeds 1 where more nodes let a layout shard less (less tensor or "
+    "pipeline parallelism, less recomputation) than one node's memory forces; the notes then "
+    "say so")
 
 
 @dataclass(frozen=True)
@@ -387,9 +389,10 @@ class EfficiencySeries:
     one_node_throughput_per_gpu: float | None = field(**described(
         "The scale of efficiency_vs_one_node: the throughput per GPU of one_node_layout"))
     one_node_fits_memory: bool = field(**described(
-        "Whether one_node_layout fits one node's memory (False: no one-node layout fits, the "
-        "scale is one node's speed as if memory allowed); says nothing of layout_family, which "
-        "may not fit one node"))
+        "Whether one_node_layout fits one node's memory (False: no one-node layout fits, "
+        "one_node_throughput_per_gpu is one node's speed as if memory allowed, a run no one "
+        "could make, and every efficiency_vs_one_node of the server is null); says nothing of "
+        "layout_family, which may not fit one node"))
     one_node_layout: ResultLayout | None = field(**described(
         "The reference of efficiency_vs_one_node: the fastest layout per GPU on one node of "
         "the server (of those that fit, where one does), not necessarily layout_family"))
@@ -408,7 +411,11 @@ class WorkloadSummary:
 
     name: str
     kind: Literal["transformer", "generic"]
-    params: float
+    # Counted from the model's dimensions, so exact: a quote that writes it in billions must
+    # not round an already rounded count (70,553,698,304 stored as 7.055e10 read 70.5 B).
+    params: float = field(metadata={"description": "Parameters, counted from the model's "
+                                                   "dimensions: exact, not rounded",
+                                    "digits": 0})
     tokens: float | None = field(**as_given("Tokens to train"))
     samples_per_epoch: float | None = field(**as_given(
         "Samples per epoch: given, or the preset's dataset"))

@@ -587,7 +587,8 @@ def efficiency_series(found: Search, top: int, references: dict) -> EfficiencySe
     layout, micro_batch = cands.layout_at(top), cands.micro_batch_at(top)
     reference = references.get(server)
     lines = series.fabric_lines(
-        clusters, series.node_counts(min(request.node_counts), max(request.node_counts)),
+        clusters, series.node_counts(min(request.node_counts), max(request.node_counts),
+                                     int(cands.nodes[top])),
         request.model, found.training, layout, micro_batch, request.batch_fixed,
         found.max_global_batch, snap.constants, reference)
     return EfficiencySeries(
@@ -646,33 +647,42 @@ def notes(found: Search) -> list[str]:
 def one_node_notes(found: Search, references: dict, configurations: tuple,
                    plot: EfficiencySeries | None) -> list[str]:
     """What efficiency_vs_one_node is measured against, per server: a one-node layout that does
-    not fit, or one slower per GPU than a configuration on more nodes (a ratio above 1)."""
+    not fit, or one slower per GPU than a configuration on more nodes (a ratio above 1). The
+    ratio quoted is the highest of the configurations in the requested node range: the plot's
+    step either side of it is no configuration the customer asked for."""
     servers = found.snap.servers
-    above: dict[str, float] = {}
+    lowest, highest = min(found.request.node_counts), max(found.request.node_counts)
+    # Per server, the highest ratio and where it is, so that a reader finds the figure quoted.
+    above: dict[str, tuple[float, str]] = {}
+
+    def held(server: str, ratio: float | None, where: str) -> None:
+        if ratio is not None and ratio > above.get(server, (0.0, ""))[0]:
+            above[server] = (ratio, where)
+
     for c in configurations:
-        if c.efficiency_vs_one_node is not None:
-            above[c.server.id] = max(above.get(c.server.id, 0.0), c.efficiency_vs_one_node)
+        held(c.server.id, c.efficiency_vs_one_node,
+             f"in rank {c.rank} at {c.nodes} nodes of {c.fabric.name}")
     if plot is not None:
         for line in plot.lines:
             for point in line.points:
-                if point.efficiency_vs_one_node is not None:
-                    above[plot.server] = max(above.get(plot.server, 0.0),
-                                             point.efficiency_vs_one_node)
+                if lowest <= point.nodes <= highest:
+                    held(plot.server, point.efficiency_vs_one_node,
+                         f"in the efficiency series at {point.nodes} nodes of {line.fabric_name}")
     out = []
     for server, reference in sorted(references.items(), key=lambda kv: kv[0]):
         if reference is None:
             continue
         name = servers[server].name
         if not reference.fits_memory:
-            out.append(f"The model does not fit on one node of {name}: "
-                       "efficiency_vs_one_node compares with one node's throughput per GPU as "
-                       "if memory allowed it.")
-        if above.get(server, 0.0) > 1:
+            out.append(f"The model does not fit on one node of {name}: there is no one-node "
+                       "run to compare with, so efficiency_vs_one_node is null on it "
+                       "(scaling_efficiency still says how much of each step is GPU work).")
+        ratio, where = above.get(server, (0.0, ""))
+        if ratio > 1:
             out.append(
-                f"efficiency_vs_one_node reaches {above[server]:.2f} on {name}: its reference "
-                "is the fastest layout on one node"
-                + (" that fits" if reference.fits_memory else "")
-                + f", {explain.one_node_layout(reference.layout, reference.micro_batch)}, "
+                f"efficiency_vs_one_node reaches {ratio:.2f} on {name}, {where}: its reference "
+                "is the fastest layout on one node that fits, "
+                f"{explain.one_node_layout(reference.layout, reference.micro_batch)}, "
                 "and more nodes spread ZeRO's shards wider, letting a layout shard or "
                 "recompute less than one node's memory forces, so it runs faster per GPU. The "
                 "ratio compares layouts as well as node counts; it is no scaling efficiency "
@@ -690,8 +700,9 @@ def storage_note(found: Search, i: int) -> str:
     needed_gbs, offer_gbs = significant(view.storage_needed_gbs), significant(view.storage_offer_gbs)
     enough = ("enough" if offer_gbs >= needed_gbs else
               "short of it: checkpoints take more of the run, as the goodput counts")
-    return (f"Checkpoints of rank 1 ({view.checkpoint_size_gb:,.0f} GB every "
-            f"{view.checkpoint_interval_hours:.1f} h) stay under {share:.0%} of the run with "
+    # Significant figures, not decimals: a ResNet-50's 0.41 GB checkpoint read "0 GB".
+    return (f"Checkpoints of rank 1 ({significant_text(view.checkpoint_size_gb)} GB every "
+            f"{significant_text(view.checkpoint_interval_hours, 2)} h) stay under {share:.0%} of the run with "
             f"{significant_text(needed_gbs)} GB/s of storage; the storage offer gives this job "
             f"{significant_text(offer_gbs)} GB/s ({rel.storage_write_gbs_per_node:g} GB/s per "
             f"node, {rel.storage_write_gbs_total:g} GB/s in all), {enough}. The goodput assumes "
@@ -710,9 +721,9 @@ def hot_spare_note(found: Search, i: int) -> str:
     cost_per_unit = np.array([float(p.total) for p in choice.price]) / np.array(choice.work)
     score = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
     difference = with_.total - without.total
-    # The note quotes the figures as the result rounds them, so the two never disagree.
-    hours = tuple(significant(h) for h in choice.hours)
-    work = tuple(significant(w) for w in choice.work)
+    # Times and work unrounded: the note rounds them only to write them, so that a difference
+    # is never one of rounded figures (7913.96 h rounded to 7914 read 329.8 days, not 329.7).
+    hours, work = choice.hours, choice.work
     currency = request.currency
     return explain.hot_spare_advice(
         taken=bool(found.spares[i]), spares=choice.spares,

@@ -240,6 +240,12 @@ def fabric_or_more_gpus(current: int, same_nodes: Mapping[int, int], same_fabric
     return WhatIf(current, upgrade, more_nodes, no_upgrade, no_more)
 
 
+def gain_text(gain: float) -> str:
+    """A throughput gain as every what-if writes it, the sentence and the table alike: signed,
+    to a tenth of a percent (an upgrade's few percent would read +2% beside +1.5%)."""
+    return f"{gain:+.1%}"
+
+
 @dataclass(frozen=True)
 class Option:
     """A what-if option as a sentence needs it; money already written in the currency."""
@@ -260,7 +266,7 @@ def fabric_or_more_gpus_sentence(upgrade: Option | None, more_nodes: Option | No
         thousand = f"1,000 {o.currency}".strip()
         per = (f", {o.gain_per_1000:,.0f} {o.unit} per {thousand} of extra monthly spend"
                if o.gain_per_1000 is not None else ", at no extra cost")
-        return f"{o.label} {verb} {o.gain:+.0%} throughput for {o.extra} per month{per}"
+        return f"{o.label} {verb} {gain_text(o.gain)} throughput for {o.extra} per month{per}"
 
     if upgrade and more_nodes:
         per_fabric = upgrade.gain_per_1000 if upgrade.gain_per_1000 is not None else float("inf")
@@ -328,4 +334,4 @@ def upgrade_sentence(label: str, gain: float, extra: str, gain_per_1000: float |
                 "its traffic does not wait on what this option changes.")
     per = (f", {gain_per_1000:,.0f} {unit} per 1,000 {currency} of extra monthly spend"
            if gain_per_1000 is not None else ", at no extra cost")
-    return f"{what} buys {gain:+.1%} throughput for {extra} per month{per}."
+    return f"{what} buys {gain_text(gain)} throughput for {extra} per month{per}."

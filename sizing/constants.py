@@ -1,6 +1,7 @@
 """Calibration constants of the performance model, from catalog/data/model.yaml (and policy.yaml)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
@@ -118,6 +119,20 @@ class ModelConstants:
         if missing:
             raise ValueError(f"model constants missing: {', '.join(missing)}")
         return cls(**values, sources=MappingProxyType(sources))
+
+    def per_gpu_source(self, name: str, gpu_id: str) -> tuple[str, bool]:
+        """The table a per-GPU constant is read from for `gpu_id` (FALLBACKS followed) and
+        whether its source calls that GPU's figure an estimate: model.yaml writes estimates
+        per GPU as '<id>[, <id>][ and <id>]: estimate, <why>' (default for an unlisted GPU)."""
+        table = getattr(self, name)
+        if gpu_id not in table and name in FALLBACKS:
+            return self.per_gpu_source(FALLBACKS[name], gpu_id)
+        key = gpu_id if gpu_id in table else "default"
+        for ids in re.findall(r"(?:^|[.;]\s)\s*([\w./-]+(?:(?:,| and) [\w./-]+)*): estimate\b",
+                              self.sources.get(name, "")):
+            if key in re.split(r",\s*|\s+and\s+", ids):
+                return name, True
+        return name, False
 
     def per_gpu(self, name: str, gpu_id: str) -> float:
         """Look up a per-GPU constant, falling back to its ``default`` entry (or, for the

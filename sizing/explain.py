@@ -1,6 +1,8 @@
 """The model's numbers in words: a configuration's bottleneck, its assumptions, why it ranks."""
 from __future__ import annotations
 
+import math
+
 from sizing.collectives import CHOSEN
 from sizing.compute import conv_saturation
 from sizing.hardware import Cluster
@@ -119,11 +121,38 @@ def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
             f"communication {100 * share:.0f}% in all.")
 
 
-# The fused attention kernels in words (sizing.workload.ATTENTION_KERNELS).
+# The fused attention kernels in words (sizing.workload.ATTENTION_KERNELS), and the constant
+# each one's efficiency is read from (a GPU without its own kernel generation falls back to
+# FlashAttention-2's, sizing.constants.FALLBACKS).
 _ATTENTION_WORDS = {"flash2": "fused attention as FlashAttention-2",
                     "flash3": "fused attention at the GPU's own kernel (FlashAttention-3 or "
-                              "cuDNN on Hopper, FlashAttention-2 where there is none)",
+                              "cuDNN on Hopper, FlashAttention-4 on Blackwell)",
                     "triton": "fused attention as FlashAttention in Triton"}
+_ATTENTION_TABLES = {"flash2": "flash2_attention_efficiency",
+                     "flash3": "flash3_attention_efficiency",
+                     "triton": "triton_attention_efficiency"}
+
+
+def attention_words(kernel: str, gpu, constants) -> str:
+    """The fused attention the estimate assumes on this GPU, and whether its efficiency is
+    measured or an estimate, as catalog model.yaml says."""
+    table, estimated = constants.per_gpu_source(_ATTENTION_TABLES[kernel], gpu.id)
+    words = _ATTENTION_WORDS[kernel]
+    if kernel == "flash3" and table != _ATTENTION_TABLES["flash3"]:
+        words = "fused attention as FlashAttention-2 (the model has no later kernel for this GPU)"
+    if estimated:
+        share = constants.per_gpu(table, gpu.id)
+        words += (f" at {share:.0%} of its 16-bit peak, an estimate with no measurement read "
+                  f"(catalog model.yaml {table})")
+    return words
+
+
+def collective_library(gpu) -> str:
+    """What the collectives sentence assumes: AMD's GPUs (xGMI inside the node) run RCCL, which
+    the model prices with NCCL's algorithms and tuning tables, as no RCCL tables are read."""
+    if gpu.intra_link == "xgmi":
+        return "RCCL, modelled with NCCL 2.20's algorithms and tuning tables"
+    return "NCCL 2.20's algorithms"
 
 # What each kind of collective of a step is, for the words.
 _COLLECTIVES = (("tp", "tensor-parallel all-reduce"), ("ep", "expert all-to-all"),
@@ -176,8 +205,8 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
                    + constants.bytes_per_param_optimizer)
     out = []
     add = out.append
-    attention = (_ATTENTION_WORDS[layout.fused_attention_kernel] if layout.flash_attention
-                 else "unfused attention")
+    attention = (attention_words(layout.fused_attention_kernel, cluster.gpu, constants)
+                 if layout.flash_attention else "unfused attention")
     add(f"Compute ({layout.framework}): GEMMs at {100 * float(r['compute_efficiency']):.0f}% of "
         f"the {cluster.gpu.name} dense 16-bit peak for this per-GPU work size"
         f"{', linear layers in FP8' if training.precision == 'fp8' else ''}; "
@@ -187,9 +216,9 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
     add(f"Inter-node bandwidth {float(r['inter_node_bandwidth_gbs']):.1f} GB/s per node "
         f"({cluster.server.nics_per_node} x {cluster.nic_rate_effective_gbps:g} Gb/s x "
         f"{f.achievable_fraction:g} achievable fraction{', then reduced' if reduced else ''}).")
-    add("Collectives: NCCL 2.20's algorithms (ring, tree, NVLS, NVLS-Tree, CollNet) and "
-        "protocols with "
-        "its latency model, the fastest chosen per message size as NCCL does; "
+    add(f"Collectives: {collective_library(cluster.gpu)} (ring, tree, NVLS, NVLS-Tree, "
+        "CollNet) and protocols with its latency model, the fastest chosen per message size "
+        "as NCCL does; "
         + collective_routes(layout, r) + ".")
     if layout.overlaps_gradients and layout.zero_stage == 1 and layout.overlaps_param_gather:
         add(f"Distributed optimizer: the gradients' reduce-scatter in {_buckets(layout, constants)} "
@@ -314,18 +343,61 @@ def why_rank(rank: int, objective: str, by_work: bool, time: float, cost: float,
             f"against rank 1 (scaling efficiency {scaling_efficiency:.0%}).")
 
 
+def _counted(text: str, unit: str) -> str:
+    """A number as written and its unit, singular only for one (1 or 1.0) as written."""
+    return f"{text} {unit}" if float(text.replace(",", "")) == 1 else f"{text} {unit}s"
+
+
 def duration(hours: float) -> str:
     """A time to train as a person says it."""
     if hours < 1:
-        return f"{max(hours * 60, 1):,.0f} minutes"
+        minutes = f"{hours * 60:,.0f}"
+        return "under a minute" if minutes == "0" else _counted(minutes, "minute")
     if hours < 48:
-        return f"{hours:,.0f} hours"
-    return f"{hours / 24:,.0f} days"
+        return _counted(f"{hours:,.0f}", "hour")
+    return _counted(f"{hours / 24:,.0f}", "day")
 
 
-def tenths(hours: float) -> str:
-    """A time to train to a tenth, where a difference between two of them is small."""
-    return f"{hours:,.1f} hours" if hours < 48 else f"{hours / 24:,.1f} days"
+def _two_figures(value: float) -> str:
+    """`value` (positive) to two significant figures, without an exponent: 30, 5.0, 0.62."""
+    decimals = max(0, 1 - math.floor(math.log10(value)))
+    return f"{round(value, decimals):,.{decimals}f}"
+
+
+# Units a time is said in, with the length of one in hours, from the longest; a time takes the
+# first whose threshold (in hours) it reaches (days from two of them, as `duration` says them).
+_TIME_UNITS = (("day", 24.0, 48.0), ("hour", 1.0, 1.0), ("minute", 1 / 60, 1 / 60),
+               ("second", 1 / 3600, 0.0))
+
+
+def _time_unit(hours: float) -> tuple[str, float]:
+    return next((name, size) for name, size, threshold in _TIME_UNITS if hours >= threshold)
+
+
+def time_saved(hours: float) -> str:
+    """A difference between two times to train, in the unit a person says it and to two
+    significant figures, so that half an hour reads 30 minutes and 5.04 hours 5.0 hours."""
+    if hours <= 0:
+        return "nothing"
+    if hours * 3600 < 1e-3:
+        return "less than a millisecond"
+    name, size = _time_unit(hours)
+    return _counted(_two_figures(hours / size), name)
+
+
+def before_and_after(before: float, after: float) -> tuple[str, str]:
+    """Two times to train in one unit, to the fewest decimals (from a tenth, or from three
+    significant figures below one of the unit) that tell them apart: half an hour saved on 71
+    days reads 71.52 to 71.50 days, not 71.5 to 71.5."""
+    name, size = _time_unit(min(before, after))
+    values = (before / size, after / size)
+    low = min(values)
+    first = 1 if low <= 0 or low >= 1 else max(1, 2 - math.floor(math.log10(low)))
+    for decimals in range(first, first + 4):
+        texts = tuple(f"{v:,.{decimals}f}" for v in values)
+        if texts[0] != texts[1]:
+            break
+    return f"{texts[0]} {name}s", f"{texts[1]} {name}s"
 
 
 # What each objective weighs, as the hot-spare verdict says it (by the amount of work; for a
@@ -345,9 +417,12 @@ def hot_spare_advice(*, taken: bool, spares: int, reschedule_minutes: tuple[floa
     objective's score (negative: they worsen it)."""
     nodes = f"{spares} spare node{'s' if spares != 1 else ''}"
     before, after = goodput
-    bought = (f"cuts the time to train by {duration(hours[0] - hours[1])} "
-              f"({tenths(hours[0])} to {tenths(hours[1])})" if hours is not None
-              else f"trains {work_gain:+.2%} more {unit} in the time given")
+    if hours is not None:
+        shown = before_and_after(*hours)
+        bought = (f"cuts the time to train by {time_saved(hours[0] - hours[1])} "
+                  f"({shown[0]} to {shown[1]})")
+    else:
+        bought = f"trains {work_gain:+.2%} more {unit} in the time given"
     goal = _SPARE_GOALS[objective]
     if hours is None and objective == "fastest":
         goal = f"{unit} trained in the time given"

@@ -14,16 +14,17 @@ from sizing.workload import Layout, Training, Transformer
 MAX_NODES = 1024
 
 
-def node_counts(lowest: int, highest: int) -> list[int]:
+def node_counts(lowest: int, highest: int, rank_one: int) -> list[int]:
     """The requested range and one step either side: every count of a short range, powers of
-    two (and the ends) of a long one."""
+    two (and the ends) of a long one; always rank 1's own node count, so that the plot shows
+    the configuration it is drawn for."""
     if highest - lowest + 1 <= 8:
-        return list(range(max(1, lowest - 1), min(highest + 1, MAX_NODES) + 1))
+        return sorted({*range(max(1, lowest - 1), min(highest + 1, MAX_NODES) + 1), rank_one})
     powers = [2**k for k in range(11) if 2**k <= MAX_NODES]
     inside = [p for p in powers if lowest <= p <= highest]
     below = [p for p in powers if p < lowest][-1:]
     above = [p for p in powers if p > highest][:1]
-    return sorted({*inside, lowest, highest, *below, *above})
+    return sorted({*inside, lowest, highest, rank_one, *below, *above})
 
 
 def rate_of(model, results: dict) -> np.ndarray:
@@ -37,8 +38,8 @@ class OneNodeReference:
 
     server: str
     throughput_per_gpu: float
-    # False when no one-node layout fits in memory: the scale is then one node's speed as if
-    # memory allowed it, still the same for every fabric and node count of the server.
+    # False when no one-node layout fits in memory: its throughput is then one node's speed as
+    # if memory allowed it, a run no one could make, so no ratio is given against it.
     fits_memory: bool
     # The reference's own layout: the fastest per GPU on one node (of those that fit, where one
     # does), which need not be the layout of the configuration it is compared with.
@@ -66,8 +67,9 @@ def one_node_reference(cluster: Cluster, model, training: Training, space: Layou
 
 
 def vs_one_node(throughput: float, gpus: int, reference: OneNodeReference | None) -> float | None:
-    """Throughput per GPU against the best one-node layout of the same server."""
-    if reference is None or reference.throughput_per_gpu <= 0:
+    """Throughput per GPU against the best one-node layout of the same server; None where
+    there is none, or none that fits in memory (there is no one-node run to compare with)."""
+    if reference is None or not reference.fits_memory or reference.throughput_per_gpu <= 0:
         return None
     return throughput / gpus / reference.throughput_per_gpu
 

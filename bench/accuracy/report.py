@@ -29,7 +29,8 @@ class Stats:
     def words(self) -> str:
         if not self.rows:
             return "-"
-        return f"{self.median:.1f}%/{self.worst:.0f}% (n={self.rows}, worst row {self.worst_row})"
+        # One precision for both: a worst to a whole percent read below its own median (2.2%/2%).
+        return f"{self.median:.1f}%/{self.worst:.1f}% (n={self.rows}, worst row {self.worst_row})"
 
 
 def stats(pairs: list[tuple[int, float]]) -> Stats:

@@ -1,9 +1,11 @@
 """The accuracy harness (bench/accuracy): runs on a fresh copy, fits reproduce the catalog, specs cite."""
 from __future__ import annotations
 
+import csv
 import dataclasses
 import hashlib
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -16,7 +18,7 @@ from bench.accuracy import MEASUREMENT_FILES, SPECS_FILE
 from bench.accuracy.evaluate import ASSUMPTION_SPREAD_LIMIT, evaluate
 from bench.accuracy.intervals import residual
 from bench.accuracy.predict import _cluster, predict, sides
-from bench.accuracy.report import by_category, summary_line
+from bench.accuracy.report import by_category, stats, summary_line
 from bench.accuracy.specs import TIME_METRICS, SpecError, load_measurements, load_specs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -283,3 +285,25 @@ def test_fit_and_row_options_print_what_they_promise(capsys) -> None:
     out = capsys.readouterr().out
     assert "matmul_knee_us" in out and "ib-hdr-200.achievable_fraction" in out
     assert out.strip().splitlines()[-1].startswith("SUMMARY")
+
+
+def test_a_median_is_never_written_above_its_worst() -> None:
+    """Both to a tenth of a percent: a worst of 2.4% rounded to a whole percent read 2% beside
+    a median of 2.3%."""
+    words = stats([(1, 2.2), (2, -2.4)]).words()
+    assert words.startswith("2.3%/2.4% (n=2"), words
+
+
+def test_the_readme_counts_the_rows_of_the_measurement_files() -> None:
+    """The README's numbers of published measurements are the files' rows."""
+    rows = {path.name: len(list(csv.DictReader(path.open(newline=""))))
+            for path in MEASUREMENT_FILES}
+    readme = " ".join((REPO / "README.md").read_text().split())
+    said = re.search(r"runs (\d+) published measurements \((\d+) in `measurements\.csv`.*?(\d+) in "
+                     r"`holdout_measurements\.csv` and (\d+) in `check_measurements\.csv`", readme)
+    assert said, "the README's sentence on the accuracy rows"
+    total, fitted, holdout, check = map(int, said.groups())
+    assert (fitted, holdout, check) == (rows["measurements.csv"],
+                                        rows["holdout_measurements.csv"],
+                                        rows["check_measurements.csv"])
+    assert total == sum(rows.values())

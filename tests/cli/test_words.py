@@ -17,6 +17,7 @@ from gpu_sizing_cli.numbers import (
     money,
     percent,
     percent_range,
+    scientific,
 )
 from gpu_sizing_cli.problems import field_name, from_body
 
@@ -44,6 +45,10 @@ def test_money_is_grouped_as_given_never_through_a_float():
 
 def test_durations_and_nccl_times():
     assert [duration(h) for h in (31.5, 77.0, 8281.0)] == ["31.5 h", "3.2 days", "345 days"]
+    # A small run's time in a unit that shows it, never "0.0 h".
+    assert [duration(h) for h in (0.84, 3.14e-6)] == ["50 min", "0.011 s"]
+    assert duration_range(2.8e-6, 3.5e-6) == "0.010–0.013 s"
+    assert scientific(1000.0) == "1,000" and scientific(2e12) == "2.00e12"
     assert [microseconds(s) for s in (5.627e-3, 3.39e-4, 2.599e-5, 0.012)] == [
         "5627.0", "339.0", "25.99", "12000"]
 

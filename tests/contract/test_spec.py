@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 
@@ -149,3 +151,33 @@ def test_scaling_efficiency_is_described_as_the_figure_it_is():
         assert "spent on GPU work" in description and "recomputation included" in description, name
         assert "efficiency_vs_one_node" in description, name
         assert "is perfectly linear scaling" not in description, name
+
+
+def _expanded(path: str) -> list[str]:
+    """`/a/{b,c}[/{id}]` as the paths it stands for: /a/b, /a/b/{id}, /a/c, /a/c/{id}."""
+    optional = re.fullmatch(r"(.*)\[(.*)\]", path)
+    if optional:
+        return _expanded(optional[1]) + _expanded(optional[1] + optional[2])
+    choice = re.search(r"\{([^{}]*,[^{}]*)\}", path)
+    if choice:
+        return [p for option in choice[1].split(",")
+                for p in _expanded(path[:choice.start()] + option + path[choice.end():])]
+    return [path]
+
+
+def _shape(path: str) -> str:
+    return re.sub(r"\{[^{}]*\}", "{}", path)
+
+
+def test_every_path_of_the_readmes_api_table_is_in_the_spec():
+    """The README's "API at a glance" names no path the API does not answer (it listed
+    /v1/catalog/rdma-support/{id}, a 404)."""
+    readme = (REPO_ROOT / "README.md").read_text()
+    table = readme.split("### API at a glance", 1)[1].split("\n\n", 2)[1]
+    said = {(method.lower(), p) for method, path in re.findall(r"`(GET|POST|PATCH) ([^` ]+)`", table)
+            for p in _expanded(path)}
+    assert len(said) > 20, table
+    served = {(method, _shape(path)) for method, path, _ in OPERATIONS}
+    # /metrics is Prometheus's text exposition, not a JSON operation of the OpenAPI document.
+    missing = {(m, p) for m, p in said if (m, _shape(p)) not in served and p != "/metrics"}
+    assert not missing, missing

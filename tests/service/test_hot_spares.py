@@ -7,7 +7,8 @@ from datetime import date
 import pytest
 
 from service.sizing_run import search
-from service.sizing_shown import shown_result
+from service.sizing_shown import shown_result, spare_choice
+from sizing.explain import before_and_after, time_saved
 from tests.service.test_search_exact import request_of
 
 TODAY = date(2026, 12, 1)
@@ -59,3 +60,16 @@ def test_the_verdict_is_the_objectives(snap, objective, words):
         gain = first.time_to_train_hours / spares.time_to_train_hours - 1
         assert f"by {gain:.2%}, within the policy's 5% tolerance" in note
         assert "cost more" not in note
+
+
+def test_the_note_rounds_the_times_only_to_write_them(snap):
+    """70B on 8-32 nodes, cheapest: 66,314.86 h rounded to 66,310 h read 2,762.9 days and a
+    saving of 30 hours; the note writes the unrounded times, as the network advice does."""
+    body = {"workload": {"preset": "llama-3-70b"}, "tokens": 15e12,
+            "nodes": {"min": 8, "max": 32}, "objective": "cheapest"}
+    found = search(snap, request_of(body), lambda _f: None)
+    note = next(n for n in shown_result(found, TODAY).notes if n.startswith("Hot spares"))
+    hours = spare_choice(found, found.ranked.order[0]).hours
+    before, after = before_and_after(*hours)
+    assert f"by {time_saved(hours[0] - hours[1])} ({before} to {after})" in note, note
+    assert before == f"{hours[0] / 24:,.1f} days"

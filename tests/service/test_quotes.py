@@ -16,6 +16,7 @@ import yaml
 
 from catalog.countries import ISO_3166_ALPHA2, ISO_3166_ALPHA2_PATTERN
 from service.schemas.fields import anchored
+from sizing.presets import PRESETS
 from tests.conftest import CATALOG_DIR, authorised, build_app, new_key
 from tests.service.test_estimates import estimate
 
@@ -194,6 +195,35 @@ def test_printable_document_says_what_a_sales_engineer_sends(client):
                  quote["seller"]["vat_id"], "VAT 19% (DE)", "Terms and conditions",
                  quote["seller"]["terms"][0]):
         assert text in html
+
+
+def test_the_document_writes_the_parameters_from_their_exact_count(client):
+    """70,553,698,304 parameters are 70.6 B; stored rounded to 7.055e10 they read 70.5 B."""
+    sizing = client.post("/v1/sizings", json={**SIZING, "workload": {"preset": "llama-3-70b"},
+                                              "tokens": 2e11, "nodes": {"min": 4, "max": 8}},
+                         headers={"Prefer": "wait=30"}).get_json()
+    params = PRESETS["llama-3-70b"].model.params
+    assert sizing["result"]["workload"]["params"] == params == 70_553_698_304
+    quote = client.post("/v1/quotes", json={
+        "sizing_id": sizing["id"], "rank": 1,
+        "customer": {"name": "Ada", "country": "DE"}}).get_json()
+    html = client.get(f"/v1/quotes/{quote['id']}/document").get_data(as_text=True)
+    assert "Llama 3 70B (70.6 B parameters)" in html
+
+
+def test_no_ratio_against_one_node_where_none_fits_reaches_the_quote(client):
+    """405B on 64-128 H100 nodes fits on no single node: the quote gives no ratio against one."""
+    sizing = client.post("/v1/sizings", json={**SIZING, "workload": {"preset": "llama-3-405b"},
+                                              "tokens": 15e12, "nodes": {"min": 64, "max": 128}},
+                         headers={"Prefer": "wait=30"}).get_json()
+    assert not sizing["result"]["efficiency_series"]["one_node_fits_memory"]
+    quote = client.post("/v1/quotes", json={
+        "sizing_id": sizing["id"], "rank": 1,
+        "customer": {"name": "Ada", "country": "DE"}}).get_json()
+    assert quote["performance"]["scaling_efficiency"] > 0
+    assert quote["performance"]["efficiency_vs_one_node"] is None
+    html = client.get(f"/v1/quotes/{quote['id']}/document").get_data(as_text=True)
+    assert "against one node" not in html
 
 
 def test_reverse_charge_for_an_eu_business_abroad(client):

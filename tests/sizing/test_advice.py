@@ -149,7 +149,7 @@ def test_the_verdict_weighs_throughput_per_unit_of_money():
     more = Option("5 nodes", 0.21, "+8,303.95 EUR", 775.0, "tokens/s")
     sentence = fabric_or_more_gpus_sentence(upgrade, more, None, None)
     assert "more GPUs buy more throughput for the money" in sentence
-    assert "523 tokens/s per 1,000" in sentence and "+21%" in sentence
+    assert "523 tokens/s per 1,000" in sentence and "+21.0%" in sentence
     cheap_upgrade = Option("Upgrading to IB", 0.05, "+100.00 EUR", 2000.0, "tokens/s")
     assert "faster fabric buys more" in fabric_or_more_gpus_sentence(cheap_upgrade, more, None, None)
 
@@ -159,6 +159,16 @@ def test_for_a_duration_the_reason_shows_the_work_each_fabric_gets_done():
     roce = replace(ROCE, goodput=0.96, wall_hours=720.0, cost_text="900 USD", work_done=2.4e12)
     reason = recommend([ib, roce], "balanced", TOL).reason
     assert "INFINIBAND-0 97.0% goodput, 2.5e+12 tokens in 30 days, 1,000 USD" in reason
+
+
+def test_both_what_ifs_write_one_gain_to_the_same_tenth():
+    """The same upgrade's gain reads the same in the fabric-or-more-GPUs sentence and in the
+    upgrades' sentences (and the table beside them, to a tenth of a percent)."""
+    gain = 0.01505
+    upgrade = Option("Upgrading to IB", gain, "+4,504.32 EUR", 523.0, "tokens/s")
+    assert "adds +1.5% throughput" in fabric_or_more_gpus_sentence(upgrade, None, None, "none")
+    assert "buys +1.5% throughput" in upgrade_sentence("IB", gain, "+4,504.32 EUR", 523.0,
+                                                         "tokens/s", "EUR")
 
 
 def test_an_upgrade_that_buys_nothing_says_so_instead_of_quoting_zero_per_1000():

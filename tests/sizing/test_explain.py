@@ -1,7 +1,15 @@
 """The bottleneck in words: every term of the step's breakdown can be the one named."""
 import pytest
 
-from sizing.explain import bottleneck, no_hot_spares
+from sizing.explain import (
+    before_and_after,
+    bottleneck,
+    duration,
+    hot_spare_advice,
+    no_hot_spares,
+    time_saved,
+)
+from sizing.hardware import Cluster
 from sizing.presets import preset_model
 from sizing.step import BREAKDOWN_KEYS, estimate
 from sizing.workload import Layout, Training
@@ -103,3 +111,60 @@ def test_no_hot_spares_says_the_rule_and_what_the_stock_has_left():
     assert "uses 95 of the 96 nodes in stock or arriving within 30 days, leaving 1" in said
     assert "keeps 10% of a job's nodes as spares, rounded up and at least one" in said
     assert "so 10 spare nodes, which would need 105." in said
+
+
+def test_a_time_saved_is_said_in_a_unit_and_to_figures_that_show_it():
+    assert time_saved(0.5) == "30 minutes" and time_saved(1 / 60) == "1.0 minute"
+    assert time_saved(5.04) == "5.0 hours" and time_saved(1.0) == "1.0 hour"
+    assert time_saved(40.3) == "40 hours" and time_saved(60.0) == "2.5 days"
+    assert time_saved(0.005) == "18 seconds"
+    assert [duration(h) for h in (1 / 60, 1.0, 24.0, 0.001)] == [
+        "1 minute", "1 hour", "24 hours", "under a minute"]
+
+
+def test_two_times_to_train_are_written_to_the_decimals_that_tell_them_apart():
+    assert before_and_after(7920.0, 7913.96) == ("330.0 days", "329.7 days")
+    assert before_and_after(1716.5, 1716.0) == ("71.52 days", "71.50 days")
+    assert before_and_after(30.0, 29.0) == ("30.0 hours", "29.0 hours")
+
+
+def test_the_hot_spare_note_subtracts_the_times_before_rounding_them():
+    """7913.96 h is 329.7 days (the network advice's figure), not 7914 h's 329.8; half an hour
+    saved on 71 days is 30 minutes between two figures that differ."""
+    def said(hours):
+        return hot_spare_advice(
+            taken=False, spares=1, reschedule_minutes=(30.0, 5.0), goodput=(0.99, 0.991),
+            hours=hours, work_gain=None, unit="tokens", extra_monthly="1,000.00 USD",
+            difference="2,000.00 USD", cheaper=False, objective="cheapest",
+            objective_gain=-0.01, tolerance=0.05)
+    assert "by 4.8 hours (329.9 days to 329.7 days)" in said((7918.76, 7913.96))
+    assert "by 30 minutes (71.52 days to 71.50 days)" in said((1716.5, 1716.0))
+
+
+def _assumed(server, fabrics, constants):
+    e = estimate(Cluster(server, fabrics["ib-ndr-400"], 2, True), preset_model("llama-3-8b"),
+                 Training(256, 1), Layout(framework="megatron", tp=1, pp=1, dp=16,
+                                          attention_kernel="flash3"), constants)
+    compute = next(a for a in e.assumptions if a.startswith("Compute"))
+    collectives = next(a for a in e.assumptions if a.startswith("Collectives"))
+    return compute, collectives
+
+
+def test_an_amd_gpu_is_said_to_run_rccl_and_an_estimated_attention_kernel(snap, fabrics,
+                                                                          constants):
+    """MI300X: no Hopper kernel, no NCCL; what the model assumes for it instead, and that the
+    attention's efficiency is an estimate (catalog model.yaml says so)."""
+    compute, collectives = _assumed(snap.servers["oam-mi300x-8"], fabrics, constants)
+    assert "Hopper" not in compute and "FlashAttention-3" not in compute, compute
+    assert ("fused attention as FlashAttention-2 (the model has no later kernel for this GPU) "
+            f"at {constants.flash2_attention_efficiency['mi300x']:.0%} of its 16-bit peak, an "
+            "estimate with no measurement read (catalog model.yaml "
+            "flash2_attention_efficiency)") in compute, compute
+    assert collectives.startswith(
+        "Collectives: RCCL, modelled with NCCL 2.20's algorithms and tuning tables"), collectives
+
+
+def test_an_h100_keeps_nccl_and_its_measured_hopper_kernel(snap, fabrics, constants):
+    compute, collectives = _assumed(snap.servers["hgx-h100-8"], fabrics, constants)
+    assert "FlashAttention-3 or cuDNN on Hopper" in compute and "estimate" not in compute
+    assert collectives.startswith("Collectives: NCCL 2.20's algorithms"), collectives

@@ -9,10 +9,16 @@ from sizing.workload import Layout, Training
 
 
 def test_node_counts_cover_the_range_and_a_step_either_side():
-    assert node_counts(4, 6) == [3, 4, 5, 6, 7]
-    assert node_counts(1, 4) == [1, 2, 3, 4, 5]
-    assert node_counts(4, 16) == [2, 4, 8, 16, 32]
-    assert node_counts(3, 100) == [2, 3, 4, 8, 16, 32, 64, 100, 128]
+    assert node_counts(4, 6, 4) == [3, 4, 5, 6, 7]
+    assert node_counts(1, 4, 2) == [1, 2, 3, 4, 5]
+    assert node_counts(4, 16, 8) == [2, 4, 8, 16, 32]
+    assert node_counts(3, 100, 64) == [2, 3, 4, 8, 16, 32, 64, 100, 128]
+
+
+def test_node_counts_hold_rank_ones_own_beside_the_others():
+    """The plot is drawn for rank 1: its node count is a point even off the powers of two."""
+    assert node_counts(8, 32, 9) == [4, 8, 9, 16, 32, 64]
+    assert node_counts(64, 128, 95) == [32, 64, 95, 128, 256]
 
 
 def test_every_point_of_a_line_keeps_the_layout_family(cluster_on, constants):

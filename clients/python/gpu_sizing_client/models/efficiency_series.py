@@ -29,8 +29,9 @@ class EfficiencySeries:
             layout_family (ResultLayout):
             layout_family_description (str):
             lines (list[FabricLine]):
-            one_node_fits_memory (bool): Whether one_node_layout fits one node's memory (False: no one-node layout fits, the
-                scale is one node's speed as if memory allowed); says nothing of layout_family, which may not fit one node
+            one_node_fits_memory (bool): Whether one_node_layout fits one node's memory (False: no one-node layout fits,
+                one_node_throughput_per_gpu is one node's speed as if memory allowed, a run no one could make, and every
+                efficiency_vs_one_node of the server is null); says nothing of layout_family, which may not fit one node
             one_node_layout (None | ResultLayout): The reference of efficiency_vs_one_node: the fastest layout per GPU on
                 one node of the server (of those that fit, where one does), not necessarily layout_family
             one_node_layout_description (None | str):

@@ -41,9 +41,10 @@ class RankedConfiguration:
                 extrapolated: not, and the intervals are widened
             communication_share (float):
             efficiency_vs_one_node (float | None): Throughput per GPU over that of the server's fastest layout on one node
-                (of those that fit, where one does; efficiency_series.one_node_layout): one scale for every fabric and node
-                count. It compares layouts as well as node counts, so it exceeds 1 where more nodes let a layout shard less
-                (less tensor or pipeline parallelism, less recomputation) than one node's memory forces; the notes then say so
+                that fits (efficiency_series.one_node_layout): one scale for every fabric and node count; null where no one-node
+                layout fits in memory (efficiency_series.one_node_fits_memory false), as there is no one-node run to compare
+                with. It compares layouts as well as node counts, so it exceeds 1 where more nodes let a layout shard less (less
+                tensor or pipeline parallelism, less recomputation) than one node's memory forces; the notes then say so
             fabric (FabricRef):
             global_batch (int):
             goodput (Goodput):

@@ -28,7 +28,7 @@ class WorkloadSummary:
             epochs (float | None): Epochs over those samples
             kind (WorkloadSummaryKind):
             name (str):
-            params (float):
+            params (float): Parameters, counted from the model's dimensions: exact, not rounded
             precision (str):
             samples_per_epoch (float | None): Samples per epoch: given, or the preset's dataset
             tokens (float | None): Tokens to train
