@@ -23,7 +23,13 @@ from sizing.search import (
     throughput_bound,
     throughput_floor,
 )
-from sizing.step import compute_bound_batch, estimate_batch, step_floor_batch
+from sizing.step import (
+    FLOOR_COMPUTE,
+    compute_bound_batch,
+    estimate_batch,
+    layout_arrays,
+    step_floor_batch,
+)
 from sizing.workload import FRAMEWORKS, Layout, Training
 
 
@@ -128,6 +134,30 @@ def test_the_communication_floor_is_never_below_the_model_s_step(cluster_on, con
     for given in (None, throughput_bound(table, cands, some, model, training, constants)):
         rows = throughput_floor(table, cands, some, model, training, constants, given)
         np.testing.assert_array_equal(rows["samples_per_s"], plain["samples_per_s"])
+
+
+def test_the_floor_counts_the_expert_all_to_alls_full_recompute_re_runs(cluster_on, constants):
+    """The floor's expert all-to-alls are the model's: 6 per layer under full recompute, 4
+    otherwise. Both rows get the same compute, so what the all-to-alls add (their exposed share
+    all or nothing) is all that differs."""
+    model, training = PRESETS["mixtral-8x7b"].model, Training(global_batch=64, micro_batch=1)
+    cluster = cluster_on("roce-400-lossless", 4)
+    rows = [{**cluster.as_arrays(), **layout_arrays(Layout(dp=16, tp=1, pp=2, ep=8,
+                                                           recompute=recompute), training)}
+            for recompute in ("selective", "full")]
+    batch = {k: np.concatenate([row[k] for row in rows]) for k in rows[0]}
+    compute = {k: np.repeat(v[:1], 2)
+               for k, v in compute_bound_batch(batch, model, training, constants).items()
+               if k in FLOOR_COMPUTE}
+
+    def step(ep_overlap):
+        floor = step_floor_batch(batch, model, training,
+                                 replace(constants, ep_overlap_fraction=ep_overlap), compute)
+        return training.global_batch / floor["samples_per_s"]
+
+    selective, full = step(0.0) - step(1.0)
+    assert selective > 0
+    assert full == pytest.approx(1.5 * selective, rel=1e-9)
 
 
 @pytest.mark.parametrize("changes", [{"tp_overlap_fraction": -0.2},
