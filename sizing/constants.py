@@ -63,7 +63,8 @@ class ModelConstants:
     ecmp_flows_per_nic: float
     host_staging_bandwidth_factor: float
     host_staging_latency_us: float
-    go_back_n_window_packets: float
+    go_back_n_window_us: float
+    roce_packet_bytes: float
     dp_bucket_mb: float
     megatron_bucket_params_min: float
     megatron_bucket_params_per_rank: float
