@@ -361,8 +361,8 @@ class HardwareTable:
     gpu_codes: np.ndarray
     gpu_ids: tuple[str, ...]
     # Per pair: which pairs have the same server-side figures. Validity, memory and compute
-    # read only the GPU, GPUs per node and PCIe generation (the host link), never the fabric
-    # or the NICs.
+    # read only the GPU, GPUs per node, PCIe generation (the host link) and host memory (what
+    # offload fills), never the fabric or the NICs.
     groups: tuple[int, ...]
 
     @classmethod
@@ -375,7 +375,8 @@ class HardwareTable:
         # The first pair of each side, found by hashing (list.index compared every GPU's
         # dataclass fields pair by pair: quadratic in the pairs).
         first: dict[tuple, int] = {}
-        sides = [first.setdefault((c.gpu, c.gpus_per_node, c.server.pcie_gen), i)
+        sides = [first.setdefault((c.gpu, c.gpus_per_node, c.server.pcie_gen,
+                                   c.server.host_memory_gb), i)
                  for i, c in enumerate(clusters)]
         return cls(columns, codes, ids, tuple(sides))
 

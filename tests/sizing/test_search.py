@@ -160,6 +160,29 @@ def test_the_floor_counts_the_expert_all_to_alls_full_recompute_re_runs(cluster_
     assert full == pytest.approx(1.5 * selective, rel=1e-9)
 
 
+def test_the_search_rules_out_offload_the_host_memory_cannot_hold(hgx_h100, fabrics,
+                                                                   constants):
+    """Two servers alike but for their host memory: an offloading layout whose state fits
+    the GPUs runs on the one whose host holds it only, even where the search shares one
+    server's validity and memory among its fabrics."""
+    servers = [replace(hgx_h100, id=f"host-{gb}", host_memory_gb=gb) for gb in (2048, 1024)]
+    clusters = [Cluster(s, fabrics[f], 1, True) for s in servers
+                for f in ("ib-ndr-400", "roce-400-lossless")]
+    model, training = PRESETS["llama-3-70b"].model, Training(global_batch=64, micro_batch=1)
+    fixed = Layout(dp=8, tp=1, pp=1, zero_stage=3, recompute="full",
+                   offload="optimizer+activations")
+    cands = enumerate_candidates(clusters, [1], model, training, LayoutSpace(fixed=fixed), True)
+    table = HardwareTable.of(clusters)
+    found = feasibility(table, cands, model, training, constants)
+    whole = feasibility(table, cands, model, training, constants, exhaustive=True)
+    on_big = np.isin(cands.hardware, [0, 1])
+    gpu_fits = whole.full["memory_margin_gb"] >= 0
+    assert set(cands.hardware) == {0, 1, 2, 3} and found.valid.all()
+    assert (gpu_fits & ~on_big).any()  # ruled out by the host alone
+    np.testing.assert_array_equal(found.runnable, gpu_fits & on_big)
+    np.testing.assert_array_equal(whole.runnable, gpu_fits & on_big)
+
+
 @pytest.mark.parametrize("changes", [{"tp_overlap_fraction": -0.2},
                                      {"ep_overlap_fraction": 1.2},
                                      {"overlap_compute_slowdown": -0.1},
