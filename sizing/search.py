@@ -39,7 +39,12 @@ class LayoutSpace:
     # Sample-based models (CNNs) train at tens to hundreds of samples per GPU: 256 per A100 in
     # DeepLearningExamples' ResNet-50 configs, 400 per H100 in MLPerf.
     sample_micro_batch: Sequence[int] = (16, 32, 64, 128, 256)
-    recompute: Sequence[str] = ("selective", "full")
+    # No recompute, and full recompute for what does not fit without it. Selective recompute
+    # is left out: the grid's layouts run fused attention (LAYOUT_DEFAULTS), which keeps no
+    # score matrix, so selective saves no memory over none (activation_bytes_by_recompute in
+    # sizing/memory.py) and only re-runs attention: every selective layout is dominated,
+    # exactly, by the same layout without recompute.
+    recompute: Sequence[str] = ("none", "full")
     # Context parallelism for long sequences (Megatron-Core and NeMo run 32k-1M with CP 2-32).
     cp: Sequence[int] = (1, 2, 4, 8)
     long_sequence: int = 32768  # sequence length from which cp > 1 is tried

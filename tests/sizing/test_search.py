@@ -236,6 +236,31 @@ def test_rows_of_several_chunks_joined_are_those_rows_with_their_fabrics_shared(
         both.shared_of[picked[0][1].size:])
 
 
+def test_the_search_tries_no_recompute_and_leaves_out_the_selective_it_dominates(cluster_on,
+                                                                                 constants):
+    """With fused attention (the grid's), selective recompute keeps the same bytes as none
+    and re-runs attention: each selective layout is the same layout without recompute, only
+    slower. The search tries none and full, and where none fits it is the fastest."""
+    clusters = [cluster_on("ib-ndr-400", 2)]
+    model, training = PRESETS["llama-3-8b"].model, Training(global_batch=256, micro_batch=1)
+    assert set(layout_grid(model, LayoutSpace())["recompute"]) == {0, 2}
+    space = LayoutSpace(recompute=("none", "selective"))
+    cands = enumerate_candidates(clusters, [2], model, training, space, False)
+    r = evaluate(clusters, cands, model, training, constants)
+    rc = cands.layout["recompute"]
+    none, selective = np.flatnonzero(rc == 0), np.flatnonzero(rc == 1)
+    assert len(none) == len(selective) > 10
+    for k in ("tp", "pp", "ep", "zero_stage", "micro_batch"):  # twins, in grid order
+        np.testing.assert_array_equal(cands.layout[k][none], cands.layout[k][selective])
+    np.testing.assert_array_equal(r["memory_total_gb"][none], r["memory_total_gb"][selective])
+    assert np.all(r["step_time_s"][none] < r["step_time_s"][selective])
+    cands = enumerate_candidates(clusters, [2], model, training, LayoutSpace(), False)
+    r = evaluate(clusters, cands, model, training, constants)
+    ok = r["valid"].astype(bool) & r["memory_fits"].astype(bool)
+    fastest = np.flatnonzero(ok)[np.argmax(r["samples_per_s"][ok])]
+    assert cands.layout["recompute"][fastest] == 0
+
+
 def test_every_candidate_multiplies_to_the_gpu_count(cluster_on):
     h100_ndr_cluster = cluster_on("ib-ndr-400", 1)
     model = PRESETS["llama-3-70b"].model
