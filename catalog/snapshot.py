@@ -118,6 +118,7 @@ def server_of(entry: dict[str, Any], gpus: dict[str, GPU]) -> Server:
         nic_rate_gbps=max(float(n["rate_gbps"]) for n in nics),
         pcie_gen=int(entry["pcie_gen"]),
         gpudirect_rdma=bool(entry["nic_gpu_same_switch"]),
+        host_memory_gb=float(entry["host_memory_gb"]),
     )
 
 

@@ -13,6 +13,7 @@ from catalog import queries
 from catalog.shipped import shipped
 from catalog.snapshot import Snapshot, current_snapshot
 from service.failures import Invalid, Unavailable
+from service.sizing_result import Memory
 from service.typed import to_document
 from service.workloads import layout_from, model_from, training_from
 from sizing import goodput, intervals
@@ -65,7 +66,8 @@ def custom_server(snap: Snapshot, doc: dict[str, Any]) -> Server:
               nvlink_sharp=g["nvlink_sharp"])
     return Server(id="custom", name=doc["name"], gpu=gpu, gpus_per_node=doc["gpus_per_node"],
                   nics_per_node=doc["nics_per_node"], nic_rate_gbps=doc["nic_rate_gbps"],
-                  pcie_gen=doc["pcie_gen"], gpudirect_rdma=doc["gpudirect_rdma"])
+                  pcie_gen=doc["pcie_gen"], gpudirect_rdma=doc["gpudirect_rdma"],
+                  host_memory_gb=doc.get("host_memory_gb"))
 
 
 def _measured_gpu_id(snap: Snapshot, gpu_id: str | None) -> str:
@@ -168,7 +170,20 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
                   "recompute, or offload")
         raise Invalid(f"The model does not fit in GPU memory: {detail}", code="does_not_fit",
                       errors=[("/layout", detail)])
-    if not memory["fits"]:
+    host_memory = cluster.server.host_memory_gb
+    if host_memory is not None and memory["host_offload_gb"] > host_memory:
+        detail = (f"offload puts {memory['host_offload_gb']:.0f} GB of optimizer state"
+                  f"{' and activations' if layout.offload == 'optimizer+activations' else ''} "
+                  f"in each node's host memory but the server has {host_memory:.0f} GB: offload "
+                  "less, or raise zero_stage, tp or pp")
+        raise Invalid(f"The offloaded state does not fit in host memory: {detail}",
+                      code="does_not_fit", errors=[("/layout/offload", detail)])
+    if memory["host_offload_gb"] > memory["host_capacity_gb"]:
+        assumptions.append(f"Host memory: offload puts {memory['host_offload_gb']:.0f} GB in "
+                           f"each node's, more than the {memory['host_capacity_gb']:.0f} GB the "
+                           "policy lets it use (host_memory_reserve_share): not offered by a "
+                           "sizing.")
+    if memory["total_gb"] + memory["headroom_gb"] > memory["capacity_gb"]:
         # Within the GPU but inside the policy's headroom: the estimate stands (published runs
         # are often tuned to the edge of memory), flagged; a sizing would not offer it.
         assumptions.append(f"Memory: {memory['total_gb']:.1f} GB of {memory['capacity_gb']:.0f} "
@@ -177,6 +192,7 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
     # Shallow: asdict would deep-copy every figure of a result nothing else holds.
     body = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)}
     body["assumptions"] = assumptions + body["assumptions"]
+    body["memory"] = Memory.of(memory)
     body["nodes"] = cluster.nodes
     if not isinstance(model, Transformer):
         body["tokens_per_s"] = None

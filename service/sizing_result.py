@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
@@ -128,8 +129,23 @@ class Memory:
     total_gb: float
     capacity_gb: float
     headroom_gb: float = field(**described("Kept free by policy (fragmentation, buffers)"))
-    fits: bool = field(**described("total_gb + headroom_gb <= capacity_gb"))
+    fits: bool = field(**described("total_gb + headroom_gb <= capacity_gb, and "
+                                   "host_offload_gb <= host_capacity_gb"))
     margin_gb: float = field(**described("Left beyond the headroom; negative: does not fit"))
+    host_offload_gb: float = field(default=0.0, **described(
+        "Per node: the optimizer state and activations offload puts in host memory (0 without "
+        "offload)"))
+    host_capacity_gb: float | None = field(default=None, **described(
+        "Per node: the host memory offload may use, the policy's share "
+        "(host_memory_reserve_share) kept for the OS and the data loader; null where the "
+        "server does not state its host memory (not checked)"))
+
+    @classmethod
+    def of(cls, memory: dict) -> Memory:
+        """An estimate's memory figures (sizing.step.Estimate.memory), the host's capacity
+        null where the server states none (the model's inf: no limit)."""
+        capacity = memory["host_capacity_gb"]
+        return cls(**{**memory, "host_capacity_gb": capacity if math.isfinite(capacity) else None})
 
 
 @dataclass(frozen=True)

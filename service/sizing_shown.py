@@ -385,7 +385,7 @@ def ranked_configuration(found: Search, rank: int, i: int, first: int, reference
         price=sizing_price(found, i, cluster.gpus + int(found.spares[i]) * cluster.gpus_per_node),
         goodput=goodput_view(found, i), intervals=uncertainty.intervals[i],
         calibration="calibrated" if uncertainty.calibrated[i] else "extrapolated",
-        memory=Memory(**est.memory), bottleneck=est.bottleneck,
+        memory=Memory.of(est.memory), bottleneck=est.bottleneck,
         assumptions=tuple(est.assumptions),
         stock=stock_view(found, server_id, nodes + int(found.spares[i]), today),
         network_note=network_note(fabric, recommended, nodes, snap.fabrics),

@@ -15,7 +15,7 @@ def _frozen(mapping: Mapping[str, float]) -> Mapping[str, float]:
 
 
 # Fields of ModelConstants that policy.yaml, not model.yaml, holds.
-POLICY_FIELDS = ("memory_headroom_share",)
+POLICY_FIELDS = ("memory_headroom_share", "host_memory_reserve_share")
 # Per-GPU tables that list only the GPUs they apply to: any other GPU takes the figure of the
 # table named here (a GPU without a Hopper-generation attention kernel runs FlashAttention-2).
 FALLBACKS = {"flash3_attention_efficiency": "flash2_attention_efficiency"}
@@ -64,7 +64,8 @@ class ModelConstants:
     ecmp_flows_per_nic: float
     host_staging_bandwidth_factor: float
     host_staging_latency_us: float
-    go_back_n_window_packets: float
+    go_back_n_window_us: float
+    roce_packet_bytes: float
     dp_bucket_mb: float
     megatron_bucket_params_min: float
     megatron_bucket_params_per_rank: float
@@ -88,6 +89,8 @@ class ModelConstants:
     # Policy, not physics: the share of each GPU's memory a configuration must leave free to
     # "fit". It lives in policy.yaml; every memory figure of the model reads it from here.
     memory_headroom_share: float
+    # Likewise the share of a node's host memory offload may not use (the OS, the data loader).
+    host_memory_reserve_share: float
     sources: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @classmethod

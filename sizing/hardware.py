@@ -43,6 +43,9 @@ class Server:
     nic_rate_gbps: float
     pcie_gen: int
     gpudirect_rdma: bool  # NIC under the same PCIe switch as its GPU, and the GPU supports it
+    # Host memory of one node, GB: what offloaded optimizer state and activations must fit in
+    # (None: not stated, as for hardware outside the catalog, and then not checked).
+    host_memory_gb: float | None = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,8 @@ class Cluster:
             "gpu_nvlink_sharp": np.array([g.nvlink_sharp]),
             "gpus_per_node": np.array([s.gpus_per_node]),
             "pcie_gen": np.array([s.pcie_gen]),
+            "host_memory_gb": np.array([np.inf if s.host_memory_gb is None
+                                        else s.host_memory_gb], float),
             "nics_per_node": np.array([s.nics_per_node]),
             "nic_rate_gbps": np.array([s.nic_rate_gbps], float),
             "gpudirect": np.array([self.uses_gpudirect]),

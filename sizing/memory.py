@@ -100,11 +100,70 @@ def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.nda
     return per_layer * model.layers / np.asarray(c["pp"], float), kept
 
 
+def _sharded_gb(model, c: dict, nbytes: float, from_stage: int) -> np.ndarray:
+    """GB per GPU of a state of `nbytes` per parameter, sharded from ZeRO stage `from_stage`
+    on: the distributed optimizer / ZeRO shards over data x context parallel ranks, or over the
+    hybrid-sharding group; expert parameters over the expert-data-parallel ranks."""
+    tp, pp, ep = (np.asarray(c[k], float) for k in ("tp", "pp", "ep"))
+    dp, cp = np.asarray(c["dp"], float), np.asarray(c.get("cp", 1), float)
+    shard_group = np.asarray(c.get("shard_group", 0), float)
+    expert = model.expert_params if isinstance(model, Transformer) else 0.0
+    dense_local = (model.params - expert) / (tp * pp)
+    expert_local = expert / (tp * pp * ep)
+    shard = np.where(shard_group > 0, shard_group * cp, dp * cp)
+    on = np.asarray(c["zero_stage"], int) >= from_stage
+    return (np.where(on, dense_local / shard, dense_local)
+            + np.where(on, expert_local / np.maximum(shard / ep, 1.0), expert_local)) * nbytes / GB
+
+
+def host_offload(model, c: dict, constants, ob: float, stage: np.ndarray) -> dict:
+    """What offload puts in one node's host memory, GB, and what it may use of it.
+
+    Every GPU of the node offloads its own share: ZeRO-Offload's optimizer state (the FP32
+    master weights and Adam moments, as sharded on the GPU), and with activation offload the
+    saved activations the first pipeline stage keeps in flight beyond the two layers that stay
+    resident (memory_per_gpu's `resident`); the first stage's is the most any stage offloads
+    and fills whole nodes (pipeline stages are the outermost ranks). The host keeps the
+    policy's share free for the OS and the data loader; a server that does not state its host
+    memory (inf) is not checked.
+    """
+    offload = np.asarray(c.get("offload", 0), int)
+    gpn = np.asarray(c.get("gpus_per_node", 1), float)
+    host = np.asarray(c.get("host_memory_gb", np.inf), float)
+    capacity = np.broadcast_to(host * (1.0 - constants.host_memory_reserve_share), offload.shape)
+    if not (offload >= 1).any():  # offload is rare: most batches put nothing on the host
+        return {"host_offload_gb": np.zeros(offload.shape), "host_capacity_gb": capacity}
+    optim = np.where(offload >= 1, _sharded_gb(model, c, ob, 1), 0.0)
+    acts = np.zeros(offload.shape)
+    if isinstance(model, Transformer) and (offload == 2).any():
+        pp = np.asarray(c["pp"], float)
+        v = np.asarray(c["virtual_stages"], float)
+        in_flight = np.minimum(pp, np.asarray(c["micro_batches"], float))
+        interleave = np.where(v > 1, 1.0 + (pp - 1) / (pp * v), 1.0)
+        kept = stage * in_flight * interleave - 2.0 * stage * pp / model.layers
+        acts = np.where(offload == 2, np.maximum(kept, 0.0), 0.0) / GB
+    return {"host_offload_gb": gpn * (optim + acts), "host_capacity_gb": capacity}
+
+
 def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dict:
-    """Per-GPU memory in GB by part, for arrays of layouts in `c`.
+    """Per-GPU memory in GB by part, for arrays of layouts in `c`, and what offload puts in
+    its node's host memory (host_offload).
 
     margin_gb is what is left beyond the headroom the policy keeps free; negative: no fit.
+    fits: within the GPU with its headroom, and the offloaded state within the host's share.
     """
+    parts = parts if parts is not None else activation_parts(model, c, precision)
+    columns = _gpu_memory(model, c, constants, precision, parts)
+    ob = (constants.bytes_per_param_optimizer_fp32 if precision == "fp32"
+          else constants.bytes_per_param_optimizer)
+    host = host_offload(model, c, constants, ob, parts[0])
+    columns.update(host)
+    columns["fits"] = columns["fits"] & (host["host_offload_gb"] <= host["host_capacity_gb"])
+    return columns
+
+
+def _gpu_memory(model, c: dict, constants, precision: str, parts: tuple) -> dict:
+    """memory_per_gpu's per-GPU columns (`parts`: activation_parts)."""
     dp = np.asarray(c["dp"], float)
     tp = np.asarray(c["tp"], float)
     pp = np.asarray(c["pp"], float)
@@ -130,34 +189,19 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
                    "framework": c.get("framework", 0), "gpu_memory_gb": c["gpu_memory_gb"]}
         return memory_kernel.transformer_memory(
             model, columns, constants, wb, gradient_bytes_per_param(c, constants, precision), ob,
-            parts if parts is not None else activation_parts(model, c, precision))
-    expert = model.expert_params if is_tf else 0.0
-    dense = model.params - expert
-    dense_local = dense / (tp * pp)
-    expert_local = expert / (tp * pp * ep)
-    # The distributed optimizer / ZeRO shards over data x context parallel ranks, or over the
-    # hybrid-sharding group.
-    shard = np.where(shard_group > 0, shard_group * cp, dp * cp)
-    expert_dp = np.maximum(shard / ep, 1.0)
-
-    dense_shard, expert_shard = dense_local / shard, expert_local / expert_dp
-
-    def sharded(nbytes, from_stage):
-        on = zero >= from_stage
-        return (np.where(on, dense_shard, dense_local)
-                + np.where(on, expert_shard, expert_local)) * nbytes / GB
-
+            parts)
+    dense = model.params - (model.expert_params if is_tf else 0.0)
     gb = gradient_bytes_per_param(c, constants, precision)
-    weights = sharded(wb, 3)
-    grads = sharded(gb, 2)
-    # ZeRO-Offload keeps the FP32 master weights and Adam moments in host memory.
-    optim = sharded(ob, 1)
+    weights = _sharded_gb(model, c, wb, 3)
+    grads = _sharded_gb(model, c, gb, 2)
+    # ZeRO-Offload keeps the FP32 master weights and Adam moments in host memory (host_offload).
+    optim = _sharded_gb(model, c, ob, 1)
     if (offload >= 1).any():  # offload is rare: most batches need no selection
         optim = np.where(offload >= 1, 0.0, optim)
     b = np.asarray(c["micro_batch"], float)
     zeros = np.zeros_like(weights)
     logits = buffers = zeros
-    stage, kept = parts if parts is not None else activation_parts(model, c, precision)
+    stage, kept = parts
     if is_tf:
         code = np.asarray(c["recompute"], int)
         v = np.asarray(c["virtual_stages"], float)

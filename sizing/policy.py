@@ -27,8 +27,8 @@ class SizingPolicy:
     def from_mapping(cls, table: Mapping[str, Any]) -> SizingPolicy:
         """From the parsed policy.yaml constants (name -> {value, unit, source}).
 
-        memory_headroom_share is policy too, but the model's memory figures read it, so it
-        travels in ModelConstants.
+        memory_headroom_share and host_memory_reserve_share are policy too, but the model's
+        memory figures read them, so they travel in ModelConstants.
         """
         missing = [f.name for f in fields(cls) if f.name not in table]
         if missing:

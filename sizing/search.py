@@ -39,7 +39,12 @@ class LayoutSpace:
     # Sample-based models (CNNs) train at tens to hundreds of samples per GPU: 256 per A100 in
     # DeepLearningExamples' ResNet-50 configs, 400 per H100 in MLPerf.
     sample_micro_batch: Sequence[int] = (16, 32, 64, 128, 256)
-    recompute: Sequence[str] = ("selective", "full")
+    # No recompute, and full recompute for what does not fit without it. Selective recompute
+    # is left out: the grid's layouts run fused attention (LAYOUT_DEFAULTS), which keeps no
+    # score matrix, so selective saves no memory over none (activation_bytes_by_recompute in
+    # sizing/memory.py) and only re-runs attention: every selective layout is dominated,
+    # exactly, by the same layout without recompute.
+    recompute: Sequence[str] = ("none", "full")
     # Context parallelism for long sequences (Megatron-Core and NeMo run 32k-1M with CP 2-32).
     cp: Sequence[int] = (1, 2, 4, 8)
     long_sequence: int = 32768  # sequence length from which cp > 1 is tried
@@ -361,8 +366,8 @@ class HardwareTable:
     gpu_codes: np.ndarray
     gpu_ids: tuple[str, ...]
     # Per pair: which pairs have the same server-side figures. Validity, memory and compute
-    # read only the GPU, GPUs per node and PCIe generation (the host link), never the fabric
-    # or the NICs.
+    # read only the GPU, GPUs per node, PCIe generation (the host link) and host memory (what
+    # offload fills), never the fabric or the NICs.
     groups: tuple[int, ...]
 
     @classmethod
@@ -375,7 +380,8 @@ class HardwareTable:
         # The first pair of each side, found by hashing (list.index compared every GPU's
         # dataclass fields pair by pair: quadratic in the pairs).
         first: dict[tuple, int] = {}
-        sides = [first.setdefault((c.gpu, c.gpus_per_node, c.server.pcie_gen), i)
+        sides = [first.setdefault((c.gpu, c.gpus_per_node, c.server.pcie_gen,
+                                   c.server.host_memory_gb), i)
                  for i, c in enumerate(clusters)]
         return cls(columns, codes, ids, tuple(sides))
 

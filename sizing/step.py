@@ -725,7 +725,8 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
             ep_msg = s / cp * b * k * h * act_bytes / np.where(sp, tp, 1.0)
             t_ep1 = _floor_cost("all_to_all", ep_msg, ep, tp, gpn, links, constants,
                                 stretched_up)
-            ep_mb = np.where(ep > 1, 4.0 * L / pp * t_ep1, 0.0)
+            ep_count = np.where(c["recompute"].astype(int) == 2, 6.0, 4.0) * L / pp
+            ep_mb = np.where(ep > 1, ep_count * t_ep1, 0.0)
             t_mb = t_mb + ep_mb * (1 - constants.ep_overlap_fraction)
         pp_msg = tp_msg / tp
         _, spans_pp = group_span(pp, tp * dp * cp, gpn)
@@ -893,7 +894,14 @@ def estimate_batch(batch: dict, model, training: Training, constants,
             k = min(model.top_k, model.experts)
             ep_msg = s / cp * b * k * h * act_bytes / np.where(sp, tp, 1.0)
             t_ep1, ep_inter = cost("all_to_all", ep_msg, ep, tp, "ep")
-            ep_mb = np.where(ep > 1, 4.0 * L / pp * t_ep1, 0.0)
+            # Dispatch and combine forward, their gradients backward: 4 per layer. Full
+            # recompute re-runs them too (6): Megatron-Core checkpoints whole transformer
+            # layers, MoE layer and token dispatcher included (core_v0.14.0,
+            # transformer/transformer_block.py _checkpointed_forward runs each layer's
+            # forward under tensor_parallel.checkpoint; moe/moe_layer.py's forward calls
+            # dispatch and combine), as it re-runs the tensor-parallel all-reduces.
+            ep_count = np.where(rc == 2, 6.0, 4.0) * L / pp
+            ep_mb = np.where(ep > 1, ep_count * t_ep1, 0.0)
         else:
             ep_mb, ep_inter = zeros, np.zeros(n, bool)
         pp_msg = tp_msg / tp  # one rank's share of the activations it all-reduces

@@ -139,7 +139,7 @@ class Links:
     ll128: np.ndarray  # NCCL enables LL128 (NVLink inside, GPUDirect NIC under the switch)
     lossy: np.ndarray  # RDMA without a lossless class
     loss_rate: np.ndarray  # drop probability per packet per sender beyond one on a port
-    resend_packets: np.ndarray  # packets resent per loss (go-back-N window, or 1)
+    resend_packets: np.ndarray  # packets resent per loss (go-back-N window at the port's rate, or 1)
     pfc: np.ndarray  # lossless Ethernet: PFC pauses under incast
     ecmp: np.ndarray  # flows hashed on uplinks (no adaptive routing)
     nodes_per_leaf: np.ndarray  # nodes below the spine: a leaf, or a rail-optimised unit
@@ -164,6 +164,11 @@ class Links:
         net_extra = np.maximum(np.asarray(c["fabric_latency_us"], float)
                                - constants.nccl_net_reference_latency_us, 0.0) + staged
         selective = np.asarray(c.get("fabric_selective_repeat", False), bool)
+        # Go-back-N resends what the sender put on its own port since the lost packet: the
+        # bandwidth-delay product of the port's rate, a quarter at 100G of 400G's.
+        port_Bps = np.minimum(np.asarray(c["nic_rate_gbps"], float),
+                              c["fabric_line_rate_gbps"]) * 1e9 / 8.0
+        window = port_Bps * constants.go_back_n_window_us * 1e-6 / constants.roce_packet_bytes
         node_gbs = node_bandwidth_gbs(c, constants)
         return cls._stacked(
             node_Bps=node_gbs * 1e9,
@@ -178,7 +183,7 @@ class Links:
             ll128=(link == _NVLINK) & gdr,
             lossy=rdma & ~lossless,
             loss_rate=np.asarray(c["fabric_loss_rate"], float),
-            resend_packets=np.where(selective, 1.0, constants.go_back_n_window_packets),
+            resend_packets=np.where(selective, 1.0, window),
             pfc=(kind == _ROCE) & lossless,
             ecmp=(kind != _INFINIBAND) & ~np.asarray(c.get("fabric_adaptive_routing", False),
                                                      bool),
@@ -348,9 +353,11 @@ def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
       flows per NIC collide, many small ones average out).
     - Lossy RDMA: a queue drops only where more arrives than its port drains: the senders
       beyond the first converging on a receiver (fan-in - 1) and the busiest uplink's load
-      beyond its rate (the spine's load - 1), at every switch tier crossed. One-to-one traffic
-      below the spine (a ring inside a leaf or unit) fills no queue and loses nothing. Each
-      drop resends a go-back-N window, goodput 1 / (1 + p x window) (brief 4, Wang et al.); a
+      beyond its rate (the spine's load - 1), at every switch tier crossed: each a chance to
+      drop at the fabric's loss rate r, so a packet is lost with p = 1 - (1 - r)^chances, never
+      above 1. One-to-one traffic below the spine (a ring inside a leaf or unit) fills no queue
+      and loses nothing. Each drop resends a go-back-N window (the bandwidth-delay product of
+      the port's rate), goodput 1 / (1 + p x window) (brief 4, Wang et al.); a
       selective-repeat NIC resends one packet (brief 4: IRN, RoSR).
     - Lossless RoCE: no drops, but PFC pauses under incast block the head of line and spread
       (brief 4, Mittal et al.); InfiniBand's credit flow control has no such pause storms.
@@ -367,7 +374,9 @@ def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
         incast = fan_in(op, algorithm, nodes)
         share = 1.0 / over
         if lossy:
-            p = links.loss_rate * ((incast - 1.0) + (over - 1.0)) * tiers
+            chances = ((incast - 1.0) + (over - 1.0)) * tiers
+            # 1 - (1 - r)^chances, exact for small r too (log1p, expm1)
+            p = -np.expm1(chances * np.log1p(-links.loss_rate))
             share = share * np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
         if pfc and (incast > 1).any():
             share = share * np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty

@@ -53,6 +53,9 @@ class CustomServerSchema(Strict):
                                        metadata={"description": "NICs under the GPUs' PCIe switch"})
     pcie_gen = f.Integer(load_default=5, validate=v.Range(min=3, max=6), metadata={
         "description": "PCIe generation of the x16 links between GPUs, NICs and host"})
+    host_memory_gb = f.Number(validate=v.Range(min=1, max=100_000), metadata={
+        "description": "Host memory of one node, GB: what offload must fit in (not checked "
+                       "when left out)"})
 
 
 class CustomFabricSchema(Strict):

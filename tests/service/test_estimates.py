@@ -98,6 +98,39 @@ def test_a_run_inside_the_policy_headroom_is_estimated_and_flagged(client):
     assert any("not offered by a sizing" in a for a in body["assumptions"])
 
 
+def test_offload_is_held_to_the_host_memory_of_the_node(client):
+    """70B, ZeRO-3 over one node with the optimizer and activations offloaded: about 930 GB
+    in the node's host memory. The catalog server's 2 TB holds it; a server with less is
+    flagged within its memory and refused beyond it, at the offload field."""
+    layout = {"dp": 8, "tp": 1, "pp": 1, "zero_stage": 3, "recompute": "full",
+              "offload": "optimizer+activations"}
+    training = {"global_batch": 64, "micro_batch": 1}
+
+    def run(cluster):
+        return estimate(client, cluster={**cluster, "nodes": 1}, layout=layout, training=training)
+
+    body = run(H100_NDR).get_json()
+    memory = body["memory"]
+    assert memory["fits"], body
+    assert 0 < memory["host_offload_gb"] < memory["host_capacity_gb"] < 2048
+
+    def custom(host_gb):
+        return {"custom_server": {**_h100_server_inline(catalog_gpu="h100-sxm"),
+                                  "host_memory_gb": host_gb}, "fabric": "ib-ndr-400"}
+
+    within = run(custom(1100))
+    assert within.status_code == 200, within.get_json()
+    assert not within.get_json()["memory"]["fits"]
+    assert any("Host memory" in a for a in within.get_json()["assumptions"])
+    beyond = run(custom(512)).get_json()
+    assert beyond["code"] == "does_not_fit"
+    assert beyond["errors"][0]["pointer"] == "/layout/offload"
+    assert "512 GB" in beyond["detail"]
+    unstated = run({"custom_server": _h100_server_inline(catalog_gpu="h100-sxm"),
+                    "fabric": "ib-ndr-400"}).get_json()
+    assert unstated["memory"]["fits"] and unstated["memory"]["host_capacity_gb"] is None
+
+
 def test_unsupported_pairing_is_refused_with_the_matrix_reason(client):
     response = estimate(client, cluster={"server": "hgx-h100-8", "fabric": "ib-qdr-40", "nodes": 2},
                         layout={"dp": 2, "tp": 8, "pp": 1})

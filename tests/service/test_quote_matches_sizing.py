@@ -8,6 +8,7 @@ Runs in-process by default. To check a running server instead (`make run`), poin
 from __future__ import annotations
 
 import json
+import math
 import os
 import urllib.error
 import urllib.request
@@ -178,13 +179,17 @@ def test_a_one_node_job_keeps_its_hot_spare_off_the_fabric_in_the_sizing_and_its
     free = size(api, pinned)["result"]["configurations"][0]
     spares = free["goodput"]["hot_spares"]
     assert free["hot_spare_nodes"] == 0 and spares["spare_nodes"] == 1
-    # Two nodes of the same months, no fabric: the spare adds exactly one node's money.
-    assert spares["total"] == str(2 * Decimal(free["price"]["total"]))
-    assert spares["extra_monthly"] == free["price"]["monthly"]
-    # The spare saves less than the API's four digits show: the deadline between the two
-    # wall clocks comes from the same search, unrounded.
+    # The spare saves less than the API's four digits show: its wall clock (and the deadline
+    # between the two below) comes from the same search, unrounded.
     exact = shown_result(search(snap, request_of(pinned), lambda _f: None),
                          date(2026, 12, 1)).configurations[0]
+    # Billed by the started hour, no fabric: the spare adds exactly one node's money for the
+    # hours the run with it takes (which may be one fewer than without).
+    assert free["price"]["billed_by"] == "hour"
+    hours = math.ceil(exact.goodput.hot_spares.time_to_train_hours)
+    one_node = Decimal(free["price"]["hourly"]) * hours + Decimal(free["price"]["one_time"])
+    assert Decimal(spares["total"]) == 2 * one_node
+    assert spares["extra_monthly"] == free["price"]["monthly"]
     days = (exact.goodput.hot_spares.time_to_train_hours + exact.time_to_train_hours) / 2 / 24
     sizing = size(api, {**pinned, "duration_days": days})
     kept = sizing["result"]["configurations"][0]

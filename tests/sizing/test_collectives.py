@@ -12,6 +12,7 @@ from sizing.topology import (
     Links,
     hashed_busiest,
     inter_node_bandwidth_gbs,
+    network_shares,
     straggler_stretch,
 )
 
@@ -240,6 +241,25 @@ def test_lossy_rdma_collapses_above_one_percent_loss_and_selective_repeat_does_n
 
     assert bw(one_pct) / bw(clean) < 0.15  # Wang et al.: go-back-N near zero above 1%
     assert bw(selective) / bw(clean) > 0.9  # IRN / RoSR: resend only what was lost
+
+
+def test_a_lossy_port_resends_its_own_rate_s_window_and_a_packet_is_lost_at_most_once(
+        cluster_on, constants):
+    """Go-back-N's window is the bandwidth-delay product of the port's own rate; a packet's
+    drop over many chances (fan-in, uplink load, tiers) is a probability, never above 1, so
+    even at thousands of nodes each delivered packet costs at most one window more."""
+    def window(fabric):
+        return Links.of(cluster_on(fabric, 4).as_arrays(), constants).resend_packets[0]
+
+    assert window("roce-100-lossy") == pytest.approx(window("roce-400-lossy") / 4)
+    def share(cluster):
+        links = Links.of(cluster.as_arrays(), constants)
+        return network_shares("all_to_all", ("p2p",), cluster.nodes, links, constants)["p2p"][0]
+
+    for fabric in ("roce-100-lossy", "roce-400-lossy"):
+        lossy = cluster_on(fabric, 4096)
+        kept = share(lossy) / share(replace(lossy, fabric=replace(lossy.fabric, loss_rate=0.0)))
+        assert 1 / (1 + window(fabric)) <= kept < 0.1, fabric
 
 
 def test_oversubscription_hurts_all_to_all_far_more_than_a_ring(leaf_spine_on, constants):

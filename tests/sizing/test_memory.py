@@ -234,3 +234,32 @@ def test_the_logits_and_a_recomputed_layer_are_not_alive_together(cluster_on, co
     assert working < logits
     assert plain["logits_gb"] == pytest.approx(logits) and fused["logits_gb"] == 0.0
     assert plain["total_gb"] - fused["total_gb"] == pytest.approx(logits - working)
+
+
+def test_offload_fits_only_where_the_node_s_host_memory_holds_it(hgx_h100, fabrics, constants):
+    """ZeRO-Offload moves each GPU's optimizer state to its node's host: the node holds eight
+    GPUs' worth, beside the OS and the data loader (the policy's reserve)."""
+    m = preset_model("llama-3-70b")
+
+    def memory(host_gb, offload):
+        server = dataclasses.replace(hgx_h100, host_memory_gb=host_gb)
+        layout = Layout(dp=8, tp=1, pp=1, zero_stage=3, recompute="full", offload=offload)
+        return estimate(Cluster(server, fabrics["ib-ndr-400"], 1, True), m, Training(64, 1),
+                        layout, constants).memory
+
+    on_gpu = memory(2048, "none")["optimizer_gb"]
+    big, small = memory(2048, "optimizer+activations"), memory(1024, "optimizer+activations")
+    optimizer_only = memory(2048, "optimizer")
+    # the host holds what the GPUs no longer do: 8 GPUs' optimizer state, then their activations
+    assert optimizer_only["host_offload_gb"] == pytest.approx(8 * on_gpu, rel=1e-9)
+    assert big["host_offload_gb"] > optimizer_only["host_offload_gb"]
+    reserve = constants.host_memory_reserve_share
+    assert 0 < reserve < 1
+    assert big["host_capacity_gb"] == pytest.approx(2048 * (1 - reserve))
+    # the same GPUs fit in both; 930 GB of offloaded state fits a 2 TB host, not a 1 TB one
+    assert big["total_gb"] == small["total_gb"] and big["margin_gb"] > 0
+    assert big["host_capacity_gb"] > big["host_offload_gb"] > small["host_capacity_gb"]
+    assert big["fits"] and not small["fits"]
+    # without offload the host holds nothing; a server stating no host memory is not checked
+    assert memory(1, "none")["host_offload_gb"] == 0 and memory(1, "none")["host_capacity_gb"] > 0
+    assert memory(None, "optimizer+activations")["fits"]

@@ -23,7 +23,13 @@ from sizing.search import (
     throughput_bound,
     throughput_floor,
 )
-from sizing.step import compute_bound_batch, estimate_batch, step_floor_batch
+from sizing.step import (
+    FLOOR_COMPUTE,
+    compute_bound_batch,
+    estimate_batch,
+    layout_arrays,
+    step_floor_batch,
+)
 from sizing.workload import FRAMEWORKS, Layout, Training
 
 
@@ -130,6 +136,53 @@ def test_the_communication_floor_is_never_below_the_model_s_step(cluster_on, con
         np.testing.assert_array_equal(rows["samples_per_s"], plain["samples_per_s"])
 
 
+def test_the_floor_counts_the_expert_all_to_alls_full_recompute_re_runs(cluster_on, constants):
+    """The floor's expert all-to-alls are the model's: 6 per layer under full recompute, 4
+    otherwise. Both rows get the same compute, so what the all-to-alls add (their exposed share
+    all or nothing) is all that differs."""
+    model, training = PRESETS["mixtral-8x7b"].model, Training(global_batch=64, micro_batch=1)
+    cluster = cluster_on("roce-400-lossless", 4)
+    rows = [{**cluster.as_arrays(), **layout_arrays(Layout(dp=16, tp=1, pp=2, ep=8,
+                                                           recompute=recompute), training)}
+            for recompute in ("selective", "full")]
+    batch = {k: np.concatenate([row[k] for row in rows]) for k in rows[0]}
+    compute = {k: np.repeat(v[:1], 2)
+               for k, v in compute_bound_batch(batch, model, training, constants).items()
+               if k in FLOOR_COMPUTE}
+
+    def step(ep_overlap):
+        floor = step_floor_batch(batch, model, training,
+                                 replace(constants, ep_overlap_fraction=ep_overlap), compute)
+        return training.global_batch / floor["samples_per_s"]
+
+    selective, full = step(0.0) - step(1.0)
+    assert selective > 0
+    assert full == pytest.approx(1.5 * selective, rel=1e-9)
+
+
+def test_the_search_rules_out_offload_the_host_memory_cannot_hold(hgx_h100, fabrics,
+                                                                   constants):
+    """Two servers alike but for their host memory: an offloading layout whose state fits
+    the GPUs runs on the one whose host holds it only, even where the search shares one
+    server's validity and memory among its fabrics."""
+    servers = [replace(hgx_h100, id=f"host-{gb}", host_memory_gb=gb) for gb in (2048, 1024)]
+    clusters = [Cluster(s, fabrics[f], 1, True) for s in servers
+                for f in ("ib-ndr-400", "roce-400-lossless")]
+    model, training = PRESETS["llama-3-70b"].model, Training(global_batch=64, micro_batch=1)
+    fixed = Layout(dp=8, tp=1, pp=1, zero_stage=3, recompute="full",
+                   offload="optimizer+activations")
+    cands = enumerate_candidates(clusters, [1], model, training, LayoutSpace(fixed=fixed), True)
+    table = HardwareTable.of(clusters)
+    found = feasibility(table, cands, model, training, constants)
+    whole = feasibility(table, cands, model, training, constants, exhaustive=True)
+    on_big = np.isin(cands.hardware, [0, 1])
+    gpu_fits = whole.full["memory_margin_gb"] >= 0
+    assert set(cands.hardware) == {0, 1, 2, 3} and found.valid.all()
+    assert (gpu_fits & ~on_big).any()  # ruled out by the host alone
+    np.testing.assert_array_equal(found.runnable, gpu_fits & on_big)
+    np.testing.assert_array_equal(whole.runnable, gpu_fits & on_big)
+
+
 @pytest.mark.parametrize("changes", [{"tp_overlap_fraction": -0.2},
                                      {"ep_overlap_fraction": 1.2},
                                      {"overlap_compute_slowdown": -0.1},
@@ -181,6 +234,31 @@ def test_rows_of_several_chunks_joined_are_those_rows_with_their_fabrics_shared(
         start += rows.size
     assert set(np.unique(both.shared_of[:picked[0][1].size])).isdisjoint(
         both.shared_of[picked[0][1].size:])
+
+
+def test_the_search_tries_no_recompute_and_leaves_out_the_selective_it_dominates(cluster_on,
+                                                                                 constants):
+    """With fused attention (the grid's), selective recompute keeps the same bytes as none
+    and re-runs attention: each selective layout is the same layout without recompute, only
+    slower. The search tries none and full, and where none fits it is the fastest."""
+    clusters = [cluster_on("ib-ndr-400", 2)]
+    model, training = PRESETS["llama-3-8b"].model, Training(global_batch=256, micro_batch=1)
+    assert set(layout_grid(model, LayoutSpace())["recompute"]) == {0, 2}
+    space = LayoutSpace(recompute=("none", "selective"))
+    cands = enumerate_candidates(clusters, [2], model, training, space, False)
+    r = evaluate(clusters, cands, model, training, constants)
+    rc = cands.layout["recompute"]
+    none, selective = np.flatnonzero(rc == 0), np.flatnonzero(rc == 1)
+    assert len(none) == len(selective) > 10
+    for k in ("tp", "pp", "ep", "zero_stage", "micro_batch"):  # twins, in grid order
+        np.testing.assert_array_equal(cands.layout[k][none], cands.layout[k][selective])
+    np.testing.assert_array_equal(r["memory_total_gb"][none], r["memory_total_gb"][selective])
+    assert np.all(r["step_time_s"][none] < r["step_time_s"][selective])
+    cands = enumerate_candidates(clusters, [2], model, training, LayoutSpace(), False)
+    r = evaluate(clusters, cands, model, training, constants)
+    ok = r["valid"].astype(bool) & r["memory_fits"].astype(bool)
+    fastest = np.flatnonzero(ok)[np.argmax(r["samples_per_s"][ok])]
+    assert cands.layout["recompute"][fastest] == 0
 
 
 def test_every_candidate_multiplies_to_the_gpu_count(cluster_on):

@@ -169,6 +169,26 @@ def test_moe_expert_parallel_all_to_all_costs_time(cluster_on, constants):
     assert e.breakdown["ep_exposed_s"] > 0
 
 
+def test_full_recompute_reruns_the_expert_all_to_alls_as_the_tensor_all_reduces(cluster_on,
+                                                                                constants):
+    """Full recompute re-runs each layer's forward, its token dispatch and combine included:
+    6 all-to-alls per layer instead of 4, as the tensor-parallel all-reduces."""
+    m = preset_model("mixtral-8x7b")
+    cl = cluster_on("roce-400-lossless", 4)
+
+    def sent(recompute):
+        e = estimate(cl, m, Training(64, 1), Layout(dp=16, tp=2, pp=1, ep=8, zero_stage=1,
+                                                    sequence_parallel=True,
+                                                    recompute=recompute), constants)
+        b = e.breakdown
+        return b["tp_exposed_s"] + b["tp_hidden_s"], b["ep_exposed_s"] + b["ep_hidden_s"]
+
+    (tp_sel, ep_sel), (tp_full, ep_full) = sent("selective"), sent("full")
+    assert ep_sel > 0 and tp_sel > 0
+    assert tp_full == pytest.approx(1.5 * tp_sel, rel=1e-9)
+    assert ep_full == pytest.approx(1.5 * ep_sel, rel=1e-9)
+
+
 def test_vectorised_path_equals_scalar_path(hgx_h100, fabrics, constants):
     m = preset_model("llama-3-70b")
     configs = [

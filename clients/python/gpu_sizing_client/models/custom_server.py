@@ -31,6 +31,8 @@ class CustomServer:
             nic_rate_gbps (float): Per NIC, Gb/s (bits)
             nics_per_node (int):
             gpudirect_rdma (bool | Unset): NICs under the GPUs' PCIe switch Default: True.
+            host_memory_gb (float | Unset): Host memory of one node, GB: what offload must fit in (not checked when left
+                out)
             name (str | Unset):  Default: 'custom server'.
             pcie_gen (int | Unset): PCIe generation of the x16 links between GPUs, NICs and host Default: 5.
      """
@@ -40,6 +42,7 @@ class CustomServer:
     nic_rate_gbps: float
     nics_per_node: int
     gpudirect_rdma: bool | Unset = True
+    host_memory_gb: float | Unset = UNSET
     name: str | Unset = 'custom server'
     pcie_gen: int | Unset = 5
 
@@ -59,6 +62,8 @@ class CustomServer:
 
         gpudirect_rdma = self.gpudirect_rdma
 
+        host_memory_gb = self.host_memory_gb
+
         name = self.name
 
         pcie_gen = self.pcie_gen
@@ -74,6 +79,8 @@ class CustomServer:
         })
         if gpudirect_rdma is not UNSET:
             field_dict["gpudirect_rdma"] = gpudirect_rdma
+        if host_memory_gb is not UNSET:
+            field_dict["host_memory_gb"] = host_memory_gb
         if name is not UNSET:
             field_dict["name"] = name
         if pcie_gen is not UNSET:
@@ -100,6 +107,8 @@ class CustomServer:
 
         gpudirect_rdma = d.pop("gpudirect_rdma", UNSET)
 
+        host_memory_gb = d.pop("host_memory_gb", UNSET)
+
         name = d.pop("name", UNSET)
 
         pcie_gen = d.pop("pcie_gen", UNSET)
@@ -110,6 +119,7 @@ class CustomServer:
             nic_rate_gbps=nic_rate_gbps,
             nics_per_node=nics_per_node,
             gpudirect_rdma=gpudirect_rdma,
+            host_memory_gb=host_memory_gb,
             name=name,
             pcie_gen=pcie_gen,
         )

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from typing import cast
 
 
 
@@ -25,9 +26,14 @@ class Memory:
             activations_gb (float):
             buffers_gb (float): ZeRO-3/FSDP gather and prefetch buffers
             capacity_gb (float):
-            fits (bool): total_gb + headroom_gb <= capacity_gb
+            fits (bool): total_gb + headroom_gb <= capacity_gb, and host_offload_gb <= host_capacity_gb
             gradients_gb (float):
             headroom_gb (float): Kept free by policy (fragmentation, buffers)
+            host_capacity_gb (float | None): Per node: the host memory offload may use, the policy's share
+                (host_memory_reserve_share) kept for the OS and the data loader; null where the server does not state its host
+                memory (not checked)
+            host_offload_gb (float): Per node: the optimizer state and activations offload puts in host memory (0 without
+                offload)
             logits_gb (float): 16-bit logits and their FP32 copy on the last stage
             margin_gb (float): Left beyond the headroom; negative: does not fit
             optimizer_gb (float):
@@ -42,6 +48,8 @@ class Memory:
     fits: bool
     gradients_gb: float
     headroom_gb: float
+    host_capacity_gb: float | None
+    host_offload_gb: float
     logits_gb: float
     margin_gb: float
     optimizer_gb: float
@@ -66,6 +74,11 @@ class Memory:
 
         headroom_gb = self.headroom_gb
 
+        host_capacity_gb: float | None
+        host_capacity_gb = self.host_capacity_gb
+
+        host_offload_gb = self.host_offload_gb
+
         logits_gb = self.logits_gb
 
         margin_gb = self.margin_gb
@@ -88,6 +101,8 @@ class Memory:
             "fits": fits,
             "gradients_gb": gradients_gb,
             "headroom_gb": headroom_gb,
+            "host_capacity_gb": host_capacity_gb,
+            "host_offload_gb": host_offload_gb,
             "logits_gb": logits_gb,
             "margin_gb": margin_gb,
             "optimizer_gb": optimizer_gb,
@@ -115,6 +130,16 @@ class Memory:
 
         headroom_gb = d.pop("headroom_gb")
 
+        def _parse_host_capacity_gb(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        host_capacity_gb = _parse_host_capacity_gb(d.pop("host_capacity_gb"))
+
+
+        host_offload_gb = d.pop("host_offload_gb")
+
         logits_gb = d.pop("logits_gb")
 
         margin_gb = d.pop("margin_gb")
@@ -134,6 +159,8 @@ class Memory:
             fits=fits,
             gradients_gb=gradients_gb,
             headroom_gb=headroom_gb,
+            host_capacity_gb=host_capacity_gb,
+            host_offload_gb=host_offload_gb,
             logits_gb=logits_gb,
             margin_gb=margin_gb,
             optimizer_gb=optimizer_gb,
