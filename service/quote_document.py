@@ -106,6 +106,9 @@ class QuotePerformance:
     training_hours: float | None = field(default=None, metadata={
         "description": "The sizing's training_hours: the wall clock billed, unrounded",
         "digits": 0})
+    mfu_causal: float | None = field(default=None, metadata={
+        "description": "The sizing's mfu_causal (half the score matrix of a causal model); "
+                       "null for quotes or sizings stored before it"})
 
 
 @dataclass(frozen=True)
@@ -330,7 +333,7 @@ def performance_of(sizing: FromSizing, book: pricing.PriceBook, config: Configur
                             r.time_to_train_hours, r.bottleneck, r.layout, sizing.catalog_version,
                             r.goodput.goodput, r.goodput.expected_interruptions,
                             priced_intervals(book, config, terms, r.intervals), r.calibration,
-                            r.price.training_hours)
+                            r.price.training_hours, r.mfu_causal)
 
 
 def priced_intervals(book: pricing.PriceBook, config: Configuration, terms: Terms,

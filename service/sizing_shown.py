@@ -376,7 +376,7 @@ def ranked_configuration(found: Search, rank: int, i: int, first: int, reference
         layout=ResultLayout.of(layout, micro_batch), global_batch=training.global_batch,
         step_time_s=est.step_time_s, breakdown=Breakdown(**est.breakdown),
         tokens_per_s=est.tokens_per_s if isinstance(request.model, Transformer) else None,
-        samples_per_s=est.samples_per_s, mfu=est.mfu,
+        samples_per_s=est.samples_per_s, mfu=est.mfu, mfu_causal=est.mfu_causal,
         scaling_efficiency=est.scaling_efficiency,
         efficiency_vs_one_node=series.vs_one_node(float(found.rate[i]), cluster.gpus,
                                                   references.get(server_id)),

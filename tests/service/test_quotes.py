@@ -70,6 +70,7 @@ def test_quote_a_ranked_configuration_end_to_end(client):
     assert quote["seller"]["name"] and quote["seller"]["terms"]
     assert quote["workload"]["name"] == "Llama 3 8B" and quote["workload"]["tokens"] == 5e10
     assert quote["performance"]["scaling_efficiency"] > 0
+    assert quote["performance"]["mfu_causal"] == sizing["mfu_causal"] < sizing["mfu"]
     assert quote["network_advice"]["recommended_fabric"]
     assert_adds_up(quote)
     assert any(line["discount"] != "0.00" for line in quote["lines"])

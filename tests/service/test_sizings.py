@@ -477,3 +477,13 @@ def test_a_sequence_no_context_split_divides_is_still_searched(app):
     assert sizing["status"] == "succeeded", sizing["error"]
     assert sizing["result"]["configurations"], sizing["result"]
     assert {c["layout"]["cp"] for c in sizing["result"]["configurations"]} == {1}
+
+
+def test_a_long_sequence_ranking_carries_the_causal_mfu_beside_the_whole_matrix_one(app):
+    """At 128k tokens mfu's convention counts the whole score matrix, twice the attention a
+    causal kernel runs: the ranked configurations say both, and the causal one is the lower."""
+    result = sized(app, "llama-3-70b", (8, 16), tokens=1e11,
+                   workload={"preset": "llama-3-70b", "seq_len": 131072}, global_batch=32)
+    for c in result["configurations"]:
+        assert 0 < c["mfu_causal"] < c["mfu"]
+        assert c["mfu_causal"] < 1

@@ -44,6 +44,8 @@ class QuotePerformance:
                 the range holds the total shown to the cent (a range of the model's uncertainty, not a charge)
             layout (ResultLayout):
             mfu (float):
+            mfu_causal (float | None): The sizing's mfu_causal (half the score matrix of a causal model); null for quotes or
+                sizings stored before it
             samples_per_s (float):
             scaling_efficiency (float): Share of the predicted step time spent on GPU work: the compute (activation
                 recomputation included) and the optimizer step, over the step time; the rest is exposed communication, pipeline
@@ -65,6 +67,7 @@ class QuotePerformance:
     intervals: QuotePerformanceIntervals
     layout: ResultLayout
     mfu: float
+    mfu_causal: float | None
     samples_per_s: float
     scaling_efficiency: float
     sizing_catalog_version: int
@@ -99,6 +102,9 @@ class QuotePerformance:
 
         mfu = self.mfu
 
+        mfu_causal: float | None
+        mfu_causal = self.mfu_causal
+
         samples_per_s = self.samples_per_s
 
         scaling_efficiency = self.scaling_efficiency
@@ -128,6 +134,7 @@ class QuotePerformance:
             "intervals": intervals,
             "layout": layout,
             "mfu": mfu,
+            "mfu_causal": mfu_causal,
             "samples_per_s": samples_per_s,
             "scaling_efficiency": scaling_efficiency,
             "sizing_catalog_version": sizing_catalog_version,
@@ -176,6 +183,14 @@ class QuotePerformance:
 
         mfu = d.pop("mfu")
 
+        def _parse_mfu_causal(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        mfu_causal = _parse_mfu_causal(d.pop("mfu_causal"))
+
+
         samples_per_s = d.pop("samples_per_s")
 
         scaling_efficiency = d.pop("scaling_efficiency")
@@ -212,6 +227,7 @@ class QuotePerformance:
             intervals=intervals,
             layout=layout,
             mfu=mfu,
+            mfu_causal=mfu_causal,
             samples_per_s=samples_per_s,
             scaling_efficiency=scaling_efficiency,
             sizing_catalog_version=sizing_catalog_version,

@@ -61,6 +61,8 @@ class RankedConfiguration:
             layout (ResultLayout):
             memory (Memory):
             mfu (float):
+            mfu_causal (float | None): Model FLOPs utilisation counting half the score matrix of a causal model (Megatron-LM
+                logs since 2025-03, Megatron-Bridge), beside mfu's whole-matrix convention; null for results stored before it
             network_note (str): How this configuration's fabric stands against the network advice
             nics_per_node (int):
             nodes (int):
@@ -98,6 +100,7 @@ class RankedConfiguration:
     layout: ResultLayout
     memory: Memory
     mfu: float
+    mfu_causal: float | None
     network_note: str
     nics_per_node: int
     nodes: int
@@ -163,6 +166,9 @@ class RankedConfiguration:
 
         mfu = self.mfu
 
+        mfu_causal: float | None
+        mfu_causal = self.mfu_causal
+
         network_note = self.network_note
 
         nics_per_node = self.nics_per_node
@@ -214,6 +220,7 @@ class RankedConfiguration:
             "layout": layout,
             "memory": memory,
             "mfu": mfu,
+            "mfu_causal": mfu_causal,
             "network_note": network_note,
             "nics_per_node": nics_per_node,
             "nodes": nodes,
@@ -307,6 +314,14 @@ class RankedConfiguration:
 
         mfu = d.pop("mfu")
 
+        def _parse_mfu_causal(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        mfu_causal = _parse_mfu_causal(d.pop("mfu_causal"))
+
+
         network_note = d.pop("network_note")
 
         nics_per_node = d.pop("nics_per_node")
@@ -369,6 +384,7 @@ class RankedConfiguration:
             layout=layout,
             memory=memory,
             mfu=mfu,
+            mfu_causal=mfu_causal,
             network_note=network_note,
             nics_per_node=nics_per_node,
             nodes=nodes,
