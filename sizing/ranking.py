@@ -65,13 +65,20 @@ def sellable(rules: Sequence[tuple[str, np.ndarray]]) -> Eligibility:
     if not rules:
         raise ValueError("no rules")
     ok = np.ones_like(np.asarray(rules[0][1], bool))
-    excluded: dict[str, int] = {}
-    ruled_out: dict[str, np.ndarray] = {}
+    return also(Eligibility(ok, {}, {}), rules)
+
+
+def also(before: Eligibility, rules: Sequence[tuple[str, np.ndarray]]) -> Eligibility:
+    """`before` with more (name, allowed mask) rules applied after its own, in order: what
+    `sellable` gives for its rules followed by these."""
+    ok = before.eligible
+    excluded, ruled_out = dict(before.excluded), dict(before.ruled_out)
     for name, allowed in rules:
         out = ok & ~np.asarray(allowed, bool)
-        ruled_out[name] = ruled_out.get(name, np.zeros_like(ok)) | out
-        if out.any():
-            excluded[name] = excluded.get(name, 0) + int(out.sum())
+        ruled_out[name] = ruled_out[name] | out if name in ruled_out else out
+        count = int(np.count_nonzero(out))
+        if count:
+            excluded[name] = excluded.get(name, 0) + count
         ok = ok & ~out
     return Eligibility(ok, excluded, ruled_out)
 
@@ -182,6 +189,11 @@ class RunningBest:
         self.held = held
         self.base = np.cumsum(held) - held  # first stored cell of each pair
         stored = int(held.sum())
+        # Each cell's stored index (-1: past its pair's stock) as one table, so that a chunk
+        # looks its cells up with one gather: 4 bytes per cell of the range, for all pairs.
+        index = np.arange(node_counts)
+        self._stored_of = np.where(index < held[:, None], self.base[:, None] + index,
+                                   -1).astype(np.int32).ravel()
         self.score = np.full(stored, np.inf)  # per stored cell
         # Columns are stored only for cells that ever held a winner (most cells of a wide
         # node range hold none: past the stock, or nothing fits), at the cell's slot.
@@ -202,8 +214,7 @@ class RunningBest:
 
     def stored(self, cell: np.ndarray) -> np.ndarray:
         """Each cell's index among the stored ones, -1 for a cell past its pair's stock."""
-        hardware, node_index = np.divmod(cell, self.node_counts)
-        return np.where(node_index < self.held[hardware], self.base[hardware] + node_index, -1)
+        return self._stored_of[cell]
 
     def add(self, cell: np.ndarray, score: np.ndarray, raw_score: np.ndarray,
             eligibility: Eligibility, columns: Mapping[str, np.ndarray],
@@ -216,17 +227,7 @@ class RunningBest:
         for name, count in eligibility.excluded.items():
             self.excluded[name] = self.excluded.get(name, 0) + count
         at = self.stored(cell)
-        for name, mask in eligibility.ruled_out.items():
-            here, out = at[mask], cell[mask]
-            past = here < 0
-            per_cell = np.bincount(here[~past], minlength=self.score.shape[0]).astype(np.int32)
-            per_pair = np.bincount(out[past] // self.node_counts, minlength=self.hardware)
-            if name in self.ruled_out:
-                self.ruled_out[name] += per_cell
-                self.ruled_out_past_stock[name] += per_pair
-            else:
-                self.ruled_out[name] = per_cell
-                self.ruled_out_past_stock[name] = per_pair
+        self._count_ruled_out(cell, at, eligibility.ruled_out)
         n_eligible = int(eligible.sum())
         if not n_eligible:
             return
@@ -246,6 +247,32 @@ class RunningBest:
             if key not in self.columns:
                 self.columns[key] = np.zeros(self._allocated, dtype=column.dtype)
             self.columns[key][slots] = column[given]
+
+    def _count_ruled_out(self, cell: np.ndarray, at: np.ndarray,
+                         ruled_out: Mapping[str, np.ndarray]) -> None:
+        """Per rule, the chunk's candidates it ruled out, added per stored cell and, past each
+        pair's stock, per pair: one count over the chunk for all rules (a candidate is ruled
+        out by one rule at most, so each candidate has one code)."""
+        names = list(ruled_out)
+        code = np.full(cell.shape, -1, np.intp)
+        for k, name in enumerate(names):
+            code[ruled_out[name]] = k
+        out = np.flatnonzero(code >= 0)
+        code, here = code[out], at[out]
+        past = here < 0
+        stored = self.score.shape[0]
+        per_cell = np.bincount(code[~past] * stored + here[~past],
+                               minlength=len(names) * stored).reshape(len(names), stored)
+        per_pair = np.bincount(code[past] * self.hardware + cell[out[past]] // self.node_counts,
+                               minlength=len(names) * self.hardware).reshape(len(names),
+                                                                            self.hardware)
+        for k, name in enumerate(names):
+            if name in self.ruled_out:
+                self.ruled_out[name] += per_cell[k].astype(np.int32)
+                self.ruled_out_past_stock[name] += per_pair[k]
+            else:
+                self.ruled_out[name] = per_cell[k].astype(np.int32)
+                self.ruled_out_past_stock[name] = per_pair[k]
 
     def _slots(self, targets: np.ndarray) -> np.ndarray:
         new = targets[self.slot[targets] < 0]
