@@ -140,7 +140,7 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     return Search(snap, request, training, max_batch, all_pairs, all_clusters, cands, r,
                   col["rate"], col["hours"], col["cost"], col["months"], col["on_demand"],
                   col["monthly"], col["raw_score"], col["score"], failures, best, excluded,
-                  ranked, col["spares"].astype(int))
+                  ranked, col["spares"].astype(int), table)
 
 
 @dataclass(frozen=True)

@@ -139,7 +139,7 @@ def rank(hardware: np.ndarray, nodes: np.ndarray, score: np.ndarray, eligible: n
     """
     groups = hardware.astype(np.int64) * (int(nodes.max(initial=0)) + 1) + nodes
     cells = best_per_group(groups, score, eligible)
-    best = {(int(hardware[i]), int(nodes[i])): int(i) for i in cells}
+    best = dict(zip(zip(hardware[cells].tolist(), nodes[cells].tolist()), cells.tolist()))
     codes = {pair: k for k, pair in enumerate(dict.fromkeys(pair_of))}
     servers = {server: k for k, server in enumerate(dict.fromkeys(s for s, _ in pair_of))}
     hw = hardware.astype(np.intp)
