@@ -194,6 +194,11 @@ class RunningBest:
         index = np.arange(node_counts)
         self._stored_of = np.where(index < held[:, None], self.base[:, None] + index,
                                    -1).astype(np.int32).ravel()
+        # And where a cell's rule counts go: its stored index, or past the stock, the stored
+        # cells' count plus its pair.
+        self._counted_at = np.where(self._stored_of >= 0, self._stored_of,
+                                    stored + np.repeat(np.arange(hardware), node_counts)
+                                    ).astype(np.int32)
         self.score = np.full(stored, np.inf)  # per stored cell
         # Columns are stored only for cells that ever held a winner (most cells of a wide
         # node range hold none: past the stock, or nothing fits), at the cell's slot.
@@ -226,19 +231,19 @@ class RunningBest:
         eligible = eligibility.eligible
         for name, count in eligibility.excluded.items():
             self.excluded[name] = self.excluded.get(name, 0) + count
-        at = self.stored(cell)
-        self._count_ruled_out(cell, at, eligibility.ruled_out)
-        n_eligible = int(eligible.sum())
+        self._count_ruled_out(cell, eligibility.ruled_out)
+        n_eligible = int(np.count_nonzero(eligible))
         if not n_eligible:
             return
         self.eligible += n_eligible
         self.best_raw_score = min(self.best_raw_score, float(raw_score[eligible].min()))
         # Only the given rows can win: every other eligible one scores inf here.
         winners = rows[best_per_group(cell[rows], score[rows], eligible[rows])]
-        if (at[winners] < 0).any():
+        at = self.stored(cell[winners])
+        if (at < 0).any():
             raise ValueError("an eligible candidate past its pair's stock")
-        better = winners[score[winners] < self.score[at[winners]]]
-        targets = at[better]
+        won = score[winners] < self.score[at]
+        better, targets = winners[won], at[won]
         self.score[targets] = score[better]
         given = np.searchsorted(rows, better)  # where each winner is among the given rows
         slots = self._slots(targets)
@@ -248,31 +253,26 @@ class RunningBest:
                 self.columns[key] = np.zeros(self._allocated, dtype=column.dtype)
             self.columns[key][slots] = column[given]
 
-    def _count_ruled_out(self, cell: np.ndarray, at: np.ndarray,
-                         ruled_out: Mapping[str, np.ndarray]) -> None:
+    def _count_ruled_out(self, cell: np.ndarray, ruled_out: Mapping[str, np.ndarray]) -> None:
         """Per rule, the chunk's candidates it ruled out, added per stored cell and, past each
         pair's stock, per pair: one count over the chunk for all rules (a candidate is ruled
-        out by one rule at most, so each candidate has one code)."""
+        out by one rule at most, so each candidate has one code; 0: none)."""
         names = list(ruled_out)
-        code = np.full(cell.shape, -1, np.intp)
-        for k, name in enumerate(names):
+        code = np.zeros(cell.shape, np.intp)
+        for k, name in enumerate(names, start=1):
             code[ruled_out[name]] = k
-        out = np.flatnonzero(code >= 0)
-        code, here = code[out], at[out]
-        past = here < 0
         stored = self.score.shape[0]
-        per_cell = np.bincount(code[~past] * stored + here[~past],
-                               minlength=len(names) * stored).reshape(len(names), stored)
-        per_pair = np.bincount(code[past] * self.hardware + cell[out[past]] // self.node_counts,
-                               minlength=len(names) * self.hardware).reshape(len(names),
-                                                                            self.hardware)
-        for k, name in enumerate(names):
+        width = stored + self.hardware
+        counts = np.bincount(code * width + self._counted_at[cell],
+                             minlength=(len(names) + 1) * width).reshape(len(names) + 1, width)
+        for k, name in enumerate(names, start=1):
+            per_cell, per_pair = counts[k, :stored].astype(np.int32), counts[k, stored:].copy()
             if name in self.ruled_out:
-                self.ruled_out[name] += per_cell[k].astype(np.int32)
-                self.ruled_out_past_stock[name] += per_pair[k]
+                self.ruled_out[name] += per_cell
+                self.ruled_out_past_stock[name] += per_pair
             else:
-                self.ruled_out[name] = per_cell[k].astype(np.int32)
-                self.ruled_out_past_stock[name] = per_pair[k]
+                self.ruled_out[name] = per_cell
+                self.ruled_out_past_stock[name] = per_pair
 
     def _slots(self, targets: np.ndarray) -> np.ndarray:
         new = targets[self.slot[targets] < 0]
