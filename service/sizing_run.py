@@ -501,7 +501,7 @@ def _ranked(ctx: _Context, best: ranking.RunningBest, screened: _Screened, run: 
     candidate per cell goes to `best`, and, for the pairs with oversubscribed variants, its
     fastest runnable layout per cell to `fastest`. Rows not run are ruled out by a rule known
     without the model or were left out by their bound (sizing_run._undominated)."""
-    model, cands, cell, found = ctx.request.model, screened.cands, screened.cell, screened.found
+    model, cands, cell = ctx.request.model, screened.cands, screened.cell
     figures, eligibility = _chosen(ctx, screened, run, r)
     n = len(cands)
     score, raw = np.full(n, np.inf), np.full(n, np.inf)
