@@ -397,18 +397,21 @@ class _Context:
         return {k: np.where(take, b[k], a[k]) for k in ("score", "raw_score")}
 
 
-def _chosen(ctx: _Context, screened: _Screened, run: np.ndarray,
-            r: dict) -> tuple[dict[str, np.ndarray], ranking.Eligibility]:
+def _chosen(ctx: _Context, screened: _Screened, run: np.ndarray, r: dict,
+            options: list[dict[str, np.ndarray]] | None = None,
+            ) -> tuple[dict[str, np.ndarray], ranking.Eligibility]:
     """Both options of the rows `run` (the model's figures `r`), the one the ranking takes per
     row, and the chunk's eligibility under it. Rows not run take the option without spares
     (they fail a rule known before the time model either way, or were left out by their
     bound, and are then eligible): the chunk's eligibility is that option's, the rules known
     before the time model applied once to the whole chunk (`_screened`), with the rows run
-    that take the spares ruled on as that option rules them."""
+    that take the spares ruled on as that option rules them. `options`: both options' figures
+    of the rows run, when already scored (`_Pool`)."""
     cands = screened.cands
     n = len(cands)
-    rate = series.rate_of(ctx.request.model, r)
-    options = [ctx.scored(rate, cands, run, r["gpus"], s) for s in (False, True)]
+    if options is None:
+        rate = series.rate_of(ctx.request.model, r)
+        options = [ctx.scored(rate, cands, run, r["gpus"], s) for s in (False, True)]
 
     def expanded(rules):  # rules of the rows run, as rules of the chunk (the others pass)
         out = []
@@ -501,13 +504,14 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
 
 
 def _ranked(ctx: _Context, best: ranking.RunningBest, screened: _Screened, run: np.ndarray,
-            r: dict[str, np.ndarray], fastest: _Fastest | None) -> None:
+            r: dict[str, np.ndarray], fastest: _Fastest | None,
+            options: list[dict[str, np.ndarray]] | None = None) -> None:
     """A chunk's rules and scores, the model's figures `r` of its rows `run` given; its best
     candidate per cell goes to `best`, and, for the pairs with oversubscribed variants, its
     fastest runnable layout per cell to `fastest`. Rows not run are ruled out by a rule known
     without the model or were left out by their bound (sizing_run._undominated)."""
     model, cands, cell = ctx.request.model, screened.cands, screened.cell
-    figures, eligibility = _chosen(ctx, screened, run, r)
+    figures, eligibility = _chosen(ctx, screened, run, r, options)
     n = len(cands)
     score, raw = np.full(n, np.inf), np.full(n, np.inf)
     score[run], raw[run] = figures["score"], figures["raw_score"]
@@ -566,12 +570,17 @@ class _Pool:
             kept = np.zeros(0, np.intp)
             r = model_on(table, both, kept, ctx.request.model, ctx.request.training(ctx.policy),
                          ctx.constants)
+        # Both options of every row timed, scored in one pass for the pool's chunks rather than
+        # one per chunk (the figures are element-wise, so each row's are its chunk's).
+        rate = series.rate_of(ctx.request.model, r)
+        options = [ctx.scored(rate, both, kept, r["gpus"], s) for s in (False, True)]
         starts = np.cumsum([0, *(s.run.size for s in pending)])
         cut = np.searchsorted(kept, starts)
         for k, s in enumerate(pending):
             part = slice(cut[k], cut[k + 1])
             _ranked(ctx, self.best, s, s.run[kept[part] - starts[k]],
-                    {key: v[part] for key, v in r.items()}, self.fastest)
+                    {key: v[part] for key, v in r.items()}, self.fastest,
+                    [{key: v[part] for key, v in o.items()} for o in options])
 
 
 def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
