@@ -473,8 +473,10 @@ def rate_grid(book: PriceBook, templates: Sequence[Configuration], node_counts: 
     # Unit prices depend on the server, fabric and region, not on the oversubscription or the
     # NICs used: the fabric's priced spines share them.
     units: dict[tuple[str, str, str], list] = {}
-    lines = [units.setdefault((t.server, t.fabric, t.region),
-                              _unit_prices(book, t, currency, "none")) for t in templates]
+    for t in templates:
+        if (t.server, t.fabric, t.region) not in units:
+            units[(t.server, t.fabric, t.region)] = _unit_prices(book, t, currency, "none")
+    lines = [units[(t.server, t.fabric, t.region)] for t in templates]
     if len({tuple((code, rec, disc) for code, _, _, rec, disc in ls) for ls in lines}) != 1:
         raise ValueError("the templates bill different lines")
     monthly = hourly = once = np.zeros(quantity["servers"].shape)
