@@ -98,11 +98,27 @@ def lowest_per_group(groups: np.ndarray, score: np.ndarray, count: int) -> np.nd
     """Indices of the `count` lowest scores in each group (ties: first seen), in index order."""
     if groups.size == 0:
         return np.zeros(0, np.intp)
-    order = np.lexsort((score, groups))
+    order = _by_group_then_score(groups, score)
     sorted_groups = groups[order]
     starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]])
     rank = np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size]))
     return np.sort(order[rank < count])
+
+
+def _by_group_then_score(groups: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """np.lexsort((score, groups)): by group, then score, ties in index order. Scores tie
+    often (the fabrics of one server share a compute bound), which leaves a stable sort of
+    floats (mergesort) the only exact one; instead each score is replaced by its rank among
+    the distinct scores (equal scores, NaNs among them, one rank, as the sort compares them)
+    and one integer key of (group, rank, index), all distinct, is sorted: several times
+    faster for a search's pool of 30,000 rows."""
+    low = int(groups.min())
+    distinct, rank = np.unique(score, return_inverse=True)
+    span_groups, span_ranks, n = int(groups.max()) - low + 1, distinct.size, groups.size
+    if span_groups * span_ranks * n >= 2 ** 62:  # no room in one int64 key
+        return np.lexsort((score, groups))
+    key = ((groups.astype(np.int64) - low) * span_ranks + rank) * n + np.arange(n)
+    return np.argsort(key)
 
 
 @dataclass(frozen=True)
