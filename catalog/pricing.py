@@ -425,55 +425,75 @@ def _round_half_up(amount: np.ndarray, places: int) -> np.ndarray:
     return np.floor(np.asarray(amount, float) * scale + 0.5 + 1e-6) / scale
 
 
-def line_quantities(book: PriceBook, config: Configuration, nodes: np.ndarray,
+def line_quantities(book: PriceBook, configs: Sequence[Configuration], nodes: np.ndarray,
                     job_nodes: np.ndarray) -> dict[str, np.ndarray]:
-    """Each line's quantity for arrays of billed node counts and the job's nodes among them,
-    as `line_items` counts them."""
-    nodes = np.asarray(nodes, float)
-    host_ports = np.where(uses_fabric(np.asarray(job_nodes)), nodes * config.nics_used, 0.0)
-    switch_ratio = np.where(nodes <= book.nodes_below_spine[config.fabric], 1.0,
-                            1.0 + 2.0 / config.oversubscription)
-    return {"servers": nodes, "fabric_nic_ports": host_ports,
+    """Each line's quantity per configuration (rows) and billed node count (columns), the
+    job's nodes among them given alike, as `line_items` counts them."""
+    nodes = np.asarray(nodes, float)[None, :]
+    nics = np.array([c.nics_used for c in configs], float)[:, None]
+    below_spine = np.array([book.nodes_below_spine[c.fabric] for c in configs], float)[:, None]
+    ratio = np.array([c.oversubscription for c in configs], float)[:, None]
+    host_ports = np.where(uses_fabric(np.asarray(job_nodes))[None, :], nodes * nics, 0.0)
+    switch_ratio = np.where(nodes <= below_spine, 1.0, 1.0 + 2.0 / ratio)
+    servers = np.broadcast_to(nodes, host_ports.shape)
+    return {"servers": servers, "fabric_nic_ports": host_ports,
             "fabric_switch_ports": _round_half_up(host_ports * switch_ratio, 2),
-            "cables_optics": host_ports, "setup": nodes, "support": nodes}
+            "cables_optics": host_ports, "setup": servers, "support": servers}
 
 
-def _rates_of(book: PriceBook, config: Configuration, nodes: np.ndarray, job_nodes: np.ndarray,
-              term: str, currency: str, support: str = "none") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _unit_prices(book: PriceBook, config: Configuration, currency: str,
+                 support: str) -> list[tuple[str, float, float, bool, bool]]:
+    """(code, unit price, hourly unit price, recurring, discountable) of each line of the
+    pair, in `currency`: rounded in Decimal as `price()` rounds them."""
     fx = book.fx(currency)
-    places = book.minor_units.get(currency, 2)
-    rate = float(book.term_discounts[term])
-    quantity = line_quantities(book, config, nodes, job_nodes)
-    monthly = hourly = once = np.zeros(np.shape(nodes))
-    for item in _all_lines(book, config, support):
-        q = quantity[item.code]
-        unit = float(book.round(item.unit_price * fx, currency))
-        amount = _round_half_up(q * unit, places)
-        if not item.recurring:
-            once = once + amount
-            continue
-        discount = _round_half_up(amount * rate, places) if item.discountable else 0.0
-        monthly = monthly + amount - discount
-        hourly = hourly + q * float(book.round(item.hourly_price * fx, currency, HOURLY_PLACES))
-    # Sums of whole cents, rounded again only to drop the floats' noise.
-    return (_round_half_up(monthly, places), _round_half_up(hourly, HOURLY_PLACES),
-            _round_half_up(once, places))
+    return [(item.code, float(book.round(item.unit_price * fx, currency)),
+             float(book.round(item.hourly_price * fx, currency, HOURLY_PLACES))
+             if item.recurring else 0.0, item.recurring, item.discountable)
+            for item in _all_lines(book, config, support)]
 
 
 def rate_grid(book: PriceBook, templates: Sequence[Configuration], node_counts: Sequence[int],
               *, term: str, currency: str, job_nodes: Sequence[int] | None = None) -> RateTable:
     """The rates of each template at each billed node count, template-major (a search's
     cells); `job_nodes`, alike, the job's nodes of each count (the rest hot spares; default
-    all)."""
+    all). Every template is priced at once, one line at a time: the same float operations
+    per cell, in the same order, as one template alone."""
     if term not in book.term_discounts:
         raise PricingError(f"unknown term {term!r}")
     nodes = np.asarray(node_counts, float)
     jobs = nodes if job_nodes is None else np.asarray(job_nodes, float)
     if jobs.shape != nodes.shape:
         raise ValueError("job_nodes gives one count per node count")
-    parts = [_rates_of(book, t, nodes, jobs, term, currency) for t in templates]
-    return RateTable(*(np.concatenate([p[k] for p in parts]) if parts else np.zeros(0)
-                       for k in range(3)))
+    book.fx(currency)  # an unknown currency is refused before anything is priced
+    if not templates:
+        return RateTable(np.zeros(0), np.zeros(0), np.zeros(0))
+    places = book.minor_units.get(currency, 2)
+    rate = float(book.term_discounts[term])
+    quantity = line_quantities(book, templates, nodes, jobs)
+    # Unit prices depend on the server, fabric and region, not on the oversubscription or the
+    # NICs used: the fabric's priced spines share them.
+    units: dict[tuple[str, str, str], list] = {}
+    for t in templates:
+        if (t.server, t.fabric, t.region) not in units:
+            units[(t.server, t.fabric, t.region)] = _unit_prices(book, t, currency, "none")
+    lines = [units[(t.server, t.fabric, t.region)] for t in templates]
+    if len({tuple((code, rec, disc) for code, _, _, rec, disc in ls) for ls in lines}) != 1:
+        raise ValueError("the templates bill different lines")
+    monthly = hourly = once = np.zeros(quantity["servers"].shape)
+    for k, (code, _, _, recurring, discountable) in enumerate(lines[0]):
+        q = quantity[code]
+        unit = np.array([ls[k][1] for ls in lines])[:, None]
+        amount = _round_half_up(q * unit, places)
+        if not recurring:
+            once = once + amount
+            continue
+        discount = _round_half_up(amount * rate, places) if discountable else 0.0
+        monthly = monthly + amount - discount
+        hourly = hourly + q * np.array([ls[k][2] for ls in lines])[:, None]
+    # Sums of whole cents, rounded again only to drop the floats' noise.
+    return RateTable(_round_half_up(monthly, places).ravel(),
+                     _round_half_up(hourly, HOURLY_PLACES).ravel(),
+                     _round_half_up(once, places).ravel())
 
 
 def training_cost(rates: RateTable, index: np.ndarray, training_hours: np.ndarray, term: str,

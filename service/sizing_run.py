@@ -54,6 +54,11 @@ POOLED_CHUNKS = 16
 SHOWN_MODEL_COLUMNS = ("scaling_efficiency", "communication_share", "gpus", "tokens_per_s",
                        "samples_per_s", "step_time_s", "mfu", "bubble_s")
 FAILURE_FIELDS = tuple(f.name for f in fields(goodput.CandidateGoodput))
+# What a chunk's ranking reads of the model's columns of its rows run (`_ranked`): the
+# throughput, the GPUs the price and failures count, whether the row runs at all, and what
+# is kept per cell. The pool joins only these of its passes, not the model's every column.
+RANKED_MODEL_COLUMNS = ("tokens_per_s", "samples_per_s", "gpus", "valid", "memory_fits",
+                        *SHOWN_MODEL_COLUMNS)
 
 
 def run(snap: Snapshot, request: SizingRequest, progress: Progress, today: date) -> SizingResult:
@@ -140,7 +145,7 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     return Search(snap, request, training, max_batch, all_pairs, all_clusters, cands, r,
                   col["rate"], col["hours"], col["cost"], col["months"], col["on_demand"],
                   col["monthly"], col["raw_score"], col["score"], failures, best, excluded,
-                  ranked, col["spares"].astype(int))
+                  ranked, col["spares"].astype(int), table)
 
 
 @dataclass(frozen=True)
@@ -392,35 +397,53 @@ class _Context:
         return {k: np.where(take, b[k], a[k]) for k in ("score", "raw_score")}
 
 
-def _chosen(ctx: _Context, cands: Candidates, run: np.ndarray, r: dict, found_valid: np.ndarray,
-            found_fits: np.ndarray) -> tuple[dict[str, np.ndarray], ranking.Eligibility]:
+def _chosen(ctx: _Context, screened: _Screened, run: np.ndarray, r: dict,
+            options: list[dict[str, np.ndarray]] | None = None,
+            ) -> tuple[dict[str, np.ndarray], ranking.Eligibility]:
     """Both options of the rows `run` (the model's figures `r`), the one the ranking takes per
     row, and the chunk's eligibility under it. Rows not run take the option without spares
     (they fail a rule known before the time model either way, or were left out by their
-    bound, and are then eligible)."""
+    bound, and are then eligible): the chunk's eligibility is that option's, the rules known
+    before the time model applied once to the whole chunk (`_screened`), with the rows run
+    that take the spares ruled on as that option rules them. `options`: both options' figures
+    of the rows run, when already scored (`_Pool`)."""
+    cands = screened.cands
     n = len(cands)
-    rate = series.rate_of(ctx.request.model, r)
-    options, eligibility = [], []
-    for with_spares in (False, True):
-        figures = ctx.scored(rate, cands, run, r["gpus"], with_spares)
-        rules = ctx.known_rules(cands, found_valid, found_fits, with_spares)
-        for name, ok in ctx.time_rules(figures):
+    if options is None:
+        rate = series.rate_of(ctx.request.model, r)
+        options = [ctx.scored(rate, cands, run, r["gpus"], s) for s in (False, True)]
+
+    def expanded(rules):  # rules of the rows run, as rules of the chunk (the others pass)
+        out = []
+        for name, ok in rules:
             allowed = np.ones(n, bool)
             allowed[run] = ok
-            rules.append((name, allowed))
-        options.append(figures)
-        eligibility.append(ranking.sellable(rules))
-    without, spared = eligibility
+            out.append((name, allowed))
+        return out
+
+    without = ranking.also(screened.without, expanded(ctx.time_rules(options[0])))
+    spared = ranking.sellable([(name, ok[run]) for name, ok in screened.spared_rules]
+                              + ctx.time_rules(options[1]))
     take = ranking.worth_adding(ctx.policy.preference_tolerance, options[0]["raw_score"],
                                 options[1]["raw_score"], without.eligible[run],
-                                spared.eligible[run])
+                                spared.eligible)
     figures = {k: np.where(take, options[1][k], options[0][k]) for k in options[0]}
-    taken = np.zeros(n, bool)
-    taken[run] = take
-    names = dict.fromkeys([*without.ruled_out, *spared.ruled_out])
-    rules = [(name, ~np.where(taken, spared.ruled_out.get(name, False),
-                              without.ruled_out.get(name, False))) for name in names]
-    return figures, ranking.sellable(rules)
+    if not take.any():
+        return figures, without
+    # A candidate is ruled out by one rule at most in each option, so the chunk's masks are
+    # those without spares with the rows that take them replaced by theirs.
+    rows = run[take]
+    eligible = without.eligible.copy()
+    eligible[rows] = spared.eligible[take]
+    ruled_out, excluded = {}, {}
+    for name in dict.fromkeys([*without.ruled_out, *spared.ruled_out]):
+        mask = (without.ruled_out[name].copy() if name in without.ruled_out
+                else np.zeros(n, bool))
+        mask[rows] = spared.ruled_out[name][take] if name in spared.ruled_out else False
+        ruled_out[name] = mask
+        if count := int(np.count_nonzero(mask)):
+            excluded[name] = count
+    return figures, ranking.Eligibility(eligible, excluded, ruled_out)
 
 
 @dataclass(frozen=True)
@@ -435,6 +458,8 @@ class _Screened:
     run: np.ndarray
     known: tuple[np.ndarray, np.ndarray]  # of `run`: those rules passed as asked, with spares
     wants_fastest: np.ndarray  # of `run`
+    without: ranking.Eligibility  # of the chunk, on those rules as asked
+    spared_rules: list[tuple[str, np.ndarray]]  # of the chunk, those rules with spares
 
 
 def _screened(ctx: _Context, table: HardwareTable, cands: Candidates, exhaustive: bool,
@@ -452,8 +477,9 @@ def _screened(ctx: _Context, table: HardwareTable, cands: Candidates, exhaustive
     cell = cands.hardware * len(request.node_counts) + cands.node_index
     found = feasibility(table, cands, model, training, ctx.constants, exhaustive)
     runnable = found.valid & found.memory_fits
-    known = tuple(np.logical_and.reduce([allowed for _, allowed in ctx.known_rules(
-        cands, found.valid, found.memory_fits, with_spares)]) for with_spares in (False, True))
+    without = ranking.sellable(ctx.known_rules(cands, found.valid, found.memory_fits, False))
+    spared_rules = ctx.known_rules(cands, found.valid, found.memory_fits, True)
+    known = (without.eligible, np.logical_and.reduce([ok for _, ok in spared_rules]))
     passing = known[0] | known[1]
     # A variant shares its pair's server and so its stock: out of stock as asked, it is out
     # of stock with spares too and could not be sold; its layout is not looked for.
@@ -463,7 +489,7 @@ def _screened(ctx: _Context, table: HardwareTable, cands: Candidates, exhaustive
         wants_fastest[:] = False
     run = np.arange(len(cands)) if exhaustive else np.flatnonzero(passing | wants_fastest)
     return _Screened(cands, cell, found, run, (known[0][run], known[1][run]),
-                     wants_fastest[run])
+                     wants_fastest[run], without, spared_rules)
 
 
 def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
@@ -478,13 +504,14 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
 
 
 def _ranked(ctx: _Context, best: ranking.RunningBest, screened: _Screened, run: np.ndarray,
-            r: dict[str, np.ndarray], fastest: _Fastest | None) -> None:
+            r: dict[str, np.ndarray], fastest: _Fastest | None,
+            options: list[dict[str, np.ndarray]] | None = None) -> None:
     """A chunk's rules and scores, the model's figures `r` of its rows `run` given; its best
     candidate per cell goes to `best`, and, for the pairs with oversubscribed variants, its
     fastest runnable layout per cell to `fastest`. Rows not run are ruled out by a rule known
     without the model or were left out by their bound (sizing_run._undominated)."""
-    model, cands, cell, found = ctx.request.model, screened.cands, screened.cell, screened.found
-    figures, eligibility = _chosen(ctx, cands, run, r, found.valid, found.memory_fits)
+    model, cands, cell = ctx.request.model, screened.cands, screened.cell
+    figures, eligibility = _chosen(ctx, screened, run, r, options)
     n = len(cands)
     score, raw = np.full(n, np.inf), np.full(n, np.inf)
     score[run], raw[run] = figures["score"], figures["raw_score"]
@@ -543,12 +570,17 @@ class _Pool:
             kept = np.zeros(0, np.intp)
             r = model_on(table, both, kept, ctx.request.model, ctx.request.training(ctx.policy),
                          ctx.constants)
+        # Both options of every row timed, scored in one pass for the pool's chunks rather than
+        # one per chunk (the figures are element-wise, so each row's are its chunk's).
+        rate = series.rate_of(ctx.request.model, r)
+        options = [ctx.scored(rate, both, kept, r["gpus"], s) for s in (False, True)]
         starts = np.cumsum([0, *(s.run.size for s in pending)])
         cut = np.searchsorted(kept, starts)
         for k, s in enumerate(pending):
             part = slice(cut[k], cut[k + 1])
             _ranked(ctx, self.best, s, s.run[kept[part] - starts[k]],
-                    {key: v[part] for key, v in r.items()}, self.fastest)
+                    {key: v[part] for key, v in r.items()}, self.fastest,
+                    [{key: v[part] for key, v in o.items()} for o in options])
 
 
 def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
@@ -621,6 +653,6 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     r_rest = model_on(table, cands, run[rest], model, training, ctx.constants)
     both = np.concatenate([first, rest])
     order = np.argsort(both, kind="stable")
-    merged = {k: np.concatenate([r[k], r_rest[k]])[order] for k in r}
+    merged = {k: np.concatenate([r[k], r_rest[k]])[order] for k in RANKED_MODEL_COLUMNS}
     kept = both[order]
     return run[kept], merged

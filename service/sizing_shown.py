@@ -74,6 +74,7 @@ class Search:
     excluded: dict[str, int]  # by the offer, the layouts and the rules
     ranked: ranking.Ranking
     spares: np.ndarray  # hot spare nodes the ranking took beside each candidate's nodes (or 0)
+    table: HardwareTable  # `clusters`' figures as the model reads them, built once per search
 
     @property
     def by_work(self) -> bool:
@@ -317,9 +318,8 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
                        {k: v[idx] for k, v in cands.layout.items()}, cands.global_batch[idx])
     spread = np.zeros(idx.size)
     if not calibrated.all():
-        table = HardwareTable.of(found.clusters)  # once, not once per prior draw
         spread = intervals.step_time_spread(
-            lambda c: evaluate(table, shown, request.model, found.training,
+            lambda c: evaluate(found.table, shown, request.model, found.training,
                                c)["step_time_s"], snap.constants, calibration)
     kind = "transformer" if isinstance(request.model, Transformer) else "generic"
     r = found.r

@@ -164,6 +164,12 @@ def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
     return {n: cols[i].astype(dtypes.get(n, float)) for i, n in enumerate(LAYOUT_NAMES)}
 
 
+# Node counts whose layouts are worked out together: one pass over the grid for all their
+# GPU counts rather than one per GPU count, holding at most this many counts' layouts (a few
+# hundred rows each) at a time.
+NODE_COUNTS_PER_BLOCK = 64
+
+
 @dataclass(frozen=True)
 class CellLayouts:
     """The layouts of one GPU count: grid rows whose degrees divide it, with their dp and batch."""
@@ -222,11 +228,14 @@ class Enumeration:
             kept = built & (gb <= self.max_global_batch)
         return built, kept, dp, gb
 
-    def _layouts(self, gpus: int) -> CellLayouts:
-        built, kept, dp, gb = (t[0] for t in self._tables(np.array([gpus])))
-        rows = np.flatnonzero(kept)
-        return CellLayouts(rows, dp[rows], gb[rows], int(built.size - built.sum()),
-                           int(built.sum() - rows.size))
+    def _layouts(self, gpus: np.ndarray) -> dict[int, CellLayouts]:
+        """The layouts of each of these GPU counts, from one pass over the grid for all."""
+        out = {}
+        for g, built, kept, dp, gb in zip(gpus.tolist(), *self._tables(gpus)):
+            rows = np.flatnonzero(kept)
+            out[g] = CellLayouts(rows, dp[rows], gb[rows], int(built.size - built.sum()),
+                                 int(built.sum() - rows.size))
+        return out
 
     @cached_property
     def _counts(self) -> tuple[int, int, int]:
@@ -246,14 +255,15 @@ class Enumeration:
 
     def cells(self) -> Iterator[tuple[int, int, CellLayouts]]:
         """(hardware, node index, layouts) in candidate order; the layouts of a GPU count are
-        kept only while its node count is being walked, so memory does not grow with the range."""
-        for j, n in enumerate(self.node_counts):
-            here: dict[int, CellLayouts] = {}
-            for hw, gpn in enumerate(self.gpus_per_node):
-                g = gpn * n
-                if g not in here:
-                    here[g] = self._layouts(g)
-                yield hw, j, here[g]
+        kept only while a block of node counts is being walked (worked out together, in one
+        pass over the grid), so memory does not grow with the range."""
+        per_node = np.asarray(self.gpus_per_node, np.int64)
+        for start in range(0, len(self.node_counts), NODE_COUNTS_PER_BLOCK):
+            counts = self.node_counts[start:start + NODE_COUNTS_PER_BLOCK]
+            here = self._layouts(np.unique(np.multiply.outer(per_node, counts)))
+            for j, n in enumerate(counts, start):
+                for hw, gpn in enumerate(self.gpus_per_node):
+                    yield hw, j, here[gpn * n]
 
     @property
     def skipped(self) -> dict[str, int]:
@@ -283,31 +293,30 @@ class Enumeration:
             yield self._build(parts)
 
     def _build(self, parts: list[tuple[int, int, CellLayouts]]) -> Candidates:
-        sizes = [c.rows.size for _, _, c in parts]
+        hw = np.array([h for h, _, _ in parts])
+        j = np.array([n for _, n, _ in parts])
+        sizes = np.array([c.rows.size for _, _, c in parts])
         rows = np.concatenate([c.rows for _, _, c in parts])
-        node_index = np.repeat(np.array([j for _, j, _ in parts]), sizes)
+        node_index = np.repeat(j, sizes)
         layout = LayoutColumns(self.grid, rows, np.concatenate([c.dp for _, _, c in parts]))
-        # One set of rows per (group, node count): the first part of each is its set.
-        groups = self.groups or tuple(range(len(self.gpus_per_node)))
-        seen: dict[tuple[int, int], int] = {}
-        set_start, is_first = [], []
-        unique = 0
-        for (hw, j, _), size in zip(parts, sizes):
-            key = (groups[hw], j)
-            is_first.append(key not in seen)
-            if key not in seen:
-                seen[key] = unique
-                unique += size
-            set_start.append(seen[key])
-        sizes_a = np.asarray(sizes)
-        part_start = np.cumsum(sizes_a) - sizes_a
-        offset = np.repeat(np.asarray(set_start) - part_start, sizes_a)
+        # One set of rows per (group, node count): the first part of each is its set, and its
+        # sets are numbered in the order of their first parts (parts of one set have the same
+        # GPU count, so the same rows).
+        groups = np.asarray(self.groups or range(len(self.gpus_per_node)))
+        _, first_part, set_of = np.unique(groups[hw] * len(self.node_counts) + j,
+                                          return_index=True, return_inverse=True)
+        is_first = np.zeros(len(parts), bool)
+        is_first[first_part] = True
+        first_sizes = np.where(is_first, sizes, 0)
+        set_start = (np.cumsum(first_sizes) - first_sizes)[first_part[set_of]]
+        part_start = np.cumsum(sizes) - sizes
+        offset = np.repeat(set_start - part_start, sizes)
         return Candidates(
-            hardware=np.repeat(np.array([hw for hw, _, _ in parts]), sizes),
+            hardware=np.repeat(hw, sizes),
             nodes=np.asarray(self.node_counts)[node_index], layout=layout,
             global_batch=np.concatenate([c.global_batch for _, _, c in parts]),
             node_index=node_index,
-            shared_first=np.flatnonzero(np.repeat(np.asarray(is_first), sizes_a)),
+            shared_first=np.flatnonzero(np.repeat(is_first, sizes)),
             shared_of=np.arange(rows.size) + offset)
 
 
