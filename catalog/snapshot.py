@@ -5,8 +5,11 @@ from __future__ import annotations
 import dataclasses
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import yaml
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -146,8 +149,33 @@ def provider_of(entry: dict[str, Any]) -> Provider:
                     website=entry["website"], terms=tuple(entry["terms"]))
 
 
+# The catalog files this build ships: where a stored version predates a model constant or a
+# policy figure the code now reads, the version takes the shipped one (the figure a new version
+# would carry), so that a sizing made on it can still be quoted and re-priced.
+SHIPPED_DATA = Path(__file__).resolve().parent / "data"
+
+
+def _table(section: dict[str, Any]) -> dict[str, Any]:
+    return section.get("constants", section)
+
+
+@lru_cache(maxsize=1)
+def _shipped_tables() -> tuple[dict[str, Any], dict[str, Any]]:
+    return tuple(_table(yaml.safe_load((SHIPPED_DATA / f"{name}.yaml").read_text()))
+                 for name in ("model", "policy"))
+
+
+def constants_tables(document: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The version's model constants and policy tables, each entry it lacks taken from the
+    shipped files; its own entries kept as stored."""
+    shipped_model, shipped_policy = _shipped_tables()
+    return ({**shipped_model, **_table(document["model"])},
+            {**shipped_policy, **_table(document["policy"])})
+
+
 def build(version_id: int, document: dict[str, Any]) -> Snapshot:
     gpus = {g["id"]: gpu_of(g) for g in document["gpus"]}
+    model, policy = constants_tables(document)
     return Snapshot(
         version_id=version_id,
         gpus=gpus,
@@ -166,8 +194,8 @@ def build(version_id: int, document: dict[str, Any]) -> Snapshot:
                                                   int(s["arriving_nodes"]), int(s["lead_time_days"]))
                for region in document["regions"] for s in region.get("stock", [])},
         regions=tuple(r["id"] for r in document["regions"]),
-        constants=ModelConstants.from_mapping(document["model"], document["policy"]),
-        policy=SizingPolicy.from_mapping(document["policy"]),
+        constants=ModelConstants.from_mapping(model, policy),
+        policy=SizingPolicy.from_mapping(policy),
         reliability=Reliability.from_mapping(document["reliability"]),
         calibration=Calibration.from_mapping(document["uncertainty"]),
         prices=PriceBook.from_document(document),
