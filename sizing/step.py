@@ -599,6 +599,14 @@ def compute_bound_batch(batch: dict, model, training: Training, constants) -> di
 _FLOOR_ROUNDING = 1e-12
 
 
+def _collectives_per_layer(c: dict) -> np.ndarray:
+    """A layer's tensor-parallel all-reduces (or expert all-to-alls) per micro-batch: 2 forward,
+    2 backward, and the forward's 2 again in the backward for the share of layers full
+    recompute re-runs (Megatron's --recompute-num-layers: recompute_fraction)."""
+    recomputed = np.where(c["recompute"].astype(int) == 2, c["recompute_fraction"], 0.0)
+    return 4.0 + 2.0 * recomputed
+
+
 def _floor_cost(op, size, group, stride, gpn, links: Links, constants, read) -> np.ndarray:
     """A collective's time as estimate_batch's `cost` prices it (the same span, NIC share and
     rows: a group of two or more), on the rows `read` (0 elsewhere)."""
@@ -714,7 +722,7 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
         act_bytes = 4.0 if training.precision == "fp32" else 2.0
         tp_msg = s / cp * b * h * act_bytes
         if constants.tp_overlap_fraction <= 1:
-            tp_count = np.where(c["recompute"].astype(int) == 2, 6.0, 4.0) * L / pp
+            tp_count = _collectives_per_layer(c) * L / pp
             t_tp1 = _floor_cost("all_reduce", tp_msg, tp, 1, gpn, links, constants,
                                 stretched_up)
             tp_mb = np.where(tp > 1, tp_count * t_tp1, 0.0)
@@ -725,7 +733,7 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
             ep_msg = s / cp * b * k * h * act_bytes / np.where(sp, tp, 1.0)
             t_ep1 = _floor_cost("all_to_all", ep_msg, ep, tp, gpn, links, constants,
                                 stretched_up)
-            ep_count = np.where(c["recompute"].astype(int) == 2, 6.0, 4.0) * L / pp
+            ep_count = _collectives_per_layer(c) * L / pp
             ep_mb = np.where(ep > 1, ep_count * t_ep1, 0.0)
             t_mb = t_mb + ep_mb * (1 - constants.ep_overlap_fraction)
         pp_msg = tp_msg / tp
@@ -887,7 +895,7 @@ def estimate_batch(batch: dict, model, training: Training, constants,
     if is_tf:
         s, h, L = model.seq_len, model.hidden, model.layers
         tp_msg = s / cp * b * h * act_bytes
-        tp_count = np.where(rc == 2, 6.0, 4.0) * L / pp
+        tp_count = _collectives_per_layer(c) * L / pp
         t_tp1, tp_inter = cost("all_reduce", tp_msg, tp, 1, "tp")
         tp_mb = np.where(tp > 1, tp_count * t_tp1, 0.0)
         if model.experts > 1:
@@ -895,12 +903,12 @@ def estimate_batch(batch: dict, model, training: Training, constants,
             ep_msg = s / cp * b * k * h * act_bytes / np.where(sp, tp, 1.0)
             t_ep1, ep_inter = cost("all_to_all", ep_msg, ep, tp, "ep")
             # Dispatch and combine forward, their gradients backward: 4 per layer. Full
-            # recompute re-runs them too (6): Megatron-Core checkpoints whole transformer
+            # recompute re-runs them too (6 in the layers it re-runs): Megatron-Core checkpoints whole transformer
             # layers, MoE layer and token dispatcher included (core_v0.14.0,
             # transformer/transformer_block.py _checkpointed_forward runs each layer's
             # forward under tensor_parallel.checkpoint; moe/moe_layer.py's forward calls
             # dispatch and combine), as it re-runs the tensor-parallel all-reduces.
-            ep_count = np.where(rc == 2, 6.0, 4.0) * L / pp
+            ep_count = _collectives_per_layer(c) * L / pp
             ep_mb = np.where(ep > 1, ep_count * t_ep1, 0.0)
         else:
             ep_mb, ep_inter = zeros, np.zeros(n, bool)

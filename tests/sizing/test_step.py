@@ -690,3 +690,21 @@ def test_synchronous_zero3_hides_no_more_than_the_compute_it_runs_under(hgx_h100
     b = e.breakdown
     assert b["zero_hidden_s"] > 0.5 * constants.overlap_efficiency * b["compute_s"]
     assert b["zero_hidden_s"] <= constants.overlap_efficiency * b["compute_s"] * (1 + 1e-9)
+
+
+def test_recomputing_some_layers_re_runs_only_their_collectives(cluster_on, constants):
+    """--recompute-num-layers 1 of Mixtral's 32 layers (pp 1): 4 + 2/32 all-to-alls and
+    all-reduces per layer, not the 6 of recomputing them all."""
+    m = preset_model("mixtral-8x7b")
+    cl = cluster_on("roce-400-lossless", 4)
+
+    def sent(recompute, layers=0):
+        e = estimate(cl, m, Training(64, 1), Layout(dp=16, tp=2, pp=1, ep=8, zero_stage=1,
+                                                    sequence_parallel=True, recompute=recompute,
+                                                    recompute_layers=layers), constants)
+        b = e.breakdown
+        return b["tp_exposed_s"] + b["tp_hidden_s"], b["ep_exposed_s"] + b["ep_hidden_s"]
+
+    (tp_sel, ep_sel), (tp_one, ep_one) = sent("selective"), sent("full", 1)
+    assert tp_one == pytest.approx((4 + 2 / 32) / 4 * tp_sel, rel=1e-9)
+    assert ep_one == pytest.approx((4 + 2 / 32) / 4 * ep_sel, rel=1e-9)
