@@ -833,7 +833,6 @@ def estimate_batch(batch: dict, model, training: Training, constants,
     zero = c["zero_stage"].astype(int)
     z3 = zero == 3
     z2 = zero == 2
-    rc = c["recompute"].astype(int)
     sp = c["sequence_parallel"].astype(bool)
     b = c["micro_batch"]
     offload = c["offload"].astype(int)
