@@ -12,6 +12,7 @@ from gpu_sizing_client.models import (
     CollectiveRequestOperation,
     Estimate,
     EstimateRequest,
+    LayoutOffload,
     LayoutRecompute,
     LayoutZeroStage,
     TrainingPrecision,
@@ -44,6 +45,7 @@ ESTIMATE_FLAGS = {**CLUSTER_FLAGS, "workload.preset": "--preset", "workload.seq_
                   "training.precision": "--precision", "layout.dp": "--dp", "layout.tp": "--tp",
                   "layout.pp": "--pp", "layout.ep": "--ep", "layout.zero_stage": "--zero-stage",
                   "layout.virtual_stages": "--virtual-stages", "layout.recompute": "--recompute",
+                  "layout.offload": "--offload",
                   "layout.sequence_parallel": "--sequence-parallel",
                   "duration_days": "--duration-days"}
 CALIBRATION_WORDS = {
@@ -84,6 +86,8 @@ def cluster(server: str, fabric: str, nodes: int, oversubscription: float | None
               help="ZeRO stage (FSDP full shard is 3); --zero is the same flag.")
 @click.option("--virtual-stages", type=int, help="Interleaved 1F1B chunks per stage.")
 @click.option("--recompute", type=choices(LayoutRecompute))
+@click.option("--offload", type=choices(LayoutOffload),
+              help="State kept in host memory (default none).")
 @click.option("--sequence-parallel", is_flag=True, default=None)
 @click.option("--duration-days", type=FINITE, help="A run of this many days: adds its goodput "
               "(interruptions, checkpoints, restarts).")
@@ -192,10 +196,16 @@ def show_estimate(body: dict, e: Estimate) -> None:
         ("model", CALIBRATION_WORDS.get(str(e.calibration), str(e.calibration))),
         ("communication", f"{percent(e.communication_share)} of each step, exposed"),
         ("inter-node bandwidth", f"{figure(e.inter_node_bandwidth_gbs)} GB/s per node"),
+        # The GPU's own verdict: `fits` also holds the host's memory under offload.
         ("memory per GPU", f"{figure(memory.total_gb)} GB of {figure(memory.capacity_gb)} GB: "
-                           + ("fits" if memory.fits else "[red]does not fit[/]")
+                           + ("fits" if memory.margin_gb >= 0 else "[red]does not fit[/]")
                            + f" (margin {figure(memory.margin_gb)} GB)"),
     ]
+    if memory.host_offload_gb:
+        host = memory.host_capacity_gb
+        rows.append(("host memory per node", f"{figure(memory.host_offload_gb)} GB offloaded"
+                     + ("" if host is None else f" of {figure(host)} GB usable: "
+                        + ("fits" if memory.host_offload_gb <= host else "[red]does not fit[/]"))))
     if e.goodput is not None:
         rows += goodput_rows(body["duration_days"], e.goodput, unit.split("_")[0])
     stdout.print(table(None, [Column("", lambda r: r[0], "", None),

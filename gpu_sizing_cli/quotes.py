@@ -26,7 +26,8 @@ QUOTE_FLAGS = {"sizing_id": "SIZING_ID", "rank": "--rank", "term": "--term",
                "customer.name": "--customer-name", "customer.company": "--company",
                "customer.email": "--email", "customer.country": "--country",
                "customer.vat_id": "--vat-id", "customer": "--customer-name",
-               "sizing_client_secret": "--client-secret"}
+               "sizing_client_secret": "--client-secret",
+               "headers.Client-Secret": "--client-secret"}
 
 
 @click.command()

@@ -357,3 +357,19 @@ def test_a_narrow_terminal_folds_the_words_and_keeps_every_number_whole(gpu_sizi
     advice = sizing["result"]["network_advice"]
     for option in advice["comparison"]:
         assert any(money(option["monthly"]) in line for line in lines), option["monthly"]
+
+
+def test_estimate_with_offload_says_what_the_host_holds(gpu_sizing):
+    """With offload the host's memory is a second limit: its own line, and the GPU's verdict
+    stays the GPU's (fits reads both)."""
+    args = ("estimate", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "1",
+            "--preset", "llama-3-8b", "--zero-stage", "3", "--offload", "optimizer",
+            "--global-batch", "64")
+    ran = gpu_sizing(*args)
+    assert ran.code == 0, ran.err
+    memory = json.loads(gpu_sizing(*args, "--json").out)["memory"]
+    assert memory["host_offload_gb"] > 0
+    out = " ".join(ran.out.split())
+    assert "host memory per node" in out
+    assert (f"{figure(memory['host_offload_gb'])} GB offloaded of "
+            f"{figure(memory['host_capacity_gb'])} GB usable: fits") in out, out
