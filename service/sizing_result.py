@@ -132,9 +132,9 @@ class Memory:
     fits: bool = field(**described("total_gb + headroom_gb <= capacity_gb, and "
                                    "host_offload_gb <= host_capacity_gb"))
     margin_gb: float = field(**described("Left beyond the headroom; negative: does not fit"))
-    host_offload_gb: float = field(default=0.0, **described(
+    host_offload_gb: float | None = field(default=None, **described(
         "Per node: the optimizer state and activations offload puts in host memory (0 without "
-        "offload)"))
+        "offload; null for results stored before it)"))
     host_capacity_gb: float | None = field(default=None, **described(
         "Per node: the host memory offload may use, the policy's share "
         "(host_memory_reserve_share) kept for the OS and the data loader; null where the "

@@ -32,8 +32,8 @@ class Memory:
             host_capacity_gb (float | None): Per node: the host memory offload may use, the policy's share
                 (host_memory_reserve_share) kept for the OS and the data loader; null where the server does not state its host
                 memory (not checked)
-            host_offload_gb (float): Per node: the optimizer state and activations offload puts in host memory (0 without
-                offload)
+            host_offload_gb (float | None): Per node: the optimizer state and activations offload puts in host memory (0
+                without offload; null for results stored before it)
             logits_gb (float): 16-bit logits and their FP32 copy on the last stage
             margin_gb (float): Left beyond the headroom; negative: does not fit
             optimizer_gb (float):
@@ -49,7 +49,7 @@ class Memory:
     gradients_gb: float
     headroom_gb: float
     host_capacity_gb: float | None
-    host_offload_gb: float
+    host_offload_gb: float | None
     logits_gb: float
     margin_gb: float
     optimizer_gb: float
@@ -77,6 +77,7 @@ class Memory:
         host_capacity_gb: float | None
         host_capacity_gb = self.host_capacity_gb
 
+        host_offload_gb: float | None
         host_offload_gb = self.host_offload_gb
 
         logits_gb = self.logits_gb
@@ -138,7 +139,13 @@ class Memory:
         host_capacity_gb = _parse_host_capacity_gb(d.pop("host_capacity_gb"))
 
 
-        host_offload_gb = d.pop("host_offload_gb")
+        def _parse_host_offload_gb(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        host_offload_gb = _parse_host_offload_gb(d.pop("host_offload_gb"))
+
 
         logits_gb = d.pop("logits_gb")
 
