@@ -123,19 +123,20 @@ class ModelConstants:
             raise ValueError(f"model constants missing: {', '.join(missing)}")
         return cls(**values, sources=MappingProxyType(sources))
 
-    def per_gpu_source(self, name: str, gpu_id: str) -> tuple[str, bool]:
-        """The table a per-GPU constant is read from for `gpu_id` (FALLBACKS followed) and
-        whether its source calls that GPU's figure an estimate: model.yaml writes estimates
-        per GPU as '<id>[, <id>][ and <id>]: estimate, <why>' (default for an unlisted GPU)."""
+    def per_gpu_source(self, name: str, gpu_id: str) -> tuple[str, str | None]:
+        """The table a per-GPU constant is read from for `gpu_id` (FALLBACKS followed) and,
+        where its source calls that GPU's figure an estimate, the reason it gives: model.yaml
+        writes estimates per GPU as '<id>[, <id>][ and <id>]: estimate, <why>' (default for a
+        GPU the table does not list)."""
         table = getattr(self, name)
         if gpu_id not in table and name in FALLBACKS:
             return self.per_gpu_source(FALLBACKS[name], gpu_id)
         key = gpu_id if gpu_id in table else "default"
-        for ids in re.findall(r"(?:^|[.;]\s)\s*([\w./-]+(?:(?:,| and) [\w./-]+)*): estimate\b",
-                              self.sources.get(name, "")):
+        for ids, why in re.findall(r"(?:^|[.;]\s)\s*([\w./-]+(?:(?:,| and) [\w./-]+)*): "
+                                   r"estimate\b[,:]?\s*((?:[^.;]|\.(?!\s|$))*)", self.sources.get(name, "")):
             if key in re.split(r",\s*|\s+and\s+", ids):
-                return name, True
-        return name, False
+                return name, why.strip() or "no reason given"
+        return name, None
 
     def per_gpu(self, name: str, gpu_id: str) -> float:
         """Look up a per-GPU constant, falling back to its ``default`` entry (or, for the

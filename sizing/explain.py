@@ -148,8 +148,8 @@ def attention_words(kernel: str, gpu, constants) -> str:
         words = "fused attention as FlashAttention-2 (the model has no later kernel for this GPU)"
     if estimated:
         share = constants.per_gpu(table, gpu.id)
-        words += (f" at {share:.0%} of its 16-bit peak, an estimate with no measurement read "
-                  f"(catalog model.yaml {table})")
+        words += (f" at {share:.0%} of its 16-bit peak, an estimate ({estimated}; catalog "
+                  f"model.yaml {table})")
     return words
 
 

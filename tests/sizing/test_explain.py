@@ -1,4 +1,6 @@
 """The bottleneck in words: every term of the step's breakdown can be the one named."""
+import re
+
 import pytest
 
 from sizing.explain import (
@@ -158,10 +160,28 @@ def test_an_amd_gpu_is_said_to_run_rccl_and_an_estimated_attention_kernel(snap, 
     assert "Hopper" not in compute and "FlashAttention-3" not in compute, compute
     assert ("fused attention as FlashAttention-2 (the model has no later kernel for this GPU) "
             f"at {constants.flash2_attention_efficiency['mi300x']:.0%} of its 16-bit peak, an "
-            "estimate with no measurement read (catalog model.yaml "
+            "estimate (no measurement read; catalog model.yaml "
             "flash2_attention_efficiency)") in compute, compute
     assert collectives.startswith(
         "Collectives: RCCL, modelled with NCCL 2.20's algorithms and tuning tables"), collectives
+
+
+def test_a_scaled_estimate_gives_its_own_reason_and_every_gpu_it_names_exists(snap, fabrics,
+                                                                               constants):
+    """The A100 PCIe's attention figure is the SXM part's scaled, an estimate: the words say
+    so in the source's own reason; and each GPU an attention table's source calls an estimate
+    is one the table or the catalog knows (a misspelt id would read as measured)."""
+    compute, _ = _assumed(snap.servers["pcie-a100-80gb-8"], fabrics, constants)
+    assert "an estimate (0.95 x SXM; catalog model.yaml flash2_attention_efficiency)" in compute
+    known = set(snap.gpus) | {"default"}
+    for table in ("flash2_attention_efficiency", "flash3_attention_efficiency",
+                  "triton_attention_efficiency"):
+        known |= set(getattr(constants, table))
+        source = constants.sources[table]
+        for ids in re.findall(r"(?:^|[.;]\s)\s*([\w./-]+(?:(?:,| and) [\w./-]+)*): estimate",
+                              source):
+            named = set(re.split(r",\s*|\s+and\s+", ids))
+            assert named <= known, (table, named - known)
 
 
 def test_an_h100_keeps_nccl_and_its_measured_hopper_kernel(snap, fabrics, constants):
