@@ -201,7 +201,8 @@ class Enumeration:
     fixed_dp: int
     batch_fixed: bool
     max_global_batch: float
-    # Pairs of one group have the same server-side figures (GPU, GPUs per node, PCIe).
+    # Pairs of one group have the same server-side figures (GPU, GPUs per node, PCIe, host
+    # memory).
     groups: tuple[int, ...] = ()
     # A pinned hybrid-sharding group keeps only data-parallel sizes it divides (0: none).
     shard_group: int = 0
