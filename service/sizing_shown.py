@@ -40,7 +40,7 @@ from service.sizing_result import (
 )
 from service.term_warning import term_warning
 from service.total_range import total_range
-from service.typed import significant, significant_text
+from service.typed import significant
 from sizing import advice, explain, goodput, intervals, ranking, series
 from sizing.hardware import Cluster
 from sizing.search import Candidates, HardwareTable, evaluate
@@ -701,10 +701,10 @@ def storage_note(found: Search, i: int) -> str:
     enough = ("enough" if offer_gbs >= needed_gbs else
               "short of it: checkpoints take more of the run, as the goodput counts")
     # Significant figures, not decimals: a ResNet-50's 0.41 GB checkpoint read "0 GB".
-    return (f"Checkpoints of rank 1 ({significant_text(view.checkpoint_size_gb)} GB every "
-            f"{significant_text(view.checkpoint_interval_hours, 2)} h) stay under {share:.0%} of the run with "
-            f"{significant_text(needed_gbs)} GB/s of storage; the storage offer gives this job "
-            f"{significant_text(offer_gbs)} GB/s ({rel.storage_write_gbs_per_node:g} GB/s per "
+    return (f"Checkpoints of rank 1 ({explain.significant_text(view.checkpoint_size_gb)} GB every "
+            f"{explain.significant_text(view.checkpoint_interval_hours, 2)} h) stay under {share:.0%} of the run with "
+            f"{explain.significant_text(needed_gbs)} GB/s of storage; the storage offer gives this job "
+            f"{explain.significant_text(offer_gbs)} GB/s ({rel.storage_write_gbs_per_node:g} GB/s per "
             f"node, {rel.storage_write_gbs_total:g} GB/s in all), {enough}. The goodput assumes "
             f"it; it is priced apart at {monthly:,} {request.currency} per node per month.")
 

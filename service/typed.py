@@ -40,14 +40,6 @@ def significant_bounds(low: float | Decimal, high: float | Decimal,
     return toward(low, ROUND_FLOOR), toward(high, ROUND_CEILING)
 
 
-def significant_text(value: float, digits: int = 3) -> str:
-    """`value` to `digits` significant digits in words, without an exponent (0.046, 12.3, 1,230)."""
-    if value == 0 or not math.isfinite(value):
-        return f"{value:g}"
-    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
-    return f"{significant(value, digits):,.{decimals}f}"
-
-
 def _hints(cls) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 

@@ -364,10 +364,12 @@ def duration(hours: float) -> str:
     return _counted(f"{hours / 24:,.0f}", "day")
 
 
-def _two_figures(value: float) -> str:
-    """`value` (positive) to two significant figures, without an exponent: 30, 5.0, 0.62."""
-    decimals = max(0, 1 - math.floor(math.log10(value)))
-    return f"{round(value, decimals):,.{decimals}f}"
+def significant_text(value: float, digits: int = 3) -> str:
+    """`value` to `digits` significant digits in words, without an exponent (0.046, 12.3, 1,230)."""
+    if value == 0 or not math.isfinite(value):
+        return f"{value:g}"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f"{float(f'{value:.{digits}g}'):,.{decimals}f}"
 
 
 # Units a time is said in, with the length of one in hours, from the longest; a time takes the
@@ -388,7 +390,7 @@ def time_saved(hours: float) -> str:
     if hours * 3600 < 1e-3:
         return "less than a millisecond"
     name, size = _time_unit(hours)
-    return _counted(_two_figures(hours / size), name)
+    return _counted(significant_text(hours / size, 2), name)
 
 
 def before_and_after(before: float, after: float) -> tuple[str, str]:

@@ -14,9 +14,9 @@ from service.typed import (
     from_document,
     schema_for,
     significant,
-    significant_text,
     to_document,
 )
+from sizing.explain import significant_text
 from tests.conftest import authorised, build_app
 
 
