@@ -164,12 +164,17 @@ def test_an_unknown_sizing_is_the_api_404(gpu_sizing):
                                  "(404 not_found)")]
 
 
+def printed_and_document(gpu_sizing, *args):
+    """A command's printed answer and, run again with --json, the API's document."""
+    ran = gpu_sizing(*args)
+    assert ran.code == 0, ran.err
+    return ran, json.loads(gpu_sizing(*args, "--json").out)
+
+
 def test_estimate_of_one_configuration(gpu_sizing):
     args = ("estimate", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "4",
             "--preset", "llama-3-8b", "--tp", "2", "--global-batch", "256")
-    ran = gpu_sizing(*args)
-    assert ran.code == 0, ran.err
-    document = json.loads(gpu_sizing(*args, "--json").out)
+    ran, document = printed_and_document(gpu_sizing, *args)
     # dp defaults to every GPU: 4 nodes x 8 GPUs / tp 2.
     assert document["gpus"] == 32
     assert f"{document['scaling_efficiency'] * 100:.1f}%" in ran.out
@@ -186,9 +191,7 @@ def test_estimate_prints_the_model_rate_behind_its_mfu(gpu_sizing, recompute):
     args = ("estimate", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "4",
             "--preset", "llama-3-8b", "--tp", "2", "--global-batch", "256",
             "--recompute", recompute)
-    ran = gpu_sizing(*args)
-    assert ran.code == 0, ran.err
-    e = json.loads(gpu_sizing(*args, "--json").out)
+    ran, e = printed_and_document(gpu_sizing, *args)
     model, hardware = (figure(e["model_tflops_per_gpu"]), figure(e["achieved_tflops_per_gpu"]))
     line = next(line for line in ran.out.splitlines() if "MFU" in line)
     assert f"{e['mfu'] * 100:.1f}%" in line and f"{model} model TFLOPS per GPU" in line
@@ -204,9 +207,8 @@ def test_estimate_over_a_duration_prints_its_goodput(gpu_sizing):
     args = ("estimate", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "4",
             "--preset", "llama-3-8b", "--tp", "2", "--global-batch", "256",
             "--duration-days", "30")
-    ran = gpu_sizing(*args)
-    assert ran.code == 0, ran.err
-    g = json.loads(gpu_sizing(*args, "--json").out)["goodput"]
+    ran, document = printed_and_document(gpu_sizing, *args)
+    g = document["goodput"]
     assert f"goodput over 30 days │ {g['goodput'] * 100:.1f}%" in ran.out
     assert f"{g['checkpoint_size_gb']:.0f} GB every" in ran.out
     row = next(csv.DictReader(io.StringIO(gpu_sizing(*args, "--csv").out)))
@@ -365,9 +367,8 @@ def test_estimate_with_offload_says_what_the_host_holds(gpu_sizing):
     args = ("estimate", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "1",
             "--preset", "llama-3-8b", "--zero-stage", "3", "--offload", "optimizer",
             "--global-batch", "64")
-    ran = gpu_sizing(*args)
-    assert ran.code == 0, ran.err
-    memory = json.loads(gpu_sizing(*args, "--json").out)["memory"]
+    ran, document = printed_and_document(gpu_sizing, *args)
+    memory = document["memory"]
     assert memory["host_offload_gb"] > 0
     out = " ".join(ran.out.split())
     assert "host memory per node" in out
