@@ -33,10 +33,15 @@ def _pcie_Bps(c: dict, constants) -> np.ndarray:
     return rate[gens] * 1e9
 
 
+def _port_gbps(c: dict) -> np.ndarray:
+    """Each NIC's port rate, Gb/s: the NIC's or the fabric's line rate, whichever is lower."""
+    return np.minimum(np.asarray(c["nic_rate_gbps"], float), c["fabric_line_rate_gbps"])
+
+
 def _wire_gbs(c: dict) -> np.ndarray:
     """One node's NICs at their port rate x the fabric's achievable fraction, GB/s one way."""
-    port_gbps = np.minimum(np.asarray(c["nic_rate_gbps"], float), c["fabric_line_rate_gbps"])
-    return np.asarray(c["nics_per_node"], float) * port_gbps / 8.0 * c["fabric_achievable_fraction"]
+    return (np.asarray(c["nics_per_node"], float) * _port_gbps(c) / 8.0
+            * c["fabric_achievable_fraction"])
 
 
 def offered_share(c: dict, constants, node_gbs: np.ndarray | None = None) -> np.ndarray:
@@ -64,7 +69,7 @@ def node_bandwidth_gbs(c: dict, constants) -> np.ndarray:
     Congestion, loss and oversubscription depend on the traffic and are priced per collective.
     """
     nics = np.asarray(c["nics_per_node"], float)
-    port_gbps = np.minimum(np.asarray(c["nic_rate_gbps"], float), c["fabric_line_rate_gbps"])
+    port_gbps = _port_gbps(c)
     wire = _wire_gbs(c)
     pcie = _pcie_Bps(c, constants) / 1e9
     rdma = np.asarray(c["fabric_rdma"], bool)
@@ -166,9 +171,8 @@ class Links:
         selective = np.asarray(c.get("fabric_selective_repeat", False), bool)
         # Go-back-N resends what the sender put on its own port since the lost packet: the
         # bandwidth-delay product of the port's rate, a quarter at 100G of 400G's.
-        port_Bps = np.minimum(np.asarray(c["nic_rate_gbps"], float),
-                              c["fabric_line_rate_gbps"]) * 1e9 / 8.0
-        window = port_Bps * constants.go_back_n_window_us * 1e-6 / constants.roce_packet_bytes
+        window = (_port_gbps(c) * 1e9 / 8.0 * constants.go_back_n_window_us * 1e-6
+                  / constants.roce_packet_bytes)
         node_gbs = node_bandwidth_gbs(c, constants)
         return cls._stacked(
             node_Bps=node_gbs * 1e9,
