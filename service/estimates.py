@@ -16,7 +16,7 @@ from service.failures import Invalid, Unavailable
 from service.sizing_result import Memory
 from service.typed import to_document
 from service.workloads import layout_from, model_from, training_from
-from sizing import goodput, intervals
+from sizing import explain, goodput, intervals
 from sizing.collectives import algorithm_refusal, collective_time
 from sizing.hardware import GPU, Cluster, Fabric, Server
 from sizing.presets import PRESETS
@@ -172,10 +172,8 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
                       errors=[("/layout", detail)])
     host_memory = cluster.server.host_memory_gb
     if host_memory is not None and memory["host_offload_gb"] > host_memory:
-        detail = (f"offload puts {memory['host_offload_gb']:.0f} GB of optimizer state"
-                  f"{' and activations' if layout.offload == 'optimizer+activations' else ''} "
-                  f"in each node's host memory but the server has {host_memory:.0f} GB: offload "
-                  "less, or raise zero_stage, tp or pp")
+        detail = (f"{explain.offloaded(layout, memory['host_offload_gb'])} but the server has "
+                  f"{host_memory:.0f} GB: offload less, or raise zero_stage, tp or pp")
         raise Invalid(f"The offloaded state does not fit in host memory: {detail}",
                       code="does_not_fit", errors=[("/layout/offload", detail)])
     if memory["host_offload_gb"] > memory["host_capacity_gb"]:

@@ -58,16 +58,22 @@ def _pct(x, step):
     return f"{100 * x / step:.0f}%"
 
 
+def offloaded(layout: Layout, gb: float) -> str:
+    """What offload puts on a node's host, in words."""
+    what = "optimizer state and activations" if layout.offload == "optimizer+activations" \
+        else "optimizer state"
+    return f"offload puts {gb:.0f} GB of {what} in each node's host memory"
+
+
 def bottleneck(cluster: Cluster, layout: Layout, r: dict, memory: dict) -> str:
     """The one thing that limits the step, and what would help."""
     step = float(r["step_time_s"])
     fabric = cluster.fabric.name
     if not memory["fits"] and memory["host_offload_gb"] > memory["host_capacity_gb"]:
-        return (f"Does not fit: offload puts {memory['host_offload_gb']:.0f} GB of optimizer "
-                f"state{' and activations' if layout.offload == 'optimizer+activations' else ''} "
-                f"in each node's host memory but {memory['host_capacity_gb']:.0f} GB of it may "
-                "hold them, the rest kept for the OS and the data loader; offload less or shard "
-                "more (ZeRO, tensor or pipeline parallelism).")
+        return (f"Does not fit: {offloaded(layout, memory['host_offload_gb'])} but "
+                f"{memory['host_capacity_gb']:.0f} GB of it may hold them, the rest kept for the "
+                "OS and the data loader; offload less or shard more (ZeRO, tensor or pipeline "
+                "parallelism).")
     if not memory["fits"]:
         usable = memory["capacity_gb"] - memory["headroom_gb"]
         return (f"Does not fit: needs {memory['total_gb']:.0f} GB per GPU but the "
