@@ -42,6 +42,12 @@ def is_publishable(key: str | None) -> bool:
     return bool(key) and key.startswith("pk_")
 
 
+# The option of the commands that read a sizing a publishable key made.
+CLIENT_SECRET = click.option(
+    "--client-secret", metavar="CS", help="With a publishable key (pk_): the client secret the "
+    "sizing's creation returned (`gpu-sizing size` prints it); a secret key needs none.")
+
+
 def secret(client_secret: str | None) -> dict[str, str]:
     """The Client-Secret argument of a generated call, left out when there is none."""
     return {} if not client_secret else {"client_secret": client_secret}

@@ -16,7 +16,7 @@ from gpu_sizing_client.models import (
     QuoteRequestTerm,
 )
 
-from gpu_sizing_cli.api import Api, secret
+from gpu_sizing_cli.api import CLIENT_SECRET, Api, secret
 from gpu_sizing_cli.listing import choices, list_command
 from gpu_sizing_cli.numbers import money
 from gpu_sizing_cli.output import Column, stderr, write_json
@@ -44,8 +44,7 @@ QUOTE_FLAGS = {"sizing_id": "SIZING_ID", "rank": "--rank", "term": "--term",
 @click.option("--currency", help="Default: the sizing's.")
 @click.option("--support", type=choices(QuoteRequestSupport))
 @click.option("--valid-days", type=int)
-@click.option("--client-secret", metavar="CS", help="With a publishable key (pk_): the client "
-              "secret of the sizing, as `gpu-sizing size` printed it; a secret key needs none.")
+@CLIENT_SECRET
 @click.option("--output-dir", "-o", type=click.Path(file_okay=False, path_type=Path), default=".",
               show_default=True, help="Where to save <number>.pdf and <number>.csv.")
 @click.option("--json", "as_json", is_flag=True,

@@ -23,7 +23,7 @@ from gpu_sizing_client.models import (
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
 from gpu_sizing_cli import layouts, sizing_view
-from gpu_sizing_cli.api import Api, ApiError, secret
+from gpu_sizing_cli.api import CLIENT_SECRET, Api, ApiError, secret
 from gpu_sizing_cli.listing import choices, list_command
 from gpu_sizing_cli.numbers import FINITE, scientific
 from gpu_sizing_cli.output import Column, formats, stderr, write_csv, write_json
@@ -36,9 +36,6 @@ FLAG_OF_FIELD = {"workload.preset": "--preset", "workload.seq_len": "--seq-len",
                  "workload": "--preset", "gpu_models": "--gpu", "fabrics_include": "--fabric",
                  "fabrics_exclude": "--exclude-fabric", "headers.Client-Secret": "--client-secret",
                  **layouts.FLAGS}
-CLIENT_SECRET = click.option(
-    "--client-secret", metavar="CS", help="With a publishable key (pk_): the client secret the "
-    "sizing's creation returned (`gpu-sizing size` prints it); a secret key needs none.")
 
 
 class NodeRange(click.ParamType):
