@@ -98,6 +98,8 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
                 # _latency_us
                 pci, nvlink = latency_us[a, p, 0], latency_us[a, p, 1]
                 net_lat = latency_us[a, p, 2] + net_extra_us[i]
+                if p == SIMPLE:
+                    net_lat = net_lat + net_extra_us[i]
                 base = latency_us[a, p, 3]
                 if a == RING:
                     lat = (base + intra_steps * ring_intra_us[p, row]
