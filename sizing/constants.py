@@ -58,6 +58,12 @@ class ModelConstants:
     nccl_net_overhead_us: float
     nccl_collnet_arity_latency_us: float
     nccl_protocol_bandwidth_factor: Mapping[str, float]
+    # NCCL's per-channel ceilings (GB/s per channel), per GPU
+    nccl_ring_ll128_channel_gbs: Mapping[str, float]
+    nccl_tree_channel_gbs: Mapping[str, float]
+    nccl_tree_channel_gbs_beyond_two_nodes: Mapping[str, float]
+    nccl_tree_ll128_channel_gbs: Mapping[str, float]
+    nccl_tree_ll128_channel_gbs_beyond_two_nodes: Mapping[str, float]
     nccl_ring_plateau_factor: float
     nccl_tree_correction: Mapping[str, float]
     pfc_incast_penalty: float
