@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sizing import compute_kernel, explain, kernels, step_kernel
-from sizing.collectives import collective_cost
+from sizing.collectives import _built_once, collective_cost
 from sizing.compute import (
     OPTIMIZER_BYTES_PER_PARAM,
     attention_efficiency,
@@ -204,10 +204,28 @@ def model_rules(model, precision: str, layout: Layout) -> list:
 
 # --------------------------------------------------------------------------- physics
 
+# The keyed constants compute_side reads, as arrays built once per constants object (the
+# candidates' codes index them).
+_KEYED_TABLES: dict[int, tuple[object, dict]] = {}
+
+
+def _keyed_table(constants, name: str, names: tuple) -> np.ndarray:
+    """constants.per_gpu(name, k) for each k of `names`, built once per constants object."""
+    return _built_once(_KEYED_TABLES, constants, (name, names),
+                       lambda: np.array([constants.per_gpu(name, k) for k in names]))
+
+
 def _lookup_per_key(constants, name, codes, names):
     """A per-framework (or other keyed) constant for each candidate's code."""
-    table = np.array([constants.per_gpu(name, k) for k in names])
-    return table[np.asarray(codes, int)]
+    return _keyed_table(constants, name, names)[np.asarray(codes, int)]
+
+
+def _per_gpu_lookup(constants, gpu_ids, n: int):
+    """constants.per_gpu_lookup, its tables kept per constants object where the candidates'
+    GPUs are factored already (GpuCodes, as _normalise leaves them)."""
+    if isinstance(gpu_ids, GpuCodes):
+        return lambda name: _keyed_table(constants, name, gpu_ids.ids)[gpu_ids.codes]
+    return per_gpu_lookup(constants, gpu_ids, n)
 
 
 def compute_side(c: dict, model, training: Training, constants) -> dict:
@@ -221,7 +239,7 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
     """
     f = np.float64
     n = np.asarray(c["gpus_per_node"]).shape[0]
-    per_gpu = per_gpu_lookup(constants, c.get("gpu_id"), n)
+    per_gpu = _per_gpu_lookup(constants, c.get("gpu_id"), n)
     fp32 = training.precision == "fp32"
     peak = c[PEAK_KEYS[training.precision]].astype(f) * 1e12
     peak16 = (c["gpu_fp32_tflops"] if fp32 else c["gpu_bf16_tflops"]).astype(f) * 1e12
@@ -231,8 +249,9 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
                              FRAMEWORKS)
     knee_s = constants.matmul_knee_us * 1e-6
     rates = {"peak16": peak16, "knee_s": knee_s, "hbm": hbm_raw / fusion, "hbm_raw": hbm_raw}
-    host_gbs = _lookup_per_key(constants, "host_link_gbs", np.clip(c["pcie_gen"], 3, 5) - 3,
-                               ("3", "4", "5"))
+    # np.clip's own definition, minimum(maximum(x, 3), 5), at a fraction of its cost
+    host_gbs = _lookup_per_key(constants, "host_link_gbs",
+                               np.minimum(np.maximum(c["pcie_gen"], 3), 5) - 3, ("3", "4", "5"))
     side = {"peak": peak, "hbm_raw_Bps": hbm_raw, "host_link_Bps": host_gbs * 1e9,
             "activation_parts": activation_parts(model, c, training.precision)}
     if isinstance(model, Transformer):
