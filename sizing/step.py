@@ -844,6 +844,14 @@ def estimate_batch(batch: dict, model, training: Training, constants,
     keeps them per cluster); else built here.
     """
     c = _prepared(batch, training, model)
+    peak = c[PEAK_KEYS[training.precision]].astype(np.float64) * 1e12  # compute_side's
+    return {"valid": _valid(c, model, np.isfinite(peak)),
+            **_timed(c, model, training, constants, links)}
+
+
+def _timed(c: dict, model, training: Training, constants, links: Links | None) -> dict:
+    """estimate_batch's columns but `valid`, of the prepared candidates `c`: estimate(), whose
+    configuration validate_layout has checked, reads no validity."""
     gpn = c["gpus_per_node"]
     nodes = c["nodes"]
     gpus = gpn * nodes
@@ -1206,7 +1214,6 @@ def estimate_batch(batch: dict, model, training: Training, constants,
 
     gb = global_batch
     out = {
-        "valid": _valid(c, model, np.isfinite(peak)),
         "step_time_s": step,
         "samples_per_s": gb / step,
         "tokens_per_s": gb * model.seq_len / step if is_tf else np.full(n, np.nan),
@@ -1333,8 +1340,8 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
     # A shallow copy: the model replaces columns, it never writes into the arrays it is given.
     batch = dict(hardware.columns)
     batch.update(layout_arrays(layout, training))
-    r = {k: val[0] for k, val in estimate_batch(batch, model, training, constants,
-                                                hardware.links).items()}
+    r = {k: val[0] for k, val in _timed(_prepared(batch, training, model), model, training,
+                                        constants, hardware.links).items()}
     memory = {k[len("memory_"):]: (bool(val) if k == "memory_fits" else float(val))
               for k, val in r.items() if k.startswith("memory_")}
     breakdown = {k: float(r[k]) for k in BREAKDOWN_KEYS}
