@@ -204,28 +204,41 @@ def model_rules(model, precision: str, layout: Layout) -> list:
 
 # --------------------------------------------------------------------------- physics
 
-# The keyed constants compute_side reads, as arrays built once per constants object (the
-# candidates' codes index them).
+class _KeyedTables:
+    """The keyed constants compute_side reads of one constants object (per GPU, framework or
+    PCIe generation), each as an array the candidates' codes index, built at its first read."""
+
+    def __init__(self, constants):
+        self.constants = constants
+        self.tables: dict[tuple, np.ndarray] = {}
+
+    def table(self, name: str, names: tuple) -> np.ndarray:
+        """constants.per_gpu(name, k) for each k of `names`."""
+        hit = self.tables.get((name, names))
+        if hit is None:  # a race builds the same table twice, which is harmless
+            hit = self.tables[(name, names)] = np.array(
+                [self.constants.per_gpu(name, k) for k in names])
+        return hit
+
+    def lookup(self, name: str, codes, names: tuple) -> np.ndarray:
+        """A per-framework (or other keyed) constant for each candidate's code."""
+        return self.table(name, names)[np.asarray(codes, int)]
+
+    def per_gpu(self, gpu_ids, n: int):
+        """constants.per_gpu_lookup, through these tables where the candidates' GPUs are
+        factored already (GpuCodes, as _normalise leaves them)."""
+        if isinstance(gpu_ids, GpuCodes):
+            return lambda name: self.table(name, gpu_ids.ids)[gpu_ids.codes]
+        return per_gpu_lookup(self.constants, gpu_ids, n)
+
+
 _KEYED_TABLES: dict[int, tuple[object, dict]] = {}
 
 
-def _keyed_table(constants, name: str, names: tuple) -> np.ndarray:
-    """constants.per_gpu(name, k) for each k of `names`, built once per constants object."""
-    return _built_once(_KEYED_TABLES, constants, (name, names),
-                       lambda: np.array([constants.per_gpu(name, k) for k in names]))
-
-
-def _lookup_per_key(constants, name, codes, names):
-    """A per-framework (or other keyed) constant for each candidate's code."""
-    return _keyed_table(constants, name, names)[np.asarray(codes, int)]
-
-
-def _per_gpu_lookup(constants, gpu_ids, n: int):
-    """constants.per_gpu_lookup, its tables kept per constants object where the candidates'
-    GPUs are factored already (GpuCodes, as _normalise leaves them)."""
-    if isinstance(gpu_ids, GpuCodes):
-        return lambda name: _keyed_table(constants, name, gpu_ids.ids)[gpu_ids.codes]
-    return per_gpu_lookup(constants, gpu_ids, n)
+def _keyed_tables(constants) -> _KeyedTables:
+    """The constants object's _KeyedTables, kept for the last few objects (collectives'
+    tables' rule: the prediction intervals' prior draws make new ones at every sizing)."""
+    return _built_once(_KEYED_TABLES, constants, None, lambda: _KeyedTables(constants))
 
 
 def compute_side(c: dict, model, training: Training, constants) -> dict:
@@ -239,26 +252,25 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
     """
     f = np.float64
     n = np.asarray(c["gpus_per_node"]).shape[0]
-    per_gpu = _per_gpu_lookup(constants, c.get("gpu_id"), n)
+    keyed = _keyed_tables(constants)
+    per_gpu = keyed.per_gpu(c.get("gpu_id"), n)
     fp32 = training.precision == "fp32"
     peak = c[PEAK_KEYS[training.precision]].astype(f) * 1e12
     peak16 = (c["gpu_fp32_tflops"] if fp32 else c["gpu_bf16_tflops"]).astype(f) * 1e12
     hbm_raw = (c["gpu_memory_bandwidth_gbs"].astype(f) * 1e9
                * per_gpu("hbm_efficiency"))
-    fusion = _lookup_per_key(constants, "framework_nongemm_bytes_factor", c["framework"],
-                             FRAMEWORKS)
+    fusion = keyed.lookup("framework_nongemm_bytes_factor", c["framework"], FRAMEWORKS)
     knee_s = constants.matmul_knee_us * 1e-6
     rates = {"peak16": peak16, "knee_s": knee_s, "hbm": hbm_raw / fusion, "hbm_raw": hbm_raw}
     # np.clip's own definition, minimum(maximum(x, 3), 5), at a fraction of its cost
-    host_gbs = _lookup_per_key(constants, "host_link_gbs",
-                               np.minimum(np.maximum(c["pcie_gen"], 3), 5) - 3, ("3", "4", "5"))
+    host_gbs = keyed.lookup("host_link_gbs", np.minimum(np.maximum(c["pcie_gen"], 3), 5) - 3,
+                            ("3", "4", "5"))
     side = {"peak": peak, "hbm_raw_Bps": hbm_raw, "host_link_Bps": host_gbs * 1e9,
             "activation_parts": activation_parts(model, c, training.precision)}
     if isinstance(model, Transformer):
         emax = (per_gpu("matmul_efficiency")
                 * constants.gemm_shape_efficiency
-                * _lookup_per_key(constants, "framework_gemm_efficiency", c["framework"],
-                                  FRAMEWORKS))
+                * keyed.lookup("framework_gemm_efficiency", c["framework"], FRAMEWORKS))
         # Each candidate's fused kernel at the efficiency its benchmark gives the GPU, at its
         # sequence length per rank (context parallelism splits the sequence).
         rates["attention"] = peak16 * attention_efficiency(
