@@ -44,16 +44,18 @@ def kernel(function):
         return numba.njit(cache=False, error_model="numpy")(function)
 
 
-# The dtypes `column` is asked for, by the type that names them: a dtype compared by identity
-# costs less than one compared with a type (a non-native byte order is not the same object and
-# takes the copy below).
+# The dtypes `column` is asked for, by the type that names them: most columns' dtype is the
+# same object, whose identity is cheaper to test than equality with a type (some arrays carry
+# an equal dtype of their own: equality decides then).
 _DTYPES = {float: np.dtype(float), bool: np.dtype(bool), np.int64: np.dtype(np.int64)}
 
 
 def column(x, rows: int, dtype=float) -> np.ndarray:
     """x as a contiguous, writeable column of `rows` of `dtype` (a kernel is compiled for one
     type of each)."""
-    if type(x) is np.ndarray and x.dtype is _DTYPES.get(dtype) and x.shape == (rows,):
+    want = _DTYPES.get(dtype, dtype)
+    if (type(x) is np.ndarray and (x.dtype is want or x.dtype == want)
+            and x.shape == (rows,)):
         flags = x.flags  # built at each read of the attribute: read once
         if flags.c_contiguous and flags.writeable:
             return x  # most columns are one already: no copy
