@@ -1344,7 +1344,8 @@ def _hardware(cluster: Cluster, constants) -> _Hardware:
 
 
 def estimate(cluster: Cluster, model, training: Training, layout: Layout, constants) -> Estimate:
-    """Evaluate one configuration (the same code as estimate_batch, on length-1 arrays)."""
+    """Evaluate one configuration (the same code as estimate_batch, on length-1 arrays, but
+    for its `valid` column: validate_layout has refused an invalid configuration already)."""
     problems = validate_layout(cluster, model, training, layout)
     if problems:
         raise ValueError("; ".join(f"{f}: {r}" for f, r in problems))
