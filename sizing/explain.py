@@ -509,6 +509,16 @@ def term_overrun_warning(term: str, terms_spanned: float, months_billed: int,
             f"{term} rate{alternative}.")
 
 
+def term_overrun_risk(term: str, training_hours: float, p90_hours: float,
+                      p90_total: str | None) -> str:
+    """A training that fits its committed term at the model's point but not at its p90: the
+    point alone would hide the months billed beyond the term."""
+    total = f", {p90_total} in all at that end" if p90_total else ""
+    return (f"The training takes {duration(training_hours)}, within the {term} term, but the "
+            f"model's p90 is {duration(p90_hours)}: past the term, billed month by month at the "
+            f"{term} rate beyond it{total}.")
+
+
 def layout_family(layout: Layout, micro_batch: int) -> str:
     """A layout's degrees in words, data parallelism left to follow the node count."""
     parts = [f"tp {layout.tp}", f"pp {layout.pp}"]
