@@ -171,7 +171,8 @@ def network_advice(found: Search, ranked: ranking.Ranking,
             goodput=float(found.failures.goodput[i]), wall_hours=float(found.hours[i]),
             cost_text=f"{totals[i]:,} {request.currency}",
             work_done=None if found.by_work else useful_work(found, i),
-            unit=throughput_unit(request).split("/")[0]))
+            unit=throughput_unit(request).split("/")[0], currency=request.currency,
+            total_cost=float(totals[i]), one_time_cost=float(found.price(i).one_time)))
     rec = advice.recommend(options, request.objective, snap.policy.preference_tolerance,
                            uses_fabric=pricing.uses_fabric(nodes))
     if rec.pick.fabric_id != found.hardware[top_hw][1]:
