@@ -349,8 +349,10 @@ def why_rank(rank: int, objective: str, by_work: bool, time: float, cost: float,
         return f"{words}{'; ' + preferred if preferred else ''}."
     cost_delta = cost / first_cost - 1
     if by_work:
-        return (f"{time / first_time - 1:+.0%} time to train and {cost_delta:+.0%} cost against "
-                f"rank 1 (scaling efficiency {scaling_efficiency:.0%}).")
+        # Listed as its server and fabric's best, yet worse than rank 1 on both counts.
+        dominated = "Slower and dearer than rank 1: " if time > first_time and cost > first_cost else ""
+        return (f"{dominated}{time / first_time - 1:+.0%} time to train and {cost_delta:+.0%} "
+                f"cost against rank 1 (scaling efficiency {scaling_efficiency:.0%}).")
     return (f"{first_time / time - 1:+.0%} work done and {cost_delta:+.0%} cost per unit of work "
             f"against rank 1 (scaling efficiency {scaling_efficiency:.0%}).")
 
