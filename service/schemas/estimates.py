@@ -223,11 +223,16 @@ class EstimateSchema(ma.Schema):
                                metadata={"description": "null without duration_days"})
 
 
+# Sizes count in powers of 1024 (nccl-tests' -b 1G is 2^30), so the cap is 1T in that count.
+MAX_COLLECTIVE_BYTES = 2**40
+
+
 class CollectiveRequestSchema(Strict):
     cluster = ma.fields.Nested(ClusterSchema, required=True)
     operation = ma.fields.String(required=True, validate=v.OneOf(COLLECTIVES))
-    size_bytes = f.Integer(required=True, validate=v.Range(min=1, max=10**12),
-                           metadata={"description": "Message size S in whole bytes (nccl-tests)"})
+    size_bytes = f.Integer(required=True, validate=v.Range(min=1, max=MAX_COLLECTIVE_BYTES),
+                           metadata={"description": "Message size S in whole bytes (nccl-tests), "
+                                                    "at most 2^40 (1T as nccl-tests counts it)"})
     algorithm = ma.fields.String(
         load_default="auto", validate=v.OneOf(ALGORITHMS),
         metadata={"description": "NCCL algorithm: auto (NCCL's own choice by message size, as "
