@@ -152,13 +152,19 @@ def what_decides(pick: FabricOption, fastest: FabricOption) -> str:
     else:
         gain = (f"does {fastest.work_done / pick.work_done - 1:.0%} more work in the "
                 f"{fastest.wall_hours / 24:,.1f} days")
+    currency = pick.currency
     one_time = fastest.one_time_cost - pick.one_time_cost
-    money = f"{extra:,.0f} {pick.currency} more in all"
+    rent = extra - one_time
+    if rent < 0:  # the shorter run's rent is lower: the fees alone make it dearer
+        return (f": it {gain} and {-rent:,.0f} {currency} of rent, but its one-time fabric fees "
+                f"(cables and optics) are {one_time:,.0f} {currency} more, {extra:,.0f} "
+                f"{currency} more in all: the fees outweigh the time saved")
     if one_time >= extra / 2:
-        return (f": it {gain} for {money}, {one_time:,.0f} {pick.currency} of it one-time fabric "
-                "fees (cables and optics), which outweigh the time saved")
-    return (f": it {gain} for {money}, mostly its higher rent "
-            f"({max(one_time, 0):,.0f} {pick.currency} of one-time fabric fees)")
+        return (f": it {gain} for {extra:,.0f} {currency} more in all, {one_time:,.0f} "
+                f"{currency} of it one-time fabric fees (cables and optics), which outweigh the "
+                "time saved")
+    return (f": it {gain} for {extra:,.0f} {currency} more in all, mostly its higher rent "
+            f"({max(one_time, 0):,.0f} {currency} of one-time fabric fees)")
 
 
 def avoid_words(options: Sequence[FabricOption], pick: FabricOption, fastest: FabricOption,

@@ -221,6 +221,10 @@ def test_a_faster_fabric_that_does_not_pay_names_its_one_time_fees_against_the_t
     assert ("which does not pay for itself here: it saves 22 hours for 199,054 USD more in all, "
             "180,000 USD of it one-time fabric fees (cables and optics), which outweigh the time "
             "saved.") in reason, reason
+    fees = replace(fast, one_time_cost=234_400.0)
+    assert ("it saves 22 hours and 15,346 USD of rent, but its one-time fabric fees (cables and "
+            "optics) are 214,400 USD more, 199,054 USD more in all: the fees outweigh the time "
+            "saved.") in recommend([slow, fees], "balanced", TOL).reason
     rent = replace(fast, one_time_cost=30_000.0)
     assert "mostly its higher rent (10,000 USD of one-time fabric fees)" in recommend(
         [slow, rent], "balanced", TOL).reason
