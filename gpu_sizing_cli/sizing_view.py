@@ -89,7 +89,12 @@ def amount_known(c: RankedConfiguration) -> bool:
 def total_range_text(c: RankedConfiguration) -> str:
     """The total's p10-p90, priced at each end of the time to train's (empty without one)."""
     found = interval(c, "total")
-    return "" if found is None else figure_range(found.p10, found.p90)
+    if found is None:
+        return ""
+    # As the API rounds it, outward to four significant digits, so it holds the total; a
+    # range no wider than that (a committed term's floor) is the total itself.
+    low, high = figure(found.p10), figure(found.p90)
+    return money(c.price.total) if low == high else f"{low}–{high}"
 
 
 def ranges_total(result: SizingResult) -> bool:
