@@ -147,7 +147,8 @@ def goodput_of(e: Estimate, name: str):
 
 ESTIMATE_COLUMNS = (
     raw_columns(("nodes", "gpus", "step_time_s", "tokens_per_s", "samples_per_s", "mfu",
-                 "model_tflops_per_gpu", "achieved_tflops_per_gpu", "scaling_efficiency", "communication_share",
+                 "model_tflops_per_gpu", "achieved_tflops_per_gpu", "executed_tflops_per_gpu",
+                 "scaling_efficiency", "communication_share",
                  "inter_node_bandwidth_gbs", "catalog_version"), getattr)
     + [Column("", None, "memory_total_gb", lambda e: e.memory.total_gb),
        Column("", None, "memory_fits", lambda e: e.memory.fits),
@@ -174,16 +175,19 @@ def mfu_text(e: Estimate) -> str:
 
 
 def model_and_hardware_rates(e: Estimate) -> str:
-    """The rates behind the MFU (model FLOPs, in both conventions) and Megatron's count (model
-    FLOPs with the full score matrix, plus recomputation), each named by what it counts."""
+    """The rates behind the MFU (model FLOPs, in both conventions), the rate the GPUs run at
+    (the FLOPs their kernels execute) and Megatron's count (model FLOPs with the full score
+    matrix, plus recomputation), each named by what it counts."""
     model, causal = figure(e.model_tflops_per_gpu), figure(e.model_tflops_per_gpu_causal)
-    counted = figure(e.achieved_tflops_per_gpu)
+    executed, counted = figure(e.executed_tflops_per_gpu), figure(e.achieved_tflops_per_gpu)
     shown = f"{model} model TFLOPS per GPU"
     if causal != model:
         shown = f"{model} (full attention matrix), {causal} causal model TFLOPS per GPU"
-    if counted == model:
-        return shown
-    return f"{shown}; {counted} as Megatron counts them (full matrix, with recomputation)"
+    if executed != model:
+        shown += f"; {executed} hardware TFLOPS (executed by the kernels)"
+    if counted != model:
+        shown += f"; {counted} as Megatron counts them (full matrix, with recomputation)"
+    return shown
 
 
 def show_estimate(body: dict, e: Estimate) -> None:

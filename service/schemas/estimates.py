@@ -205,6 +205,11 @@ class EstimateSchema(ma.Schema):
         "description": "Model TFLOP/s per GPU in the convention of mfu"})
     model_tflops_per_gpu_causal = ma.fields.Float(required=True, metadata={
         "description": "Model TFLOP/s per GPU in the convention of mfu_causal"})
+    executed_tflops_per_gpu = ma.fields.Float(required=True, metadata={
+        "description": "TFLOP/s per GPU the kernels execute: recomputation counted, the masked "
+                       "half of a causal model's score matrix left out where a fused attention "
+                       "kernel skips it, the fused backward's recompute of the scores counted; "
+                       "the GPUs' own rate, against their dense peak"})
     scaling_efficiency = ma.fields.Float(
         required=True, metadata={"description": SCALING_EFFICIENCY_MEANS})
     communication_share = ma.fields.Float(

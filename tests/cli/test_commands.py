@@ -193,14 +193,17 @@ def test_estimate_prints_both_mfu_conventions_and_each_rate_by_what_it_counts(gp
             "--preset", "llama-3-8b", "--tp", "2", "--global-batch", "256",
             "--recompute", recompute)
     ran, e = printed_and_document(gpu_sizing, *args)
-    model, causal, counted = (figure(e[name]) for name in (
-        "model_tflops_per_gpu", "model_tflops_per_gpu_causal", "achieved_tflops_per_gpu"))
+    model, causal, executed, counted = (figure(e[name]) for name in (
+        "model_tflops_per_gpu", "model_tflops_per_gpu_causal", "executed_tflops_per_gpu",
+        "achieved_tflops_per_gpu"))
     lines = ran.out.splitlines()
     mfu = next(line for line in lines if "MFU" in line)
     assert (f"{e['mfu'] * 100:.1f}%" in mfu and "(full attention matrix)" in mfu
             and f"{e['mfu_causal'] * 100:.1f}% causal" in mfu), mfu
     rates = next(line for line in lines if "TFLOPS" in line)
     assert f"{model} (full attention matrix), {causal} causal model TFLOPS per GPU" in rates
+    # The GPUs' own rate: the causal kernel's skipped half out, recomputation in.
+    assert f"; {executed} hardware TFLOPS (executed by the kernels)" in rates
     if recompute == "full":
         assert counted != model
         assert f"{counted} as Megatron counts them (full matrix, with recomputation)" in rates

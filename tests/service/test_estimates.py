@@ -22,7 +22,8 @@ def test_an_estimate_has_every_output_with_units(client):
     response = estimate(client)
     assert response.status_code == 200, response.get_json()
     body = response.get_json()
-    for key in ("step_time_s", "tokens_per_s", "samples_per_s", "achieved_tflops_per_gpu", "mfu",
+    for key in ("step_time_s", "tokens_per_s", "samples_per_s", "achieved_tflops_per_gpu",
+                "executed_tflops_per_gpu", "mfu",
                 "scaling_efficiency", "communication_share", "inter_node_bandwidth_gbs"):
         assert body[key] > 0, key
     assert 0 < body["scaling_efficiency"] <= 1 and 0 < body["mfu"] < 1
