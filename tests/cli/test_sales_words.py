@@ -129,3 +129,15 @@ def test_the_readme_says_which_stream_each_line_of_a_quote_goes_to(gpu_sizing, t
             # Numbers, names and paths differ; the shape of each line does not.
             assert line.split(" ")[0].rstrip(":") == text.split(" ")[0].rstrip(":") or (
                 text.startswith("/") and line.startswith("/")), (text, line)
+
+
+def test_a_one_node_quote_names_no_fabric(gpu_sizing, tmp_path):
+    sizing = json.loads(gpu_sizing(*RESNET, "--json").out)
+    one = next(c for c in sizing["result"]["configurations"] if c["nodes"] == 1)
+    ran = gpu_sizing("quote", sizing["id"], "--rank", str(one["rank"]), "--customer-name", "Ada",
+                     "--output-dir", str(tmp_path))
+    assert ran.code == 0, ran.err
+    assert f"1 x {one['server']['id']} one node, no fabric" in ran.err
+    assert one["fabric"]["id"] not in ran.err.splitlines()[0]
+    listed = gpu_sizing("quotes")
+    assert "one node, no fabric" in " ".join(listed.out.split())
