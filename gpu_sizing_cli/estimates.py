@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 from gpu_sizing_client.api.catalog import get_server
 from gpu_sizing_client.api.estimates import create_collective_estimate, create_estimate
@@ -12,14 +14,11 @@ from gpu_sizing_client.models import (
     CollectiveRequestOperation,
     Estimate,
     EstimateRequest,
-    LayoutOffload,
-    LayoutRecompute,
-    LayoutZeroStage,
     TrainingPrecision,
-    WorkloadPreset,
 )
 from rich.markup import escape
 
+from gpu_sizing_cli import layouts, workloads
 from gpu_sizing_cli.api import Api
 from gpu_sizing_cli.listing import choices
 from gpu_sizing_cli.numbers import (
@@ -37,17 +36,14 @@ from gpu_sizing_cli.numbers import (
     scientific,
 )
 from gpu_sizing_cli.output import Column, formats, stdout, table, write_csv, write_json
+from gpu_sizing_cli.workloads import workload_name
 
 CLUSTER_FLAGS = {"cluster.server": "--server", "cluster.fabric": "--fabric",
                  "cluster.nodes": "--nodes", "cluster.oversubscription": "--oversubscription"}
 ESTIMATE_FLAGS = {**CLUSTER_FLAGS, "workload.preset": "--preset", "workload.seq_len": "--seq-len",
-                  "training.global_batch": "--global-batch", "training.micro_batch": "--micro-batch",
-                  "training.precision": "--precision", "layout.dp": "--dp", "layout.tp": "--tp",
-                  "layout.pp": "--pp", "layout.ep": "--ep", "layout.zero_stage": "--zero-stage",
-                  "layout.virtual_stages": "--virtual-stages", "layout.recompute": "--recompute",
-                  "layout.offload": "--offload",
-                  "layout.sequence_parallel": "--sequence-parallel",
-                  "duration_days": "--duration-days"}
+                  "workload": "--preset", "training.global_batch": "--global-batch",
+                  "training.micro_batch": "--micro-batch", "training.precision": "--precision",
+                  **layouts.FLAGS, "duration_days": "--duration-days"}
 CALIBRATION_WORDS = {
     "calibrated": "calibrated: published measurements of this GPU and fabric exist",
     "extrapolated": "extrapolated: no published measurement of this GPU and fabric, the ranges "
@@ -72,48 +68,46 @@ def cluster(server: str, fabric: str, nodes: int, oversubscription: float | None
 
 @click.command()
 @cluster_options
-@click.option("--preset", type=choices(WorkloadPreset), required=True)
-@click.option("--seq-len", type=int, help="Override the preset's sequence length.")
+@workloads.workload_options
 @click.option("--global-batch", type=int, required=True, help="Samples per optimizer step.")
-@click.option("--micro-batch", type=int)
 @click.option("--precision", type=choices(TrainingPrecision))
-@click.option("--tp", type=int, default=1, show_default=True, help="Tensor parallel.")
-@click.option("--pp", type=int, default=1, show_default=True, help="Pipeline stages.")
-@click.option("--dp", type=int, help="Data parallel (default: every GPU, nodes x GPUs per node "
-              "/ (tp x pp)).")
-@click.option("--ep", type=int, help="Expert parallel.")
-@click.option("--zero-stage", "--zero", "zero_stage", type=choices(LayoutZeroStage),
-              help="ZeRO stage (FSDP full shard is 3); --zero is the same flag.")
-@click.option("--virtual-stages", type=int, help="Interleaved 1F1B chunks per stage.")
-@click.option("--recompute", type=choices(LayoutRecompute))
-@click.option("--offload", type=choices(LayoutOffload),
-              help="State kept in host memory (default none).")
-@click.option("--sequence-parallel", is_flag=True, default=None)
 @click.option("--duration-days", type=FINITE, help="A run of this many days: adds its goodput "
               "(interruptions, checkpoints, restarts).")
+@layouts.layout_options
 @formats
 @click.pass_obj
 def estimate(api: Api, output: str, server: str, fabric: str, nodes: int,
-             oversubscription: float | None, preset: str, seq_len: int | None, global_batch: int,
-             micro_batch: int | None, precision: str | None, dp: int | None,
-             duration_days: float | None, **layout) -> None:
+             oversubscription: float | None, preset: str | None, workload_file: Path | None,
+             seq_len: int | None, global_batch: int, precision: str | None,
+             duration_days: float | None, **fields) -> None:
     """One configuration through the model: step time, throughput, efficiency, memory, with
-    the model's p10-p90 and, over --duration-days, the goodput."""
-    if dp is None:
+    the model's p10-p90 and, over --duration-days, the goodput.
+
+    The layout flags are `size`'s: --micro-batch is the estimate's training micro-batch, and
+    --dp defaults to every GPU over tp x pp x cp.
+    """
+    workload, flags = workloads.workload_of(preset, workload_file, seq_len, ESTIMATE_FLAGS)
+    layout = layouts.take_layout(fields) or {}
+    micro_batch = layout.pop("micro_batch", None)
+    if "dp" not in layout:
         gpus_per_node = api.call(get_server, server_id=server).parsed.gpus_per_node
-        dp = data_parallel(nodes, gpus_per_node, layout["tp"], layout["pp"])
-    if layout.get("zero_stage") is not None:
-        layout["zero_stage"] = int(layout["zero_stage"])
+        layout["dp"] = data_parallel(nodes, gpus_per_node, layout.get("tp", 1),
+                                     layout.get("pp", 1), layout.get("cp", 1))
     body = {
         "cluster": cluster(server, fabric, nodes, oversubscription),
-        "workload": {"preset": preset, **({"seq_len": seq_len} if seq_len else {})},
+        "workload": workload,
         "training": {"global_batch": global_batch,
                      **{k: v for k, v in (("micro_batch", micro_batch), ("precision", precision))
                         if v is not None}},
-        "layout": {"dp": dp, **{k: v for k, v in layout.items() if v is not None}},
+        "layout": layout,
         **({"duration_days": duration_days} if duration_days is not None else {}),
     }
-    response = api.call(create_estimate, ESTIMATE_FLAGS, body=EstimateRequest.from_dict(body))
+    try:
+        request = EstimateRequest.from_dict(body)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise click.BadParameter(f"not a workload the API takes ({exc})",
+                                 param_hint="--workload-file") from None
+    response = api.call(create_estimate, flags, body=request)
     result: Estimate = response.parsed
     if output == "json":
         write_json(response.content)
@@ -123,14 +117,16 @@ def estimate(api: Api, output: str, server: str, fabric: str, nodes: int,
         show_estimate(body, result)
 
 
-def data_parallel(nodes: int, gpus_per_node: int, tp: int, pp: int) -> int:
+def data_parallel(nodes: int, gpus_per_node: int, tp: int, pp: int, cp: int = 1) -> int:
     """dp when --dp is not given: every GPU in a data-parallel rank, so the GPUs must divide
-    into tp x pp (the API would otherwise refuse a dp the user never gave)."""
-    gpus, model_parallel = nodes * gpus_per_node, tp * pp
+    into tp x pp x cp (the API would otherwise refuse a dp the user never gave)."""
+    gpus, model_parallel = nodes * gpus_per_node, tp * pp * cp
     if gpus % model_parallel:
+        split = f" x --cp {cp}" if cp > 1 else ""
         raise click.UsageError(
             f"{gpus:,} GPUs ({nodes} nodes x {gpus_per_node}) are not divisible by --tp {tp} x "
-            f"--pp {pp} = {model_parallel}: change --nodes, --tp or --pp, or give --dp")
+            f"--pp {pp}{split} = {model_parallel}: change --nodes, --tp, --pp or --cp, "
+            "or give --dp")
     return gpus // model_parallel
 
 
@@ -151,7 +147,8 @@ def goodput_of(e: Estimate, name: str):
 
 ESTIMATE_COLUMNS = (
     raw_columns(("nodes", "gpus", "step_time_s", "tokens_per_s", "samples_per_s", "mfu",
-                 "model_tflops_per_gpu", "achieved_tflops_per_gpu", "scaling_efficiency", "communication_share",
+                 "model_tflops_per_gpu", "achieved_tflops_per_gpu", "executed_tflops_per_gpu",
+                 "scaling_efficiency", "communication_share",
                  "inter_node_bandwidth_gbs", "catalog_version"), getattr)
     + [Column("", None, "memory_total_gb", lambda e: e.memory.total_gb),
        Column("", None, "memory_fits", lambda e: e.memory.fits),
@@ -168,19 +165,36 @@ def with_range(text: str, found, shown=figure_range) -> str:
     return text if found is None else f"{text} (p10–p90 {shown(found.p10, found.p90)})"
 
 
+def mfu_text(e: Estimate) -> str:
+    """Both published MFU conventions, each labelled: the full s x s score matrix (PaLM,
+    Korthikanti 2022) and half of it for a causal model (Megatron-LM since 2025)."""
+    full = with_range(percent(e.mfu), interval(e, "mfu"), percent_range)
+    if e.mfu_causal == e.mfu:
+        return full
+    return f"{full} (full attention matrix), {percent(e.mfu_causal)} causal"
+
+
 def model_and_hardware_rates(e: Estimate) -> str:
-    """The rate behind the MFU (model FLOPs), and, where recomputation makes it read
-    differently, the rate the GPUs run at (Megatron's count, model FLOPs plus recomputation)."""
-    model, hardware = figure(e.model_tflops_per_gpu), figure(e.achieved_tflops_per_gpu)
+    """The rates behind the MFU (model FLOPs, in both conventions), the rate the GPUs run at
+    (the FLOPs their kernels execute) and Megatron's count (model FLOPs with the full score
+    matrix, plus recomputation), each named by what it counts."""
+    model, causal = figure(e.model_tflops_per_gpu), figure(e.model_tflops_per_gpu_causal)
+    executed, counted = figure(e.executed_tflops_per_gpu), figure(e.achieved_tflops_per_gpu)
     shown = f"{model} model TFLOPS per GPU"
-    return shown if hardware == model else f"{shown} ({hardware} hardware TFLOPS with recomputation)"
+    if causal != model:
+        shown = f"{model} (full attention matrix), {causal} causal model TFLOPS per GPU"
+    if executed != model:
+        shown += f"; {executed} hardware TFLOPS (executed by the kernels)"
+    if counted != model:
+        shown += f"; {counted} as Megatron counts them (full matrix, with recomputation)"
+    return shown
 
 
 def show_estimate(body: dict, e: Estimate) -> None:
     c, layout = body["cluster"], body["layout"]
     degrees = ", ".join(f"{name} {value}" for name, value in layout.items())
-    stdout.print(f"[bold]{body['workload']['preset']}[/] on {c['nodes']} nodes of {c['server']} "
-                 f"over {c['fabric']}: {e.gpus:,} GPUs, {degrees}")
+    stdout.print(f"[bold]{escape(workload_name(body['workload']))}[/] on "
+                 f"{where(c['nodes'], c['server'], c['fabric'])}: {e.gpus:,} GPUs, {degrees}")
     rate, unit = ((e.tokens_per_s, "tokens_per_s") if e.tokens_per_s is not None
                   else (e.samples_per_s, "samples_per_s"))
     throughput = with_range(f"{figure(rate)} {unit.replace('_per_', '/')}", interval(e, unit))
@@ -188,8 +202,8 @@ def show_estimate(body: dict, e: Estimate) -> None:
     rows = [
         ("step time", with_range(f"{figure(e.step_time_s)} s", interval(e, "step_time_s"))),
         ("throughput", throughput),
-        ("MFU", with_range(percent(e.mfu), interval(e, "mfu"), percent_range)
-         + f", {model_and_hardware_rates(e)}"),
+        ("MFU", mfu_text(e)),
+        ("TFLOPS", model_and_hardware_rates(e)),
         ("scaling efficiency", with_range(percent(e.scaling_efficiency),
                                           interval(e, "scaling_efficiency"), percent_range)
          + f" (scaling {SCALING_EFFICIENCY_WORDS})"),
@@ -336,7 +350,7 @@ def collective(api: Api, output: str, server: str, fabric: str, nodes: int,
     first = results[0]
     chosen = getattr(first, "algorithm", None) or algorithm or "auto"
     ran = ", ".join(dict.fromkeys(str(getattr(r, "algorithm_used", chosen)) for r in results))
-    click.echo(f"# {operation} on {nodes} nodes of {server} over {fabric}: {first.ranks} ranks, "
+    click.echo(f"# {operation} on {where(nodes, server, fabric)}: {first.ranks} ranks, "
                f"algorithm {chosen} (ran {ran}); the model's prediction, in nccl-tests' columns")
     click.echo("#" + " " * 62 + "out-of-place")
     click.echo(f"# {'size':>10}  {'count':>12}  {'type':>8}  {'redop':>6}  {'root':>6}  "
@@ -347,6 +361,13 @@ def collective(api: Api, output: str, server: str, fabric: str, nodes: int,
         click.echo(nccl_line(r))
     click.echo(f"# Avg bus bandwidth    : {sum(r.busbw_gbs for r in results) / len(results):g}")
     ranges(results)
+
+
+def where(nodes: int, server: str, fabric: str) -> str:
+    """The cluster a collective runs on: one node's GPUs talk over NVLink, not the fabric."""
+    if nodes == 1:
+        return f"1 node of {server} (NVLink only)"
+    return f"{nodes} nodes of {server} over {fabric}"
 
 
 def ranges(results: list[Collective]) -> None:

@@ -1,4 +1,4 @@
-"""The flags of a sizing's fixed layout: one per field of the API's FixedLayout, and its body."""
+"""The flags of a fixed layout, for `size` and `estimate`: one per field of the API's FixedLayout."""
 
 from __future__ import annotations
 
@@ -42,10 +42,11 @@ OPTIONS: dict[str, Callable] = {
                                         "(default 1)."),
     "micro_batch": click.option("--micro-batch", type=int,
                                 help="Samples per micro-batch on each GPU (default 1)."),
-    "zero_stage": click.option("--zero-stage", type=choices(FixedLayoutZeroStage),
+    "zero_stage": click.option("--zero-stage", "--zero", "zero_stage",
+                               type=choices(FixedLayoutZeroStage),
                                help="ZeRO stage; FSDP full shard is 3, Megatron's distributed "
                                     "optimizer 1 (default: 3 for fsdp, 0 for ddp, horovod and "
-                                    "mxnet, 1 otherwise)."),
+                                    "mxnet, 1 otherwise); --zero is the same flag."),
     "shard_group": click.option("--shard-group", type=int,
                                 help="Hybrid sharding (HSDP, ZeRO++ hpZ): shard within groups "
                                      "of this many data-parallel ranks (default 0: over all)."),

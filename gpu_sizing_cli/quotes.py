@@ -84,7 +84,10 @@ def quote(api: Api, sizing_id, rank: int, customer_name: str, company, email, co
 
 
 def configuration(q: Quote) -> str:
-    return f"{q.configuration.nodes} x {q.configuration.server.id} on {q.configuration.fabric.id}"
+    c = q.configuration
+    # One node's GPUs talk inside the server: no fabric is used or billed.
+    joined = "one node, no fabric" if c.nodes == 1 else f"on {c.fabric.id}"
+    return f"{c.nodes} x {c.server.id} {joined}"
 
 
 LIST_COLUMNS = [

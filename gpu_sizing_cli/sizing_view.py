@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from gpu_sizing_client.models import (
     Interval,
     NetworkAdvice,
@@ -30,6 +32,9 @@ from gpu_sizing_cli.output import Column, stdout, table
 # time to train (the goodput column says so): the table leaves their columns out.
 LONG_RUN_INTERRUPTIONS = 1.0
 EXTRAPOLATED_MARK = " *"
+DOMINATED_MARK = " †"
+# The fabric column of a one-node row: its GPUs talk inside the server.
+ONE_NODE = "— (one node)"
 
 
 def throughput(c: RankedConfiguration) -> tuple[float, str]:
@@ -58,6 +63,47 @@ def fabric_label(fabric_id: str, oversubscription: float) -> str:
     return fabric_id if oversubscription <= 1 else f"{fabric_id} {oversubscription:g}:1"
 
 
+def fabric_text(c: RankedConfiguration) -> str:
+    """The table's fabric: none at one node, whose GPUs talk inside the server (no fabric is
+    used or billed, whatever fabric id the API names)."""
+    if c.nodes == 1:
+        return ONE_NODE
+    return fabric_label(c.fabric.id, c.oversubscription)
+
+
+def dominated(c: RankedConfiguration, first: RankedConfiguration) -> bool:
+    """Slower and dearer than rank 1: a row the ranking lists (one per server and fabric) that
+    is never the better buy. With only a duration given, slower is less throughput."""
+    if c.rank == first.rank:
+        return False
+    slower = (c.time_to_train_hours > first.time_to_train_hours if amount_known(c)
+              else throughput(c)[0] < throughput(first)[0])
+    return slower and Decimal(c.price.total) > Decimal(first.price.total)
+
+
+def amount_known(c: RankedConfiguration) -> bool:
+    """Whether the time to train is the model's (the amount of work given), not the duration."""
+    return interval(c, "time_to_train_hours") is not None
+
+
+def total_range_text(c: RankedConfiguration) -> str:
+    """The total's p10-p90, priced at each end of the time to train's (empty without one)."""
+    found = interval(c, "total")
+    if found is None:
+        return ""
+    # As the API rounds it, outward to four significant digits, so it holds the total; a
+    # range no wider than that (a committed term's floor) is the total itself.
+    low, high = figure(found.p10), figure(found.p90)
+    return money(c.price.total) if low == high else f"{low}–{high}"
+
+
+def ranges_total(result: SizingResult) -> bool:
+    """Whether any shown total has a range wider than its point (a committed term's floor
+    holds a short run's range at its price)."""
+    return any((found := interval(c, "total")) is not None and found.p10 < found.p90
+               for c in result.configurations)
+
+
 def nodes_text(c: RankedConfiguration) -> str:
     spares = f" + {c.hot_spare_nodes} spare" if c.hot_spare_nodes else ""
     return f"{c.nodes} ({c.gpus:,} GPUs){spares}"
@@ -74,16 +120,20 @@ def stock_text(c: RankedConfiguration) -> str:
     return f"{c.stock.from_deliveries} by {c.stock.delivery_date.isoformat()}"
 
 
-def columns(currency: str, unit: str = "throughput", long: bool = False) -> list[Column]:
-    """The ranked table; CSV gets every column, a person the long-run ones for long runs."""
+def columns(currency: str, unit: str = "throughput", long: bool = False,
+            first: RankedConfiguration | None = None, total_ranges: bool = False) -> list[Column]:
+    """The ranked table; CSV gets every column, a person the long-run ones for long runs, the
+    total's range where it has one, and a mark on each row `first` dominates."""
     def shown_if_long(text):
         return text if long else None
 
+    def rank_text(c):
+        return f"{c.rank}{DOMINATED_MARK}" if first and dominated(c, first) else str(c.rank)
+
     return [
-        Column("#", lambda c: str(c.rank), "rank", lambda c: c.rank, right=True),
+        Column("#", rank_text, "rank", lambda c: c.rank, right=True),
         Column("server", lambda c: c.server.id, "server", lambda c: c.server.id),
-        Column("fabric", lambda c: fabric_label(c.fabric.id, c.oversubscription), "fabric",
-               lambda c: c.fabric.id),
+        Column("fabric", fabric_text, "fabric", lambda c: c.fabric.id),
         Column("nodes", nodes_text, "nodes", lambda c: c.nodes, right=True),
         Column("", None, "gpus", lambda c: c.gpus),
         Column("", None, "hot_spare_nodes", lambda c: c.hot_spare_nodes),
@@ -111,6 +161,9 @@ def columns(currency: str, unit: str = "throughput", long: bool = False) -> list
                lambda c: end(interval(c, "time_to_train_hours"), "p90")),
         Column(f"total {currency}", lambda c: money(c.price.total), "price_total",
                lambda c: c.price.total, right=True),
+        Column("total p10–p90", total_range_text if total_ranges else None, "price_total_p10",
+               lambda c: end(interval(c, "total"), "p10"), right=True),
+        Column("", None, "price_total_p90", lambda c: end(interval(c, "total"), "p90")),
         Column("per month", lambda c: money(c.price.monthly), "price_monthly",
                lambda c: c.price.monthly, right=True),
         Column("", None, "currency", lambda c: c.price.currency),
@@ -158,17 +211,23 @@ def show(sizing_id: str, result: SizingResult) -> None:
     else:
         long = long_run(result)
         unit = throughput(result.configurations[0])[1]
+        best = result.configurations[0]
         say(table(f"Ranked configurations (sizing {sizing_id})",
-                  columns(result.currency, unit, long), result.configurations))
+                  columns(result.currency, unit, long, best, ranges_total(result)),
+                  result.configurations))
         say(f"[dim]{escape(ranges_text(result, unit))} The {SCALING_EFFICIENCY_WORDS}.[/]")
+        if any(dominated(c, best) for c in result.configurations):
+            say(f"[dim]{DOMINATED_MARK.strip()} slower and dearer than rank 1.[/]")
         if any(str(c.calibration) == "extrapolated" for c in result.configurations):
             say(f"[dim]{EXTRAPOLATED_MARK.strip()} extrapolated: no published measurement of this "
                 "GPU and fabric, so the range is wider.[/]")
         if result.rank_stability:
             say(escape(result.rank_stability))
-        best = result.configurations[0]
         say(f"[bold]1.[/] {escape(best.bottleneck)}")
         say(f"   {escape(best.why)}")
+        if best.mfu_causal is not None and best.mfu_causal != best.mfu:
+            say(f"   MFU {percent(best.mfu)} (full attention matrix), {percent(best.mfu_causal)} "
+                "causal.")
         if long:
             say(f"   {escape(failures_text(best))}")
         for warning in (best.price.warning, best.stock.warning):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from pathlib import Path
@@ -22,7 +21,7 @@ from gpu_sizing_client.models import (
 )
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
-from gpu_sizing_cli import layouts, sizing_view
+from gpu_sizing_cli import layouts, sizing_view, workloads
 from gpu_sizing_cli.api import CLIENT_SECRET, Api, ApiError, secret
 from gpu_sizing_cli.listing import choices, list_command
 from gpu_sizing_cli.numbers import FINITE, scientific
@@ -62,12 +61,7 @@ def body_flags(body: dict) -> dict[str, str]:
 
 
 @click.command()
-@click.option("--preset", type=choices(WorkloadPreset), help="A model preset (see `gpu-sizing "
-              "catalog presets`).")
-@click.option("--workload-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help='A JSON workload instead of a preset: {"transformer": {...}} or '
-                   '{"generic": {...}} (see /docs).')
-@click.option("--seq-len", type=int, help="Override the preset's sequence length.")
+@workloads.workload_options
 @click.option("--tokens", type=FINITE, help="Tokens to train (transformers), e.g. 2e12.")
 @click.option("--samples", type=FINITE, help="Samples per epoch (sample-based models).")
 @click.option("--epochs", type=FINITE, help="Passes over the samples.")
@@ -100,19 +94,7 @@ def size(api: Api, output: str, preset: str | None, workload_file: Path | None,
     search keeps that one layout (its other fields at their defaults, dp from each candidate's
     GPU count unless given) and chooses only the servers, fabric and nodes.
     """
-    if (preset is None) == (workload_file is None):
-        raise click.UsageError("give --preset or --workload-file")
-    if workload_file is not None:
-        try:
-            workload = json.loads(workload_file.read_text())
-        except (OSError, ValueError) as exc:
-            raise click.BadParameter(str(exc), param_hint="--workload-file") from None
-        flags = {**FLAG_OF_FIELD, "workload": "--workload-file"}
-    else:
-        workload = {"preset": preset}
-        flags = FLAG_OF_FIELD
-    if seq_len is not None:
-        workload["seq_len"] = seq_len
+    workload, flags = workloads.workload_of(preset, workload_file, seq_len, FLAG_OF_FIELD)
     layout = layouts.take_layout(fields)
     body = {"workload": workload, **{name: list(value) if isinstance(value, tuple) else value
                                     for name, value in fields.items()

@@ -225,7 +225,8 @@ def estimate_intervals(snap: Snapshot, cluster: Cluster, model, training, layout
             snap.calibration)
     kind = "transformer" if isinstance(model, Transformer) else "generic"
     names = ["step_time_s", "samples_per_s", "mfu", "mfu_causal", "scaling_efficiency",
-             "achieved_tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal"]
+             "achieved_tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal",
+             "executed_tflops_per_gpu"]
     names += ["tokens_per_s"] if kind == "transformer" else []
     figures = {name: np.array([body[name]]) for name in names}
     bubble = np.array([body["breakdown"]["bubble_s"] / body["step_time_s"]])

@@ -255,12 +255,16 @@ def billing_of(snap: Snapshot, config: Configuration, terms: Terms,
 
 
 def quote_term_warning(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing,
-                      training_hours: float) -> str | None:
+                      training_hours: float,
+                      ranges: dict[str, Interval] | None = None) -> str | None:
     """The sizing's warning of a committed term that does not match the training (billed well
-    beyond it, or run past it), at the quote's own term, currency and support."""
+    beyond it, or run past it, at the model's point or its p90), at the quote's own term,
+    currency and support; `ranges` are the quote's priced intervals."""
+    hours, total = ((ranges or {}).get(name) for name in ("time_to_train_hours", "total"))
     return term_warning(snap.prices, snap.policy, config, term=terms.term,
                         months_billed=billing.months, training_hours=training_hours,
-                        currency=terms.currency, support=terms.support)
+                        currency=terms.currency, support=terms.support,
+                        p90_training_hours=hours and hours.p90, p90_total=total and total.p90)
 
 
 def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billing, today: date,
@@ -294,7 +298,8 @@ def revision(snap: Snapshot, config: Configuration, terms: Terms, billing: Billi
                      f"{sizing.ranked.hot_spare_nodes} hot spare nodes kept ready, so a failure "
                      "waits for no replacement (the sizing's goodput counts them).")
     if sizing is not None:
-        warning = quote_term_warning(snap, config, terms, billing, sizing.training_hours(terms.term))
+        warning = quote_term_warning(snap, config, terms, billing, sizing.training_hours(terms.term),
+                                     priced_intervals(book, config, terms, sizing.ranked.intervals))
         if warning:
             notes.append(warning)
     handed_over = delivery(stock, config.nodes, today)
@@ -381,7 +386,8 @@ def repriced(snap: Snapshot, old: QuoteDocument, old_revision: int, old_catalog_
         snap.prices, config, terms, old.performance.intervals))
     notes = new.notes
     if performance and performance.training_hours is not None:
-        warning = quote_term_warning(snap, config, terms, billing, performance.training_hours)
+        warning = quote_term_warning(snap, config, terms, billing, performance.training_hours,
+                                     performance.intervals)
         notes += (warning,) if warning else ()
     return replace(new, workload=old.workload, performance=performance,
                    network_advice=old.network_advice, notes=notes, change_from_previous=change)

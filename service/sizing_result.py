@@ -277,7 +277,10 @@ class RankedConfiguration:
 
     rank: int
     server: ServerRef
-    fabric: FabricRef
+    fabric: FabricRef = field(**described(
+        "The fabric that joins the nodes. At one node (nodes 1) none is used or billed: the "
+        "GPUs talk inside the server, every fabric the server is sold with gives the same "
+        "run, and this names the first of them the ranking met, not a recommendation"))
     gpu: str
     region: str
     nodes: int

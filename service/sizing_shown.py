@@ -171,7 +171,8 @@ def network_advice(found: Search, ranked: ranking.Ranking,
             goodput=float(found.failures.goodput[i]), wall_hours=float(found.hours[i]),
             cost_text=f"{totals[i]:,} {request.currency}",
             work_done=None if found.by_work else useful_work(found, i),
-            unit=throughput_unit(request).split("/")[0]))
+            unit=throughput_unit(request).split("/")[0], currency=request.currency,
+            total_cost=float(totals[i]), one_time_cost=float(found.price(i).one_time)))
     rec = advice.recommend(options, request.objective, snap.policy.preference_tolerance,
                            uses_fabric=pricing.uses_fabric(nodes))
     if rec.pick.fabric_id != found.hardware[top_hw][1]:
@@ -382,7 +383,8 @@ def ranked_configuration(found: Search, rank: int, i: int, first: int, reference
                                                   references.get(server_id)),
         communication_share=est.communication_share,
         time_to_train_hours=float(found.hours[i]),
-        price=sizing_price(found, i, cluster.gpus + int(found.spares[i]) * cluster.gpus_per_node),
+        price=sizing_price(found, i, cluster.gpus + int(found.spares[i]) * cluster.gpus_per_node,
+                           uncertainty.intervals[i]),
         goodput=goodput_view(found, i), intervals=uncertainty.intervals[i],
         calibration="calibrated" if uncertainty.calibrated[i] else "extrapolated",
         memory=Memory.of(est.memory), bottleneck=est.bottleneck,
@@ -515,8 +517,10 @@ def preferred_note(found: Search, i: int) -> str | None:
             "of a better score (see the network advice)")
 
 
-def sizing_price(found: Search, i: int, gpus: int) -> SizingPrice:
-    """The engine's Decimal price for the training, and what follows from it."""
+def sizing_price(found: Search, i: int, gpus: int,
+                 ranges: dict[str, Interval] | None = None) -> SizingPrice:
+    """The engine's Decimal price for the training, and what follows from it; `ranges`, the
+    model's p10-p90 of its figures, let the term warning read the time to train's p90."""
     book, request = found.snap.prices, found.request
     currency = request.currency
     price = found.price(i)
@@ -526,9 +530,11 @@ def sizing_price(found: Search, i: int, gpus: int) -> SizingPrice:
     work = request.work.units or useful_work(found, i)
     per_million = book.round(price.total / Decimal(repr(work)) * Decimal(1_000_000), currency)
     is_tf = isinstance(request.model, Transformer)
+    hours, total = ((ranges or {}).get(name) for name in ("time_to_train_hours", "total"))
     warning = term_warning(book, found.snap.policy, found.config(i), term=request.term,
                            months_billed=billing.months, training_hours=float(found.hours[i]),
-                           currency=currency)
+                           currency=currency, p90_training_hours=hours and hours.p90,
+                           p90_total=total and total.p90)
     return SizingPrice(
         currency=currency, term=request.term, billed_by="hour" if billing.on_demand else "month",
         months_billed=billing.months, hours_billed=billing.hours,

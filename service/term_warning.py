@@ -1,5 +1,5 @@
 """The warning of a committed term that does not match the run: billed well beyond the
-training, or the training running past the term. Each alternative is priced by the one
+training, or the training running past the term (at the model's point, or at its p90). Each alternative is priced by the one
 pricing engine, for a sizing's configuration and for a quote of it alike."""
 
 from __future__ import annotations
@@ -28,11 +28,17 @@ def longer_term(term: str) -> str | None:
 
 def term_warning(book: pricing.PriceBook, policy: SizingPolicy, config: Configuration, *, term: str,
                  months_billed: int, training_hours: float, currency: str,
-                 support: str = "none") -> str | None:
-    """The warning, if the term calls for one, with the alternative term's price of the run."""
+                 support: str = "none", p90_training_hours: float | None = None,
+                 p90_total: float | None = None) -> str | None:
+    """The warning, if the term calls for one, with the alternative term's price of the run;
+    where the model's p90 of the time to train is given, also a run that may outlast the term."""
     if term == "monthly":
         return None
     term_hours = TERM_MONTHS[term] * book.hours_per_month
+    if training_hours <= term_hours < (p90_training_hours or 0.0):
+        return explain.term_overrun_risk(
+            term, training_hours, p90_training_hours,
+            None if p90_total is None else f"{p90_total:,.0f} {currency}")
     if training_hours > term_hours:
         longer = longer_term(term)
         return explain.term_overrun_warning(

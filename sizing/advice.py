@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sizing.explain import time_saved
+
 
 @dataclass(frozen=True)
 class ChecklistItem:
@@ -69,6 +71,9 @@ class FabricOption:
     # Work done in a duration given, failures excluded (None when the work is given).
     work_done: float | None = None
     unit: str = "tokens"
+    currency: str = ""  # of the two amounts below; empty where the run is not priced
+    total_cost: float = 0.0  # the run's total, one-time fees included
+    one_time_cost: float = 0.0  # of it, the fabric's one-time fees (cables and optics)
 
 
 def is_lossy_roce(option: FabricOption) -> bool:
@@ -119,7 +124,7 @@ def recommend(options: Sequence[FabricOption], objective: str,
         reason = (f"{pick.fabric_name} ranks first on {OBJECTIVE_WORDS[objective]} ({detail}): "
                   f"it reaches {pick.throughput / fastest.throughput:.0%} of the throughput of "
                   f"the fastest option, {fastest.fabric_name}, which does not pay for itself "
-                  "here.")
+                  f"here{what_decides(pick, fastest)}.")
     better = [o for o in options if o.objective_score < pick.objective_score]
     if better:
         # The preference decided: an option scored better on the objective alone.
@@ -128,23 +133,65 @@ def recommend(options: Sequence[FabricOption], objective: str,
             reason += (f" {lossy[0].fabric_name} scores slightly better, but there a lost packet "
                        "resends the whole window (go-back-N) and throughput collapses as loss "
                        "grows.")
-    # Weak: far below the fastest and below the pick too (never the pick, nor a fabric that
-    # ties with it, as TCP fabrics do under their common per-host ceiling).
-    weak = [o for o in options if o.throughput < fastest.throughput * (1 - 2 * tolerance)
-            and o.throughput < pick.throughput * (1 - tolerance)]
-    if weak:
-        worst = min(weak, key=lambda o: o.throughput)
-        # Fabrics held to the same ceiling (TCP's per host) are named together, not one of them.
-        tied = [o.fabric_name for o in weak if o.throughput <= worst.throughput * 1.005]
-        # (fabric names hold commas of their own: "10 GbE, TCP sockets (no RDMA)")
-        names = tied[0] if len(tied) == 1 else "each of " + "; ".join(tied)
-        reason += (f" Avoid {names}: {worst.throughput / fastest.throughput:.0%} of the "
-                   f"best throughput, with GPUs waiting on the network for "
-                   f"{worst.communication_share:.0%} of each step.")
+    reason += avoid_words(options, pick, fastest, tolerance)
     ordered = tuple(sorted(options, key=lambda o: -o.throughput))
     if len(options) > 1 and all(o.cost_text for o in options):
         reason += " " + with_failures(pick, ordered)
     return Recommendation(pick, ordered, reason, fabric_class(pick))
+
+
+def what_decides(pick: FabricOption, fastest: FabricOption) -> str:
+    """What the faster fabric buys against what it costs more: on a short run its one-time
+    fees (cables and optics, billed once whatever the run's length) can outweigh the hours it
+    saves, on a long one its higher rent does."""
+    extra = fastest.total_cost - pick.total_cost
+    if not pick.currency or extra <= 0:
+        return ""
+    if fastest.work_done is None:
+        gain = f"saves {time_saved(pick.wall_hours - fastest.wall_hours)}"
+    else:
+        gain = (f"does {fastest.work_done / pick.work_done - 1:.0%} more work in the "
+                f"{fastest.wall_hours / 24:,.1f} days")
+    currency = pick.currency
+    one_time = fastest.one_time_cost - pick.one_time_cost
+    rent = extra - one_time
+    if rent < 0:  # the shorter run's rent is lower: the fees alone make it dearer
+        return (f": it {gain} and {-rent:,.0f} {currency} of rent, but its one-time fabric fees "
+                f"(cables and optics) are {one_time:,.0f} {currency} more, {extra:,.0f} "
+                f"{currency} more in all: the fees outweigh the time saved")
+    if one_time >= extra / 2:
+        return (f": it {gain} for {extra:,.0f} {currency} more in all, {one_time:,.0f} "
+                f"{currency} of it one-time fabric fees (cables and optics), which outweigh the "
+                "time saved")
+    return (f": it {gain} for {extra:,.0f} {currency} more in all, mostly its higher rent "
+            f"({max(one_time, 0):,.0f} {currency} of one-time fabric fees)")
+
+
+def avoid_words(options: Sequence[FabricOption], pick: FabricOption, fastest: FabricOption,
+                tolerance: float) -> str:
+    """The fabrics to avoid: each below the stated share of the best throughput and below the
+    pick too (never the pick, nor a fabric that ties with it, as TCP fabrics do under their
+    common per-host ceiling), each named once, at its best spine."""
+    share = 1 - 2 * tolerance
+    best_of: dict[str, FabricOption] = {}
+    for o in options:  # a fabric's oversubscribed spines are options of their own
+        if o.fabric_id not in best_of or o.throughput > best_of[o.fabric_id].throughput:
+            best_of[o.fabric_id] = o
+    weak = sorted((o for o in best_of.values() if o.throughput < fastest.throughput * share
+                   and o.throughput < pick.throughput * (1 - tolerance)),
+                  key=lambda o: (o.throughput, o.candidate))
+    if not weak:
+        return ""
+    slowest = weak[0]
+    waiting = f"{slowest.communication_share:.0%} of each step"
+    if len(weak) == 1:
+        return (f" Avoid {slowest.fabric_name}: {slowest.throughput / fastest.throughput:.0%} of "
+                f"the best throughput (below {share:.0%}), with GPUs waiting on the network for "
+                f"{waiting}.")
+    # (fabric names hold commas of their own: "10 GbE, TCP sockets (no RDMA)")
+    names = "; ".join(f"{o.fabric_name} {o.throughput / fastest.throughput:.0%}" for o in weak)
+    return (f" Avoid each fabric below {share:.0%} of the best throughput: {names}; on the "
+            f"slowest, GPUs wait on the network for {waiting}.")
 
 
 def with_failures(pick: FabricOption, options: Sequence[FabricOption]) -> str:

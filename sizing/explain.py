@@ -349,8 +349,10 @@ def why_rank(rank: int, objective: str, by_work: bool, time: float, cost: float,
         return f"{words}{'; ' + preferred if preferred else ''}."
     cost_delta = cost / first_cost - 1
     if by_work:
-        return (f"{time / first_time - 1:+.0%} time to train and {cost_delta:+.0%} cost against "
-                f"rank 1 (scaling efficiency {scaling_efficiency:.0%}).")
+        # Listed as its server and fabric's best, yet worse than rank 1 on both counts.
+        dominated = "Slower and dearer than rank 1: " if time > first_time and cost > first_cost else ""
+        return (f"{dominated}{time / first_time - 1:+.0%} time to train and {cost_delta:+.0%} "
+                f"cost against rank 1 (scaling efficiency {scaling_efficiency:.0%}).")
     return (f"{first_time / time - 1:+.0%} work done and {cost_delta:+.0%} cost per unit of work "
             f"against rank 1 (scaling efficiency {scaling_efficiency:.0%}).")
 
@@ -507,6 +509,16 @@ def term_overrun_warning(term: str, terms_spanned: float, months_billed: int,
     return (f"The training takes {duration(training_hours)}: the run spans "
             f"{terms_spanned:.1f} terms of {term}, billed as {months_billed} months at the "
             f"{term} rate{alternative}.")
+
+
+def term_overrun_risk(term: str, training_hours: float, p90_hours: float,
+                      p90_total: str | None) -> str:
+    """A training that fits its committed term at the model's point but not at its p90: the
+    point alone would hide the months billed beyond the term."""
+    total = f", {p90_total} in all at that end" if p90_total else ""
+    return (f"The training takes {duration(training_hours)}, within the {term} term, but the "
+            f"model's p90 is {duration(p90_hours)}: past the term, billed month by month at the "
+            f"{term} rate beyond it{total}.")
 
 
 def layout_family(layout: Layout, micro_batch: int) -> str:

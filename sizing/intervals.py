@@ -27,7 +27,8 @@ PRIOR_SEED = 15
 # is the speed's turned over. MFU is a speed (model FLOPs over the step, so its bounds are the
 # step's turned over, as tokens/s's are) that cannot pass the GPUs' peak: it is held at 1.
 SPEEDS = ("tokens_per_s", "samples_per_s", "mfu", "mfu_causal", "busbw_gbs", "algbw_gbs",
-          "achieved_tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal")
+          "achieved_tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal",
+          "executed_tflops_per_gpu")
 TIMES = ("step_time_s", "time_s", "time_to_train_hours")
 # Scaling efficiency is compute's share of the step, not a speed: its error lives in the rest
 # of the step (share_bounds).

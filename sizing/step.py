@@ -89,6 +89,8 @@ class Estimate:
     mfu_causal: float = 0.0  # model FLOPs with the causal half of the score matrix
     model_tflops_per_gpu: float = 0.0
     model_tflops_per_gpu_causal: float = 0.0
+    # What the kernels execute: a causal fused kernel's skipped half left out, recomputation in.
+    executed_tflops_per_gpu: float = 0.0
 
 
 # --------------------------------------------------------------------------- validation
@@ -1376,4 +1378,19 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
         mfu_causal=float(r["mfu_causal"]),
         model_tflops_per_gpu=float(r["model_tflops_per_gpu"]),
         model_tflops_per_gpu_causal=float(r["model_tflops_per_gpu_causal"]),
+        executed_tflops_per_gpu=float(r["micro_batches"] * executed_flops(batch, model, training)
+                                      / r["step_time_s"] / 1e12),
     )
+
+
+def executed_flops(batch: dict, model, training: Training) -> float:
+    """One configuration's FLOPs per GPU and micro-batch as its kernels execute them (the work
+    the time model prices, sizing.compute): GEMMs, recomputation included, and fused attention
+    without the masked half a causal kernel skips, with its backward's own recompute of the
+    scores. Counted once per estimate, by the numpy reference, beside the batch's kernels."""
+    c = _prepared(batch, training, model)
+    if isinstance(model, Transformer):
+        work = transformer_work(model, c, training.precision == "fp8")
+    else:
+        work = generic_work(model, c, training.precision == "fp32")
+    return float((work["gemm16_flops"] + work["gemm8_flops"] + work["attention_flops"])[0])

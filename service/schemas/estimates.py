@@ -205,6 +205,11 @@ class EstimateSchema(ma.Schema):
         "description": "Model TFLOP/s per GPU in the convention of mfu"})
     model_tflops_per_gpu_causal = ma.fields.Float(required=True, metadata={
         "description": "Model TFLOP/s per GPU in the convention of mfu_causal"})
+    executed_tflops_per_gpu = ma.fields.Float(required=True, metadata={
+        "description": "TFLOP/s per GPU the kernels execute: recomputation counted, the masked "
+                       "half of a causal model's score matrix left out where a fused attention "
+                       "kernel skips it, the fused backward's recompute of the scores counted; "
+                       "the GPUs' own rate, against their dense peak"})
     scaling_efficiency = ma.fields.Float(
         required=True, metadata={"description": SCALING_EFFICIENCY_MEANS})
     communication_share = ma.fields.Float(
@@ -223,11 +228,16 @@ class EstimateSchema(ma.Schema):
                                metadata={"description": "null without duration_days"})
 
 
+# Sizes count in powers of 1024 (nccl-tests' -b 1G is 2^30), so the cap is 1T in that count.
+MAX_COLLECTIVE_BYTES = 2**40
+
+
 class CollectiveRequestSchema(Strict):
     cluster = ma.fields.Nested(ClusterSchema, required=True)
     operation = ma.fields.String(required=True, validate=v.OneOf(COLLECTIVES))
-    size_bytes = f.Integer(required=True, validate=v.Range(min=1, max=10**12),
-                           metadata={"description": "Message size S in whole bytes (nccl-tests)"})
+    size_bytes = f.Integer(required=True, validate=v.Range(min=1, max=MAX_COLLECTIVE_BYTES),
+                           metadata={"description": "Message size S in whole bytes (nccl-tests), "
+                                                    "at most 2^40 (1T as nccl-tests counts it)"})
     algorithm = ma.fields.String(
         load_default="auto", validate=v.OneOf(ALGORITHMS),
         metadata={"description": "NCCL algorithm: auto (NCCL's own choice by message size, as "

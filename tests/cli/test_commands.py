@@ -187,18 +187,28 @@ def test_estimate_of_one_configuration(gpu_sizing):
 
 
 @pytest.mark.parametrize("recompute", ["full", "none"])
-def test_estimate_prints_the_model_rate_behind_its_mfu(gpu_sizing, recompute):
+def test_estimate_prints_both_mfu_conventions_and_each_rate_by_what_it_counts(gpu_sizing,
+                                                                              recompute):
     args = ("estimate", "--server", "hgx-h100-8", "--fabric", "ib-ndr-400", "--nodes", "4",
             "--preset", "llama-3-8b", "--tp", "2", "--global-batch", "256",
             "--recompute", recompute)
     ran, e = printed_and_document(gpu_sizing, *args)
-    model, hardware = (figure(e["model_tflops_per_gpu"]), figure(e["achieved_tflops_per_gpu"]))
-    line = next(line for line in ran.out.splitlines() if "MFU" in line)
-    assert f"{e['mfu'] * 100:.1f}%" in line and f"{model} model TFLOPS per GPU" in line
+    model, causal, executed, counted = (figure(e[name]) for name in (
+        "model_tflops_per_gpu", "model_tflops_per_gpu_causal", "executed_tflops_per_gpu",
+        "achieved_tflops_per_gpu"))
+    lines = ran.out.splitlines()
+    mfu = next(line for line in lines if "MFU" in line)
+    assert (f"{e['mfu'] * 100:.1f}%" in mfu and "(full attention matrix)" in mfu
+            and f"{e['mfu_causal'] * 100:.1f}% causal" in mfu), mfu
+    rates = next(line for line in lines if "TFLOPS" in line)
+    assert f"{model} (full attention matrix), {causal} causal model TFLOPS per GPU" in rates
+    # The GPUs' own rate: the causal kernel's skipped half out, recomputation in.
+    assert f"; {executed} hardware TFLOPS (executed by the kernels)" in rates
     if recompute == "full":
-        assert hardware != model and f"({hardware} hardware TFLOPS with recomputation)" in line
+        assert counted != model
+        assert f"{counted} as Megatron counts them (full matrix, with recomputation)" in rates
     else:
-        assert hardware == model and "hardware" not in line
+        assert counted == model and "Megatron" not in rates
     row = next(csv.DictReader(io.StringIO(gpu_sizing(*args, "--csv").out)))
     assert float(row["model_tflops_per_gpu"]) == e["model_tflops_per_gpu"]
 

@@ -765,3 +765,18 @@ def test_a_run_longer_than_its_term_is_warned_with_the_longer_term_s_price(clien
     quote = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": "3y",
                                             "customer": {"name": "Ada"}}).get_json()
     assert quote["totals"]["term_net"] == found.group(3).replace(",", "")
+
+
+def test_a_quote_warns_of_a_p90_past_its_term_as_its_sizing_does(client):
+    """The README's sample: rank 1 fits the 1y term at the model's point, not at its p90; the
+    quote at that term carries the sizing's warning, with the total's p90 it shows itself."""
+    body = {"workload": {"preset": "llama-3-70b"}, "tokens": 2e12, "nodes": {"min": 8, "max": 32},
+            "term": "1y", "currency": "EUR"}
+    sizing_id, ranked = rank_one(client, body)
+    warning = ranked["price"]["warning"]
+    assert warning and "model's p90" in warning, ranked["price"]
+    quote = client.post("/v1/quotes", json={"sizing_id": sizing_id,
+                                            "customer": {"name": "Ada"}}).get_json()
+    assert warning in quote["notes"], quote["notes"]
+    p90_total = quote["performance"]["intervals"]["total"]["p90"]
+    assert f"{p90_total:,.0f} EUR in all at that end" in warning

@@ -36,3 +36,29 @@ def test_past_the_longest_term_no_alternative_is_offered(snap):
                         training_hours=hours, currency="EUR")
     assert said is not None and "spans 1.1 terms of 3y, billed as 40 months" in said, said
     assert "prices it at" not in said and "after the training ends" not in said, said
+
+
+def test_a_run_inside_its_term_whose_p90_runs_past_it_is_warned(snap):
+    """The README's sample: rank 1 takes 357.7 days of a 1y term, but its p90 is past it."""
+    found = search(snap, request_of(LONG_405B), lambda _f: None)
+    config = found.config(found.ranked.order[0])
+    year = 12 * snap.prices.hours_per_month
+    said = term_warning(snap.prices, snap.policy, config, term="1y", months_billed=12,
+                        training_hours=0.98 * year, currency="EUR", p90_training_hours=1.2 * year,
+                        p90_total=1_234_567.0)
+    assert said is not None and "within the 1y term, but the model's p90 is" in said, said
+    assert "past the term" in said and "1,234,567 EUR in all at that end" in said, said
+    inside = term_warning(snap.prices, snap.policy, config, term="1y", months_billed=12,
+                          training_hours=0.98 * year, currency="EUR",
+                          p90_training_hours=0.99 * year)
+    assert inside is None
+
+
+def test_the_shown_price_warns_from_the_time_to_trains_p90(snap):
+    request = request_of({"workload": {"preset": "llama-3-70b"}, "tokens": 2e12,
+                          "nodes": {"min": 8, "max": 32}, "term": "1y", "currency": "EUR"})
+    result = shown_result(search(snap, request, lambda _f: None), date(2026, 12, 1))
+    first = result.configurations[0]
+    year = 12 * snap.prices.hours_per_month
+    assert first.time_to_train_hours <= year < first.intervals["time_to_train_hours"].p90
+    assert first.price.warning is not None and "model's p90" in first.price.warning

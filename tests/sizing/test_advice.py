@@ -49,7 +49,8 @@ def test_fabrics_held_to_the_same_ceiling_are_avoided_together():
     would read as if the others were better."""
     tcp25 = option(5, "ethernet", False, 60.0, 1.30, rdma=False, rate=25.0)
     rec = recommend([IB, ROCE, TCP, tcp25], "balanced", TOL)
-    assert "Avoid each of ETHERNET-3; ETHERNET-5: 60%" in rec.reason
+    assert "Avoid each fabric below 90% of the best throughput: ETHERNET-3 60%; ETHERNET-5 60%" in (
+        rec.reason)
 
 
 def test_the_pick_and_the_fabrics_that_tie_with_it_are_never_to_avoid():
@@ -193,3 +194,37 @@ def test_lossless_or_sharp_is_named_only_when_it_is_the_only_change():
     assert not upgrade_label(hdr, sharp).startswith("SHARP")
     # lossy RoCE is never offered as a plain upgrade
     assert "go-back-N" in upgrade_label(hdr, replace(lossy100, line_rate_gbps=400.0))
+
+
+def test_a_fabric_to_avoid_is_named_once_at_its_best_spine():
+    """A fabric's oversubscribed spines are options of their own: the advice names the fabric
+    once, at the share of its best spine, and every fabric below the stated share."""
+    spines = [replace(TCP, candidate=10 + k, fabric_name=f"ETHERNET-3 on a {ratio}:1 spine",
+                      throughput=60.0 - 10 * k) for k, ratio in ((1, 2), (2, 4))]
+    tcp25 = replace(option(5, "ethernet", False, 70.0, 1.20, rdma=False, rate=25.0))
+    rec = recommend([IB, ROCE, TCP, *spines, tcp25], "balanced", TOL)
+    assert ("Avoid each fabric below 90% of the best throughput: ETHERNET-3 60%; ETHERNET-5 70%;"
+            in rec.reason), rec.reason
+    assert "spine" not in rec.reason
+
+
+def test_a_faster_fabric_that_does_not_pay_names_its_one_time_fees_against_the_time_saved():
+    """A short run: the fastest fabric's cables and optics, billed once, cost more than the
+    day of rent it saves."""
+    slow = replace(option(0, "ethernet", False, 54.0, 1.00, rdma=False, rate=100.0),
+                   wall_hours=44.9, cost_text="66,524.00 USD", currency="USD",
+                   total_cost=66_524.0, one_time_cost=20_000.0)
+    fast = replace(option(1, "infiniband", True, 100.0, 1.10), wall_hours=22.8,
+                   cost_text="265,578.00 USD", currency="USD", total_cost=265_578.0,
+                   one_time_cost=200_000.0)
+    reason = recommend([slow, fast], "balanced", TOL).reason
+    assert ("which does not pay for itself here: it saves 22 hours for 199,054 USD more in all, "
+            "180,000 USD of it one-time fabric fees (cables and optics), which outweigh the time "
+            "saved.") in reason, reason
+    fees = replace(fast, one_time_cost=234_400.0)
+    assert ("it saves 22 hours and 15,346 USD of rent, but its one-time fabric fees (cables and "
+            "optics) are 214,400 USD more, 199,054 USD more in all: the fees outweigh the time "
+            "saved.") in recommend([slow, fees], "balanced", TOL).reason
+    rent = replace(fast, one_time_cost=30_000.0)
+    assert "mostly its higher rent (10,000 USD of one-time fabric fees)" in recommend(
+        [slow, rent], "balanced", TOL).reason

@@ -188,3 +188,12 @@ def test_an_h100_keeps_nccl_and_its_measured_hopper_kernel(snap, fabrics, consta
     compute, collectives = _assumed(snap.servers["hgx-h100-8"], fabrics, constants)
     assert "FlashAttention-3 or cuDNN on Hopper" in compute and "estimate" not in compute
     assert collectives.startswith("Collectives: NCCL 2.20's algorithms"), collectives
+
+
+def test_a_row_slower_and_dearer_than_rank_1_says_so():
+    from sizing.explain import why_rank
+
+    worse = why_rank(7, "balanced", True, 30.0, 2.0, 20.0, 1.0, 0.9)
+    assert worse.startswith("Slower and dearer than rank 1: +50% time to train and +100% cost")
+    faster = why_rank(2, "balanced", True, 15.0, 2.0, 20.0, 1.0, 0.9)
+    assert "dearer" not in faster and faster.startswith("-25% time to train")

@@ -30,7 +30,7 @@ class CollectiveRequest:
         Attributes:
             cluster (Cluster):
             operation (CollectiveRequestOperation):
-            size_bytes (int): Message size S in whole bytes (nccl-tests)
+            size_bytes (int): Message size S in whole bytes (nccl-tests), at most 2^40 (1T as nccl-tests counts it)
             algorithm (CollectiveRequestAlgorithm | Unset): NCCL algorithm: auto (NCCL's own choice by message size, as its
                 tuning model makes it), ring, tree (all_reduce), nvls (NVLink SHARP, one NVSwitch node), nvls_tree (NVLink SHARP
                 inside each node, a tree between nodes) or collnet (InfiniBand SHARP). An algorithm the hardware cannot run is

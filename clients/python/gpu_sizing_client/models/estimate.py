@@ -38,6 +38,9 @@ class Estimate:
                 not, and the intervals are widened
             catalog_version (int | None):
             communication_share (float): Share of the step spent on exposed communication
+            executed_tflops_per_gpu (float): TFLOP/s per GPU the kernels execute: recomputation counted, the masked half of
+                a causal model's score matrix left out where a fused attention kernel skips it, the fused backward's recompute
+                of the scores counted; the GPUs' own rate, against their dense peak
             goodput (EstimateGoodput | None): null without duration_days
             gpus (int):
             inter_node_bandwidth_gbs (float): Achievable per node, one direction, GB/s (bytes)
@@ -71,6 +74,7 @@ class Estimate:
     calibration: EstimateCalibration
     catalog_version: int | None
     communication_share: float
+    executed_tflops_per_gpu: float
     goodput: EstimateGoodput | None
     gpus: int
     inter_node_bandwidth_gbs: float
@@ -111,6 +115,8 @@ class Estimate:
         catalog_version = self.catalog_version
 
         communication_share = self.communication_share
+
+        executed_tflops_per_gpu = self.executed_tflops_per_gpu
 
         goodput: dict[str, Any] | None
         if isinstance(self.goodput, EstimateGoodput):
@@ -156,6 +162,7 @@ class Estimate:
             "calibration": calibration,
             "catalog_version": catalog_version,
             "communication_share": communication_share,
+            "executed_tflops_per_gpu": executed_tflops_per_gpu,
             "goodput": goodput,
             "gpus": gpus,
             "inter_node_bandwidth_gbs": inter_node_bandwidth_gbs,
@@ -209,6 +216,8 @@ class Estimate:
 
 
         communication_share = d.pop("communication_share")
+
+        executed_tflops_per_gpu = d.pop("executed_tflops_per_gpu")
 
         def _parse_goodput(data: object) -> EstimateGoodput | None:
             if data is None:
@@ -274,6 +283,7 @@ class Estimate:
             calibration=calibration,
             catalog_version=catalog_version,
             communication_share=communication_share,
+            executed_tflops_per_gpu=executed_tflops_per_gpu,
             goodput=goodput,
             gpus=gpus,
             inter_node_bandwidth_gbs=inter_node_bandwidth_gbs,
