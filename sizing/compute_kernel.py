@@ -20,7 +20,7 @@ from sizing.workload import Transformer
 
 # The columns _kernel returns, in its order.
 KEYS = ("t_mb", "t_fwd_mb", "gemm_efficiency", "t_attention_mb", "model_flops",
-        "model_flops_causal", "counted_flops")
+        "model_flops_causal", "counted_flops", "executed_flops")
 
 
 @kernel
@@ -33,7 +33,7 @@ def _kernel(b, tp, pp, cp, rc, flash, sp, rfrac, fused_ce, peak16, emax, fp8_spe
         figures[7], figures[8], figures[9], figures[10], figures[11], figures[12], figures[13],
         figures[14], figures[15], figures[16], figures[17])
     rows = b.shape[0]
-    out = np.empty((7, rows))
+    out = np.empty((8, rows))
     for i in range(rows):
         tp_i, pp_i, flash_i = tp[i], pp[i], flash[i]
         full, selective = rc[i] == 2, rc[i] == 1
@@ -91,6 +91,7 @@ def _kernel(b, tp, pp, cp, rc, flash, sp, rfrac, fused_ce, peak16, emax, fp8_spe
         out[5, i] = causal_per_token * tokens / mp
         out[6, i] = (training_per_token * tokens + full_re * layer_per_token * tokens
                      + (3.0 if selective else 0.0) * scores_per_token * tokens) / mp
+        out[7, i] = gemm16_flops + gemm8_flops + attention_flops
     return out
 
 

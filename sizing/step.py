@@ -302,6 +302,8 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
         "t_attention_mb": work["attention_flops"] / rates["attention"],
         "model_flops": work["model_flops"], "model_flops_causal": work["model_flops_causal"],
         "counted_flops": work["counted_flops"],
+        # what the kernels run: a causal fused kernel's masked half left out, recomputation in
+        "executed_flops": work["gemm16_flops"] + work["gemm8_flops"] + work["attention_flops"],
     }
 
 
@@ -851,6 +853,7 @@ def estimate_batch(batch: dict, model, training: Training, constants,
     virtual_stages, zero_stage (0-3), sequence_parallel (bool), recompute (0 none,
     1 selective, 2 full), micro_batch and optionally global_batch (else training's).
     Returns arrays: valid, step_time_s, samples_per_s, tokens_per_s, achieved_tflops_per_gpu,
+    executed_tflops_per_gpu,
     mfu, scaling_efficiency, communication_share, compute_efficiency, micro_batches, gpus,
     inter_node_bandwidth_gbs, tp/pp/dp_cross_node, the breakdown (BREAKDOWN_KEYS, seconds) and
     memory_* (weights_gb ... total_gb, capacity_gb, headroom_gb, fits, margin_gb).
@@ -1232,6 +1235,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
         "samples_per_s": gb / step,
         "tokens_per_s": gb * model.seq_len / step if is_tf else np.full(n, np.nan),
         "achieved_tflops_per_gpu": m * comp["counted_flops"] / step / 1e12,
+        "executed_tflops_per_gpu": m * comp["executed_flops"] / step / 1e12,
         "mfu": m * comp["model_flops"] / (step * peak),
         "mfu_causal": m * comp["model_flops_causal"] / (step * peak),
         "model_tflops_per_gpu": m * comp["model_flops"] / step / 1e12,
@@ -1378,19 +1382,6 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
         mfu_causal=float(r["mfu_causal"]),
         model_tflops_per_gpu=float(r["model_tflops_per_gpu"]),
         model_tflops_per_gpu_causal=float(r["model_tflops_per_gpu_causal"]),
-        executed_tflops_per_gpu=float(r["micro_batches"] * executed_flops(batch, model, training)
-                                      / r["step_time_s"] / 1e12),
+        executed_tflops_per_gpu=float(r["executed_tflops_per_gpu"]),
     )
 
-
-def executed_flops(batch: dict, model, training: Training) -> float:
-    """One configuration's FLOPs per GPU and micro-batch as its kernels execute them (the work
-    the time model prices, sizing.compute): GEMMs, recomputation included, and fused attention
-    without the masked half a causal kernel skips, with its backward's own recompute of the
-    scores. Counted once per estimate, by the numpy reference, beside the batch's kernels."""
-    c = _prepared(batch, training, model)
-    if isinstance(model, Transformer):
-        work = transformer_work(model, c, training.precision == "fp8")
-    else:
-        work = generic_work(model, c, training.precision == "fp32")
-    return float((work["gemm16_flops"] + work["gemm8_flops"] + work["attention_flops"])[0])
