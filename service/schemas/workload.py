@@ -17,6 +17,7 @@ from sizing.workload import (
     OFFLOAD,
     RECOMPUTE,
     ZERO_STAGES,
+    Transformer,
 )
 
 __all__ = ["GenericModelSchema", "LayoutSchema", "Strict", "TrainingSchema", "TransformerSchema",
@@ -92,6 +93,9 @@ class WorkloadSchema(Strict):
             raise ma.ValidationError("give exactly one of preset, transformer or generic", "preset")
         if "seq_len" in data and "preset" not in data:
             raise ma.ValidationError("only overrides a preset's sequence length", "seq_len")
+        if "seq_len" in data and not isinstance(PRESETS[data["preset"]].model, Transformer):
+            raise ma.ValidationError(f"{data['preset']} is not a transformer: it has no sequence",
+                                     "seq_len")
 
 
 class TrainingSchema(Strict):
