@@ -224,6 +224,9 @@ class GpuSchema(SourcedSchema):
     tdp_w = Figure(required=True, validate=POSITIVE)
     # NVSwitch with in-switch reduction (NVLink SHARP), which NCCL's NVLS algorithm uses.
     nvlink_sharp = Flag(load_default=False)
+    # Volta and Pascal: no BF16 (FP16 only at bf16_tflops) and no FlashAttention-class kernel.
+    bf16 = Flag(load_default=True)
+    fused_attention = Flag(load_default=True)
 
 
 class ReferenceGpuSchema(GpuSchema):

@@ -59,7 +59,9 @@ LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_para
                    "offload": 0, "framework": 0, "flash_attention": True,
                    "fused_cross_entropy": False, "fp8_param_gather": False,
                    "grad_bucket_mb": 0.0}
-PEAK_KEYS = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops"}
+# FP16 runs at the 16-bit tensor-core rate, the column bf16 reads (sizing.hardware.GPU).
+PEAK_KEYS = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops",
+             "fp16": "gpu_bf16_tflops"}
 _OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
 _PARAM_GATHER = np.array([FRAMEWORK_OVERLAPS_PARAM_GATHER[f] for f in FRAMEWORKS])
 _KERNELS = np.array([ATTENTION_KERNELS.index(FRAMEWORK_ATTENTION_KERNEL[f]) for f in FRAMEWORKS])
@@ -184,7 +186,13 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
         problems.append(("global_batch",
                          f"{training.global_batch} is not divisible by dp*micro_batch = {unit}"))
     if cluster.gpu.peak_tflops(training.precision) is None:
-        problems.append(("precision", f"{cluster.gpu.name} has no {training.precision} support"))
+        hint = " (train in fp16)" if training.precision == "bf16" else ""
+        problems.append(("precision", (f"{cluster.gpu.name} has no {training.precision} "
+                                       f"support{hint}")))
+    if layout.flash_attention and not cluster.gpu.fused_attention:
+        problems.append(("flash_attention", (f"{cluster.gpu.name} runs no FlashAttention-class "
+                                             "kernel (FlashAttention-2 needs Ampere, sm80, or "
+                                             "later): set flash_attention false")))
     problems += model_rules(model, training.precision, layout)
     return problems
 
@@ -203,9 +211,11 @@ def model_rules(model, precision: str, layout: Layout) -> list:
             problems.append(("pp", f"pp={layout.pp} exceeds {model.layers} layers"))
         elif not model.chunks_divide_layers(layout.pp, layout.virtual_stages):
             chunks = layout.pp * layout.virtual_stages
-            problems.append(("virtual_stages", (f"{model.layers} layers do not split evenly "
-                                               f"into pp x virtual_stages = {chunks} chunks "
-                                               "(Megatron-LM's interleaved schedule)")))
+            problems.append(("virtual_stages", (f"{model.layers} layers (with the embedding "
+                                               "and the loss counted as layers or not) do not "
+                                               "split evenly into pp x virtual_stages = "
+                                               f"{chunks} chunks (Megatron-LM's interleaved "
+                                               "schedule)")))
         elif (layout.recompute == "full" and layout.recompute_layers
               and layout.recompute_layers > model.stage_layers(layout.pp, layout.virtual_stages)):
             most = int(model.stage_layers(layout.pp, layout.virtual_stages))

@@ -7,10 +7,11 @@ from typing import Any
 
 import numpy as np
 
-# Training precisions the model knows; the catalog's GPUs declare peaks for the first two,
-# which are the ones the API offers.
-PRECISIONS = ("bf16", "fp8", "fp32")
-OFFERED_PRECISIONS = PRECISIONS[:2]
+# Training precisions the model knows; the catalog's GPUs declare peaks for bf16 and fp8,
+# and fp16 (mixed precision with loss scaling, as GPUs without BF16 train: V100, P100) runs
+# at the same 16-bit rate and bytes as bf16. The API offers all but fp32.
+PRECISIONS = ("bf16", "fp8", "fp32", "fp16")
+OFFERED_PRECISIONS = ("bf16", "fp8", "fp16")
 # Activation recomputation modes; arrays of the vectorised model carry their index.
 RECOMPUTE = ("none", "selective", "full")
 ZERO_STAGES = (0, 1, 2, 3)
@@ -200,10 +201,15 @@ class Transformer:
         layers (arrays too): Megatron-LM asserts 'number of layers of the model must be
         divisible pipeline model parallel size' and 'number of layers per pipeline stage must be
         divisible number of layers per virtual pipeline stage' (megatron/training/arguments.py
-        @d98e8a64 lines 968-973); without interleaving an uneven split is allowed (its first
-        and last stages set apart by --decoder-first/last-pipeline-num-layers)."""
+        @d98e8a64 lines 968-973), the layers counting the embedding and the loss as one more
+        each where --account-for-embedding-in-pipeline-split and
+        --account-for-loss-in-pipeline-split say so (transformer_config.py @d98e8a64 lines
+        2387-2414: Llama 3.1 405B's 126 layers run as 128 over pp 8 x vp 8). Without
+        interleaving an uneven split is allowed (--decoder-first/last-pipeline-num-layers)."""
         v = np.asarray(virtual_stages)
-        return (v == 1) | (np.fmod(self.layers, np.asarray(pp) * v) == 0)
+        chunks = np.asarray(pp) * v
+        split = [np.fmod(self.layers + counted, chunks) == 0 for counted in (0, 1, 2)]
+        return (v == 1) | split[0] | split[1] | split[2]
 
     def ep_divides_experts(self, ep):
         """Expert parallelism places whole experts on each rank (arrays too)."""

@@ -102,7 +102,11 @@ class TrainingSchema(Strict):
     global_batch = f.Integer(required=True, validate=v.Range(min=1, max=10_000_000),
                                      metadata={"description": "Samples (sequences) per optimizer step"})
     micro_batch = f.Integer(load_default=1, validate=v.Range(min=1, max=4096))
-    precision = ma.fields.String(load_default="bf16", validate=v.OneOf(OFFERED_PRECISIONS))
+    precision = ma.fields.String(
+        validate=v.OneOf(OFFERED_PRECISIONS),
+        metadata={"description": "Mixed precision: bf16, fp8 (linear layers in FP8, where the "
+                                 "GPU has it) or fp16 (as GPUs without BF16 train, V100 and "
+                                 "P100). Default: bf16, or fp16 on a GPU without BF16"})
 
 
 class LayoutSchema(Strict):

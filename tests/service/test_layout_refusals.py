@@ -69,3 +69,43 @@ def test_a_sizing_pinned_to_what_cannot_run_is_422_at_its_field(client, workload
         "gpu_models": ["h100-sxm"], "fabrics_include": ["ib-ndr-400"], "layout": pinned})
     assert response.status_code == 422, response.get_json()
     assert pointer in [e["pointer"] for e in response.get_json()["errors"]]
+
+
+def post_v100(client, training=None, layout=None):
+    return client.post("/v1/estimates", json={
+        "cluster": {"system": "dgx-2", "nodes": 1}, "workload": {"preset": "bert-large"},
+        "training": {"global_batch": 256, "micro_batch": 16, **(training or {})},
+        "layout": {"dp": 16, **(layout or {})}})
+
+
+def test_bf16_on_a_gpu_without_it_is_refused_naming_the_gpu(client):
+    response = post_v100(client, {"precision": "bf16"})
+    assert response.status_code == 422, response.get_json()
+    [error] = response.get_json()["errors"]
+    assert error["pointer"] == "/training/precision"
+    assert "V100" in error["detail"] and "fp16" in error["detail"]
+
+
+def test_a_gpu_without_bf16_or_flashattention_trains_in_fp16_unfused_unless_told(client):
+    unstated = post_v100(client)
+    assert unstated.status_code == 200, unstated.get_json()
+    stated = post_v100(client, {"precision": "fp16"}, {"flash_attention": False}).get_json()
+    assert unstated.get_json()["step_time_s"] == stated["step_time_s"]
+    compute = next(a for a in unstated.get_json()["assumptions"] if a.startswith("Compute"))
+    assert "unfused attention" in compute and "no FlashAttention-class kernel" in compute
+    fused = post_v100(client, layout={"flash_attention": True})
+    assert fused.status_code == 422
+    assert [e["pointer"] for e in fused.get_json()["errors"]] == ["/layout/flash_attention"]
+
+
+def test_fp16_runs_at_the_16_bit_rate_of_a_gpu_with_bf16(client):
+    def step(precision):
+        response = post(client, LLAMA_8B, {"dp": 16, "recompute": "full"})
+        if precision:
+            response = client.post("/v1/estimates", json={
+                "cluster": CLUSTER, "workload": LLAMA_8B,
+                "training": {"global_batch": 64, "precision": precision},
+                "layout": {"dp": 16, "recompute": "full"}})
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()["step_time_s"]
+    assert step(None) == step("bf16") == step("fp16")

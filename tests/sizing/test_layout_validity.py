@@ -83,7 +83,7 @@ def test_plain_pipeline_stages_may_split_the_layers_unevenly(cluster_on, constan
     assert validate_layout(cluster, model, training, uneven) == []
     assert vectorised_valid(cluster, model, training, uneven, constants)
     assert "virtual_stages" in fields(validate_layout(cluster, model, training,
-                                                      replace(uneven, virtual_stages=2)))
+                                                      replace(uneven, virtual_stages=3)))
 
 
 def _grid_layouts(model, gpus):
@@ -117,3 +117,14 @@ def test_the_search_tries_no_layout_megatron_cannot_run(cluster_on):
     assert not np.any(grid["tp"] == 16)  # 8 key/value heads
     assert np.any((grid["zero_stage"] == 3) & (grid["pp"] == 1))
     assert np.any((grid["zero_stage"] == 1) & (grid["pp"] > 1))
+
+
+def test_interleaving_may_count_the_embedding_and_the_loss_as_layers(cluster_on, constants):
+    """Llama 3.1 405B's 126 layers run over pp 8 x vp 8 with the embedding and the loss each
+    counted as a layer (--account-for-embedding/loss-in-pipeline-split): 128 over 64."""
+    model = replace(LLAMA_8B, layers=126)
+    cluster, training = cluster_on("ib-ndr-400", 2), Training(64, 1)
+    for virtual_stages, runs in ((8, True), (7, False)):
+        layout = Layout(dp=1, tp=2, pp=8, virtual_stages=virtual_stages)
+        assert (validate_layout(cluster, model, training, layout) == []) is runs
+        assert vectorised_valid(cluster, model, training, layout, constants) is runs
