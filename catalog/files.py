@@ -224,9 +224,6 @@ class GpuSchema(SourcedSchema):
     tdp_w = Figure(required=True, validate=POSITIVE)
     # NVSwitch with in-switch reduction (NVLink SHARP), which NCCL's NVLS algorithm uses.
     nvlink_sharp = Flag(load_default=False)
-    # Volta and Pascal: no BF16 (FP16 only at bf16_tflops) and no FlashAttention-class kernel.
-    bf16 = Flag(load_default=True)
-    fused_attention = Flag(load_default=True)
 
 
 class ReferenceGpuSchema(GpuSchema):
@@ -236,6 +233,11 @@ class ReferenceGpuSchema(GpuSchema):
     """
 
     fp32_tflops = Figure(allow_none=True, validate=POSITIVE)
+    # Volta and Pascal: no BF16 (FP16 only, at bf16_tflops) and no FlashAttention-class kernel.
+    # Only reference GPUs may say so: every GPU the provider sells has both, which the search's
+    # vectorised validity takes for granted.
+    bf16 = Flag(load_default=True)
+    fused_attention = Flag(load_default=True)
 
 
 class NicSchema(StrictSchema):
