@@ -109,3 +109,15 @@ def test_fp16_runs_at_the_16_bit_rate_of_a_gpu_with_bf16(client):
         assert response.status_code == 200, response.get_json()
         return response.get_json()["step_time_s"]
     assert step(None) == step("bf16") == step("fp16")
+
+
+def test_a_sizing_in_fp16_ranks_as_one_in_bf16(client):
+    def ranked(precision):
+        response = client.post("/v1/sizings", json={
+            "workload": LLAMA_8B, "tokens": 1e10, "nodes": {"min": 1, "max": 2},
+            "gpu_models": ["h100-sxm"], "fabrics_include": ["ib-ndr-400"],
+            "precision": precision}, headers={"Prefer": "wait=30"})
+        assert response.status_code == 201, response.get_json()
+        return [(c["nodes"], c["layout"], c["tokens_per_s"])
+                for c in response.get_json()["result"]["configurations"]]
+    assert ranked("fp16") == ranked("bf16")
