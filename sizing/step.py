@@ -189,7 +189,8 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
         hint = " (train in fp16)" if training.precision == "bf16" else ""
         problems.append(("precision", (f"{cluster.gpu.name} has no {training.precision} "
                                        f"support{hint}")))
-    if layout.flash_attention and not cluster.gpu.fused_attention:
+    if layout.flash_attention and not cluster.gpu.fused_attention and isinstance(model,
+                                                                                  Transformer):
         problems.append(("flash_attention", (f"{cluster.gpu.name} runs no FlashAttention-class "
                                              "kernel (FlashAttention-2 needs Ampere, sm80, or "
                                              "later): set flash_attention false")))
