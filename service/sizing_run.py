@@ -27,9 +27,13 @@ from sizing.constants import ModelConstants
 from sizing.hardware import Cluster
 from sizing.policy import SizingPolicy
 from sizing.search import (
+    RULE_INVALID,
+    RULE_MEMORY,
+    RULE_STOCK,
     Candidates,
     Feasibility,
     HardwareTable,
+    RunnableChunk,
     enumeration,
     feasibility,
     joined,
@@ -96,12 +100,19 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
                         training, request.layout, request.batch_fixed, max_batch,
                         table.groups[:len(clusters)])
     excluded.update({f"layout_{k}": v for k, v in space.skipped.items() if v})
-    chunks = space.chunks(np.iinfo(np.int64).max if exhaustive else policy.max_candidates_per_pass)
+    ctx = _Context.of(snap, request, all_pairs, all_clusters,
+                      variants.leaf_of(len(all_pairs)))
+    if exhaustive:
+        chunks = (RunnableChunk(c, np.zeros(0, np.intp), {}, len(c))
+                  for c in space.chunks(np.iinfo(np.int64).max))
+    else:
+        # Only what can run within stock is built; the rest of each chunk is counted.
+        chunks = space.runnable_chunks(
+            policy.max_candidates_per_pass,
+            lambda sets: feasibility(table, sets, model, training, ctx.constants), ctx.usable)
     first = next(chunks, None)
     if first is None:
         return Nothing(snap, request, excluded, "no parallel layout fits these node counts", 0)
-    ctx = _Context.of(snap, request, all_pairs, all_clusters,
-                      variants.leaf_of(len(all_pairs)))
     # Only cells within their pair's stock can be sold, so only those are kept per cell.
     held = np.searchsorted(np.asarray(request.node_counts), ctx.usable, side="right")
     best = ranking.RunningBest(len(all_pairs), len(request.node_counts), held)
@@ -109,12 +120,12 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     done, total, told = 0, max(space.size, 1), 0
     pool = (None if exhaustive or ctx.rules_need_the_time
             else _Pool(ctx, best, table, fastest, policy.max_candidates_per_pass))
-    for cands in chain([first], chunks):
+    for chunk in chain([first], chunks):
         if pool is None:
-            _rank_chunk(ctx, best, table, cands, exhaustive, fastest)
+            _rank_chunk(ctx, best, table, chunk, exhaustive, fastest)
         else:
-            pool.add(_screened(ctx, table, cands, False, fastest))
-        done += len(cands)
+            pool.add(_screened(ctx, table, chunk, False, fastest))
+        done += chunk.size
         # A report may be a heartbeat the worker commits (tasks.sizing: at most one per
         # second or tenth of the lease); one per tenth of the search is
         # enough to show progress and keep the lease, not one per chunk.
@@ -128,7 +139,9 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     for start in range(0, len(extra) if extra is not None else 0, step):
         # One row per cell and ratio, each a cell of its own: the whole model on each, nothing
         # pruned, a chunk at a time.
-        _rank_chunk(ctx, best, table, extra.rows(slice(start, start + step)), True, None)
+        rows = extra.rows(slice(start, start + step))
+        _rank_chunk(ctx, best, table, RunnableChunk(rows, np.zeros(0, np.intp), {}, len(rows)),
+                    True, None)
     excluded.update(best.excluded)
     kept, col = best.kept()
     if kept.size == 0:
@@ -329,8 +342,8 @@ class _Context:
                     with_spares: bool) -> list[tuple[str, np.ndarray]]:
         """The rules known before the time model, for the candidates as asked or with spares."""
         spares = self.spares(cands, with_spares)
-        rules = [("invalid_layout", valid), ("memory", fits),
-                 ("stock", cands.nodes + spares <= self.usable[cands.hardware])]
+        rules = [(RULE_INVALID, valid), (RULE_MEMORY, fits),
+                 (RULE_STOCK, cands.nodes + spares <= self.usable[cands.hardware])]
         if self.request.budget_per_month is not None:
             monthly = self.rates.monthly_net[self.billed_cell(cands, spares)]
             rules.append(("budget", monthly <= float(self.request.budget_per_month)))
@@ -453,6 +466,7 @@ class _Screened:
     cands: Candidates
     cell: np.ndarray
     found: Feasibility
+    chunk: RunnableChunk  # with the counts of the chunk's candidates not built
     # Rows that pass every rule known without the time model as asked or with spares, or that
     # could be their cell's fastest runnable layout (exhaustive: all).
     run: np.ndarray
@@ -462,7 +476,7 @@ class _Screened:
     spared_rules: list[tuple[str, np.ndarray]]  # of the chunk, those rules with spares
 
 
-def _screened(ctx: _Context, table: HardwareTable, cands: Candidates, exhaustive: bool,
+def _screened(ctx: _Context, table: HardwareTable, chunk: RunnableChunk, exhaustive: bool,
               fastest: _Fastest | None) -> _Screened:
     """The rules of a chunk known before the time model: validity, memory, stock and the
     monthly budget as asked or with spares; and which runnable rows could be their cell's
@@ -474,8 +488,12 @@ def _screened(ctx: _Context, table: HardwareTable, cands: Candidates, exhaustive
     _undominated): both exact, since a candidate left out could be neither eligible-and-unseen,
     nor a cell's best, nor a cell's fastest."""
     request, model, training = ctx.request, ctx.request.model, ctx.request.training(ctx.policy)
+    cands = chunk.cands
     cell = cands.hardware * len(request.node_counts) + cands.node_index
-    found = feasibility(table, cands, model, training, ctx.constants, exhaustive)
+    if exhaustive:
+        found = feasibility(table, cands, model, training, ctx.constants, exhaustive)
+    else:  # what was built runs (Enumeration.runnable_chunks)
+        found = Feasibility(np.ones(len(cands), bool), np.ones(len(cands), bool))
     runnable = found.valid & found.memory_fits
     without = ranking.sellable(ctx.known_rules(cands, found.valid, found.memory_fits, False))
     spared_rules = ctx.known_rules(cands, found.valid, found.memory_fits, True)
@@ -488,17 +506,17 @@ def _screened(ctx: _Context, table: HardwareTable, cands: Candidates, exhaustive
     if fastest is None:
         wants_fastest[:] = False
     run = np.arange(len(cands)) if exhaustive else np.flatnonzero(passing | wants_fastest)
-    return _Screened(cands, cell, found, run, (known[0][run], known[1][run]),
+    return _Screened(cands, cell, found, chunk, run, (known[0][run], known[1][run]),
                      wants_fastest[run], without, spared_rules)
 
 
 def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
-                cands: Candidates, exhaustive: bool, fastest: _Fastest | None) -> None:
+                chunk: RunnableChunk, exhaustive: bool, fastest: _Fastest | None) -> None:
     """One chunk with the whole model on every row that passes the rules known without it
     (exhaustive: on every row): where a rule reads the time to train, no bound can leave a
     row out."""
-    screened = _screened(ctx, table, cands, exhaustive, fastest)
-    r = model_on(table, cands, screened.run, ctx.request.model,
+    screened = _screened(ctx, table, chunk, exhaustive, fastest)
+    r = model_on(table, chunk.cands, screened.run, ctx.request.model,
                  ctx.request.training(ctx.policy), ctx.constants, screened.found)
     _ranked(ctx, best, screened, screened.run, r, fastest)
 
@@ -518,6 +536,9 @@ def _ranked(ctx: _Context, best: ranking.RunningBest, screened: _Screened, run: 
     columns = {**figures, "global_batch": cands.global_batch[run],
                **{f"layout_{k}": v for k, v in cands.layout_of(run).items()},
                **{f"r_{k}": r[k] for k in SHOWN_MODEL_COLUMNS}}
+    # The chunk's candidates never built first: the counts by rule then come in the order
+    # one chunk's rules give them (validity, memory, stock, then budget and the time's).
+    best.count(screened.chunk.cells, screened.chunk.ruled_out)
     best.add(cell, score, raw, eligibility, columns, run)
     if fastest is not None:
         # Of the rows run (exhaustive: all), those the whole model finds valid and fitting.

@@ -155,6 +155,9 @@ def _latency_us(op, algorithm, protocol, shape: _Shape, links: Links, constants)
     key = f"{algorithm}.{protocol}"
     pci, nvlink = _lookup(hw, f"pci.{key}"), _lookup(hw, f"nvlink.{key}")
     inter = _lookup(hw, f"net.{key}") + links.net_extra_us
+    if protocol == "simple":
+        # tuning.cc: 'Also add the flush extra latency': Simple pays the net's latency twice
+        inter = inter + links.net_extra_us
     base = _lookup(constants.nccl_base_latency_us, key)
     multi, g = shape.multi, shape.g
     if algorithm == "ring":
@@ -226,6 +229,25 @@ def _tree_correction(table, protocol: str) -> np.ndarray:
     """The 23 tree corrections of one protocol as an array, built once per constants table."""
     return _built_once(_TREE_TABLES, table, protocol, lambda: np.array(
         [_lookup(table, f"{protocol}.{i}") for i in range(23)]))
+
+
+def _channel_floor_s(op, algorithm, protocol, size, n, nodes, multi, links: Links, constants):
+    """Seconds NCCL's per-channel ceilings set under a ring LL128 or a tree across nodes (0 in
+    one node): the bytes a node's channels move, at nccl_channels x the most one channel moves
+    (tuning.cc 2.20.3: busBw = min(busBw x share, nChannels x perChMax...Bw); a ring moves
+    k(n-1)/n of S, a tree, whose algorithm bandwidth is half its busBw, 2S). A tree's ceiling
+    takes its protocol's share first (LL's 1/3.8, LL128's 120/128), LL128's own ceiling after."""
+    if algorithm == "ring":
+        k = 2.0 if op == "all_reduce" else 1.0
+        return np.where(multi, k * (n - 1) / n * size / links.ring_ll128_cap_Bps, 0.0)
+    two = nodes <= 2
+    f = constants.nccl_protocol_bandwidth_factor
+    cap = np.where(two, links.tree_cap_Bps, links.tree_cap_many_Bps) * (
+        _lookup(f, f"tree.{protocol}") / _lookup(f, "tree.simple"))
+    if protocol == "ll128":
+        cap = np.minimum(cap, np.where(two, links.tree_ll128_cap_Bps,
+                                       links.tree_ll128_cap_many_Bps))
+    return np.where(multi, 2.0 * size / cap, 0.0)
 
 
 def _intra_ring_time(op, size, g, links: Links):
@@ -403,7 +425,16 @@ def _price_algorithm(op, a, size, n, g, nodes, net, intra_ring, links: Links, sh
                                 shape, links, constants)
         factor = (_protocol_factor(a, p, shape, constants) if a == "tree" else _group_figure(
             shares, ("factor", a, p), _protocol_factor, a, p, shape, constants))
-        t = latency + t_bw / factor
+        if a == "tree":
+            # NCCL's size correction scales the tree's whole bandwidth, its ceiling included
+            floor = _channel_floor_s(op, a, p, size, n, nodes, multi, links, constants)
+            t = latency + np.maximum(t_bw / factor, floor / _tree_correction(
+                constants.nccl_tree_correction, p)[shape.size_step])
+        elif a == "ring" and p == "ll128":
+            t = latency + np.maximum(t_bw / factor, _channel_floor_s(
+                op, a, p, size, n, nodes, multi, links, constants))
+        else:
+            t = latency + t_bw / factor
         better = t < best
         if p == "ll128" or not everywhere:
             better &= enabled  # a pair NCCL cannot run costs infinity: never the best

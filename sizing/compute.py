@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sizing.collectives import _built_once
 from sizing.workload import ATTENTION_KERNELS, FRAMEWORKS, GenericModel, Transformer
 
 # FlashAttention's backward is 5 matmuls (QK^T recomputed, dV, dP, dQ, dK) against the
@@ -52,9 +53,20 @@ def sequence_share(table, seq_len) -> np.ndarray:
     """Share of a fused attention kernel's long-sequence rate at `seq_len` tokens per rank:
     a table keyed by length (and 'default'), interpolated in log2 of the length and held at
     its ends (short sequences leave the kernel's tiles idle at their ends)."""
+    x, shares = _built_once(_SHARE_POINTS, table, None, lambda: _share_points(table))
+    return np.interp(np.log2(np.asarray(seq_len, float)), x, shares)
+
+
+# Each sequence-share table's points, read once per table object (the prior's draws of the
+# prediction intervals make new ones: only the latest few are kept).
+_SHARE_POINTS: dict[int, tuple[object, dict]] = {}
+
+
+def _share_points(table) -> tuple[np.ndarray, list]:
+    """A sequence-share table as np.interp reads it: log2 of the lengths, ascending, and the
+    shares."""
     points = sorted((float(k), v) for k, v in table.items() if k != "default")
-    x = np.log2([p for p, _ in points])
-    return np.interp(np.log2(np.asarray(seq_len, float)), x, [v for _, v in points])
+    return np.log2([p for p, _ in points]), [v for _, v in points]
 
 
 def attention_efficiency(kernel, seq_len, efficiency: dict, share: dict) -> np.ndarray:

@@ -3,6 +3,8 @@ sizing.compute.transformer_work, the GEMMs' efficiency (gemm_efficiency) and com
 their operations in their order (the numpy reference; sizing.kernels)."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from sizing.compute import (
@@ -92,26 +94,34 @@ def _kernel(b, tp, pp, cp, rc, flash, sp, rfrac, fused_ce, peak16, emax, fp8_spe
     return out
 
 
-def transformer_times(model: Transformer, c: dict, fp8: bool, rates: dict, emax,
-                      fp8_speedup) -> dict:
-    """compute_side's figures of a transformer (KEYS) from the candidates' columns `c` and its
-    rates (peak16, knee_s, attention, hbm, hbm_raw), the GEMMs' best efficiency `emax` and
-    FP8's speed-up over 16-bit GEMMs."""
-    rows = np.asarray(c["tp"]).shape[0]
+@functools.lru_cache(maxsize=64)
+def _model_figures(model: Transformer) -> tuple:
+    """The model's figures as transformer_work forms them (Python floats, in the kernel's order
+    but for the knee, a constant, after the first three), worked out once per model value
+    (a frozen dataclass: an equal model has the same figures)."""
     h = model.hidden
     h_kv = h * model.kv_ratio
     f = model.ffn_hidden * min(model.top_k, model.experts)
     table = _NONGEMM_GATED if model.gated_mlp else _NONGEMM_PLAIN
-    # The model's figures as transformer_work forms them (Python floats, in its order).
-    figures = np.array([
-        model.seq_len, h, model.layers, rates["knee_s"], model.linear_forward_flops_per_token,
+    return (
+        model.seq_len, h, model.layers, model.linear_forward_flops_per_token,
         model.logits_forward_flops_per_token, model.attention_score_flops_per_token,
         table["fwd_h"] * h, table["fwd_head"] * (h + h_kv) + table["fwd_f"] * f,
         table["bwd_h"] * h, table["bwd_head"] * (h + h_kv) + table["bwd_f"] * f,
         _UNFUSED_SCORES_FWD * model.heads * model.seq_len,
         _UNFUSED_SCORES_BWD * model.heads * model.seq_len, _CROSS_ENTROPY_BYTES * model.vocab,
         model.model_flops_per_token("full"), model.model_flops_per_token("causal"),
-        model.training_flops_per_token(), model.layer_forward_flops_per_token], float)
+        model.training_flops_per_token(), model.layer_forward_flops_per_token)
+
+
+def transformer_times(model: Transformer, c: dict, fp8: bool, rates: dict, emax,
+                      fp8_speedup) -> dict:
+    """compute_side's figures of a transformer (KEYS) from the candidates' columns `c` and its
+    rates (peak16, knee_s, attention, hbm, hbm_raw), the GEMMs' best efficiency `emax` and
+    FP8's speed-up over 16-bit GEMMs."""
+    rows = np.asarray(c["tp"]).shape[0]
+    seq_len, h, layers, *rest = _model_figures(model)
+    figures = np.array([seq_len, h, layers, rates["knee_s"], *rest], float)
     out = _kernel(*(column(c[k], rows) for k in ("micro_batch", "tp", "pp", "cp")),
                   column(c["recompute"], rows, np.int64), column(c["flash_attention"], rows, bool),
                   column(c["sequence_parallel"], rows, bool), column(c["recompute_fraction"], rows),

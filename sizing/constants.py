@@ -1,6 +1,7 @@
 """Calibration constants of the performance model, from catalog/data/model.yaml (and policy.yaml)."""
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -58,6 +59,12 @@ class ModelConstants:
     nccl_net_overhead_us: float
     nccl_collnet_arity_latency_us: float
     nccl_protocol_bandwidth_factor: Mapping[str, float]
+    # NCCL's per-channel ceilings (GB/s per channel), per GPU
+    nccl_ring_ll128_channel_gbs: Mapping[str, float]
+    nccl_tree_channel_gbs: Mapping[str, float]
+    nccl_tree_channel_gbs_beyond_two_nodes: Mapping[str, float]
+    nccl_tree_ll128_channel_gbs: Mapping[str, float]
+    nccl_tree_ll128_channel_gbs_beyond_two_nodes: Mapping[str, float]
     nccl_ring_plateau_factor: float
     nccl_tree_correction: Mapping[str, float]
     pfc_incast_penalty: float
@@ -132,11 +139,7 @@ class ModelConstants:
         if gpu_id not in table and name in FALLBACKS:
             return self.per_gpu_source(FALLBACKS[name], gpu_id)
         key = gpu_id if gpu_id in table else "default"
-        for ids, why in re.findall(r"(?:^|[.;]\s)\s*([\w./-]+(?:(?:,| and) [\w./-]+)*): "
-                                   r"estimate\b[,:]?\s*((?:[^.;]|\.(?!\s|$))*)", self.sources.get(name, "")):
-            if key in re.split(r",\s*|\s+and\s+", ids):
-                return name, why.strip() or "no reason given"
-        return name, None
+        return name, _estimated(self.sources.get(name, "")).get(key)
 
     def per_gpu(self, name: str, gpu_id: str) -> float:
         """Look up a per-GPU constant, falling back to its ``default`` entry (or, for the
@@ -147,6 +150,19 @@ class ModelConstants:
         if name in FALLBACKS:
             return self.per_gpu(FALLBACKS[name], gpu_id)
         return float(table["default"])
+
+
+@functools.lru_cache(maxsize=256)
+def _estimated(source: str) -> Mapping[str, str]:
+    """{GPU id: the reason a source gives for calling its figure an estimate}, the first a
+    source gives for an id (model.yaml's '<id>[, <id>][ and <id>]: estimate, <why>'); parsed
+    once per source text, since the words of every estimate read it."""
+    reasons: dict[str, str] = {}
+    for ids, why in re.findall(r"(?:^|[.;]\s)\s*([\w./-]+(?:(?:,| and) [\w./-]+)*): "
+                               r"estimate\b[,:]?\s*((?:[^.;]|\.(?!\s|$))*)", source):
+        for gpu in re.split(r",\s*|\s+and\s+", ids):
+            reasons.setdefault(gpu, why.strip() or "no reason given")
+    return MappingProxyType(reasons)
 
 
 @dataclass(frozen=True)

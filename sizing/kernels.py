@@ -44,12 +44,21 @@ def kernel(function):
         return numba.njit(cache=False, error_model="numpy")(function)
 
 
+# The dtypes `column` is asked for, by the type that names them: most columns' dtype is the
+# same object, whose identity is cheaper to test than equality with a type (some arrays carry
+# an equal dtype of their own: equality decides then).
+_DTYPES = {float: np.dtype(float), bool: np.dtype(bool), np.int64: np.dtype(np.int64)}
+
+
 def column(x, rows: int, dtype=float) -> np.ndarray:
     """x as a contiguous, writeable column of `rows` of `dtype` (a kernel is compiled for one
     type of each)."""
-    if (isinstance(x, np.ndarray) and x.shape == (rows,) and x.dtype == dtype
-            and x.flags.c_contiguous and x.flags.writeable):
-        return x  # most columns are one already: no copy
+    want = _DTYPES.get(dtype, dtype)
+    if (type(x) is np.ndarray and (x.dtype is want or x.dtype == want)
+            and x.shape == (rows,)):
+        flags = x.flags  # built at each read of the attribute: read once
+        if flags.c_contiguous and flags.writeable:
+            return x  # most columns are one already: no copy
     # A fresh writeable array: numba types a read-only one apart, which would compile the
     # kernel once more for it.
     return np.array(np.broadcast_to(np.asarray(x, dtype), (rows,)))

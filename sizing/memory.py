@@ -130,7 +130,9 @@ def host_offload(model, c: dict, constants, ob: float, stage: np.ndarray) -> dic
     offload = np.asarray(c.get("offload", 0), int)
     gpn = np.asarray(c.get("gpus_per_node", 1), float)
     host = np.asarray(c.get("host_memory_gb", np.inf), float)
-    capacity = np.broadcast_to(host * (1.0 - constants.host_memory_reserve_share), offload.shape)
+    capacity = host * (1.0 - constants.host_memory_reserve_share)
+    if capacity.shape != offload.shape:  # mostly a column already: broadcast_to costs more
+        capacity = np.broadcast_to(capacity, offload.shape)
     if not (offload >= 1).any():  # offload is rare: most batches put nothing on the host
         return {"host_offload_gb": np.zeros(offload.shape), "host_capacity_gb": capacity}
     optim = np.where(offload >= 1, _sharded_gb(model, c, ob, 1), 0.0)

@@ -3,6 +3,8 @@ the same operations in the same order as sizing.memory's memory_per_gpu and acti
 (the numpy reference; sizing.kernels)."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from sizing.kernels import column, kernel
@@ -74,21 +76,34 @@ def _kernel(dp, tp, pp, ep, cp, zero, offload, shard_group, gb, b, code, v, m, f
     return out, fits
 
 
+# The columns of `c` _kernel reads.
+_ROW_COLUMNS = ("dp", "tp", "pp", "ep", "cp", "zero_stage", "offload", "shard_group",
+                "micro_batch", "recompute", "virtual_stages", "micro_batches",
+                "fused_cross_entropy", "framework", "gpu_memory_gb")
+
+
+@functools.lru_cache(maxsize=64)
+def _model_figures(model: Transformer) -> tuple:
+    """The model's figures as memory_per_gpu forms them (Python numbers, in its order), once
+    per model value (a frozen dataclass: an equal model has the same figures)."""
+    expert = model.expert_params
+    dense = model.params - expert
+    return (expert, dense, model.layers, 6.0 * model.seq_len, model.vocab,
+            (dense - model.embedding_params) / model.layers,
+            max(model.hidden * model.ffn_hidden, model.hidden * model.vocab))
+
+
 def transformer_memory(model: Transformer, c: dict, constants, wb: float, gb, ob: float,
                        parts: tuple) -> dict:
     """memory_per_gpu's columns for a transformer: `c` the candidates' columns it reads (with
     its defaults), `wb` and `ob` bytes per parameter of the weights and optimizer state, `gb`
     each candidate's of its gradients, `parts` activation_parts."""
-    rows = np.shape(np.broadcast(*c.values()))[0]
-    expert = model.expert_params
-    dense = model.params - expert
-    # The model's figures as memory_per_gpu forms them (Python numbers, in its order).
+    # The rows of the columns it reads: broadcasting all of `c` (some sixty) costs more.
+    rows = np.shape(np.broadcast(*(c[k] for k in _ROW_COLUMNS)))[0]
     figures = np.array([
-        wb, ob, expert, dense, model.layers, 6.0 * model.seq_len, model.vocab,
-        (dense - model.embedding_params) / model.layers,
-        max(model.hidden * model.ffn_hidden, model.hidden * model.vocab),
-        constants.deepspeed_max_live_params, constants.deepspeed_reduce_bucket_params,
-        constants.runtime_reserved_gb, constants.memory_headroom_share], float)
+        wb, ob, *_model_figures(model), constants.deepspeed_max_live_params,
+        constants.deepspeed_reduce_bucket_params, constants.runtime_reserved_gb,
+        constants.memory_headroom_share], float)
     out, fits = _kernel(
         *(column(c[k], rows) for k in ("dp", "tp", "pp", "ep", "cp")),
         column(c["zero_stage"], rows, np.int64), column(c["offload"], rows, np.int64),

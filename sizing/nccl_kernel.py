@@ -22,11 +22,13 @@ LL, LL128, SIMPLE = range(3)
 @kernel
 def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_step,
             intra_Bps, nvls_Bps, net_extra_us, nics, nvlink_like, nvls, collnet, ll128,
+            ring_ll128_cap, tree_cap, tree_cap_many, tree_ll128_cap, tree_ll128_cap_many,
             latency_us, ring_intra_us, factors, tree_correction, scalars, nvls_steps,
             tree_steps):
     """Time and algorithm code of each candidate (sizing.collectives.collective_cost's
     loop over algorithms and protocols, the NVLS fill and the n > 1 rule).
 
+    ring_ll128_cap .. tree_ll128_cap_many: NCCL's per-channel ceilings x its channels (Links);
     latency_us[a, p]: (pci, nvlink, net, base); ring_intra_us[p]: the ring's four intra-node
     latencies by intra_row; factors[a, p]: protocol shares; scalars: plateau, CollNet arity,
     tree.ll128 in one node, ring.ll128 at one GPU per node, NVLS-Tree's network share, then
@@ -96,6 +98,8 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
                 # _latency_us
                 pci, nvlink = latency_us[a, p, 0], latency_us[a, p, 1]
                 net_lat = latency_us[a, p, 2] + net_extra_us[i]
+                if p == SIMPLE:
+                    net_lat = net_lat + net_extra_us[i]
                 base = latency_us[a, p, 3]
                 if a == RING:
                     lat = (base + intra_steps * ring_intra_us[p, row]
@@ -123,7 +127,22 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
                     factor = ring_ll128_one_gpu
                 if a == TREE:
                     factor = factor * tree_correction[p, size_step[i]]
-                t = lat * 1e-6 + t_bw / factor
+                if a == TREE and multi:
+                    # _channel_floor_s: NCCL's per-channel ceilings, under the size correction
+                    two = nodes_i <= 2
+                    cap = (tree_cap[i] if two else tree_cap_many[i]) * (
+                        factors[TREE, p] / factors[TREE, SIMPLE])
+                    if p == LL128:
+                        cap = min(cap, tree_ll128_cap[i] if two else tree_ll128_cap_many[i])
+                    floor = 2.0 * s / cap
+                    t = lat * 1e-6 + max(t_bw / factor, floor / tree_correction[p, size_step[i]])
+                elif a == TREE:
+                    t = lat * 1e-6 + max(t_bw / factor, 0.0)
+                elif a == RING and p == LL128:
+                    floor = k * (ni - 1) / ni * s / ring_ll128_cap[i] if multi else 0.0
+                    t = lat * 1e-6 + max(t_bw / factor, floor)
+                else:
+                    t = lat * 1e-6 + t_bw / factor
                 if t < best:
                     best = t
                     won = True
@@ -176,4 +195,9 @@ def ring_or_tree_cost(reduce: bool, size, n, g, nodes, safe_ring, safe_tree, tre
                    column(links.net_extra_us, rows, float), column(links.nics, rows, float),
                    column(links.nvlink_like, rows, bool), column(links.nvls, rows, bool),
                    column(links.collnet, rows, bool), column(links.ll128, rows, bool),
+                   column(links.ring_ll128_cap_Bps, rows, float),
+                   column(links.tree_cap_Bps, rows, float),
+                   column(links.tree_cap_many_Bps, rows, float),
+                   column(links.tree_ll128_cap_Bps, rows, float),
+                   column(links.tree_ll128_cap_many_Bps, rows, float),
                    *tables)

@@ -269,6 +269,25 @@ class RunningBest:
                 self.columns[key] = np.zeros(self._allocated, dtype=column.dtype)
             self.columns[key][slots] = column[given]
 
+    def count(self, cells: np.ndarray, ruled_out: Mapping[str, np.ndarray]) -> None:
+        """Candidates ruled out without being built: per rule, how many of each of `cells`
+        (distinct) it ruled out first. They count as evaluated, as `add`'s do."""
+        stored = self.score.shape[0]
+        at = self._counted_at[cells]
+        for name, per_cell in ruled_out.items():
+            count = int(per_cell.sum())
+            self.evaluated += count
+            if count:
+                self.excluded[name] = self.excluded.get(name, 0) + count
+            counts = np.zeros(stored + self.hardware, np.int64)
+            np.add.at(counts, at, per_cell)  # the cells past a pair's stock count together
+            if name in self.ruled_out:
+                self.ruled_out[name] += counts[:stored].astype(np.int32)
+                self.ruled_out_past_stock[name] += counts[stored:]
+            else:
+                self.ruled_out[name] = counts[:stored].astype(np.int32)
+                self.ruled_out_past_stock[name] = counts[stored:]
+
     def _count_ruled_out(self, cell: np.ndarray, ruled_out: Mapping[str, np.ndarray]) -> None:
         """Per rule, the chunk's candidates it ruled out, added per stored cell and, past each
         pair's stock, per pair: one count over the chunk for all rules (a candidate is ruled

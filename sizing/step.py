@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sizing import compute_kernel, explain, kernels, step_kernel
-from sizing.collectives import collective_cost
+from sizing.collectives import _built_once, collective_cost
 from sizing.compute import (
     OPTIMIZER_BYTES_PER_PARAM,
     attention_efficiency,
@@ -253,10 +253,41 @@ def model_rules(model, precision: str, layout: Layout) -> list:
 
 # --------------------------------------------------------------------------- physics
 
-def _lookup_per_key(constants, name, codes, names):
-    """A per-framework (or other keyed) constant for each candidate's code."""
-    table = np.array([constants.per_gpu(name, k) for k in names])
-    return table[np.asarray(codes, int)]
+class _KeyedTables:
+    """The keyed constants compute_side reads of one constants object (per GPU, framework or
+    PCIe generation), each as an array the candidates' codes index, built at its first read."""
+
+    def __init__(self, constants):
+        self.constants = constants
+        self.tables: dict[tuple, np.ndarray] = {}
+
+    def table(self, name: str, names: tuple) -> np.ndarray:
+        """constants.per_gpu(name, k) for each k of `names`."""
+        hit = self.tables.get((name, names))
+        if hit is None:  # a race builds the same table twice, which is harmless
+            hit = self.tables[(name, names)] = np.array(
+                [self.constants.per_gpu(name, k) for k in names])
+        return hit
+
+    def lookup(self, name: str, codes, names: tuple) -> np.ndarray:
+        """A per-framework (or other keyed) constant for each candidate's code."""
+        return self.table(name, names)[np.asarray(codes, int)]
+
+    def per_gpu(self, gpu_ids, n: int):
+        """constants.per_gpu_lookup, through these tables where the candidates' GPUs are
+        factored already (GpuCodes, as _normalise leaves them)."""
+        if isinstance(gpu_ids, GpuCodes):
+            return lambda name: self.table(name, gpu_ids.ids)[gpu_ids.codes]
+        return per_gpu_lookup(self.constants, gpu_ids, n)
+
+
+_KEYED_TABLES: dict[int, tuple[object, dict]] = {}
+
+
+def _keyed_tables(constants) -> _KeyedTables:
+    """The constants object's _KeyedTables, kept for the last few objects (collectives'
+    tables' rule: the prediction intervals' prior draws make new ones at every sizing)."""
+    return _built_once(_KEYED_TABLES, constants, None, lambda: _KeyedTables(constants))
 
 
 def compute_side(c: dict, model, training: Training, constants) -> dict:
@@ -270,25 +301,25 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
     """
     f = np.float64
     n = np.asarray(c["gpus_per_node"]).shape[0]
-    per_gpu = per_gpu_lookup(constants, c.get("gpu_id"), n)
+    keyed = _keyed_tables(constants)
+    per_gpu = keyed.per_gpu(c.get("gpu_id"), n)
     fp32 = training.precision == "fp32"
     peak = c[PEAK_KEYS[training.precision]].astype(f) * 1e12
     peak16 = (c["gpu_fp32_tflops"] if fp32 else c["gpu_bf16_tflops"]).astype(f) * 1e12
     hbm_raw = (c["gpu_memory_bandwidth_gbs"].astype(f) * 1e9
                * per_gpu("hbm_efficiency"))
-    fusion = _lookup_per_key(constants, "framework_nongemm_bytes_factor", c["framework"],
-                             FRAMEWORKS)
+    fusion = keyed.lookup("framework_nongemm_bytes_factor", c["framework"], FRAMEWORKS)
     knee_s = constants.matmul_knee_us * 1e-6
     rates = {"peak16": peak16, "knee_s": knee_s, "hbm": hbm_raw / fusion, "hbm_raw": hbm_raw}
-    host_gbs = _lookup_per_key(constants, "host_link_gbs", np.clip(c["pcie_gen"], 3, 5) - 3,
-                               ("3", "4", "5"))
+    # np.clip's own definition, minimum(maximum(x, 3), 5), at a fraction of its cost
+    host_gbs = keyed.lookup("host_link_gbs", np.minimum(np.maximum(c["pcie_gen"], 3), 5) - 3,
+                            ("3", "4", "5"))
     side = {"peak": peak, "hbm_raw_Bps": hbm_raw, "host_link_Bps": host_gbs * 1e9,
             "activation_parts": activation_parts(model, c, training.precision)}
     if isinstance(model, Transformer):
         emax = (per_gpu("matmul_efficiency")
                 * constants.gemm_shape_efficiency
-                * _lookup_per_key(constants, "framework_gemm_efficiency", c["framework"],
-                                  FRAMEWORKS))
+                * keyed.lookup("framework_gemm_efficiency", c["framework"], FRAMEWORKS))
         # Each candidate's fused kernel at the efficiency its benchmark gives the GPU, at its
         # sequence length per rank (context parallelism splits the sequence).
         rates["attention"] = peak16 * attention_efficiency(
@@ -883,6 +914,14 @@ def estimate_batch(batch: dict, model, training: Training, constants,
     keeps them per cluster); else built here.
     """
     c = _prepared(batch, training, model)
+    peak = c[PEAK_KEYS[training.precision]].astype(np.float64) * 1e12  # compute_side's
+    return {"valid": _valid(c, model, np.isfinite(peak)),
+            **_timed(c, model, training, constants, links)}
+
+
+def _timed(c: dict, model, training: Training, constants, links: Links | None) -> dict:
+    """estimate_batch's columns but `valid`, of the prepared candidates `c`: estimate(), whose
+    configuration validate_layout has checked, reads no validity."""
     gpn = c["gpus_per_node"]
     nodes = c["nodes"]
     gpus = gpn * nodes
@@ -1245,7 +1284,6 @@ def estimate_batch(batch: dict, model, training: Training, constants,
 
     gb = global_batch
     out = {
-        "valid": _valid(c, model, np.isfinite(peak)),
         "step_time_s": step,
         "samples_per_s": gb / step,
         "tokens_per_s": gb * model.seq_len / step if is_tf else np.full(n, np.nan),
@@ -1364,7 +1402,8 @@ def _hardware(cluster: Cluster, constants) -> _Hardware:
 
 
 def estimate(cluster: Cluster, model, training: Training, layout: Layout, constants) -> Estimate:
-    """Evaluate one configuration (the same code as estimate_batch, on length-1 arrays)."""
+    """Evaluate one configuration (the same code as estimate_batch, on length-1 arrays, but
+    for its `valid` column: validate_layout has refused an invalid configuration already)."""
     problems = validate_layout(cluster, model, training, layout)
     if problems:
         raise ValueError("; ".join(f"{f}: {r}" for f, r in problems))
@@ -1372,8 +1411,8 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
     # A shallow copy: the model replaces columns, it never writes into the arrays it is given.
     batch = dict(hardware.columns)
     batch.update(layout_arrays(layout, training))
-    r = {k: val[0] for k, val in estimate_batch(batch, model, training, constants,
-                                                hardware.links).items()}
+    r = {k: val[0] for k, val in _timed(_prepared(batch, training, model), model, training,
+                                        constants, hardware.links).items()}
     memory = {k[len("memory_"):]: (bool(val) if k == "memory_fits" else float(val))
               for k, val in r.items() if k.startswith("memory_")}
     breakdown = {k: float(r[k]) for k in BREAKDOWN_KEYS}

@@ -125,6 +125,26 @@ def nvls_bandwidth_Bps(c: dict, constants) -> np.ndarray:
     return rate * 1e9 * share
 
 
+def nccl_channels(c: dict, node_gbs: np.ndarray) -> np.ndarray:
+    """The channels of NCCL's ring and tree graphs across nodes, per node: one per NIC as NCCL
+    sees them (at most one per GPU) where a NIC carries 25 GB/s or more, two below.
+
+    NCCL's search (src/graph/search.cc at v2.20.3) gives each channel one NIC at the highest
+    rate of its speed array the NIC carries (48 GB/s at most), and does not double the channels
+    on sm80+ GPUs when one carries less than 50 GB/s and there are more than four
+    (ncclTopoDupChannels: 'if (ccMin > 80 && graph->bwIntra < 50.0 && graph->nChannels > 4)
+    return'). Slower NICs carry two channels each (NVIDIA/nccl #527, p4dn: '6 coll channels'
+    over its 3 adapters), each under 12.5 GB/s, below every per-channel ceiling of tuning.cc
+    but Volta's tree beyond two nodes. A node with more NICs than GPUs is AWS's p5:
+    aws-ofi-nccl's RDMA protocol (its default there, src/platform-aws.cpp) groups the NICs
+    beside each GPU into one device of their summed speed (src/nccl_ofi_topo.cpp NIC grouping,
+    src/nccl_ofi_rdma.cpp 'Scale speed by the total number of rails'), so NCCL sees one NIC per
+    GPU, 50 GB/s each."""
+    nics = np.minimum(np.maximum(np.asarray(c["nics_per_node"], float), 1.0),
+                      np.maximum(np.asarray(c["gpus_per_node"], float), 1.0))
+    return np.where(np.asarray(node_gbs, float) / nics >= 25.0, nics, 2.0 * nics)
+
+
 @dataclass(frozen=True)
 class Links:
     """What the collectives of a batch of candidates run on (arrays, one entry per candidate).
@@ -150,6 +170,13 @@ class Links:
     nodes_per_leaf: np.ndarray  # nodes below the spine: a leaf, or a rail-optimised unit
     rail: np.ndarray  # rail-optimised: NIC i of each node on leaf i (else each node on one leaf)
     nics: np.ndarray  # NICs per node
+    # NCCL's per-channel ceilings times its channels (nccl_channels), bytes/s per node: ring
+    # LL128, tree on two nodes and beyond, tree LL128 on two nodes and beyond (tuning.cc)
+    ring_ll128_cap_Bps: np.ndarray
+    tree_cap_Bps: np.ndarray
+    tree_cap_many_Bps: np.ndarray
+    tree_ll128_cap_Bps: np.ndarray
+    tree_ll128_cap_many_Bps: np.ndarray
     nodes_below_core: np.ndarray  # nodes the spine joins (inf: no core tier)
     oversubscription: np.ndarray
     offered: np.ndarray  # share of its NICs' wire rate a node offers the uplinks (offered_share)
@@ -174,6 +201,12 @@ class Links:
         window = (_port_gbps(c) * 1e9 / 8.0 * constants.go_back_n_window_us * 1e-6
                   / constants.roce_packet_bytes)
         node_gbs = node_bandwidth_gbs(c, constants)
+        per_gpu = per_gpu_lookup(constants, c.get("gpu_id"), np.shape(node_gbs)[0])
+        channels = nccl_channels(c, node_gbs) * 1e9
+
+        def cap(name: str) -> np.ndarray:
+            return channels * per_gpu(name)
+
         return cls._stacked(
             node_Bps=node_gbs * 1e9,
             intra_Bps=intra_bandwidth_Bps(c, constants),
@@ -194,6 +227,11 @@ class Links:
             nodes_per_leaf=np.asarray(c["fabric_nodes_per_leaf"], float),
             rail=np.asarray(c.get("fabric_rail", False), bool),
             nics=np.maximum(np.asarray(c["nics_per_node"], float), 1.0),
+            ring_ll128_cap_Bps=cap("nccl_ring_ll128_channel_gbs"),
+            tree_cap_Bps=cap("nccl_tree_channel_gbs"),
+            tree_cap_many_Bps=cap("nccl_tree_channel_gbs_beyond_two_nodes"),
+            tree_ll128_cap_Bps=cap("nccl_tree_ll128_channel_gbs"),
+            tree_ll128_cap_many_Bps=cap("nccl_tree_ll128_channel_gbs_beyond_two_nodes"),
             nodes_below_core=np.asarray(c.get("fabric_nodes_below_core", np.inf), float),
             oversubscription=np.asarray(c["fabric_oversubscription"], float),
             offered=np.asarray(offered_share(c, constants, node_gbs), float),

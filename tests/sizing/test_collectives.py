@@ -61,6 +61,11 @@ def test_busbw_has_the_nccl_tests_shape(cluster_on, constants, fabric, nodes, al
         # NVLS inside the node, then S up to the switch and S back: algbw is the slower of the
         # two at CollNet's protocol share (tuning.cc: 0.85 on Hopper)
         expected = factor * min(links.intra_Bps[0] * 5 / 6, links.node_Bps[0]) * 0.85
+    elif algorithm == "tree" and nodes > 2:
+        # NCCL's per-channel ceiling (tuning.cc perChMaxTreeBws) binds before the wire: eight
+        # channels, one per 400G NIC, of at most 36 GB/s each on an H100
+        expected = min(wire, links.tree_cap_many_Bps[0])
+        assert expected < 0.85 * wire
     else:
         expected = wire
     if nodes > links.nodes_per_leaf[0] and links.ecmp[0]:
@@ -104,7 +109,8 @@ def test_auto_chooses_as_nccls_tuning_model_does_and_pays_the_fill(cluster_on, c
     nodes it picks NVLS-Tree where the fill makes a ring faster, and the collective costs what
     NVLS-Tree costs with the fill."""
     cluster = cluster_on("ib-ndr-400", 2)
-    size = 64.0 * 2**20
+    # 16 MiB: from 32 MiB the ring's LL128, held to NCCL's per-channel ceiling, is the slower
+    size = 16.0 * 2**20
     auto = collective_time("all_reduce", size, cluster, constants)
     nvls_tree = collective_time("all_reduce", size, cluster, constants, "nvls_tree")
     ring = collective_time("all_reduce", size, cluster, constants, "ring")

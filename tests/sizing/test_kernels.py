@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from catalog.shipped import shipped
-from sizing import collectives, kernels
+from sizing import collectives, compute, kernels, step
 from sizing.collectives import CHOSEN, collective_cost
+from sizing.compute import sequence_share
 from sizing.hardware import Cluster, Server
 from sizing.presets import preset_model
 from sizing.step import estimate_batch, layout_arrays
@@ -132,11 +133,16 @@ def test_tables_built_from_constants_keep_a_bounded_number_of_them(constants):
     for k in range(3 * kept):
         draw = replace(constants, nccl_ring_plateau_factor=1.0 + k,
                        nccl_nvls_pipeline=dict(constants.nccl_nvls_pipeline),
-                       nccl_tree_correction=dict(constants.nccl_tree_correction))
+                       nccl_tree_correction=dict(constants.nccl_tree_correction),
+                       flash2_attention_sequence_share={"512": 0.5, "4096": 1.0 + k},
+                       host_link_gbs={"default": 1.0 + k})
         assert collectives._kernel_tables(draw)[4][0] == 1.0 + k
         collectives._tree_correction(draw.nccl_tree_correction, "ll")
+        # compute_side's tables and the attention kernels' sequence shares, each draw's own
+        assert step._keyed_tables(draw).table("host_link_gbs", ("3",))[0] == 1.0 + k
+        assert sequence_share(draw.flash2_attention_sequence_share, 8192.0) == 1.0 + k
     for cache in (collectives._KERNEL_TABLES, collectives._NVLS_TABLES,
-                  collectives._TREE_TABLES):
+                  collectives._TREE_TABLES, step._KEYED_TABLES, compute._SHARE_POINTS):
         assert len(cache) == kept  # owners, each with its parts (protocols, NVLS or its tree)
     # the owner used last stays: the catalog's own constants, read between draws, are kept
     collectives._kernel_tables(constants)

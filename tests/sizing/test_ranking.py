@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from sizing.ranking import (
+    Eligibility,
     RunningBest,
     best_per_group,
     lowest_per_group,
@@ -182,3 +183,32 @@ def test_a_running_best_kept_within_stock_keeps_and_counts_what_a_full_one_does(
     for h in range(hardware):
         for j in range(held[h]):
             assert kept.ruled_out_of(h, j) == full.ruled_out_of(h, j)
+
+
+def test_candidates_counted_without_being_built_count_as_the_same_rows_added():
+    """RunningBest.count (per cell and rule) and add (per row) agree on the counts the result
+    reports: evaluated, excluded by rule, and the ruled out per cell, within stock and past it."""
+    hardware, node_counts = 4, 10
+    usable = np.array([2, 10, 0, 6])
+    held = np.searchsorted(np.arange(1, node_counts + 1), usable, side="right")
+    rng = np.random.default_rng(3)
+    cell = rng.integers(0, hardware * node_counts, 400)
+    first = rng.integers(0, 3, cell.size)  # the rule each row fails first
+    rules = ("invalid_layout", "memory", "stock")
+    by_row, by_cell = (RunningBest(hardware, node_counts, held) for _ in range(2))
+    masks = {name: first == k for k, name in enumerate(rules)}
+    by_row.add(cell, np.full(cell.size, np.inf), np.full(cell.size, np.inf),
+               Eligibility(np.zeros(cell.size, bool),
+                           {n: int(m.sum()) for n, m in masks.items()}, masks),
+               {}, np.zeros(0, np.intp))
+    cells = np.unique(cell)
+    by_cell.count(cells, {n: np.array([np.count_nonzero(m & (cell == c)) for c in cells])
+                          for n, m in masks.items()})
+    assert by_cell.evaluated == by_row.evaluated == cell.size
+    assert by_cell.excluded == by_row.excluded
+    assert list(by_cell.ruled_out) == list(by_row.ruled_out) == list(rules)
+    for name in rules:
+        np.testing.assert_array_equal(by_cell.ruled_out[name], by_row.ruled_out[name])
+        np.testing.assert_array_equal(by_cell.ruled_out_past_stock[name],
+                                      by_row.ruled_out_past_stock[name])
+    assert by_row.ruled_out_past_stock["memory"].sum() > 0  # cells past stock were counted

@@ -50,6 +50,44 @@ def test_chunks_hold_the_candidates_of_one_pass_in_the_same_order(cluster_on):
         np.testing.assert_array_equal(np.concatenate([p.layout[key] for p in parts]), column)
 
 
+def test_runnable_chunks_build_what_runs_within_stock_and_count_the_rest(cluster_on,
+                                                                        constants):
+    """Built: the candidates of `chunks` that are valid, fit in memory and are within their
+    pair's stock, in the same order; counted per cell: the others, by the first rule they
+    fail, so that nothing is lost."""
+    clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
+    model, training = PRESETS["llama-3-70b"].model, Training(512, 1)
+    table = HardwareTable.of(clusters)
+    counts = list(range(1, 13))
+    space = enumeration([c.gpus_per_node for c in clusters], counts, model, training,
+                        LayoutSpace(), False, 2048, table.groups)
+    usable = np.array([9, 4])  # the second pair runs out of stock first
+    full = list(space.chunks(300))
+    built = list(space.runnable_chunks(
+        300, lambda sets: feasibility(table, sets, model, training, constants), usable))
+    assert len(built) == len(full) > 3
+    for whole, part in zip(full, built):
+        found = feasibility(table, whole, model, training, constants)
+        in_stock = whole.nodes <= usable[whole.hardware]
+        keep = np.flatnonzero(found.runnable & in_stock)
+        assert part.size == len(whole)
+        for key in ("hardware", "nodes", "global_batch", "node_index"):
+            np.testing.assert_array_equal(getattr(part.cands, key), getattr(whole, key)[keep])
+        for key, column in whole.layout_of(keep).items():
+            np.testing.assert_array_equal(part.cands.layout_of(np.arange(keep.size))[key],
+                                          column, err_msg=key)
+        # Rows of one set of fabrics share a set, as in the whole chunk.
+        np.testing.assert_array_equal(
+            part.cands.shared_of, np.unique(whole.shared_of[keep], return_inverse=True)[1])
+        cell = whole.hardware * len(counts) + whole.node_index
+        first = np.select([~found.valid, ~found.memory_fits, ~in_stock], [1, 2, 3], 0)
+        for k, rule in enumerate(("invalid_layout", "memory", "stock"), start=1):
+            expected = np.array([np.count_nonzero((cell == c) & (first == k))
+                                 for c in part.cells])
+            np.testing.assert_array_equal(part.ruled_out[rule], expected, err_msg=rule)
+    assert sum(int(p.ruled_out["stock"].sum()) for p in built) > 0
+
+
 def test_validity_memory_and_the_model_on_some_rows_agree_with_one_whole_pass(cluster_on,
                                                                               constants):
     clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
