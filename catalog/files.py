@@ -233,6 +233,11 @@ class ReferenceGpuSchema(GpuSchema):
     """
 
     fp32_tflops = Figure(allow_none=True, validate=POSITIVE)
+    # Volta and Pascal: no BF16 (FP16 only, at bf16_tflops) and no FlashAttention-class kernel.
+    # Only reference GPUs may say so: every GPU the provider sells has both, which the search's
+    # vectorised validity takes for granted.
+    bf16 = Flag(load_default=True)
+    fused_attention = Flag(load_default=True)
 
 
 class NicSchema(StrictSchema):

@@ -109,7 +109,9 @@ def gpu_of(entry: dict[str, Any]) -> GPU:
                memory_gb=float(entry["memory_gb"]),
                memory_bandwidth_gbs=float(entry["memory_bandwidth_gbs"]),
                intra_link=entry["intra_link"], intra_bandwidth_gbs=float(entry["intra_bandwidth_gbs"]),
-               nvlink_sharp=bool(entry.get("nvlink_sharp", False)))
+               nvlink_sharp=bool(entry.get("nvlink_sharp", False)),
+               bf16=bool(entry.get("bf16", True)),
+               fused_attention=bool(entry.get("fused_attention", True)))
 
 
 def server_of(entry: dict[str, Any], gpus: dict[str, GPU]) -> Server:

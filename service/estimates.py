@@ -152,8 +152,8 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
     assumptions: list[str] = []
     cluster = resolve_cluster(snap, doc["cluster"], assumptions)
     model = model_from(doc["workload"])
-    training = training_from(doc["training"])
-    layout = layout_from(doc["layout"], model)
+    training = training_from(doc["training"], cluster.gpu)
+    layout = layout_from(doc["layout"], model, cluster.gpu)
     problems = validate_layout(cluster, model, training, layout)
     if problems:
         raise Invalid.of([(LAYOUT_POINTERS.get(f, f"/layout/{f}"), reason) for f, reason in problems],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from sizing.hardware import GPU
 from sizing.presets import PRESETS
 from sizing.workload import (
     FRAMEWORKS_UNFUSED_ATTENTION,
@@ -29,9 +30,12 @@ def model_from(workload: dict[str, Any]) -> Transformer | GenericModel:
     return GenericModel(**workload["generic"])
 
 
-def training_from(training: dict[str, Any]) -> Training:
+def training_from(training: dict[str, Any], gpu: GPU) -> Training:
+    """The training a request states; unstated, the precision is BF16 mixed precision, or FP16
+    on a GPU without BF16 (V100, P100), as such GPUs train."""
+    precision = training.get("precision") or ("bf16" if gpu.bf16 else "fp16")
     return Training(global_batch=training["global_batch"], micro_batch=training["micro_batch"],
-                    precision=training["precision"])
+                    precision=precision)
 
 
 # ZeRO stage a framework runs unless told otherwise: FSDP shards fully, DDP and Horovod
@@ -39,8 +43,10 @@ def training_from(training: dict[str, Any]) -> Training:
 FRAMEWORK_ZERO_STAGE = {"fsdp": 3, "ddp": 0, "horovod": 0, "mxnet": 0}
 
 
-def layout_from(layout: dict[str, Any], model: Transformer | GenericModel | None = None) -> Layout:
-    """The layout a request states, with the framework's defaults for what it leaves out."""
+def layout_from(layout: dict[str, Any], model: Transformer | GenericModel | None = None,
+                gpu: GPU | None = None) -> Layout:
+    """The layout a request states, with the framework's defaults for what it leaves out (and
+    the GPU's: no fused attention where it has no FlashAttention-class kernel)."""
     values = dict(layout)
     # Unstated: Megatron-Core for transformers, PyTorch DDP for sample-based models. MXNet's
     # ResNet-50 is faster (model.yaml framework_conv_efficiency, its fused batch norm), but
@@ -54,7 +60,8 @@ def layout_from(layout: dict[str, Any], model: Transformer | GenericModel | None
     if values.get("zero_stage") is None:
         values["zero_stage"] = FRAMEWORK_ZERO_STAGE.get(framework, 1)
     if values.get("flash_attention") is None:
-        values["flash_attention"] = framework not in FRAMEWORKS_UNFUSED_ATTENTION
+        values["flash_attention"] = (framework not in FRAMEWORKS_UNFUSED_ATTENTION
+                                     and (gpu is None or gpu.fused_attention))
     if values.get("sequence_parallel") is None:
         values["sequence_parallel"] = framework == "megatron" and values.get("tp", 1) > 1
     return Layout.from_mapping(values)

@@ -219,6 +219,11 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
     add = out.append
     attention = (attention_words(layout.fused_attention_kernel, cluster.gpu, constants)
                  if layout.flash_attention else "unfused attention")
+    if not cluster.gpu.fused_attention:
+        # FlashAttention-2 needs Ampere or later; xFormers' memory-efficient kernel runs on
+        # Volta, but the model has no measured efficiency for it.
+        attention += (f" ({cluster.gpu.name} runs no FlashAttention-class kernel; xFormers-class "
+                      "memory-efficient attention is not priced)")
     add(f"Compute ({layout.framework}): GEMMs at {100 * float(r['compute_efficiency']):.0f}% of "
         f"the {cluster.gpu.name} dense 16-bit peak for this per-GPU work size"
         f"{', linear layers in FP8' if training.precision == 'fp8' else ''}; "

@@ -26,11 +26,19 @@ class GPU:
     intra_bandwidth_gbs: float  # per GPU, one direction, GB/s
     fp32_tflops: float | None = None  # only needed for FP32 training
     nvlink_sharp: bool = False  # NVSwitch with in-switch reduction (NCCL NVLS)
+    # Whether its tensor cores run BF16 (Ampere, sm80, and later; CDNA): without it,
+    # bf16_tflops is the GPU's FP16 rate and only FP16 mixed precision trains at it.
+    bf16: bool = True
+    # Whether FlashAttention-class fused attention runs on it (FlashAttention-2 needs Ampere,
+    # sm80, or later): without it attention is unfused unless a layout states otherwise.
+    fused_attention: bool = True
 
     def peak_tflops(self, precision: str) -> float | None:
-        return {"bf16": self.bf16_tflops, "fp8": self.fp8_tflops, "fp32": self.fp32_tflops}.get(
-            precision
-        )
+        """The dense rate of a precision, None where the GPU cannot train in it: FP16 runs
+        at the 16-bit tensor-core rate bf16_tflops gives (the same for FP16 and BF16 on every
+        GPU that has both)."""
+        return {"bf16": self.bf16_tflops if self.bf16 else None, "fp16": self.bf16_tflops,
+                "fp8": self.fp8_tflops, "fp32": self.fp32_tflops}.get(precision)
 
 
 @dataclass(frozen=True)

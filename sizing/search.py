@@ -19,7 +19,14 @@ from sizing.step import (
     layout_arrays,
     step_floor_batch,
 )
-from sizing.workload import FRAMEWORKS, RECOMPUTE, Layout, Training, Transformer
+from sizing.workload import (
+    FRAMEWORKS,
+    MEGATRON_FSDP_FROM_STAGE,
+    RECOMPUTE,
+    Layout,
+    Training,
+    Transformer,
+)
 
 LAYOUT_NAMES = ("tp", "pp", "ep", "zero_stage", "micro_batch", "recompute", "virtual_stages",
                 "sequence_parallel", "cp", "framework")
@@ -155,9 +162,12 @@ def layout_grid(model, space: LayoutSpace) -> dict[str, np.ndarray]:
         # DDP for data-parallel sample-based models (not MXNet, faster on ResNet-50 but
         # retired by Apache in 2023).
         framework = FRAMEWORKS.index("megatron" if is_tf else "ddp")
+        # Megatron-LM shards gradients or weights with Megatron-FSDP, which runs without
+        # pipeline parallelism (step.layout_rules; source at MEGATRON_FSDP_FROM_STAGE).
         rows = [(t, p, e, z, mb, rc, 1, t > 1, c, framework)
                 for t, p, e, z, mb, rc, c in product(tps, pps, eps, space.zero_stage, mbs, rcs,
-                                                      cps)]
+                                                      cps)
+                if not (is_tf and z >= MEGATRON_FSDP_FROM_STAGE and p > 1)]
     cols = np.array(rows, dtype=float).T
     # Typed once here, as the model reads them, rather than per chunk.
     dtypes = {n: int for n in INTEGER_COLUMNS} | {"sequence_parallel": bool}

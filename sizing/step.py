@@ -34,13 +34,19 @@ from sizing.workload import (
     DEEPSPEED_CODES,
     DEEPSPEED_FRAMEWORKS,
     FRAMEWORK_ATTENTION_KERNEL,
+    FRAMEWORK_MAX_ZERO_STAGE,
     FRAMEWORK_OVERLAPS_GRADIENTS,
     FRAMEWORK_OVERLAPS_PARAM_GATHER,
     FRAMEWORK_SYNCHRONOUS_ZERO3,
     FRAMEWORKS,
+    FRAMEWORKS_TRANSFORMER_ONLY,
+    MAX_ZERO_STAGE_CODES,
+    MEGATRON_CODE,
+    MEGATRON_FSDP_FROM_STAGE,
     OFFLOAD,
     RECOMPUTE,
     SYNCHRONOUS_ZERO3_CODES,
+    TRANSFORMER_ONLY_CODES,
     ZERO_STAGES,
     GenericModel,
     Layout,
@@ -53,7 +59,9 @@ LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_para
                    "offload": 0, "framework": 0, "flash_attention": True,
                    "fused_cross_entropy": False, "fp8_param_gather": False,
                    "grad_bucket_mb": 0.0}
-PEAK_KEYS = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops"}
+# FP16 runs at the 16-bit tensor-core rate, the column bf16 reads (sizing.hardware.GPU).
+PEAK_KEYS = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops",
+             "fp16": "gpu_bf16_tflops"}
 _OVERLAPS = np.array([FRAMEWORK_OVERLAPS_GRADIENTS[f] for f in FRAMEWORKS])
 _PARAM_GATHER = np.array([FRAMEWORK_OVERLAPS_PARAM_GATHER[f] for f in FRAMEWORKS])
 _KERNELS = np.array([ATTENTION_KERNELS.index(FRAMEWORK_ATTENTION_KERNEL[f]) for f in FRAMEWORKS])
@@ -138,6 +146,24 @@ def layout_rules(layout: Layout) -> list:
         problems.append(("zero_stage", (f"{layout.framework} runs pipeline parallelism on "
                                         "DeepSpeed's pipeline engine, which takes ZeRO stage 0 "
                                         "or 1 only")))
+    if layout.zero_stage > FRAMEWORK_MAX_ZERO_STAGE.get(layout.framework, ZERO_STAGES[-1]):
+        # sizing.workload.FRAMEWORK_MAX_ZERO_STAGE gives the source.
+        problems.append(("zero_stage", (f"{layout.framework} shards at most the optimizer "
+                                        "state (ZeRO stage 1); sharding gradients or weights "
+                                        "is FSDP's: framework fsdp")))
+    if (layout.framework == "megatron" and layout.zero_stage >= MEGATRON_FSDP_FROM_STAGE
+            and layout.pp > 1):
+        # sizing.workload.MEGATRON_FSDP_FROM_STAGE gives the source.
+        problems.append(("zero_stage", ("megatron shards gradients or weights with "
+                                        "Megatron-FSDP, which runs without pipeline "
+                                        "parallelism: zero_stage 1 (the distributed optimizer) "
+                                        "with pp > 1")))
+    if layout.sequence_parallel and layout.tp == 1:
+        # Megatron-LM turns it off without tensor parallelism ('Disabling sequence parallelism
+        # because tensor model parallelism is disabled', arguments.py @d98e8a64 line 1436):
+        # stated with tp 1 it describes nothing that runs.
+        problems.append(("sequence_parallel", ("splits the tensor-parallel group's activations "
+                                               "along the sequence: needs tp > 1")))
     return problems
 
 
@@ -162,7 +188,14 @@ def validate_layout(cluster: Cluster, model, training: Training, layout: Layout)
         problems.append(("global_batch",
                          f"{training.global_batch} is not divisible by dp*micro_batch = {unit}"))
     if cluster.gpu.peak_tflops(training.precision) is None:
-        problems.append(("precision", f"{cluster.gpu.name} has no {training.precision} support"))
+        hint = " (train in fp16)" if training.precision == "bf16" else ""
+        problems.append(("precision", (f"{cluster.gpu.name} has no {training.precision} "
+                                       f"support{hint}")))
+    if layout.flash_attention and not cluster.gpu.fused_attention and isinstance(model,
+                                                                                  Transformer):
+        problems.append(("flash_attention", (f"{cluster.gpu.name} runs no FlashAttention-class "
+                                             "kernel (FlashAttention-2 needs Ampere, sm80, or "
+                                             "later): set flash_attention false")))
     problems += model_rules(model, training.precision, layout)
     return problems
 
@@ -175,9 +208,24 @@ def model_rules(model, precision: str, layout: Layout) -> list:
         problems.append(("fp8_param_gather", "only FP8 training has FP8 weights to gather"))
     if isinstance(model, Transformer):
         if not model.tp_divides_heads(layout.tp):
-            problems.append(("tp", f"tp={layout.tp} does not divide {model.heads} heads"))
+            problems.append(("tp", (f"tp={layout.tp} does not divide {model.heads} heads and "
+                                   f"{model.kv_heads} key/value heads")))
         if layout.pp > model.layers:
             problems.append(("pp", f"pp={layout.pp} exceeds {model.layers} layers"))
+        elif not model.chunks_divide_layers(layout.pp, layout.virtual_stages):
+            chunks = layout.pp * layout.virtual_stages
+            problems.append(("virtual_stages", (f"{model.layers} layers (with the embedding "
+                                               "and the loss counted as layers or not) do not "
+                                               "split evenly into pp x virtual_stages = "
+                                               f"{chunks} chunks (Megatron-LM's interleaved "
+                                               "schedule)")))
+        elif (layout.recompute == "full" and layout.recompute_layers
+              and layout.recompute_layers > model.stage_layers(layout.pp, layout.virtual_stages)):
+            most = int(model.stage_layers(layout.pp, layout.virtual_stages))
+            problems.append(("recompute_layers", (f"{layout.recompute_layers} exceeds the {most} "
+                                                 "layers of a model chunk (Megatron-LM's "
+                                                 "--recompute-num-layers: 'between 1 and "
+                                                 "num_layers_per_pipeline_rank')")))
         if not model.ep_divides_experts(layout.ep):
             problems.append(("ep", f"ep={layout.ep} does not divide {model.experts} experts"))
         if layout.dp % layout.ep:
@@ -189,18 +237,19 @@ def model_rules(model, precision: str, layout: Layout) -> list:
             # Engine's DualChunkSwap: sequence lengths divisible by cp_size * 2).
             problems.append(("cp", (f"2 x cp = {2 * layout.cp} does not divide the sequence "
                                    f"length {model.seq_len}")))
-    elif isinstance(model, GenericModel) and (layout.tp != 1 or layout.pp != 1 or layout.ep != 1
-                                              or layout.cp != 1):
-        problems.append(("tp", "a generic model supports data parallelism only"))
-    if layout.framework in FRAMEWORK_SYNCHRONOUS_ZERO3:
-        if not isinstance(model, Transformer):
-            problems.append(("framework", (f"{layout.framework} is Megatron-LM's transformer "
-                                           "code; a sample-based model runs on ddp, horovod "
-                                           "or mxnet")))
-        elif model.experts > 1:
-            problems.append(("framework", (f"{layout.framework} has no mixture-of-experts "
-                                           "layers (Megatron-LM of 2021 had none, and "
-                                           "DeepSpeed's ZeRO-3 refuses MoE)")))
+    elif isinstance(model, GenericModel):
+        # Each degree that splits the model is named where it is stated.
+        problems += [(name, "a generic model supports data parallelism only")
+                     for name in ("tp", "pp", "cp", "ep") if getattr(layout, name) != 1]
+    if layout.framework in FRAMEWORKS_TRANSFORMER_ONLY and not isinstance(model, Transformer):
+        problems.append(("framework", (f"{layout.framework} runs Megatron-LM's transformer "
+                                       "code; a sample-based model runs on ddp, fsdp, "
+                                       "deepspeed, horovod or mxnet")))
+    if (layout.framework in FRAMEWORK_SYNCHRONOUS_ZERO3 and isinstance(model, Transformer)
+            and model.experts > 1):
+        problems.append(("framework", (f"{layout.framework} has no mixture-of-experts "
+                                       "layers (Megatron-LM of 2021 had none, and "
+                                       "DeepSpeed's ZeRO-3 refuses MoE)")))
     return problems
 
 
@@ -375,11 +424,20 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
         # Load-balanced causal CP splits the sequence into 2 x cp chunks; cp 1 splits nothing
         # (validate_layout's rule: an odd sequence length runs without CP).
         valid &= ~((v > 1) & (pp == 1)) & ((cp == 1) | (np.fmod(model.seq_len, 2 * cp) == 0))
+        valid &= (pp <= model.layers) & model.chunks_divide_layers(pp, v)
+        layers = c["recompute_layers"]
+        if (layers != 0).any():  # rare: read where some row sets it
+            valid &= (layers == 0) | (layers <= model.stage_layers(pp, v))
     else:
         valid &= (tp == 1) & (pp == 1) & (ep == 1) & (cp == 1)
     framework = np.asarray(c["framework"], int)
     valid &= ~(DEEPSPEED_CODES[framework] & (pp > 1) & (zero >= 2))
-    if not isinstance(model, Transformer) or model.experts > 1:
+    valid &= zero <= MAX_ZERO_STAGE_CODES[framework]
+    valid &= ~((framework == MEGATRON_CODE) & (zero >= MEGATRON_FSDP_FROM_STAGE) & (pp > 1))
+    valid &= ~(np.asarray(c["sequence_parallel"], bool) & (tp == 1))
+    if not isinstance(model, Transformer):
+        valid &= ~TRANSFORMER_ONLY_CODES[framework]
+    elif model.experts > 1:
         valid &= ~SYNCHRONOUS_ZERO3_CODES[framework]
     # Hybrid sharding and offload are rare: their rules are read where some row sets them.
     shard_group = c["shard_group"]

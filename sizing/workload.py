@@ -7,10 +7,11 @@ from typing import Any
 
 import numpy as np
 
-# Training precisions the model knows; the catalog's GPUs declare peaks for the first two,
-# which are the ones the API offers.
-PRECISIONS = ("bf16", "fp8", "fp32")
-OFFERED_PRECISIONS = PRECISIONS[:2]
+# Training precisions the model knows; the catalog's GPUs declare peaks for bf16 and fp8,
+# and fp16 (mixed precision with loss scaling, as GPUs without BF16 train: V100, P100) runs
+# at the same 16-bit rate and bytes as bf16. The API offers all but fp32.
+PRECISIONS = ("bf16", "fp8", "fp32", "fp16")
+OFFERED_PRECISIONS = ("bf16", "fp8", "fp16")
 # Activation recomputation modes; arrays of the vectorised model carry their index.
 RECOMPUTE = ("none", "selective", "full")
 ZERO_STAGES = (0, 1, 2, 3)
@@ -40,6 +41,29 @@ FRAMEWORK_SYNCHRONOUS_ZERO3 = {"megatron-deepspeed-2021"}
 # Both sets by FRAMEWORKS code, for the arrays the vectorised model carries.
 DEEPSPEED_CODES = np.array([f in DEEPSPEED_FRAMEWORKS for f in FRAMEWORKS])
 SYNCHRONOUS_ZERO3_CODES = np.array([f in FRAMEWORK_SYNCHRONOUS_ZERO3 for f in FRAMEWORKS])
+# Frameworks that run Megatron-LM's model code, which builds transformers only (GPTModel,
+# BertModel, T5Model): a sample-based model such as a CNN runs on ddp, fsdp, deepspeed,
+# horovod or mxnet.
+FRAMEWORKS_TRANSFORMER_ONLY = ("megatron", "megatron-deepspeed", "megatron-deepspeed-2021")
+TRANSFORMER_ONLY_CODES = np.array([f in FRAMEWORKS_TRANSFORMER_ONLY for f in FRAMEWORKS])
+# The highest ZeRO stage a framework has: PyTorch DDP replicates the model and shards at most
+# the optimizer state (torch.distributed.optim.ZeroRedundancyOptimizer, 'shards optimizer
+# states across distributed data-parallel processes'); sharding gradients and parameters is
+# FSDP's (ShardingStrategy.SHARD_GRAD_OP, FULL_SHARD): the fsdp framework.
+FRAMEWORK_MAX_ZERO_STAGE = {"ddp": 1}
+MAX_ZERO_STAGE_CODES = np.array([FRAMEWORK_MAX_ZERO_STAGE.get(f, ZERO_STAGES[-1])
+                                 for f in FRAMEWORKS])
+# Megatron-LM's ZeRO stages above 1 are Megatron-FSDP (--use-megatron-fsdp with
+# --data-parallel-sharding-strategy optim_grads or optim_grads_params; its distributed
+# optimizer is stage 1), which runs without pipeline parallelism: Megatron-FSDP v2 raises
+# 'MFSDP v2 does not currently support: ... pipeline_model_parallel_size'
+# (megatron/core/distributed/fsdp/mcore_fsdp_adapter.py @d98e8a64 line 629), PyTorch FSDP2
+# under Megatron-LM asserts '--use-torch-fsdp2 is not supported with pipeline parallelism'
+# (megatron/training/arguments.py @d98e8a64 line 1035), and v1's one hook in the schedules is
+# in forward_backward_no_pipelining (pipeline_parallel/schedules.py), none of Megatron-LM's
+# tests running it with pp > 1.
+MEGATRON_FSDP_FROM_STAGE = 2
+MEGATRON_CODE = FRAMEWORKS.index("megatron")
 # Frameworks that run no fused attention kernel unless a layout says so: FlashAttention (Dao
 # et al. 2022, arXiv:2205.14135) came after the 2021 runs megatron-deepspeed-2021 describes.
 FRAMEWORKS_UNFUSED_ATTENTION = {"megatron-deepspeed-2021"}
@@ -154,9 +178,38 @@ class Transformer:
     dropout: bool = True
 
     def tp_divides_heads(self, tp):
-        """Tensor parallelism splits attention heads evenly or not at all (arrays too). fmod is
-        zero exactly where the remainder is, at half its cost on float arrays."""
-        return np.fmod(np.asarray(self.heads), np.asarray(tp)) == 0
+        """Tensor parallelism splits the query heads and the key/value heads evenly or not at
+        all (arrays too): Megatron-Core requires num_query_groups divisible by the
+        tensor-parallel size (transformer_config.py @core_v0.15.0 line 758, 'num_query_groups
+        ... must be a multiple of tensor_model_parallel_size'). From core_v0.16.0 (PR #2565)
+        it also runs a tp that is a multiple of the KV heads by replicating them on each rank;
+        the model prices kv_heads / tp of the KV projections per rank, not the replicas, so
+        such a layout stays refused. fmod is zero exactly where the remainder is, at half its
+        cost on float arrays."""
+        tp = np.asarray(tp)
+        return (np.fmod(np.asarray(self.heads), tp) == 0) & (np.fmod(np.asarray(self.kv_heads), tp)
+                                                             == 0)
+
+    def stage_layers(self, pp, virtual_stages):
+        """The most layers one model chunk holds (arrays too): an uneven pipeline without
+        interleaving gives its first stages one more (Megatron-LM's
+        --decoder-first-pipeline-num-layers and --decoder-last-pipeline-num-layers)."""
+        return np.ceil(self.layers / (np.asarray(pp, float) * np.asarray(virtual_stages, float)))
+
+    def chunks_divide_layers(self, pp, virtual_stages):
+        """Whether the interleaved schedule's pp x virtual_stages chunks hold the same number of
+        layers (arrays too): Megatron-LM asserts 'number of layers of the model must be
+        divisible pipeline model parallel size' and 'number of layers per pipeline stage must be
+        divisible number of layers per virtual pipeline stage' (megatron/training/arguments.py
+        @d98e8a64 lines 968-973), the layers counting the embedding and the loss as one more
+        each where --account-for-embedding-in-pipeline-split and
+        --account-for-loss-in-pipeline-split say so (transformer_config.py @d98e8a64 lines
+        2387-2414: Llama 3.1 405B's 126 layers run as 128 over pp 8 x vp 8). Without
+        interleaving an uneven split is allowed (--decoder-first/last-pipeline-num-layers)."""
+        v = np.asarray(virtual_stages)
+        chunks = np.asarray(pp) * v
+        split = [np.fmod(self.layers + counted, chunks) == 0 for counted in (0, 1, 2)]
+        return (v == 1) | split[0] | split[1] | split[2]
 
     def ep_divides_experts(self, ep):
         """Expert parallelism places whole experts on each rank (arrays too)."""

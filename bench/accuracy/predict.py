@@ -13,8 +13,8 @@ from sizing.step import estimate, validate_layout
 from sizing.workload import GenericModel, Layout, Training, Transformer
 
 # The source's precision -> the model's: FP16 and BF16 mixed precision run at one 16-bit
-# tensor-core rate on every GPU in the catalog (V100 and P100 have FP16 only).
-PRECISIONS = {"fp16": "bf16", "bf16": "bf16", "fp8": "fp8", "fp32": "fp32"}
+# tensor-core rate on every GPU that has both; V100 and P100 have FP16 only and refuse bf16.
+PRECISIONS = {"fp16": "fp16", "bf16": "bf16", "fp8": "fp8", "fp32": "fp32"}
 LAYOUT_FIELDS = {f.name for f in fields(Layout)}
 # The framework a spec cites -> the model's profile and whether its attention is fused
 # (FlashAttention-class kernels). Megatron-LM of 2020-2022 (Narayanan 2021, Korthikanti 2022,

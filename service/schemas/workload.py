@@ -17,6 +17,7 @@ from sizing.workload import (
     OFFLOAD,
     RECOMPUTE,
     ZERO_STAGES,
+    Transformer,
 )
 
 __all__ = ["GenericModelSchema", "LayoutSchema", "Strict", "TrainingSchema", "TransformerSchema",
@@ -92,13 +93,20 @@ class WorkloadSchema(Strict):
             raise ma.ValidationError("give exactly one of preset, transformer or generic", "preset")
         if "seq_len" in data and "preset" not in data:
             raise ma.ValidationError("only overrides a preset's sequence length", "seq_len")
+        if "seq_len" in data and not isinstance(PRESETS[data["preset"]].model, Transformer):
+            raise ma.ValidationError(f"{data['preset']} is not a transformer: it has no sequence",
+                                     "seq_len")
 
 
 class TrainingSchema(Strict):
     global_batch = f.Integer(required=True, validate=v.Range(min=1, max=10_000_000),
                                      metadata={"description": "Samples (sequences) per optimizer step"})
     micro_batch = f.Integer(load_default=1, validate=v.Range(min=1, max=4096))
-    precision = ma.fields.String(load_default="bf16", validate=v.OneOf(OFFERED_PRECISIONS))
+    precision = ma.fields.String(
+        validate=v.OneOf(OFFERED_PRECISIONS),
+        metadata={"description": "Mixed precision: bf16, fp8 (linear layers in FP8, where the "
+                                 "GPU has it) or fp16 (as GPUs without BF16 train, V100 and "
+                                 "P100). Default: bf16, or fp16 on a GPU without BF16"})
 
 
 class LayoutSchema(Strict):

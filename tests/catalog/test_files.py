@@ -16,6 +16,7 @@ from catalog.files import (
     read_catalog,
     read_reference_systems,
 )
+from catalog.shipped import shipped
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "catalog" / "data"
 
@@ -464,3 +465,21 @@ def test_a_reference_system_figure_needs_a_source(reference_dir: Path) -> None:
 
     error = _reference_refused(reference_dir)
     assert (error.file, error.field) == (REFERENCE_FILE, "nics_per_node")
+
+
+def test_a_sold_gpu_cannot_be_said_to_lack_bf16(catalog_dir: Path) -> None:
+    """Only reference GPUs (V100, P100) may lack BF16 or FlashAttention: the search's
+    vectorised validity takes both for granted on every GPU the provider sells."""
+    gpus = _read(catalog_dir, "gpus.yaml")
+    gpus["gpus"][0]["bf16"] = False
+    _write(catalog_dir, "gpus.yaml", gpus)
+
+    error = _refused(catalog_dir)
+    assert (error.file, error.field) == ("gpus.yaml", "bf16")
+
+
+def test_reference_gpus_without_bf16_say_so() -> None:
+    reference = shipped().reference_gpus
+    assert not reference["v100-sxm3-32gb"].bf16 and not reference["v100-sxm3-32gb"].fused_attention
+    assert reference["a100-40gb-sxm"].bf16 and reference["a100-40gb-sxm"].fused_attention
+    assert all(gpu.bf16 and gpu.fused_attention for gpu in shipped().gpus.values())

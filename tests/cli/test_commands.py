@@ -310,7 +310,8 @@ def test_a_layout_the_model_cannot_take_is_the_api_problem_naming_its_flag(gpu_s
                      "--tp", "3")
     assert ran.code == 1 and ran.out == ""
     assert ran.error_lines() == [
-        "Error: --tp (layout.tp): tp=3 does not divide 32 heads (422 impossible_request)"]
+        ("Error: --tp (layout.tp): tp=3 does not divide 32 heads and 8 key/value heads "
+             "(422 impossible_request)")]
 
 
 @pytest.mark.parametrize("flags, named", [

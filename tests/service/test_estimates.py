@@ -50,10 +50,14 @@ def test_fabric_order_holds_and_widens_with_nodes(client):
 
 
 def test_tensor_parallel_across_nodes_is_flagged_and_slower(client):
-    inside = estimate(client, layout={"dp": 8, "tp": 8, "pp": 1, "zero_stage": 2,
-                                      "sequence_parallel": True}).get_json()
-    across = estimate(client, layout={"dp": 4, "tp": 16, "pp": 1, "zero_stage": 2,
-                                      "sequence_parallel": True}).get_json()
+    # Llama 3 70B's dimensions with 16 key/value heads, which tp 16 splits (its own 8 do not).
+    kv16 = {"transformer": {"layers": 80, "hidden": 8192, "heads": 64, "kv_heads": 16,
+                            "ffn_hidden": 28672, "vocab": 128256, "seq_len": 8192,
+                            "gated_mlp": True, "tied_embeddings": False, "dropout": False}}
+    inside = estimate(client, workload=kv16, layout={"dp": 8, "tp": 8, "pp": 1, "zero_stage": 2,
+                                                     "sequence_parallel": True}).get_json()
+    across = estimate(client, workload=kv16, layout={"dp": 4, "tp": 16, "pp": 1, "zero_stage": 2,
+                                                     "sequence_parallel": True}).get_json()
     assert across["step_time_s"] > inside["step_time_s"]
     assert "spans nodes" in across["bottleneck"] or any("exceeds" in a for a in across["assumptions"])
 

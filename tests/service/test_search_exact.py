@@ -133,7 +133,10 @@ def test_the_communication_floor_leaves_out_rows_compute_alone_would_time(snap, 
                         lambda *rows_of_a_chunk, bound: sizing_run.throughput_bound(
                             *rows_of_a_chunk))
     compute_only = search(small, request, lambda _f: None)
-    assert floored.tally.timed < 0.8 * compute_only.tally.timed, name
+    # How many it rules out depends on the grid: 405B's share fell from 40% to 8% when the
+    # grid stopped trying Megatron-FSDP with pipeline stages, whose exposed gathers the floor
+    # priced, and so it is no fixed margin.
+    assert floored.tally.timed < compute_only.tally.timed, name
     assert shown_result(floored, today) == shown_result(compute_only, today)
 
 

@@ -87,7 +87,9 @@ def wide_layouts(rng, clusters, transformer: bool):
         layout = Layout(dp=cluster.gpus // (tp * pp * cp), tp=tp, pp=pp, cp=cp,
                         ep=int(rng.choice([1, 2, 8])) if transformer else 1, zero_stage=zero,
                         virtual_stages=1 if pp == 1 else int(rng.integers(1, 3)),
-                        sequence_parallel=bool(rng.integers(0, 2)),
+                        # Drawn for every row (the draws that follow stay as they were),
+                        # kept where there is a tensor-parallel group to split.
+                        sequence_parallel=bool(rng.integers(0, 2)) and tp > 1,
                         framework=FRAMEWORKS[int(rng.integers(len(FRAMEWORKS)))],
                         recompute=RECOMPUTE[int(rng.integers(0, 3))],
                         shard_group=int(rng.choice([0, 0, 2, 8])) if zero else 0,

@@ -2,6 +2,7 @@ from enum import StrEnum
 
 class SizingRequestPrecision(StrEnum):
     BF16 = "bf16"
+    FP16 = "fp16"
     FP8 = "fp8"
 
     def __str__(self) -> str:

@@ -26,12 +26,13 @@ class Training:
         Attributes:
             global_batch (int): Samples (sequences) per optimizer step
             micro_batch (int | Unset):  Default: 1.
-            precision (TrainingPrecision | Unset):  Default: TrainingPrecision.BF16.
+            precision (TrainingPrecision | Unset): Mixed precision: bf16, fp8 (linear layers in FP8, where the GPU has it)
+                or fp16 (as GPUs without BF16 train, V100 and P100). Default: bf16, or fp16 on a GPU without BF16
      """
 
     global_batch: int
     micro_batch: int | Unset = 1
-    precision: TrainingPrecision | Unset = TrainingPrecision.BF16
+    precision: TrainingPrecision | Unset = UNSET
 
 
 
