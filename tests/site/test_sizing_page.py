@@ -329,6 +329,11 @@ def test_a_cnn_is_sized_by_epochs_over_its_dataset(live_server, browser, artifac
     submit_and_wait_for_results(driver)
     assert css(driver, "#config-rows tr.config-row"), rendered_problem(driver)
     assert "samples/s" in by_id(driver, "config-rows").text
+    # One node uses no fabric: its row says so instead of naming the one the API lists.
+    one_node = css(driver, '#config-rows tr.config-row[data-nodes="1"]')
+    assert one_node, "a one-node H100 row is expected for ResNet-50 at 1-4 nodes"
+    for row in one_node:
+        assert "one node, no fabric" in row.text and "GbE" not in row.text
     screenshot(driver, artifacts / "14-cnn-epochs-desktop.png", DESKTOP)
 
     # Back to a transformer: tokens again.

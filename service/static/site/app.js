@@ -687,7 +687,7 @@
     section.hidden = false;
     $("results-title").textContent = configs.length ? "Ranked configurations (" + configs.length + ")" : "No configuration fits";
     $("results-summary").textContent = configs.length ?
-      "Rank 1: " + configs[0].nodes + " × " + configs[0].server.name + " on " + configs[0].fabric.name +
+      "Rank 1: " + configs[0].nodes + " × " + configs[0].server.name + " " + onFabric(configs[0]) +
       ", " + pct(configs[0].scaling_efficiency, 0) + " scaling efficiency, " + duration(configs[0].time_to_train_hours) +
       ", " + money(configs[0].price.monthly, configs[0].price.currency) + " per month." +
       (result.rank_stability ? " " + result.rank_stability : "") :
@@ -746,7 +746,10 @@
       var rank = text("span", String(c.rank), "rank-badge");
       cell(row, "Rank", rank);
       cell(row, "Server", withSub(c.server.name, c.gpu));
-      cell(row, "Fabric", withSub(c.fabric.name, c.fabric.rdma ? (c.fabric.gpudirect_rdma ? "RDMA, GPUDirect" : "RDMA") : "no RDMA"));
+      row.setAttribute("data-nodes", c.nodes);
+      // One node's GPUs talk inside the server: the fabric the API names is not used or billed.
+      cell(row, "Fabric", c.nodes === 1 ? withSub("—", "one node, no fabric") :
+        withSub(c.fabric.name, c.fabric.rdma ? (c.fabric.gpudirect_rdma ? "RDMA, GPUDirect" : "RDMA") : "no RDMA"));
       cell(row, "Nodes (GPUs)", withSub(c.nodes + " (" + c.gpus + ")",
         c.hot_spare_nodes ? "+ " + c.hot_spare_nodes + " hot spare" : null), "num");
       cell(row, "Scaling efficiency", withSub(pct(c.scaling_efficiency),
@@ -884,6 +887,11 @@
     return wrap;
   }
 
+  // "on <fabric>", or, for one node, that no fabric is used (the API still names one).
+  function onFabric(c) {
+    return c.nodes === 1 ? "(one node, no fabric)" : "on " + c.fabric.name;
+  }
+
   function fabricName(id, advice) {
     var found = (advice.comparison || []).filter(function (c) { return c.fabric === id; })[0];
     return found ? found.fabric_name : id;
@@ -973,7 +981,7 @@
     clearErrors($("quote-form"), "quote-error-summary", "quote-error-list");
     $("quote-title").textContent = "Request a quote for rank " + c.rank;
     $("quote-config").textContent = c.nodes + " × " + c.server.name + " (" + c.gpus + " GPUs)" +
-      (c.hot_spare_nodes ? " and " + c.hot_spare_nodes + " hot spare nodes" : "") + " on " + c.fabric.name +
+      (c.hot_spare_nodes ? " and " + c.hot_spare_nodes + " hot spare nodes" : "") + " " + onFabric(c) +
       ", " + money(c.price.total, c.price.currency) + " for the training (" + billed(c.price) + ", term " +
       (state.request.term || "monthly") + "), the total the quote will show before tax.";
     $("quote-title").focus();
@@ -1069,7 +1077,7 @@
     box.appendChild(heading);
     var dl = text("dl", null, "kv");
     [["Status", q.status], ["Valid until", q.valid_until],
-     ["Configuration", q.configuration.nodes + " × " + q.configuration.server.name + " on " + q.configuration.fabric.name],
+     ["Configuration", q.configuration.nodes + " × " + q.configuration.server.name + " " + onFabric(q.configuration)],
      ["Term", q.term + ", billed " + (q.totals.hours_billed ? q.totals.hours_billed.toLocaleString("en-US") + " hours on demand" :
        q.totals.months_billed + " month" + (q.totals.months_billed > 1 ? "s" : ""))],
      ["Customer", q.customer.name + (q.customer.company ? ", " + q.customer.company : "") + " (" + (q.customer.country || "–") + ")" +
