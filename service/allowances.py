@@ -3,7 +3,7 @@ account's sizings may be queued or running at once."""
 
 from __future__ import annotations
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from catalog.snapshot import Snapshot
@@ -16,6 +16,14 @@ from service.sizing_request import SizingRequest
 ACTIVE = ("queued", "running")
 # A sizing of the allowed size finishes in seconds; a client past the cap retries after this.
 ACTIVE_RETRY_AFTER_S = 5
+# Built once: constructing these statements cost more of a submission than running them.
+# Locks the account's row (the whole file under SQLite) until the creating commit.
+_LOCK_ACCOUNT = (update(Account).where(Account.id == bindparam("account_id"))
+                 .values(name=Account.name))
+# The account's active sizings, and those its publishable keys made.
+_COUNT_ACTIVE = (select(func.count(), func.count().filter(Sizing.origin == "page"))
+                 .select_from(Sizing)
+                 .where(Sizing.account_id == bindparam("account_id"), Sizing.status.in_(ACTIVE)))
 
 
 def search_allowance(principal: Principal, config: Config) -> int:
@@ -45,18 +53,14 @@ def hold_active_slot(session: Session, principal: Principal, config: Config) -> 
     """Refuse (429) a sizing past the account's caps, counting the one this transaction has
     just written (sizings.stage); else hold its place until the caller's commit, which
     follows at once, so concurrent requests of one account are counted one after another."""
-    # Locks the account's row (the whole file under SQLite) until the creating commit. Each
-    # count is its own statement after the lock, so it sees what the lock's last holder
-    # committed.
+    # The count is its own statement after the lock, so it sees what the lock's last holder
+    # committed (one statement's snapshot is taken before it waits for the lock).
     # On the session's connection: the ORM's statement path would look for loaded objects to
     # update, and there are none to care about here.
     connection = session.connection()
-    connection.execute(update(Account).where(Account.id == principal.account_id)
-                       .values(name=Account.name))
-    page = Sizing.origin == "page"
-    active, from_page = connection.execute(
-        select(func.count(), func.count().filter(page)).select_from(Sizing)
-        .where(Sizing.account_id == principal.account_id, Sizing.status.in_(ACTIVE))).one()
+    account = {"account_id": principal.account_id}
+    connection.execute(_LOCK_ACCOUNT, account)
+    active, from_page = connection.execute(_COUNT_ACTIVE, account).one()
     caps = [(active, config.active_sizings_per_account, "the account")]
     if principal.publishable:
         caps.append((from_page, config.active_sizings_from_publishable_keys,
