@@ -10,6 +10,7 @@ from kombu.exceptions import KombuError
 from kombu.exceptions import OperationalError as BrokerOperationalError
 from redis.exceptions import RedisError
 
+from service.broker import TRANSPORT
 from service.config import Config
 from service.observability import REQUEST_ID
 
@@ -35,6 +36,8 @@ def celery_init_app(app: Flask, config: Config) -> Celery:
     celery = Celery(app.import_name, task_cls=FlaskTask)
     celery.conf.update(
         broker_url=config.broker_url,
+        # Redis through service.broker's transport (one client per channel); memory:// as is.
+        **({"broker_transport": TRANSPORT} if config.redis_url else {}),
         task_always_eager=config.tasks_eager,
         task_eager_propagates=False,
         task_ignore_result=True,
