@@ -3,6 +3,8 @@ channel, and a channel whose pool is replaced gets a client of the new pool."""
 
 from __future__ import annotations
 
+import json
+
 import redis
 
 from service.broker import Channel
@@ -38,4 +40,7 @@ def test_sends_arrive_on_one_client_per_channel(tmp_path, monkeypatch):
             channel._disconnect_pools()
             assert channel._create_client() is not first
     assert broker.llen("celery") == 3
+    # Celery's protocol 2, as a worker reads it: the task, its id argument, its repr.
+    headers = json.loads(broker.lindex("celery", -1))["headers"]
+    assert headers["task"] == "tasks.run_sizing" and headers["argsrepr"] == "('a',)"
     broker.flushdb()
