@@ -5,8 +5,8 @@ server, no network), as that bench serves them: GET /v1/catalog/servers and POST
 /v1/estimates embedded (SQLite file, no broker), POST /v1/sizings on PostgreSQL (a throwaway
 database) with a private Redis for the broker and the rate limits. After a warm-up, it counts
 the SQL statements the engine executed, the transactions it committed, its pool checkouts
-(each a ping on PostgreSQL) and the Redis round trips (one per command, one per pipeline) per
-request, times the requests (wall clock, and this process's CPU: the test client's share
+(on PostgreSQL each a look at the socket, no round trip) and the Redis round trips (one per
+command, one per pipeline) per request, times the requests (wall clock, and this process's CPU: the test client's share
 included, the database's and Redis's not), and prints the functions with the most cumulative
 time under cProfile. Run: `.venv/bin/python bench/request_profile.py [--top N] [--only ...]
 [--sort tottime]`.
@@ -38,8 +38,8 @@ WARMUP, REQUESTS = 30, 300
 
 
 class Counts:
-    """SQL statements, transactions committed, pool checkouts (each a ping on PostgreSQL,
-    pool_pre_ping) and Redis round trips since the last reset."""
+    """SQL statements, transactions committed, pool checkouts (on PostgreSQL each a look at
+    the socket, service.db) and Redis round trips since the last reset."""
 
     def __init__(self) -> None:
         self.reset()
