@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, insert, or_, select, text, update
+from sqlalchemy import and_, or_, select, text, update
 from sqlalchemy.orm import Session, make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -18,20 +18,17 @@ from service.pagination import listing, newest_first
 from service.records import FINAL_STATES, Sizing, new_id
 
 RUN_SIZING = "tasks.run_sizing"
-# Built once, and run on the session's connection: the ORM's flush of one new object cost
-# several times the statement.
-_INSERT = insert(Sizing)
 
 
 def stage(session: Session, request_doc: dict[str, Any], principal: Principal,
-          claim: Claim | None, catalog_version_id: int) -> tuple[Sizing, str]:
-    """Write the record in the session's transaction, not yet committed (`commit_and_send`).
+          claim: Claim | None, catalog_version_id: int) -> tuple[Sizing, str, dict[str, Any]]:
+    """The record, its client secret and its columns, for allowances.hold_active_slot to write
+    in the session's transaction, counted with the account's active sizings under its lock;
+    committed by `commit_and_send`.
 
-    Written before the account's caps are checked (allowances.hold_active_slot), so the lock
-    that check takes is held for the count and the commit only. Returns the record and its
-    client secret, which exists in plain text only in this answer. An Idempotency-Key's claim
-    is completed in the same transaction. The sizing runs on the catalog version its request
-    was checked against.
+    The client secret exists in plain text only in this answer. An Idempotency-Key's claim is
+    completed in the same transaction. The sizing runs on the catalog version its request was
+    checked against.
     """
     secret, secret_sha256 = client_secrets.new()
     now = utcnow()
@@ -46,14 +43,13 @@ def stage(session: Session, request_doc: dict[str, Any], principal: Principal,
               "dispatched_at": None if tasks_run_here() else now, "started_at": None,
               "heartbeat_at": None, "finished_at": None, "attempts": 0,
               "cancel_requested": False}
-    session.connection().execute(_INSERT, values)
-    # The record as written, in the session as if loaded: nothing left for a flush to write.
+    # The record as it is written, in the session as if loaded: nothing left for a flush.
     sizing = Sizing(**values, result=None, error=None)
     make_transient_to_detached(sizing)
     session.add(sizing)
     if claim:
         claim.complete(sizing.id, 202, secret)
-    return sizing, secret
+    return sizing, secret, values
 
 
 def commit_and_send(session: Session, sizing: Sizing) -> Sizing:
