@@ -10,6 +10,7 @@ so a busy moment of the shared machine slows both sides of a ratio alike.
 """
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -51,7 +52,10 @@ def against_floor(floor_port: int, port: int, method: str, path: str, *, body=No
     return {"pair": pair, "rounds": rounds}
 
 
-def measure(requests: int = 1000) -> dict:
+ENDPOINTS = ("catalog_servers", "estimates", "sizings")
+
+
+def measure(requests: int = 1000, only: tuple[str, ...] = ENDPOINTS) -> dict:
     per_round = max(100, requests // ROUNDS)
     out = {"workers": WORKERS, "threads": THREADS, "clients": CLIENTS, "rounds": ROUNDS,
            "per_round": per_round}
@@ -61,31 +65,42 @@ def measure(requests: int = 1000) -> dict:
                           workers=WORKERS, threads=THREADS)
         floor.start(probe="/ping")
         try:
-            sqlite_url = f"sqlite:///{workdir / 'bench.sqlite3'}"
-            key = prepare(sqlite_url)
-            api = ApiServer(workdir, service_env(sqlite_url, None, **LOAD_TEST_ENV),
-                            workers=WORKERS, threads=THREADS)
-            try:
-                api.start()
-                out["catalog_servers"] = against_floor(floor.port, api.port, "GET",
-                                                       "/v1/catalog/servers", key=key,
-                                                       requests=per_round)
-                out["estimates"] = against_floor(floor.port, api.port, "POST", "/v1/estimates",
-                                                 body=ESTIMATE, key=key, requests=per_round)
-            finally:
-                api.stop()
+            if {"catalog_servers", "estimates"} & set(only):
+                sqlite_url = f"sqlite:///{workdir / 'bench.sqlite3'}"
+                key = prepare(sqlite_url)
+                api = ApiServer(workdir, service_env(sqlite_url, None, **LOAD_TEST_ENV),
+                                workers=WORKERS, threads=THREADS)
+                try:
+                    api.start()
+                    if "catalog_servers" in only:
+                        out["catalog_servers"] = against_floor(floor.port, api.port, "GET",
+                                                               "/v1/catalog/servers", key=key,
+                                                               requests=per_round)
+                    if "estimates" in only:
+                        out["estimates"] = against_floor(floor.port, api.port, "POST",
+                                                         "/v1/estimates", body=ESTIMATE, key=key,
+                                                         requests=per_round)
+                finally:
+                    api.stop()
 
-            with deployed_api(workdir, WORKERS, THREADS) as (api, key):
-                out["sizings"] = against_floor(floor.port, api.port, "POST", "/v1/sizings",
-                                               body=SIZING, key=key, requests=per_round)
+            if "sizings" in only:
+                with deployed_api(workdir, WORKERS, THREADS) as (api, key):
+                    out["sizings"] = against_floor(floor.port, api.port, "POST", "/v1/sizings",
+                                                   body=SIZING, key=key, requests=per_round)
         finally:
             floor.stop()
     return out
 
 
 def main():
-    m = measure()
-    for name in ("catalog_servers", "estimates", "sizings"):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=ENDPOINTS, action="append",
+                        help="an endpoint to load (repeatable); all three by default")
+    parser.add_argument("--requests", type=int, default=1000,
+                        help="requests per side, split over the rounds")
+    args = parser.parse_args()
+    m = measure(args.requests, tuple(args.only or ENDPOINTS))
+    for name in (n for n in ENDPOINTS if n in m):
         pair = m[name]["pair"]
         print(f"{name:16} median {pair.a.median:6.0f} req/s (best {pair.a.best:.0f}) against a floor "
               f"of {pair.b.median:.0f} (best {pair.b.best:.0f}): {pair.ratio_median:.2f}x "

@@ -5,10 +5,11 @@ server, no network), as that bench serves them: GET /v1/catalog/servers and POST
 /v1/estimates embedded (SQLite file, no broker), POST /v1/sizings on PostgreSQL (a throwaway
 database) with a private Redis for the broker and the rate limits. After a warm-up, it counts
 the SQL statements the engine executed, the transactions it committed, its pool checkouts
-(each a ping on PostgreSQL) and the Redis round trips (one per command, one per pipeline) per
-request, times the requests (wall clock, and this process's CPU: the test client's share
+(on PostgreSQL each a look at the socket, no round trip) and the Redis round trips (one per
+command, one per pipeline) per request, times the requests (wall clock, and this process's CPU: the test client's share
 included, the database's and Redis's not), and prints the functions with the most cumulative
-time under cProfile. Run: `.venv/bin/python bench/request_profile.py [--top N] [--only ...]`.
+time under cProfile. Run: `.venv/bin/python bench/request_profile.py [--top N] [--only ...]
+[--sort tottime]`.
 """
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ WARMUP, REQUESTS = 30, 300
 
 
 class Counts:
-    """SQL statements, transactions committed, pool checkouts (each a ping on PostgreSQL,
-    pool_pre_ping) and Redis round trips since the last reset."""
+    """SQL statements, transactions committed, pool checkouts (on PostgreSQL each a look at
+    the socket, service.db) and Redis round trips since the last reset."""
 
     def __init__(self) -> None:
         self.reset()
@@ -91,7 +92,8 @@ def load_config(**values) -> dict:
     )} | values
 
 
-def profile(app, key: str, name: str, method: str, path: str, body, top: int, status: int) -> None:
+def profile(app, key: str, name: str, method: str, path: str, body, top: int, status: int,
+            sort: str = "cumulative") -> None:
     client = app.test_client()
     headers = {"Authorization": f"Bearer {key}"}
 
@@ -120,7 +122,7 @@ def profile(app, key: str, name: str, method: str, path: str, body, top: int, st
     profiler.disable()
     out = io.StringIO()
     stats = pstats.Stats(profiler, stream=out)
-    stats.sort_stats("cumulative").print_stats(top)
+    stats.sort_stats(sort).print_stats(top)
     print("\n".join(line for line in out.getvalue().splitlines()[6:] if line.strip()))
 
 
@@ -128,6 +130,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=45, help="functions shown per endpoint")
     parser.add_argument("--only", choices=("catalog", "estimates", "sizings"), action="append")
+    parser.add_argument("--sort", choices=("cumulative", "tottime"), default="cumulative",
+                        help="order of the profile's functions: with their callees, or without")
     args = parser.parse_args()
     only = set(args.only or ("catalog", "estimates", "sizings"))
     with tempfile.TemporaryDirectory(prefix="sizing-request-profile-") as tmp:
@@ -138,10 +142,10 @@ def main() -> None:
             app = create_app(Config(database_url=sqlite_url, **load_config()))
             if "catalog" in only:
                 profile(app, key, "GET /v1/catalog/servers", "GET", "/v1/catalog/servers", None,
-                        args.top, 200)
+                        args.top, 200, args.sort)
             if "estimates" in only:
                 profile(app, key, "POST /v1/estimates", "POST", "/v1/estimates", ESTIMATE,
-                        args.top, 200)
+                        args.top, 200, args.sort)
             with app.app_context():
                 db.engine().dispose()
         if "sizings" in only:
@@ -152,7 +156,8 @@ def main() -> None:
                 key = prepare(database_url)
                 app = create_app(Config(database_url=database_url, redis_url=redis_server.url,
                                         tasks_eager=False, **load_config()))
-                profile(app, key, "POST /v1/sizings", "POST", "/v1/sizings", SIZING, args.top, 202)
+                profile(app, key, "POST /v1/sizings", "POST", "/v1/sizings", SIZING, args.top, 202,
+                        args.sort)
                 with app.app_context():
                     db.engine().dispose()
             finally:

@@ -10,6 +10,7 @@ from kombu.exceptions import KombuError
 from kombu.exceptions import OperationalError as BrokerOperationalError
 from redis.exceptions import RedisError
 
+from service.broker import TRANSPORT
 from service.config import Config
 from service.observability import REQUEST_ID
 
@@ -35,6 +36,8 @@ def celery_init_app(app: Flask, config: Config) -> Celery:
     celery = Celery(app.import_name, task_cls=FlaskTask)
     celery.conf.update(
         broker_url=config.broker_url,
+        # Redis through service.broker's transport (one client per channel); memory:// as is.
+        **({"broker_transport": TRANSPORT} if config.redis_url else {}),
         task_always_eager=config.tasks_eager,
         task_eager_propagates=False,
         task_ignore_result=True,
@@ -68,8 +71,11 @@ def send_task(name: str, *args) -> bool:
         celery.tasks[name].apply(args=args, headers={"request_id": REQUEST_ID.get()})
         return True
     try:
+        # The arguments are ids: their repr is what Celery's size-bounded saferepr would
+        # make of them, at a fraction of its cost.
         celery.send_task(name, args=args, headers={"request_id": REQUEST_ID.get()}, retry=True,
-                         retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2})
+                         retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2},
+                         argsrepr=repr(args), kwargsrepr="{}")
     except (KombuError, BrokerOperationalError, RedisError, OSError) as exc:
         log.warning("broker unavailable, %s(%s) left queued: %s", name, args, exc)
         return False

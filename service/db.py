@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+import select
 
 from flask import Flask, current_app, g
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 log = logging.getLogger(__name__)
@@ -26,8 +27,22 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    # pre_ping lets a pooled connection notice a database restart and reconnect.
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+    engine = create_engine(url, pool_size=5, max_overflow=10)
+    event.listen(engine, "checkout", _refuse_if_closed_by_server)
+    return engine
+
+
+def _refuse_if_closed_by_server(dbapi_connection, _record, _proxy) -> None:
+    """A pooled connection the server closed (a restart, a terminated backend) is replaced at
+    checkout, without the round trip of a ping.
+
+    An idle connection between transactions has nothing to read; one the server let go of has
+    its last words (a FATAL notice) or the end of the stream waiting. DisconnectionError makes
+    the pool drop it and check out another, or connect anew.
+    """
+    readable, _, _ = select.select([dbapi_connection.fileno()], [], [], 0)
+    if readable:
+        raise DisconnectionError("the server closed this pooled connection")
 
 
 def init_db(app: Flask, url: str) -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
-from catalog.offer import HardwareFilter, emptying_filters, sellable_pairs
+from catalog.offer import HardwareFilter, Sellable, emptying_filters, sellable_pairs
 from catalog.snapshot import Snapshot
 from service.workloads import layout_from, model_from
 from sizing.policy import SizingPolicy
@@ -15,6 +16,13 @@ from sizing.step import layout_rules, model_rules
 from sizing.workload import GenericModel, Layout, Training, Transformer
 
 Problems = list[tuple[str, str]]  # (JSON pointer, what to change)
+# Distinct (servers' GPUs per node, node range, model, layout space) whose search sizes are
+# kept: a size is a few hundred bytes of key, and most questionnaires are a preset over a
+# handful of node ranges.
+SEARCH_SIZES_KEPT = 1024
+# Offers kept across requests, by snapshot, hardware filter and region (each a few pairs).
+OFFERS_KEPT = 1024
+_offers: dict[tuple[int, HardwareFilter, str], tuple[Snapshot, Sellable]] = {}
 
 
 @dataclass(frozen=True)
@@ -112,15 +120,29 @@ class SizingRequest:
         """The largest batch a layout may round the default up to (a given batch is kept)."""
         return self.training(policy).global_batch * policy.max_batch_growth
 
+    def offer(self, snap: Snapshot) -> Sellable:
+        """catalog.offer.sellable_pairs for this request, worked out once per snapshot, hardware
+        filter and region: a snapshot never changes, and the offer walks every pairing of it."""
+        key = (id(snap), self.hardware, self.region)
+        kept = _offers.get(key)
+        # The snapshot is kept with its offer, so its id cannot be another snapshot's.
+        if kept is not None and kept[0] is snap:
+            return kept[1]
+        offer = sellable_pairs(snap, self.hardware, self.region)
+        if len(_offers) >= OFFERS_KEPT:
+            _offers.clear()
+        _offers[key] = (snap, offer)
+        return offer
+
     def hardware_pairs(self, snap: Snapshot) -> int:
         """How many server and fabric pairs the offer can sell this request."""
-        return len(sellable_pairs(snap, self.hardware, self.region).pairs)
+        return len(self.offer(snap).pairs)
 
     def search_size(self, snap: Snapshot) -> int:
         """The candidates the search will enumerate (the search's own count, before it runs)."""
-        pairs = sellable_pairs(snap, self.hardware, self.region).pairs
-        return search_size([snap.servers[s].gpus_per_node for s, _ in pairs], self.node_counts,
-                           self.model, self.layout)
+        pairs = self.offer(snap).pairs
+        return counted_search_size(tuple(snap.servers[s].gpus_per_node for s, _ in pairs),
+                                   self.node_counts, self.model, self.layout)
 
     def problems(self, snap: Snapshot) -> Problems:
         """What no configuration of this catalog could satisfy, each with what to change."""
@@ -146,7 +168,7 @@ class SizingRequest:
             # The rules a pinned layout keeps whatever it runs on (its dp comes from the GPUs).
             out += [(f"/layout/{name}", reason) for name, reason in
                     layout_rules(fixed) + model_rules(self.model, self.precision, fixed)]
-        pairs = sellable_pairs(snap, wanted, self.region).pairs
+        pairs = self.offer(snap).pairs
         if not out and fixed and pairs and not self.search_size(snap):
             # The search builds no candidate: the pinned degrees suit no GPU count of the range.
             gpus_per_node = sorted({snap.servers[s].gpus_per_node for s, _ in pairs})
@@ -162,6 +184,15 @@ class SizingRequest:
                 notes["precision"] = f" (fp8 needs a GPU with FP8: {', '.join(fp8)})"
             out += [(f"/{name}", detail + notes.get(name, "")) for name in names]
         return out
+
+
+@lru_cache(maxsize=SEARCH_SIZES_KEPT)
+def counted_search_size(gpus_per_node: tuple[int, ...], node_counts: tuple[int, ...],
+                        model: Transformer | GenericModel, space: LayoutSpace) -> int:
+    """sizing.search.search_size, kept per distinct argument: a pure count of frozen values,
+    which costs about a millisecond (it walks every GPU count's layouts), asked at every
+    submission before the allowance and again by an impossible-layout check."""
+    return search_size(gpus_per_node, node_counts, model, space)
 
 
 def unfit_degrees(fixed: Layout, gpus_per_node: list[int],

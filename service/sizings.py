@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, or_, select, text, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
 from catalog.tables import utcnow
@@ -15,32 +15,41 @@ from service.accounts import Principal
 from service.celery_app import send_task, tasks_run_here
 from service.idempotency import Claim
 from service.pagination import listing, newest_first
-from service.records import FINAL_STATES, Sizing
+from service.records import FINAL_STATES, Sizing, new_id
 
 RUN_SIZING = "tasks.run_sizing"
 
 
 def stage(session: Session, request_doc: dict[str, Any], principal: Principal,
-          claim: Claim | None, catalog_version_id: int) -> tuple[Sizing, str]:
-    """Write the record in the session's transaction, not yet committed (`commit_and_send`).
+          claim: Claim | None, catalog_version_id: int) -> tuple[Sizing, str, dict[str, Any]]:
+    """The record, its client secret and its columns, for allowances.hold_active_slot to write
+    in the session's transaction, counted with the account's active sizings under its lock;
+    committed by `commit_and_send`.
 
-    Written before the account's caps are checked (allowances.hold_active_slot), so the lock
-    that check takes is held for the count and the commit only. Returns the record and its
-    client secret, which exists in plain text only in this answer. An Idempotency-Key's claim
-    is completed in the same transaction. The sizing runs on the catalog version its request
-    was checked against.
+    The client secret exists in plain text only in this answer. An Idempotency-Key's claim is
+    completed in the same transaction. The sizing runs on the catalog version its request was
+    checked against.
     """
     secret, secret_sha256 = client_secrets.new()
-    sizing = Sizing(request=request_doc, account_id=principal.account_id, api_key_id=principal.key_id,
-                    client_secret_sha256=secret_sha256, origin=client_secrets.origin(principal),
-                    catalog_version_id=catalog_version_id,
-                    # Stamped with the send that follows its commit (commit_and_send).
-                    dispatched_at=None if tasks_run_here() else utcnow())
+    now = utcnow()
+    # Every column, as the model's defaults would fill it in; the result and the error are
+    # left out, so they are SQL NULL (a None given to a JSON column is stored as JSON null).
+    values = {"id": new_id(), "request": request_doc, "account_id": principal.account_id,
+              "api_key_id": principal.key_id, "client_secret_sha256": secret_sha256,
+              "origin": client_secrets.origin(principal), "status": "queued",
+              "progress": 0.0, "catalog_version_id": catalog_version_id,
+              "created_at": now, "updated_at": now,
+              # Stamped with the send that follows its commit (commit_and_send).
+              "dispatched_at": None if tasks_run_here() else now, "started_at": None,
+              "heartbeat_at": None, "finished_at": None, "attempts": 0,
+              "cancel_requested": False}
+    # The record as it is written, in the session as if loaded: nothing left for a flush.
+    sizing = Sizing(**values, result=None, error=None)
+    make_transient_to_detached(sizing)
     session.add(sizing)
-    session.flush()
     if claim:
         claim.complete(sizing.id, 202, secret)
-    return sizing, secret
+    return sizing, secret, values
 
 
 def commit_and_send(session: Session, sizing: Sizing) -> Sizing:

@@ -134,9 +134,9 @@ class Sizings(MethodView):
                                   "; ".join(f"{p}: {d}" for p, d in problems),
                                   errors=[{"pointer": p, "detail": d} for p, d in problems])
                 allowances.check_search_size(snap, asked, principal, settings())
-                sizing, secret = sizings.stage(session, document, principal, held,
-                                               snap.version_id)
-                allowances.hold_active_slot(session, principal, settings())
+                sizing, secret, record = sizings.stage(session, document, principal, held,
+                                                       snap.version_id)
+                allowances.hold_active_slot(session, principal, settings(), record)
                 sizings.commit_and_send(session, sizing)
         sizing = wait_for(sizing, requested_wait())
         # Shown in this answer (and its Idempotency-Key's replays) only; the record keeps a digest.

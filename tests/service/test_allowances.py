@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
+import redis
 
 from service import accounts, db
 from service.records import Sizing
 from tests.conftest import authorised, build_app
 from tests.service.test_errors import assert_problem
+from tests.settings import REDIS_HOST, REDIS_PORT
 
 PAGE_DEFAULT = {"workload": {"preset": "llama-3-8b"}, "tokens": 1e12,
                 "nodes": {"min": 1, "max": 16}}
@@ -128,13 +130,9 @@ def test_prefer_wait_is_capped_and_needs_a_free_slot(tmp_path):
 
 
 def test_concurrent_sizings_of_one_account_fill_its_cap_exactly(empty_database_url):
-    """Each request writes its record, then locks the account and counts: however the
+    """Each request locks the account, then writes its record and counts: however the
     requests interleave, exactly the cap's number are accepted."""
     import threading
-
-    import redis
-
-    from tests.settings import REDIS_HOST, REDIS_PORT
 
     url = f"redis://{REDIS_HOST}:{REDIS_PORT}/13"
     redis.Redis.from_url(url).flushdb()
@@ -159,3 +157,27 @@ def test_concurrent_sizings_of_one_account_fill_its_cap_exactly(empty_database_u
     with app.app_context():
         assert db.session().query(Sizing).count() == 3
         db.engine().dispose()
+
+
+def test_each_cap_counts_the_sizing_being_written_on_each_database(empty_database_url):
+    # PostgreSQL writes the record and counts in one statement, whose count cannot see the row
+    # it writes; SQLite counts after the write. Either way the caps hold exactly.
+    # Sent to a broker no worker reads, so every sizing stays queued.
+    app = build_app(empty_database_url, active_sizings_per_account=3,
+                    active_sizings_from_publishable_keys=2,
+                    redis_url=f"redis://{REDIS_HOST}:{REDIS_PORT}/11", tasks_eager=False)
+    with app.app_context():
+        session = db.session()
+        account_id = accounts.create_account(session, "exact caps").id
+        page, server = (authorised(app, accounts.create_key(session, account_id, kind=kind)[1])
+                        for kind in ("publishable", "secret"))
+    assert [page.post("/v1/sizings", json=SMALL).status_code for _ in range(2)] == [202, 202]
+    assert_problem(page.post("/v1/sizings", json=SMALL), 429, "too_many_active_sizings")
+    assert server.post("/v1/sizings", json=SMALL).status_code == 202
+    refused = server.post("/v1/sizings", json=SMALL)
+    assert_problem(refused, 429, "too_many_active_sizings")
+    assert "the account" in refused.get_json()["detail"]
+    with app.app_context():
+        assert db.session().query(Sizing).filter_by(account_id=account_id).count() == 3
+        db.engine().dispose()
+    redis.Redis(host=REDIS_HOST, port=REDIS_PORT, db=11).flushdb()

@@ -9,7 +9,7 @@ import time
 
 import pytest
 import redis
-from sqlalchemy import create_engine, event, update
+from sqlalchemy import create_engine, event, func, select, update
 from sqlalchemy.orm import Session
 
 from catalog.changes import apply_changes
@@ -187,3 +187,24 @@ def test_a_listing_is_read_once_per_version_and_a_new_version_is_listed_at_once(
                                          "available_nodes": before + 1}]}, "hot path test")
         other.get_bind().dispose()
     assert h100_stock() == before + 1
+
+
+def test_the_staged_record_is_the_record_written(database_url):
+    # The submission writes the record with one statement and keeps the object it wrote: every
+    # column of it is what the database holds, result and error SQL NULL.
+    app = build_app(database_url, redis_url=f"redis://{REDIS_HOST}:{REDIS_PORT}/13",
+                    tasks_eager=False)
+    response = authorised(app).post("/v1/sizings", json=SIZING)
+    assert response.status_code == 202, response.get_json()
+    sizing_id = response.get_json()["id"]
+    with app.app_context():
+        row = db.session().execute(select(Sizing.__table__).where(
+            Sizing.id == sizing_id)).mappings().one()
+        assert row["result"] is None and row["error"] is None
+        assert row["status"] == "queued" and row["attempts"] == 0 and row["progress"] == 0.0
+        assert row["dispatched_at"] is not None and row["created_at"] == row["updated_at"]
+        assert db.session().scalar(select(func.count()).select_from(Sizing).where(
+            Sizing.result.is_(None), Sizing.id == sizing_id)) == 1
+        db.engine().dispose()
+    assert response.get_json()["status"] == "queued"
+    assert response.get_json()["created_at"]

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+from catalog.offer import sellable_pairs
 from service.schemas.sizings import SizingRequestSchema
 from service.sizing_request import SizingRequest
 from sizing.presets import IMAGENET_1K_IMAGES
+from sizing.search import search_size
 
 
 def request(**body) -> SizingRequest:
@@ -37,3 +41,28 @@ def test_problems_name_every_field_to_change(snap):
     pointers = [p for p, _ in r.problems(snap)]
     assert pointers == ["/region", "/currency", "/gpu_models/1", "/layout/tp"]
     assert request(workload={"preset": "llama-3-8b"}, tokens=1e10).problems(snap) == []
+
+
+def test_the_kept_search_size_and_offer_are_what_the_search_and_the_catalog_count(snap):
+    # The same counts whether worked out afresh or kept from an earlier request of the shape.
+    for body in ({"workload": {"preset": "llama-3-8b"}, "tokens": 1e10},
+                 {"workload": {"preset": "llama-3-70b"}, "tokens": 1e12,
+                  "nodes": {"min": 2, "max": 40}, "gpu_models": ["h100-sxm"]},
+                 {"workload": {"preset": "llama-3-8b"}, "tokens": 1e10,
+                  "layout": {"tp": 4, "pp": 2}}):
+        for _ in range(2):
+            r = request(**body)
+            offer = sellable_pairs(snap, r.hardware, r.region)
+            assert r.offer(snap) == offer
+            assert r.search_size(snap) == search_size(
+                [snap.servers[s].gpus_per_node for s, _ in offer.pairs], r.node_counts,
+                r.model, r.layout) > 0
+
+
+def test_an_offer_is_kept_per_snapshot(snap):
+    r = request(workload={"preset": "llama-3-8b"}, tokens=1e10)
+    assert r.offer(snap).pairs
+    # Another snapshot (a new catalog version) with nothing to sell gets an offer of its own.
+    bare = dataclasses.replace(snap, pairings={})
+    assert r.offer(bare).pairs == ()
+    assert r.offer(snap) == sellable_pairs(snap, r.hardware, r.region)
