@@ -148,9 +148,13 @@ def layout_rules(layout: Layout) -> list:
                                         "or 1 only")))
     if layout.zero_stage > FRAMEWORK_MAX_ZERO_STAGE.get(layout.framework, ZERO_STAGES[-1]):
         # sizing.workload.FRAMEWORK_MAX_ZERO_STAGE gives the source.
+        most = FRAMEWORK_MAX_ZERO_STAGE[layout.framework]
         problems.append(("zero_stage", (f"{layout.framework} shards at most the optimizer "
                                         "state (ZeRO stage 1); sharding gradients or weights "
-                                        "is FSDP's: framework fsdp")))
+                                        "is FSDP's: framework fsdp") if most else
+                                       (f"{layout.framework} replicates the optimizer state and "
+                                        "reduces gradients only: zero_stage 0, or framework "
+                                        "deepspeed or fsdp to shard")))
     if (layout.framework == "megatron" and layout.zero_stage >= MEGATRON_FSDP_FROM_STAGE
             and layout.pp > 1):
         # sizing.workload.MEGATRON_FSDP_FROM_STAGE gives the source.
@@ -220,12 +224,13 @@ def model_rules(model, precision: str, layout: Layout) -> list:
                                                f"{chunks} chunks (Megatron-LM's interleaved "
                                                "schedule)")))
         elif (layout.recompute == "full" and layout.recompute_layers
-              and layout.recompute_layers > model.stage_layers(layout.pp, layout.virtual_stages)):
-            most = int(model.stage_layers(layout.pp, layout.virtual_stages))
+              and layout.recompute_layers > model.stage_layers(layout.pp, 1)):
+            most = int(model.stage_layers(layout.pp, 1))
             problems.append(("recompute_layers", (f"{layout.recompute_layers} exceeds the {most} "
-                                                 "layers of a model chunk (Megatron-LM's "
+                                                 "layers of a pipeline stage (Megatron-LM's "
                                                  "--recompute-num-layers: 'between 1 and "
-                                                 "num_layers_per_pipeline_rank')")))
+                                                 "num_layers_per_pipeline_rank'; a model chunk "
+                                                 "recomputes at most its own layers)")))
         if not model.ep_divides_experts(layout.ep):
             problems.append(("ep", f"ep={layout.ep} does not divide {model.experts} experts"))
         if layout.dp % layout.ep:
@@ -427,7 +432,7 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
         valid &= (pp <= model.layers) & model.chunks_divide_layers(pp, v)
         layers = c["recompute_layers"]
         if (layers != 0).any():  # rare: read where some row sets it
-            valid &= (layers == 0) | (layers <= model.stage_layers(pp, v))
+            valid &= (layers == 0) | (layers <= model.stage_layers(pp, 1))
     else:
         valid &= (tp == 1) & (pp == 1) & (ep == 1) & (cp == 1)
     framework = np.asarray(c["framework"], int)

@@ -49,8 +49,10 @@ TRANSFORMER_ONLY_CODES = np.array([f in FRAMEWORKS_TRANSFORMER_ONLY for f in FRA
 # The highest ZeRO stage a framework has: PyTorch DDP replicates the model and shards at most
 # the optimizer state (torch.distributed.optim.ZeroRedundancyOptimizer, 'shards optimizer
 # states across distributed data-parallel processes'); sharding gradients and parameters is
-# FSDP's (ShardingStrategy.SHARD_GRAD_OP, FULL_SHARD): the fsdp framework.
-FRAMEWORK_MAX_ZERO_STAGE = {"ddp": 1}
+# FSDP's (ShardingStrategy.SHARD_GRAD_OP, FULL_SHARD): the fsdp framework. Horovod's
+# DistributedOptimizer all-reduces the gradients into every rank's own optimizer, and MXNet's
+# KVStore pushes and pulls whole gradients and weights: neither shards anything (ZeRO 0).
+FRAMEWORK_MAX_ZERO_STAGE = {"ddp": 1, "horovod": 0, "mxnet": 0}
 MAX_ZERO_STAGE_CODES = np.array([FRAMEWORK_MAX_ZERO_STAGE.get(f, ZERO_STAGES[-1])
                                  for f in FRAMEWORKS])
 # Megatron-LM's ZeRO stages above 1 are Megatron-FSDP (--use-megatron-fsdp with
