@@ -176,7 +176,7 @@ def mfu_text(e: Estimate) -> str:
 
 def model_and_hardware_rates(e: Estimate) -> str:
     """The rates behind the MFU (model FLOPs, in both conventions), the rate the GPUs run at
-    (the FLOPs their kernels execute) and Megatron's count (model FLOPs with the full score
+    (the FLOPs their kernels execute) and Narayanan et al. 2021's count (model FLOPs with the full score
     matrix, plus recomputation), each named by what it counts."""
     model, causal = figure(e.model_tflops_per_gpu), figure(e.model_tflops_per_gpu_causal)
     executed, counted = figure(e.executed_tflops_per_gpu), figure(e.achieved_tflops_per_gpu)
@@ -186,7 +186,7 @@ def model_and_hardware_rates(e: Estimate) -> str:
     if executed != model:
         shown += f"; {executed} hardware TFLOPS (executed by the kernels)"
     if counted != model:
-        shown += f"; {counted} as Megatron counts them (full matrix, with recomputation)"
+        shown += f"; {counted} as Narayanan et al. 2021 count them (full matrix, with recomputation)"
     return shown
 
 

@@ -206,7 +206,7 @@ def test_estimate_prints_both_mfu_conventions_and_each_rate_by_what_it_counts(gp
     assert f"; {executed} hardware TFLOPS (executed by the kernels)" in rates
     if recompute == "full":
         assert counted != model
-        assert f"{counted} as Megatron counts them (full matrix, with recomputation)" in rates
+        assert f"{counted} as Narayanan et al. 2021 count them (full matrix, with recomputation)" in rates
     else:
         assert counted == model and "Megatron" not in rates
     row = next(csv.DictReader(io.StringIO(gpu_sizing(*args, "--csv").out)))

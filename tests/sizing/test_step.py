@@ -730,7 +730,7 @@ def test_executed_tflops_count_what_the_kernels_run_not_the_masked_half(cluster_
     peak = cluster.gpu.peak_tflops("bf16")
     for e in (full, none):
         assert e.model_tflops_per_gpu_causal < e.executed_tflops_per_gpu < peak
-        # Megatron's count takes the whole matrix with recomputation: above what runs.
+        # Narayanan et al. 2021's count takes the whole matrix with recomputation: above what runs.
         assert e.executed_tflops_per_gpu < e.achieved_tflops_per_gpu
     assert full.executed_tflops_per_gpu < full.model_tflops_per_gpu
     # Recomputation is work the GPUs execute and the model FLOPs leave out.
