@@ -156,8 +156,9 @@ def _latency_us(op, algorithm, protocol, shape: _Shape, links: Links, constants)
     pci, nvlink = _lookup(hw, f"pci.{key}"), _lookup(hw, f"nvlink.{key}")
     inter = _lookup(hw, f"net.{key}") + links.net_extra_us
     if protocol == "simple":
-        # tuning.cc: 'Also add the flush extra latency': Simple pays the net's latency twice
-        inter = inter + links.net_extra_us
+        # tuning.cc: 'Also add the flush extra latency': Simple pays the latency the net
+        # transport reports twice (Links.flush_extra_us: none for NCCL's own IB and sockets)
+        inter = inter + links.flush_extra_us
     base = _lookup(constants.nccl_base_latency_us, key)
     multi, g = shape.multi, shape.g
     if algorithm == "ring":

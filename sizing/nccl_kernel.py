@@ -21,8 +21,8 @@ LL, LL128, SIMPLE = range(3)
 
 @kernel
 def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_step,
-            intra_Bps, nvls_Bps, net_extra_us, nics, nvlink_like, nvls, collnet, ll128,
-            ring_ll128_cap, tree_cap, tree_cap_many, tree_ll128_cap, tree_ll128_cap_many,
+            intra_Bps, nvls_Bps, net_extra_us, flush_extra_us, nics, nvlink_like, nvls, collnet,
+            ll128, ring_ll128_cap, tree_cap, tree_cap_many, tree_ll128_cap, tree_ll128_cap_many,
             latency_us, ring_intra_us, factors, tree_correction, scalars, nvls_steps,
             tree_steps):
     """Time and algorithm code of each candidate (sizing.collectives.collective_cost's
@@ -99,7 +99,7 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
                 pci, nvlink = latency_us[a, p, 0], latency_us[a, p, 1]
                 net_lat = latency_us[a, p, 2] + net_extra_us[i]
                 if p == SIMPLE:
-                    net_lat = net_lat + net_extra_us[i]
+                    net_lat = net_lat + flush_extra_us[i]
                 base = latency_us[a, p, 3]
                 if a == RING:
                     lat = (base + intra_steps * ring_intra_us[p, row]
@@ -192,7 +192,8 @@ def ring_or_tree_cost(reduce: bool, size, n, g, nodes, safe_ring, safe_tree, tre
                    column(g, rows, float), column(nodes, rows, float),
                    column(safe_ring, rows, float), tree, depth, step,
                    column(links.intra_Bps, rows, float), column(links.nvls_Bps, rows, float),
-                   column(links.net_extra_us, rows, float), column(links.nics, rows, float),
+                   column(links.net_extra_us, rows, float),
+                   column(links.flush_extra_us, rows, float), column(links.nics, rows, float),
                    column(links.nvlink_like, rows, bool), column(links.nvls, rows, bool),
                    column(links.collnet, rows, bool), column(links.ll128, rows, bool),
                    column(links.ring_ll128_cap_Bps, rows, float),

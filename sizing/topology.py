@@ -158,6 +158,9 @@ class Links:
     hop_intra_s: np.ndarray | float  # one point-to-point message inside a node
     hop_inter_s: np.ndarray  # one point-to-point message across nodes
     net_extra_us: np.ndarray  # fabric latency beyond NCCL's InfiniBand 'net' figures
+    # the latency the net transport reports to NCCL, which tuning.cc adds again to Simple's
+    # per-step latency for the receive flush (see Links.of)
+    flush_extra_us: np.ndarray
     nvlink_like: np.ndarray  # intra-node steps priced at NCCL's NVLink latency (else PCI)
     nvls: np.ndarray  # NVSwitch with in-switch reduction
     collnet: np.ndarray  # SHARP in-network reduction on the fabric
@@ -195,6 +198,13 @@ class Links:
         staged = np.where(rdma & ~gdr, constants.host_staging_latency_us, 0.0)
         net_extra = np.maximum(np.asarray(c["fabric_latency_us"], float)
                                - constants.nccl_net_reference_latency_us, 0.0) + staged
+        # tuning.cc adds the net's reported latency (graph->latencyInter) a second time for
+        # Simple ('Also add the flush extra latency'). NCCL's own IB verbs and socket
+        # transports report none (net_ib.cc, net_socket.cc: 'props->latency = 0; // Not set'):
+        # InfiniBand, RoCE and TCP pay their extra latency once. An RDMA fabric of the
+        # Ethernet kind runs through a net plugin (EFA: aws-ofi-nccl, whose platform file
+        # declares a latency to NCCL), priced at the fabric's own figure.
+        plugin_latency = (kind == FABRIC_KINDS.index("ethernet")) & rdma
         selective = np.asarray(c.get("fabric_selective_repeat", False), bool)
         # Go-back-N resends what the sender put on its own port since the lost packet: the
         # bandwidth-delay product of the port's rate, a quarter at 100G of 400G's.
@@ -214,6 +224,7 @@ class Links:
             hop_intra_s=constants.intra_latency_us * 1e-6,
             hop_inter_s=inter_latency_s(c, constants),
             net_extra_us=net_extra,
+            flush_extra_us=np.where(plugin_latency, net_extra, 0.0),
             nvlink_like=(link == _NVLINK) | (link == _XGMI),
             nvls=np.asarray(c.get("gpu_nvlink_sharp", False), bool),
             collnet=np.asarray(c.get("fabric_sharp", False), bool) & rdma,

@@ -162,3 +162,15 @@ def test_plain_ethernet_is_one_port_per_node_so_its_wire_rates_differ(snap, cons
     for f, gbs in wire.items():
         assert 0.7 * gbs < busbw[f] <= gbs  # the wire, less the slowest rank's stretch
     assert busbw["eth-tcp-100"] <= constants.tcp_host_ceiling_gbs
+
+
+def test_simple_pays_a_second_latency_only_where_a_net_plugin_reports_one(cluster_on, fabrics,
+                                                                          hgx_h100, constants):
+    """tuning.cc adds the net's reported latency again for Simple's flush; NCCL's own IB verbs
+    and socket transports report none, a plugin (EFA's aws-ofi-nccl) declares one."""
+    for fabric_id in ("roce-100-lossless", "eth-tcp-100"):
+        links = Links.of(cluster_on(fabric_id, 4).as_arrays(), constants)
+        assert links.net_extra_us[0] > 0 and links.flush_extra_us[0] == 0, fabric_id
+    efa_like = replace(fabrics["roce-400-lossless"], kind="ethernet", latency_us=81.37)
+    links = Links.of(Cluster(hgx_h100, efa_like, 4, True).as_arrays(), constants)
+    assert links.flush_extra_us[0] == links.net_extra_us[0] > 0
