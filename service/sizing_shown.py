@@ -6,7 +6,7 @@ the pricing engine (catalog.pricing) for the billing the ranking used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
@@ -75,6 +75,9 @@ class Search:
     ranked: ranking.Ranking
     spares: np.ndarray  # hot spare nodes the ranking took beside each candidate's nodes (or 0)
     table: HardwareTable  # `clusters`' figures as the model reads them, built once per search
+    # Candidate i's Decimal price, by i: the advice, the rows, their notes and the what-ifs
+    # all quote the same few candidates, and the engine's Decimal lines are most of a price.
+    _prices: dict[int, pricing.Price] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def by_work(self) -> bool:
@@ -91,9 +94,15 @@ class Search:
 
     def price(self, i: int) -> pricing.Price:
         """Candidate i priced in Decimal by the engine, for the billing its ranking used."""
-        billing = Billing(self.request.term, int(self.months[i]), int(self.on_demand_hours[i]))
-        return pricing.price(self.snap.prices, self.config(i), term=self.request.term,
-                             currency=self.request.currency, billing=billing)
+        i = int(i)
+        held = self._prices.get(i)
+        if held is None:
+            billing = Billing(self.request.term, int(self.months[i]), int(self.on_demand_hours[i]))
+            held = self._prices[i] = pricing.price(self.snap.prices, self.config(i),
+                                                   term=self.request.term,
+                                                   currency=self.request.currency,
+                                                   billing=billing)
+        return held
 
 
 @dataclass(frozen=True)
