@@ -43,8 +43,8 @@ from service.total_range import total_range
 from service.typed import significant
 from sizing import advice, explain, goodput, intervals, ranking, series
 from sizing.hardware import Cluster
-from sizing.search import Candidates, HardwareTable, evaluate
-from sizing.step import estimate
+from sizing.search import Candidates, HardwareTable
+from sizing.step import estimate, estimate_batch
 from sizing.workload import Training, Transformer
 
 
@@ -324,13 +324,18 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
     calibration = snap.calibration
     calibrated = np.array([calibration.calibrated(snap.servers[s].gpu.id, f) for s, f in
                            (found.hardware[int(h)] for h in cands.hardware[idx])])
-    shown = Candidates(cands.hardware[idx], cands.nodes[idx],
-                       {k: v[idx] for k, v in cands.layout.items()}, cands.global_batch[idx])
+    # Only an extrapolated configuration's interval reads the prior's spread (a calibrated
+    # one's is 0), and the model is element-wise: its passes run those rows alone.
     spread = np.zeros(idx.size)
     if not calibrated.all():
-        spread = intervals.step_time_spread(
-            lambda c: evaluate(found.table, shown, request.model, found.training,
-                               c)["step_time_s"], snap.constants, calibration)
+        wide = idx[~calibrated]
+        extrapolated = Candidates(cands.hardware[wide], cands.nodes[wide],
+                                  {k: v[wide] for k, v in cands.layout.items()},
+                                  cands.global_batch[wide])
+        batch = found.table.batch(extrapolated)  # the same rows each draw: built once
+        spread[~calibrated] = intervals.step_time_spread(
+            lambda c: estimate_batch(batch, request.model, found.training, c)["step_time_s"],
+            snap.constants, calibration)
     kind = "transformer" if isinstance(request.model, Transformer) else "generic"
     r = found.r
     figures = {name: r[name][idx] for name in ("step_time_s", "samples_per_s", "mfu",
