@@ -122,8 +122,8 @@ def shown_result(found: Search | Nothing, today: date) -> SizingResult:
         return empty_result(found.snap, found.request, found.excluded, found.why,
                             found.evaluated, today)
     snap, request, ranked = found.snap, found.request, found.ranked
-    references = {server: one_node(found, server) for server in
-                  {found.hardware[int(found.cands.hardware[i])][0] for i in ranked.order}}
+    references = one_nodes(found, {found.hardware[int(found.cands.hardware[i])][0]
+                                   for i in ranked.order})
     network, recommended = network_advice(found, ranked, references)
     uncertainty = ranked_uncertainty(found)
     configurations = tuple(ranked_configuration(found, rank, i, ranked.order[0], references,
@@ -144,11 +144,18 @@ def shown_result(found: Search | Nothing, today: date) -> SizingResult:
 
 
 def one_node(found: Search, server: str) -> series.OneNodeReference | None:
-    hw = next(h for h, (s, _) in enumerate(found.hardware) if s == server)
+    return one_nodes(found, {server})[server]
+
+
+def one_nodes(found: Search, servers: set[str]) -> dict[str, series.OneNodeReference | None]:
+    """Each server's one-node reference, the servers in one pass of the model."""
+    chosen = sorted(servers)
+    clusters = [found.clusters[next(h for h, (s, _) in enumerate(found.hardware) if s == server)]
+                for server in chosen]
     request = found.request
-    return series.one_node_reference(found.clusters[hw], request.model, found.training,
-                                     request.layout, request.batch_fixed, found.max_global_batch,
-                                     found.snap.constants)
+    return dict(zip(chosen, series.one_node_references(
+        clusters, request.model, found.training, request.layout, request.batch_fixed,
+        found.max_global_batch, found.snap.constants), strict=True))
 
 
 # ------------------------------------------------------------------------------ advice
