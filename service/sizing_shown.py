@@ -44,7 +44,7 @@ from service.typed import significant
 from sizing import advice, explain, goodput, intervals, ranking, series
 from sizing.hardware import Cluster
 from sizing.search import Candidates, HardwareTable
-from sizing.step import estimate, estimate_batch
+from sizing.step import Estimate, estimate_batch, estimate_of
 from sizing.workload import Training, Transformer
 
 
@@ -126,8 +126,9 @@ def shown_result(found: Search | Nothing, today: date) -> SizingResult:
                                    for i in ranked.order})
     network, recommended = network_advice(found, ranked, references)
     uncertainty = ranked_uncertainty(found)
+    estimates = ranked_estimates(found)
     configurations = tuple(ranked_configuration(found, rank, i, ranked.order[0], references,
-                                                recommended, today, uncertainty)
+                                                recommended, today, uncertainty, estimates[i])
                            for rank, i in enumerate(ranked.order, start=1))
     plot = efficiency_series(found, ranked.order[0], references)
     return SizingResult(
@@ -335,11 +336,7 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
     # one's is 0), and the model is element-wise: its passes run those rows alone.
     spread = np.zeros(idx.size)
     if not calibrated.all():
-        wide = idx[~calibrated]
-        extrapolated = Candidates(cands.hardware[wide], cands.nodes[wide],
-                                  {k: v[wide] for k, v in cands.layout.items()},
-                                  cands.global_batch[wide])
-        batch = found.table.batch(extrapolated)  # the same rows each draw: built once
+        batch = found.table.batch(cands, idx[~calibrated])  # the same rows each draw: once
         spread[~calibrated] = intervals.step_time_spread(
             lambda c: estimate_batch(batch, request.model, found.training, c)["step_time_s"],
             snap.constants, calibration)
@@ -371,18 +368,44 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
     return Uncertainty(per, {int(i): bool(c) for i, c in zip(idx, calibrated)}, stable, words)
 
 
+def shown_cluster(found: Search, i: int) -> Cluster:
+    """Candidate i's cluster at its node count, as its configuration is shown."""
+    hw = int(found.cands.hardware[i])
+    server_id, fabric_id = found.hardware[hw]
+    return found.snap.cluster(server_id, fabric_id, int(found.cands.nodes[i]),
+                              found.clusters[hw].fabric.oversubscription)
+
+
+def ranked_estimates(found: Search) -> dict[int, Estimate]:
+    """Every ranked configuration's full estimate (breakdown, memory, bottleneck, assumptions),
+    by candidate, from one pass of the model over them all: it is element-wise, so each row's
+    figures are those step.estimate gives it alone."""
+    snap, request, cands = found.snap, found.request, found.cands
+    rows = found.table.batch(cands, np.array(found.ranked.order))
+    r = estimate_batch(rows, request.model, found.training, snap.constants)
+    if not r["valid"].all():
+        raise AssertionError("the ranking kept a configuration the model cannot run")
+    out = {}
+    for k, i in enumerate(found.ranked.order):
+        training = Training(global_batch=int(cands.global_batch[i]),
+                            micro_batch=cands.micro_batch_at(i), precision=request.precision)
+        out[i] = estimate_of({name: column[k] for name, column in r.items() if name != "valid"},
+                             shown_cluster(found, i), request.model, training,
+                             cands.layout_at(i), snap.constants)
+    return out
+
+
 def ranked_configuration(found: Search, rank: int, i: int, first: int, references: dict,
-                         recommended: str | None, today: date,
-                         uncertainty: Uncertainty) -> RankedConfiguration:
+                         recommended: str | None, today: date, uncertainty: Uncertainty,
+                         est: Estimate) -> RankedConfiguration:
     snap, request, cands = found.snap, found.request, found.cands
     hw = int(cands.hardware[i])
     server_id, fabric_id = found.hardware[hw]
     nodes = int(cands.nodes[i])
     layout, micro_batch = cands.layout_at(i), cands.micro_batch_at(i)
-    cluster = snap.cluster(server_id, fabric_id, nodes, found.clusters[hw].fabric.oversubscription)
+    cluster = shown_cluster(found, i)
     training = Training(global_batch=int(cands.global_batch[i]), micro_batch=micro_batch,
                         precision=request.precision)
-    est = estimate(cluster, request.model, training, layout, snap.constants)
     pairing = snap.pairings[(server_id, fabric_id)]
     fabric = snap.fabrics[fabric_id]
     by_work = found.by_work
