@@ -78,6 +78,10 @@ class Search:
     # Candidate i's Decimal price, by i: the advice, the rows, their notes and the what-ifs
     # all quote the same few candidates, and the engine's Decimal lines are most of a price.
     _prices: dict[int, pricing.Price] = field(default_factory=dict, compare=False, repr=False)
+    # Candidate i without and with hot spares (spare_choice), by i: its row, its goodput in the
+    # storage note and the hot-spare note read it, each choice two failure models and prices.
+    _spare_choices: dict[int, SpareChoice | None] = field(default_factory=dict, compare=False,
+                                                          repr=False)
 
     @property
     def by_work(self) -> bool:
@@ -506,7 +510,14 @@ def spare_stock(found: Search, i: int) -> tuple[int, int]:
 
 def spare_choice(found: Search, i: int) -> SpareChoice | None:
     """Candidate i without and with its hot spares; None when the stock has no node for them
-    (the ranking could not sell them either)."""
+    (the ranking could not sell them either). Once per candidate and search."""
+    i = int(i)
+    if i not in found._spare_choices:
+        found._spare_choices[i] = _spare_choice(found, i)
+    return found._spare_choices[i]
+
+
+def _spare_choice(found: Search, i: int) -> SpareChoice | None:
     g, cands, request = found.failures, found.cands, found.request
     ideal = g.wall_hours[[i]] * g.goodput[[i]] if found.by_work else found.hours[[i]]
     spares, usable = spare_stock(found, i)
