@@ -53,7 +53,8 @@ PROBES_PER_CELL = 8
 POOLED_CHUNKS = 16
 # The model's columns the result reads of each (hardware, node count)'s best candidate (the
 # advice's options, the intervals of the ranked ones with the bubble that bounds their
-# efficiency); the ranked configurations themselves are estimated again, one by one. Only
+# efficiency); the ranked configurations themselves are estimated again, all in one pass
+# (sizing_shown.ranked_estimates), for the breakdown, memory and words. Only
 # these are kept per cell, so the kept table stays small however wide the node range.
 SHOWN_MODEL_COLUMNS = ("scaling_efficiency", "communication_share", "gpus", "tokens_per_s",
                        "samples_per_s", "step_time_s", "mfu", "bubble_s")

@@ -6,7 +6,7 @@ the pricing engine (catalog.pricing) for the billing the ranking used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
@@ -43,8 +43,8 @@ from service.total_range import total_range
 from service.typed import significant
 from sizing import advice, explain, goodput, intervals, ranking, series
 from sizing.hardware import Cluster
-from sizing.search import Candidates, HardwareTable, evaluate
-from sizing.step import estimate
+from sizing.search import Candidates, HardwareTable
+from sizing.step import Estimate, estimate, estimate_batch, estimate_of
 from sizing.workload import Training, Transformer
 
 
@@ -75,6 +75,13 @@ class Search:
     ranked: ranking.Ranking
     spares: np.ndarray  # hot spare nodes the ranking took beside each candidate's nodes (or 0)
     table: HardwareTable  # `clusters`' figures as the model reads them, built once per search
+    # Candidate i's Decimal price, by i: the advice, the rows, their notes and the what-ifs
+    # all quote the same few candidates, and the engine's Decimal lines are most of a price.
+    _prices: dict[int, pricing.Price] = field(default_factory=dict, compare=False, repr=False)
+    # Candidate i without and with hot spares (spare_choice), by i: its row, its goodput in the
+    # storage note and the hot-spare note read it, each choice two failure models and prices.
+    _spare_choices: dict[int, SpareChoice | None] = field(default_factory=dict, compare=False,
+                                                          repr=False)
 
     @property
     def by_work(self) -> bool:
@@ -91,9 +98,15 @@ class Search:
 
     def price(self, i: int) -> pricing.Price:
         """Candidate i priced in Decimal by the engine, for the billing its ranking used."""
-        billing = Billing(self.request.term, int(self.months[i]), int(self.on_demand_hours[i]))
-        return pricing.price(self.snap.prices, self.config(i), term=self.request.term,
-                             currency=self.request.currency, billing=billing)
+        i = int(i)
+        held = self._prices.get(i)
+        if held is None:
+            billing = Billing(self.request.term, int(self.months[i]), int(self.on_demand_hours[i]))
+            held = self._prices[i] = pricing.price(self.snap.prices, self.config(i),
+                                                   term=self.request.term,
+                                                   currency=self.request.currency,
+                                                   billing=billing)
+        return held
 
 
 @dataclass(frozen=True)
@@ -113,12 +126,13 @@ def shown_result(found: Search | Nothing, today: date) -> SizingResult:
         return empty_result(found.snap, found.request, found.excluded, found.why,
                             found.evaluated, today)
     snap, request, ranked = found.snap, found.request, found.ranked
-    references = {server: one_node(found, server) for server in
-                  {found.hardware[int(found.cands.hardware[i])][0] for i in ranked.order}}
+    references = one_nodes(found, {found.hardware[int(found.cands.hardware[i])][0]
+                                   for i in ranked.order})
     network, recommended = network_advice(found, ranked, references)
     uncertainty = ranked_uncertainty(found)
+    estimates = ranked_estimates(found)
     configurations = tuple(ranked_configuration(found, rank, i, ranked.order[0], references,
-                                                recommended, today, uncertainty)
+                                                recommended, today, uncertainty, estimates[i])
                            for rank, i in enumerate(ranked.order, start=1))
     plot = efficiency_series(found, ranked.order[0], references)
     return SizingResult(
@@ -135,11 +149,18 @@ def shown_result(found: Search | Nothing, today: date) -> SizingResult:
 
 
 def one_node(found: Search, server: str) -> series.OneNodeReference | None:
-    hw = next(h for h, (s, _) in enumerate(found.hardware) if s == server)
+    return one_nodes(found, {server})[server]
+
+
+def one_nodes(found: Search, servers: set[str]) -> dict[str, series.OneNodeReference | None]:
+    """Each server's one-node reference, the servers in one pass of the model."""
+    chosen = sorted(servers)
+    clusters = [found.clusters[next(h for h, (s, _) in enumerate(found.hardware) if s == server)]
+                for server in chosen]
     request = found.request
-    return series.one_node_reference(found.clusters[hw], request.model, found.training,
-                                     request.layout, request.batch_fixed, found.max_global_batch,
-                                     found.snap.constants)
+    return dict(zip(chosen, series.one_node_references(
+        clusters, request.model, found.training, request.layout, request.batch_fixed,
+        found.max_global_batch, found.snap.constants), strict=True))
 
 
 # ------------------------------------------------------------------------------ advice
@@ -315,13 +336,14 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
     calibration = snap.calibration
     calibrated = np.array([calibration.calibrated(snap.servers[s].gpu.id, f) for s, f in
                            (found.hardware[int(h)] for h in cands.hardware[idx])])
-    shown = Candidates(cands.hardware[idx], cands.nodes[idx],
-                       {k: v[idx] for k, v in cands.layout.items()}, cands.global_batch[idx])
+    # Only an extrapolated configuration's interval reads the prior's spread (a calibrated
+    # one's is 0), and the model is element-wise: its passes run those rows alone.
     spread = np.zeros(idx.size)
     if not calibrated.all():
-        spread = intervals.step_time_spread(
-            lambda c: evaluate(found.table, shown, request.model, found.training,
-                               c)["step_time_s"], snap.constants, calibration)
+        batch = found.table.batch(cands, idx[~calibrated])  # the same rows each draw: once
+        spread[~calibrated] = intervals.step_time_spread(
+            lambda c: estimate_batch(batch, request.model, found.training, c)["step_time_s"],
+            snap.constants, calibration)
     kind = "transformer" if isinstance(request.model, Transformer) else "generic"
     r = found.r
     figures = {name: r[name][idx] for name in ("step_time_s", "samples_per_s", "mfu",
@@ -350,18 +372,51 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
     return Uncertainty(per, {int(i): bool(c) for i, c in zip(idx, calibrated)}, stable, words)
 
 
+def shown_cluster(found: Search, i: int) -> Cluster:
+    """Candidate i's cluster at its node count, as its configuration is shown."""
+    hw = int(found.cands.hardware[i])
+    server_id, fabric_id = found.hardware[hw]
+    return found.snap.cluster(server_id, fabric_id, int(found.cands.nodes[i]),
+                              found.clusters[hw].fabric.oversubscription)
+
+
+def ranked_estimates(found: Search) -> dict[int, Estimate]:
+    """Every ranked configuration's full estimate (breakdown, memory, bottleneck, assumptions),
+    by candidate, from one pass of the model over them all: it is element-wise, so each row's
+    figures are those step.estimate gives it alone. A single configuration goes through
+    step.estimate itself, whose cluster's links are kept from one sizing to the next (a
+    pass builds its rows' links: 0.3 ms more for one row, measured on bench ONE_NODE)."""
+    snap, request, cands, order = found.snap, found.request, found.cands, found.ranked.order
+
+    def training(i: int) -> Training:
+        return Training(global_batch=int(cands.global_batch[i]),
+                        micro_batch=cands.micro_batch_at(i), precision=request.precision)
+
+    if len(order) == 1:
+        i = order[0]
+        return {i: estimate(shown_cluster(found, i), request.model, training(i),
+                            cands.layout_at(i), snap.constants)}
+    rows = found.table.batch(cands, np.array(order))
+    r = estimate_batch(rows, request.model, found.training, snap.constants)
+    if not r["valid"].all():
+        raise AssertionError("the ranking kept a configuration the model cannot run")
+    return {i: estimate_of({name: column[k] for name, column in r.items() if name != "valid"},
+                           shown_cluster(found, i), request.model, training(i),
+                           cands.layout_at(i), snap.constants)
+            for k, i in enumerate(order)}
+
+
 def ranked_configuration(found: Search, rank: int, i: int, first: int, references: dict,
-                         recommended: str | None, today: date,
-                         uncertainty: Uncertainty) -> RankedConfiguration:
+                         recommended: str | None, today: date, uncertainty: Uncertainty,
+                         est: Estimate) -> RankedConfiguration:
     snap, request, cands = found.snap, found.request, found.cands
     hw = int(cands.hardware[i])
     server_id, fabric_id = found.hardware[hw]
     nodes = int(cands.nodes[i])
     layout, micro_batch = cands.layout_at(i), cands.micro_batch_at(i)
-    cluster = snap.cluster(server_id, fabric_id, nodes, found.clusters[hw].fabric.oversubscription)
+    cluster = shown_cluster(found, i)
     training = Training(global_batch=int(cands.global_batch[i]), micro_batch=micro_batch,
                         precision=request.precision)
-    est = estimate(cluster, request.model, training, layout, snap.constants)
     pairing = snap.pairings[(server_id, fabric_id)]
     fabric = snap.fabrics[fabric_id]
     by_work = found.by_work
@@ -455,7 +510,14 @@ def spare_stock(found: Search, i: int) -> tuple[int, int]:
 
 def spare_choice(found: Search, i: int) -> SpareChoice | None:
     """Candidate i without and with its hot spares; None when the stock has no node for them
-    (the ranking could not sell them either)."""
+    (the ranking could not sell them either). Once per candidate and search."""
+    i = int(i)
+    if i not in found._spare_choices:
+        found._spare_choices[i] = _spare_choice(found, i)
+    return found._spare_choices[i]
+
+
+def _spare_choice(found: Search, i: int) -> SpareChoice | None:
     g, cands, request = found.failures, found.cands, found.request
     ideal = g.wall_hours[[i]] * g.goodput[[i]] if found.by_work else found.hours[[i]]
     spares, usable = spare_stock(found, i)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -208,11 +210,35 @@ def figure_intervals(figures: Mapping[str, Mapping[str, np.ndarray]], calibratio
     return out
 
 
+# The draws of the constants used last: seeded, so a catalog version's constants always draw
+# the same copies, and building them (a dataclasses.replace per draw) was an eighth of a
+# sizing's intervals. Keyed by the constants object's id and its sd, the object kept in the
+# entry so that its id is not reused while the entry lives (as sizing.step keeps hardware).
+_DRAWS_KEPT = 8
+_DRAWS: OrderedDict = OrderedDict()
+_DRAWS_LOCK = threading.Lock()
+
+
+def _kept_draws(constants, sd: float) -> tuple:
+    key = (id(constants), sd)
+    with _DRAWS_LOCK:
+        hit = _DRAWS.get(key)
+        if hit is not None and hit[0] is constants:
+            _DRAWS.move_to_end(key)
+            return hit[1]
+    draws = tuple(prior_draws(constants, sd))  # outside the lock: a race draws them twice
+    with _DRAWS_LOCK:
+        _DRAWS[key] = (constants, draws)
+        while len(_DRAWS) > _DRAWS_KEPT:
+            _DRAWS.popitem(last=False)
+    return draws
+
+
 def step_time_spread(evaluate_with: Callable[[Any], np.ndarray], constants,
                      calibration: Calibration) -> np.ndarray:
     """The prior's spread of log(step time), through `evaluate_with(constants)`: one pass of the
     vectorised model per draw of the estimated constants."""
-    return prior_spread(evaluate_with, prior_draws(constants, calibration.estimate_prior_log_sd))
+    return prior_spread(evaluate_with, _kept_draws(constants, calibration.estimate_prior_log_sd))
 
 
 def headline(kind: str, figures: Mapping[str, np.ndarray]) -> dict[str, dict[str, np.ndarray]]:

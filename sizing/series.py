@@ -51,19 +51,36 @@ def one_node_reference(cluster: Cluster, model, training: Training, space: Layou
                        batch_fixed: bool, max_global_batch: float,
                        constants) -> OneNodeReference | None:
     """Fabric does not matter inside one node, so any cluster of the server will do."""
-    one = replace(cluster, nodes=1)
-    cands = enumerate_candidates([one], [1], model, training, space, batch_fixed, max_global_batch)
+    return one_node_references([cluster], model, training, space, batch_fixed,
+                               max_global_batch, constants)[0]
+
+
+def one_node_references(clusters: Sequence[Cluster], model, training: Training,
+                        space: LayoutSpace, batch_fixed: bool, max_global_batch: float,
+                        constants) -> list[OneNodeReference | None]:
+    """one_node_reference of each cluster's server, every server's layouts in one pass of the
+    model (element-wise, so each row's figures are those it has alone)."""
+    ones = [replace(cluster, nodes=1) for cluster in clusters]
+    cands = enumerate_candidates(ones, [1], model, training, space, batch_fixed, max_global_batch)
     if len(cands) == 0:
-        return None
-    r = evaluate([one], cands, model, training, constants)
+        return [None] * len(ones)
+    r = evaluate(ones, cands, model, training, constants)
     valid = r["valid"].astype(bool)
-    if not valid.any():
-        return None
     per_gpu = np.where(valid, rate_of(model, r) / r["gpus"], -np.inf)
-    fits = valid & r["memory_fits"].astype(bool)
-    best = int(np.argmax(np.where(fits, per_gpu, -np.inf) if fits.any() else per_gpu))
-    return OneNodeReference(cluster.server.id, float(per_gpu[best]), bool(fits.any()),
-                            cands.layout_at(best), cands.micro_batch_at(best))
+    out: list[OneNodeReference | None] = []
+    for h, one in enumerate(ones):
+        # The server's own rows, in the order its search alone would enumerate them, so that
+        # a tie goes to the same layout.
+        rows = np.flatnonzero(cands.hardware == h)
+        if not valid[rows].any():
+            out.append(None)
+            continue
+        fits = valid[rows] & r["memory_fits"][rows].astype(bool)
+        mine = per_gpu[rows]
+        best = int(rows[np.argmax(np.where(fits, mine, -np.inf) if fits.any() else mine)])
+        out.append(OneNodeReference(one.server.id, float(per_gpu[best]), bool(fits.any()),
+                                    cands.layout_at(best), cands.micro_batch_at(best)))
+    return out
 
 
 def vs_one_node(throughput: float, gpus: int, reference: OneNodeReference | None) -> float | None:

@@ -1424,6 +1424,14 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
     batch.update(layout_arrays(layout, training))
     r = {k: val[0] for k, val in _timed(_prepared(batch, training, model), model, training,
                                         constants, hardware.links).items()}
+    return estimate_of(r, cluster, model, training, layout, constants)
+
+
+def estimate_of(r: dict, cluster: Cluster, model, training: Training, layout: Layout,
+                constants) -> Estimate:
+    """One configuration's Estimate from its row of the model's columns (`r`: each column's
+    value for it), as estimate() gives it: a caller that already ran the configuration in a
+    batch (the model is element-wise) reads it without a pass of its own."""
     memory = {k[len("memory_"):]: (bool(val) if k == "memory_fits" else float(val))
               for k, val in r.items() if k.startswith("memory_")}
     breakdown = {k: float(r[k]) for k in BREAKDOWN_KEYS}
