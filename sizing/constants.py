@@ -59,6 +59,7 @@ class ModelConstants:
     nccl_net_overhead_us: float
     nccl_collnet_arity_latency_us: float
     nccl_protocol_bandwidth_factor: Mapping[str, float]
+    nccl_compute_capability: Mapping[str, float]  # per GPU, x 10 (NCCL's ccMin)
     # NCCL's per-channel ceilings (GB/s per channel), per GPU
     nccl_ring_ll128_channel_gbs: Mapping[str, float]
     nccl_tree_channel_gbs: Mapping[str, float]

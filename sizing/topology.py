@@ -125,24 +125,49 @@ def nvls_bandwidth_Bps(c: dict, constants) -> np.ndarray:
     return rate * 1e9 * share
 
 
-def nccl_channels(c: dict, node_gbs: np.ndarray) -> np.ndarray:
-    """The channels of NCCL's ring and tree graphs across nodes, per node: one per NIC as NCCL
-    sees them (at most one per GPU) where a NIC carries 25 GB/s or more, two below.
+# NCCL's search tries these per-channel speeds across nodes, highest first (GB/s; src/graph/
+# search.cc at v2.20.3 speedArrayInter, sm90SpeedArrayInter from compute capability 9.0).
+_SPEEDS_INTER = np.array([48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0,
+                          5.0, 4.0, 3.0, 2.4, 1.2, 0.24, 0.12])
+_SPEEDS_INTER_SM90 = np.array([48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5, 15.0, 12.0,
+                               6.0, 3.0, 2.4, 1.2, 0.24, 0.12])
+_MAX_RING_CHANNELS = 16.0  # MAXCHANNELS / 2, a ring graph's maxChannels (init.cc)
 
-    NCCL's search (src/graph/search.cc at v2.20.3) gives each channel one NIC at the highest
-    rate of its speed array the NIC carries (48 GB/s at most), and does not double the channels
-    on sm80+ GPUs when one carries less than 50 GB/s and there are more than four
-    (ncclTopoDupChannels: 'if (ccMin > 80 && graph->bwIntra < 50.0 && graph->nChannels > 4)
-    return'). Slower NICs carry two channels each (NVIDIA/nccl #527, p4dn: '6 coll channels'
-    over its 3 adapters), each under 12.5 GB/s, below every per-channel ceiling of tuning.cc
-    but Volta's tree beyond two nodes. A node with more NICs than GPUs is AWS's p5:
+
+def _channel_speed_gbs(nic_gbs: np.ndarray, sm90: np.ndarray) -> np.ndarray:
+    """The first of NCCL's speeds, highest first, that one NIC carries: a channel's bwIntra
+    and bwInter after the search's first pass, one channel per NIC."""
+    def first_fitting(speeds):
+        fits = nic_gbs[:, None] >= speeds[None, :]
+        return np.where(fits.any(axis=1), speeds[np.argmax(fits, axis=1)], speeds[-1])
+    return np.where(sm90, first_fitting(_SPEEDS_INTER_SM90), first_fitting(_SPEEDS_INTER))
+
+
+def nccl_channels(c: dict, compute_capability: np.ndarray) -> np.ndarray:
+    """The channels of NCCL's ring and tree graphs across nodes, per node.
+
+    NCCL's search (src/graph/search.cc at v2.20.3) gives each channel one NIC at the first
+    speed of its array the NIC carries (the NIC's speed as NCCL reads it: its port rate; at
+    most one NIC per GPU), then doubles the channels (ncclTopoDupChannels, each at half the
+    speed, never beyond a ring's 16) unless the GPUs are past sm80 with more than four channels
+    under 50 GB/s ('if (ccMin > 80 && graph->bwIntra < 50.0 && graph->nChannels > 4)
+    return'): an HGX H100 or H200 on 8 x 400G keeps 8, an HGX A100 on 8 x 400G doubles to 16
+    (sm80 is not past 80). Under 25 GB/s the same rule does not double ('if
+    (graph->bwIntra < 25.0) return'), yet NCCL runs two channels per such NIC: the search
+    itself shares each slow NIC between two rings (NVIDIA/nccl #527, an A100 node on three
+    100G EFA adapters: '6 coll channels'), so those count two per NIC; the reading that gives
+    one would put an HGX A100 on 8 x 200G at 8. A node with more NICs than GPUs is AWS's p5:
     aws-ofi-nccl's RDMA protocol (its default there, src/platform-aws.cpp) groups the NICs
-    beside each GPU into one device of their summed speed (src/nccl_ofi_topo.cpp NIC grouping,
-    src/nccl_ofi_rdma.cpp 'Scale speed by the total number of rails'), so NCCL sees one NIC per
-    GPU, 50 GB/s each."""
-    nics = np.minimum(np.maximum(np.asarray(c["nics_per_node"], float), 1.0),
-                      np.maximum(np.asarray(c["gpus_per_node"], float), 1.0))
-    return np.where(np.asarray(node_gbs, float) / nics >= 25.0, nics, 2.0 * nics)
+    beside each GPU into one device of their summed speed (src/nccl_ofi_topo.cpp NIC
+    grouping, src/nccl_ofi_rdma.cpp 'Scale speed by the total number of rails'), so NCCL sees
+    one NIC per GPU, 50 GB/s each: 8 channels."""
+    nics = np.maximum(np.asarray(c["nics_per_node"], float), 1.0)
+    seen = np.minimum(nics, np.maximum(np.asarray(c["gpus_per_node"], float), 1.0))
+    nic_gbs = nics * _port_gbps(c) / 8.0 / seen
+    cc = np.asarray(compute_capability, float)
+    speed = _channel_speed_gbs(nic_gbs, cc >= 90)
+    kept = (speed >= 25.0) & (cc > 80) & (speed < 50.0) & (seen > 4)
+    return np.where(kept, seen, np.minimum(2.0 * seen, _MAX_RING_CHANNELS))
 
 
 @dataclass(frozen=True)
@@ -212,7 +237,7 @@ class Links:
                   / constants.roce_packet_bytes)
         node_gbs = node_bandwidth_gbs(c, constants)
         per_gpu = per_gpu_lookup(constants, c.get("gpu_id"), np.shape(node_gbs)[0])
-        channels = nccl_channels(c, node_gbs) * 1e9
+        channels = nccl_channels(c, per_gpu("nccl_compute_capability")) * 1e9
 
         def cap(name: str) -> np.ndarray:
             return channels * per_gpu(name)

@@ -11,6 +11,7 @@ from sizing.topology import (
     Links,
     hashed_busiest,
     inter_node_bandwidth_gbs,
+    nccl_channels,
     network_shares,
     node_bandwidth_gbs,
     offered_share,
@@ -174,3 +175,20 @@ def test_simple_pays_a_second_latency_only_where_a_net_plugin_reports_one(cluste
     efa_like = replace(fabrics["roce-400-lossless"], kind="ethernet", latency_us=81.37)
     links = Links.of(Cluster(hgx_h100, efa_like, 4, True).as_arrays(), constants)
     assert links.flush_extra_us[0] == links.net_extra_us[0] > 0
+
+
+@pytest.mark.parametrize("fabric_id,cc,channels", [
+    ("ib-ndr-400", 90, 8),   # Hopper past sm80, 8 channels of 48 GB/s: not doubled
+    ("ib-ndr-400", 80, 16),  # Ampere is not past sm80: doubled
+    ("ib-hdr-200", 90, 16),  # under 25 GB/s a NIC carries two channels
+    ("ib-hdr-200", 80, 16),
+])
+def test_nccl_channels_follow_the_search_s_doubling_rule(cluster_on, fabric_id, cc, channels):
+    c = cluster_on(fabric_id, 4).as_arrays()
+    assert nccl_channels(c, np.array([cc])).tolist() == [channels]
+
+
+def test_a_p5_s_grouped_rails_are_one_nic_per_gpu_eight_channels(cluster_on):
+    c = cluster_on("ib-ndr-400", 4).as_arrays()
+    c["nics_per_node"], c["nic_rate_gbps"] = np.array([32]), np.array([100.0])
+    assert nccl_channels(c, np.array([90])).tolist() == [8]
