@@ -13,12 +13,12 @@ and the tiers the traffic crosses.
 """
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
 from sizing import kernels, nccl_kernel
+from sizing.constants import built_once
 from sizing.hardware import Cluster
 from sizing.topology import Links, network_shares, pair_bandwidth_gbs, straggler_stretch
 
@@ -199,36 +199,12 @@ def _protocol_factor(algorithm, protocol, shape: _Shape, constants):
     return factor
 
 
-# Tables read from constants, built once per constants object. The prediction intervals' prior
-# draws make new constants for every sizing, so only the latest few objects' tables are kept.
-_TABLES_KEPT = 16
-# API threads price collectives at once: one lock for a cache's lookup, insert and eviction.
-_TABLES_LOCK = threading.Lock()
-
-
-def _built_once(cache: dict, owner, part, build):
-    """build() for `part` of `owner`, kept in `cache` beside `owner` (so that its id is not
-    reused while the entry lives) for the _TABLES_KEPT owners used last."""
-    with _TABLES_LOCK:
-        hit = cache.pop(id(owner), None)
-        if hit is None or hit[0] is not owner:
-            hit = (owner, {})
-        cache[id(owner)] = hit  # (re)inserted last: the least recently used goes first
-        while len(cache) > _TABLES_KEPT:
-            del cache[next(iter(cache))]
-        parts = hit[1]
-    if part not in parts:
-        # Built outside the lock (a race builds the same table twice, which is harmless).
-        parts[part] = build()
-    return parts[part]
-
-
 _TREE_TABLES: dict[int, tuple[object, dict]] = {}
 
 
 def _tree_correction(table, protocol: str) -> np.ndarray:
     """The 23 tree corrections of one protocol as an array, built once per constants table."""
-    return _built_once(_TREE_TABLES, table, protocol, lambda: np.array(
+    return built_once(_TREE_TABLES, table, protocol, lambda: np.array(
         [_lookup(table, f"{protocol}.{i}") for i in range(23)]))
 
 
@@ -272,7 +248,7 @@ def _nvls_pipeline(table, tree: bool) -> tuple:
         return (table[pre + "stages"], largest,
                 table.get("tree.chunk_bytes_from_4_nodes", largest) if tree else largest,
                 tuple(steps))
-    return _built_once(_NVLS_TABLES, table, tree, build)
+    return built_once(_NVLS_TABLES, table, tree, build)
 
 
 def _nvls_fill_s(size, heads, nodes, nvls_Bps, factor, constants, tree: bool = False):
@@ -455,7 +431,7 @@ _KERNEL_TABLES: dict[int, tuple[object, dict]] = {}
 
 def _kernel_tables(constants) -> tuple:
     """The constants nccl_kernel reads, as arrays, built once per constants object."""
-    return _built_once(_KERNEL_TABLES, constants, None, lambda: _build_kernel_tables(constants))
+    return built_once(_KERNEL_TABLES, constants, None, lambda: _build_kernel_tables(constants))
 
 
 def _build_kernel_tables(constants) -> tuple:

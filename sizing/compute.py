@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sizing.collectives import _built_once
+from sizing.constants import built_once
 from sizing.workload import ATTENTION_KERNELS, FRAMEWORKS, GenericModel, Transformer
 
 # FlashAttention's backward is 5 matmuls (QK^T recomputed, dV, dP, dQ, dK) against the
@@ -53,7 +53,7 @@ def sequence_share(table, seq_len) -> np.ndarray:
     """Share of a fused attention kernel's long-sequence rate at `seq_len` tokens per rank:
     a table keyed by length (and 'default'), interpolated in log2 of the length and held at
     its ends (short sequences leave the kernel's tiles idle at their ends)."""
-    x, shares = _built_once(_SHARE_POINTS, table, None, lambda: _share_points(table))
+    x, shares = built_once(_SHARE_POINTS, table, None, lambda: _share_points(table))
     return np.interp(np.log2(np.asarray(seq_len, float)), x, shares)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
@@ -206,3 +207,27 @@ def factor_ids(ids: np.ndarray) -> GpuCodes:
         codes[rest] = len(names) + inv.reshape(-1)
         names += [str(u) for u in uniq]
     return GpuCodes(codes, tuple(names))
+
+
+# Tables read from constants, built once per constants object. The prediction intervals' prior
+# draws make new constants for every sizing, so only the latest few objects' tables are kept.
+_TABLES_KEPT = 16
+# API threads price collectives at once: one lock for a cache's lookup, insert and eviction.
+_TABLES_LOCK = threading.Lock()
+
+
+def built_once(cache: dict, owner, part, build):
+    """build() for `part` of `owner`, kept in `cache` beside `owner` (so that its id is not
+    reused while the entry lives) for the _TABLES_KEPT owners used last."""
+    with _TABLES_LOCK:
+        hit = cache.pop(id(owner), None)
+        if hit is None or hit[0] is not owner:
+            hit = (owner, {})
+        cache[id(owner)] = hit  # (re)inserted last: the least recently used goes first
+        while len(cache) > _TABLES_KEPT:
+            del cache[next(iter(cache))]
+        parts = hit[1]
+    if part not in parts:
+        # Built outside the lock (a race builds the same table twice, which is harmless).
+        parts[part] = build()
+    return parts[part]

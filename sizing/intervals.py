@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+
+from sizing.constants import built_once
 
 # z of the 90th percentile of a normal: the prior's spread as a p10-p90 half-width.
 Z90 = 1.2815515655446004
@@ -212,26 +212,12 @@ def figure_intervals(figures: Mapping[str, Mapping[str, np.ndarray]], calibratio
 
 # The draws of the constants used last: seeded, so a catalog version's constants always draw
 # the same copies, and building them (a dataclasses.replace per draw) was an eighth of a
-# sizing's intervals. Keyed by the constants object's id and its sd, the object kept in the
-# entry so that its id is not reused while the entry lives (as sizing.step keeps hardware).
-_DRAWS_KEPT = 8
-_DRAWS: OrderedDict = OrderedDict()
-_DRAWS_LOCK = threading.Lock()
+# sizing's intervals. Kept per constants object and sd (sizing.constants.built_once).
+_DRAWS: dict = {}
 
 
 def _kept_draws(constants, sd: float) -> tuple:
-    key = (id(constants), sd)
-    with _DRAWS_LOCK:
-        hit = _DRAWS.get(key)
-        if hit is not None and hit[0] is constants:
-            _DRAWS.move_to_end(key)
-            return hit[1]
-    draws = tuple(prior_draws(constants, sd))  # outside the lock: a race draws them twice
-    with _DRAWS_LOCK:
-        _DRAWS[key] = (constants, draws)
-        while len(_DRAWS) > _DRAWS_KEPT:
-            _DRAWS.popitem(last=False)
-    return draws
+    return built_once(_DRAWS, constants, sd, lambda: tuple(prior_draws(constants, sd)))
 
 
 def step_time_spread(evaluate_with: Callable[[Any], np.ndarray], constants,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sizing import compute_kernel, explain, kernels, step_kernel
-from sizing.collectives import _built_once, collective_cost
+from sizing.collectives import collective_cost
 from sizing.compute import (
     OPTIMIZER_BYTES_PER_PARAM,
     attention_efficiency,
@@ -19,7 +19,7 @@ from sizing.compute import (
     recompute_fraction,
     transformer_work,
 )
-from sizing.constants import GpuCodes, factor_ids, per_gpu_lookup
+from sizing.constants import GpuCodes, built_once, factor_ids, per_gpu_lookup
 from sizing.hardware import Cluster
 from sizing.memory import (
     activation_parts,
@@ -294,7 +294,7 @@ _KEYED_TABLES: dict[int, tuple[object, dict]] = {}
 def _keyed_tables(constants) -> _KeyedTables:
     """The constants object's _KeyedTables, kept for the last few objects (collectives'
     tables' rule: the prediction intervals' prior draws make new ones at every sizing)."""
-    return _built_once(_KEYED_TABLES, constants, None, lambda: _KeyedTables(constants))
+    return built_once(_KEYED_TABLES, constants, None, lambda: _KeyedTables(constants))
 
 
 def compute_side(c: dict, model, training: Training, constants) -> dict:

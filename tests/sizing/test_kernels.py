@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from catalog.shipped import shipped
-from sizing import collectives, compute, kernels, step
+from sizing import collectives, compute, intervals, kernels, step
+from sizing import constants as constants_module
 from sizing.collectives import CHOSEN, collective_cost
 from sizing.compute import sequence_share
 from sizing.hardware import Cluster, Server
@@ -141,7 +142,7 @@ def test_switch_takes_its_two_values_and_refuses_others():
 def test_tables_built_from_constants_keep_a_bounded_number_of_them(constants):
     # the prediction intervals' prior draws are new constants objects (and new tables of the
     # estimated ones, such as NVLS's pipeline) at every sizing: a worker must not keep them all
-    kept = collectives._TABLES_KEPT
+    kept = constants_module._TABLES_KEPT
     for k in range(3 * kept):
         draw = replace(constants, nccl_ring_plateau_factor=1.0 + k,
                        nccl_nvls_pipeline=dict(constants.nccl_nvls_pipeline),
@@ -153,8 +154,10 @@ def test_tables_built_from_constants_keep_a_bounded_number_of_them(constants):
         # compute_side's tables and the attention kernels' sequence shares, each draw's own
         assert step._keyed_tables(draw).table("host_link_gbs", ("3",))[0] == 1.0 + k
         assert sequence_share(draw.flash2_attention_sequence_share, 8192.0) == 1.0 + k
+        assert len(intervals._kept_draws(draw, 0.1)) == intervals.PRIOR_DRAWS
     for cache in (collectives._KERNEL_TABLES, collectives._NVLS_TABLES,
-                  collectives._TREE_TABLES, step._KEYED_TABLES, compute._SHARE_POINTS):
+                  collectives._TREE_TABLES, step._KEYED_TABLES, compute._SHARE_POINTS,
+                  intervals._DRAWS):
         assert len(cache) == kept  # owners, each with its parts (protocols, NVLS or its tree)
     # the owner used last stays: the catalog's own constants, read between draws, are kept
     collectives._kernel_tables(constants)
