@@ -88,8 +88,8 @@ def best_per_group(groups: np.ndarray, score: np.ndarray, eligible: np.ndarray) 
     idx = np.flatnonzero(eligible)
     if idx.size == 0:
         return idx
-    # The order of np.lexsort((score, groups)), with one integer sort (2.4x faster on the 70B
-    # full-catalog search's ranked table of 5,966 rows).
+    # The order of np.lexsort((score, groups)), with one integer sort: on the 70B full-catalog
+    # search, 2.3x faster on its ranked table of 5,966 rows, 1.65x over all its 25 calls.
     order = idx[_by_group_then_score(groups[idx], score[idx])]
     first = np.ones(order.size, bool)
     first[1:] = groups[order][1:] != groups[order][:-1]
