@@ -593,9 +593,11 @@ def sizing_price(found: Search, i: int, gpus: int,
     per_million = book.round(price.total / Decimal(repr(work)) * Decimal(1_000_000), currency)
     is_tf = isinstance(request.model, Transformer)
     hours, total = ((ranges or {}).get(name) for name in ("time_to_train_hours", "total"))
+    # The p90 as the result stores it (four significant digits), so that a quote made from the
+    # stored result, which reads it back, words its warning the same.
     warning = term_warning(book, found.snap.policy, found.config(i), term=request.term,
                            months_billed=billing.months, training_hours=float(found.hours[i]),
-                           currency=currency, p90_training_hours=hours and hours.p90,
+                           currency=currency, p90_training_hours=hours and significant(hours.p90),
                            p90_total=total and total.p90)
     return SizingPrice(
         currency=currency, term=request.term, billed_by="hour" if billing.on_demand else "month",
