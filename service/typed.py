@@ -64,12 +64,14 @@ def to_document(value: Any, digits: int = SIGNIFICANT_DIGITS) -> Any:
     if kind is str or kind is int or kind is bool or value is None:
         return value
     if kind is dict:
-        return {k if type(k) is str else str(k): to_document(v, digits) for k, v in value.items()}
+        return {str(k): to_document(v, digits) for k, v in value.items()}
     if kind is list:
         return [to_document(v, digits) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {name: to_document(getattr(value, name), digits if own is _CALLERS else own)
-                for name, own in _stored_fields(kind)}
+        out = {}
+        for f in dataclasses.fields(value):
+            out[f.name] = to_document(getattr(value, f.name), f.metadata.get("digits", digits))
+        return out
     if isinstance(value, Decimal):
         return format(value, "f")  # 32760, never 3.276E+4
     if isinstance(value, date):
@@ -83,16 +85,6 @@ def to_document(value: Any, digits: int = SIGNIFICANT_DIGITS) -> Any:
     if isinstance(value, dict):
         return {str(k): to_document(v, digits) for k, v in value.items()}
     raise TypeError(f"cannot store {type(value).__name__}")
-
-
-_CALLERS = object()  # a field without digits of its own rounds to the caller's
-
-
-@cache
-def _stored_fields(cls) -> tuple[tuple[str, Any], ...]:
-    """A dataclass's field names and the digits each asks for, read once per class:
-    dataclasses.fields and the metadata look-ups were a third of to_document."""
-    return tuple((f.name, f.metadata.get("digits", _CALLERS)) for f in dataclasses.fields(cls))
 
 
 def from_document(tp, doc: Any) -> Any:
