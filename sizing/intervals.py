@@ -36,6 +36,7 @@ TIMES = ("step_time_s", "time_s", "time_to_train_hours")
 # of the step (share_bounds).
 SHARES = ("scaling_efficiency",)
 AT_MOST_ONE = ("mfu", "mfu_causal")
+_SCALED = frozenset(SPEEDS + TIMES)
 # Which category of measurements calibrates which figure of a configuration.
 THROUGHPUT = {"transformer": "c_llm_throughput", "generic": "e_dle_throughput"}
 SCALING = "b_cnn_dp_scaling"
@@ -85,17 +86,26 @@ def widened(q10: float, q90: float, prior_sd: np.ndarray) -> tuple[np.ndarray, n
     return (q10 - (np.hypot(below, extra) - below), q90 + (np.hypot(above, extra) - above))
 
 
+def growth(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, ...]:
+    """e^lo, e^hi, e^-hi and e^-lo: the factors bounds() scales a speed's or a time's point by,
+    worked out once for the figures of a category (figure_intervals), not once per figure."""
+    return np.exp(lo), np.exp(hi), np.exp(-hi), np.exp(-lo)
+
+
 def bounds(name: str, point: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-           bubble_share: np.ndarray | float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """p10 and p90 of a figure from the log-error quantiles of speed (lo <= 0 <= hi mostly)."""
+           bubble_share: np.ndarray | float = 0.0,
+           factors: tuple[np.ndarray, ...] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """p10 and p90 of a figure from the log-error quantiles of speed (lo <= 0 <= hi mostly);
+    `factors`, growth(lo, hi) if the caller has them."""
     point = np.asarray(point, float)
     if name in SHARES:
         return share_bounds(point, lo, hi, bubble_share)
-    if name not in SPEEDS + TIMES:
+    if name not in _SCALED:
         raise ValueError(f"{name!r} is neither a speed, a time nor a share of the model")
+    up_lo, up_hi, down_hi, down_lo = growth(lo, hi) if factors is None else factors
     if name in TIMES:
-        return point * np.exp(-hi), point * np.exp(-lo)
-    p10, p90 = point * np.exp(lo), point * np.exp(hi)
+        return point * down_hi, point * down_lo
+    p10, p90 = point * up_lo, point * up_hi
     if name in AT_MOST_ONE:
         p90 = np.minimum(p90, 1.0)
         p10 = np.minimum(p10, p90)
@@ -205,8 +215,9 @@ def figure_intervals(figures: Mapping[str, Mapping[str, np.ndarray]], calibratio
     out = {}
     for category, named in figures.items():
         lo, hi = log_bounds(category, calibration, prior_sd, calibrated)
+        factors = growth(lo, hi) if _SCALED.intersection(named) else None
         for name, point in named.items():
-            out[name] = bounds(name, point, lo, hi, bubble)
+            out[name] = bounds(name, point, lo, hi, bubble, factors)
     return out
 
 

@@ -9,6 +9,7 @@ from marshmallow import validate as v
 
 from service.schemas import fields as f
 from service.schemas.catalog import VERSION_RANGE
+from service.schemas.fast_dump import FastDump
 from service.schemas.workload import LayoutSchema, Strict, TrainingSchema, WorkloadSchema
 from service.sizing_result import INTERVALS_TEXT, Breakdown, Interval, Memory
 from service.typed import schema_for
@@ -183,7 +184,7 @@ class EstimateGoodputSchema(ma.Schema):
                        "excluded"})
 
 
-class EstimateSchema(ma.Schema):
+class EstimateSchema(FastDump):
     step_time_s = ma.fields.Float(required=True)
     breakdown = ma.fields.Nested(
         BreakdownSchema, required=True,
@@ -248,7 +249,7 @@ class CollectiveRequestSchema(Strict):
     catalog_version = f.Integer(validate=VERSION_RANGE)
 
 
-class CollectiveSchema(ma.Schema):
+class CollectiveSchema(FastDump):
     operation = ma.fields.String(required=True)
     size_bytes = ma.fields.Integer(required=True)
     ranks = ma.fields.Integer(required=True)

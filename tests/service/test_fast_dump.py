@@ -1,0 +1,60 @@
+"""FastDump's compiled dump gives what marshmallow's own dump gives."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+
+from service.schemas import estimates as s
+from service.schemas.fast_dump import FastDump
+
+
+def marshmallow_dump(schema: ma.Schema, doc):
+    return ma.Schema.dump(schema, doc)
+
+
+def test_an_estimate_answer_dumps_as_marshmallow_dumps_it(client):
+    body = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 4},
+            "workload": {"preset": "llama-3-8b"}, "training": {"global_batch": 512},
+            "layout": {"dp": 32, "zero_stage": 2}, "duration_days": 3}
+    answer = client.post("/v1/estimates", json=body).get_json()
+    schema = s.EstimateSchema()
+    # Extra keys are left out, missing ones skipped, numbers typed as the fields say.
+    doc = {**answer, "unknown": 1, "gpus": 32.0, "memory": {**answer["memory"], "fits": 1}}
+    del doc["bottleneck"]
+    fast = schema.dump(doc)
+    assert schema.__dict__["_fast_plan"], "the estimate schema takes the compiled plan"
+    assert fast == marshmallow_dump(schema, doc)
+    assert list(fast) == list(marshmallow_dump(schema, doc))
+    assert type(fast["gpus"]) is int
+
+
+class Defaults(FastDump):
+    stored = ma.fields.Float(dump_default=1.5)
+    named = ma.fields.String(data_key="name")
+    when = ma.fields.Date()
+    inner = ma.fields.Nested(s.IntervalSchema, allow_none=True)
+    ranges = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(s.IntervalSchema))
+
+
+def test_defaults_data_keys_nulls_and_other_fields_dump_as_marshmallow_dumps_them():
+    import datetime
+
+    schema = Defaults()
+    for doc in ({}, {"named": 3, "when": datetime.date(2026, 1, 2), "inner": None},
+                {"stored": None, "inner": {"p10": 1, "p90": 2.5},
+                 "ranges": {"a": {"p10": 0.5, "p90": 1}}}):
+        assert schema.dump(doc) == marshmallow_dump(schema, doc), doc
+
+
+class Hooked(FastDump):
+    x = ma.fields.Float()
+
+    @ma.post_dump
+    def doubled(self, data, **_):
+        return {"x": data["x"] * 2}
+
+
+def test_a_schema_with_hooks_or_an_object_that_is_not_a_dict_goes_through_marshmallow():
+    assert Hooked().dump({"x": 1}) == {"x": 2.0}
+    interval = type("Interval", (), {"p10": 1.0, "p90": 2.0})()
+    assert Defaults().dump(interval) == marshmallow_dump(Defaults(), interval)
