@@ -40,8 +40,11 @@ def _refuse_if_closed_by_server(dbapi_connection, _record, _proxy) -> None:
     its last words (a FATAL notice) or the end of the stream waiting. DisconnectionError makes
     the pool drop it and check out another, or connect anew.
     """
-    readable, _, _ = select.select([dbapi_connection.fileno()], [], [], 0)
-    if readable:
+    # poll, not select: select refuses descriptors past FD_SETSIZE (1024), which a busy
+    # process holding many sockets reaches.
+    waiting = select.poll()
+    waiting.register(dbapi_connection.fileno(), select.POLLIN)
+    if waiting.poll(0):
         raise DisconnectionError("the server closed this pooled connection")
 
 

@@ -1455,4 +1455,3 @@ def estimate_of(r: dict, cluster: Cluster, model, training: Training, layout: La
         model_tflops_per_gpu_causal=float(r["model_tflops_per_gpu_causal"]),
         executed_tflops_per_gpu=float(r["executed_tflops_per_gpu"]),
     )
-
