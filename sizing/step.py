@@ -491,7 +491,7 @@ def _bucket_bytes(c: dict, gbytes, constants) -> np.ndarray:
                           per_bucket)
     # A bucket the layout states (grad_bucket_mb) replaces the rule.
     stated = c["grad_bucket_mb"]
-    return np.where(stated > 0, stated * 1e6, per_bucket) if (stated > 0).any() else per_bucket
+    return np.where(stated > 0, stated * 1e6, per_bucket) if np.count_nonzero(stated > 0) else per_bucket
 
 
 @dataclass(frozen=True)
@@ -520,7 +520,7 @@ class _Gradients:
         # groups). Without a hybrid group that is the data-parallel group itself, whose span
         # and NIC share the ZeRO-3 collectives then read as they are.
         hybrid = c["shard_group"] > 0
-        shard = np.where(hybrid, c["shard_group"] * cp, dpc) if hybrid.any() else dpc
+        shard = np.where(hybrid, c["shard_group"] * cp, dpc) if np.count_nonzero(hybrid) else dpc
         # Gradients are reduced bucket by bucket (DDP) and ZeRO-3/FSDP gathers and reduces
         # one layer (FSDP unit) at a time: each of those collectives pays its own latency, so
         # the per-step cost is units x cost(one unit), not the cost of one message of the
@@ -541,10 +541,20 @@ class _Rows:
 
     @classmethod
     def of(cls, mask, links: Links) -> _Rows:
-        if mask is None or mask.all():
+        if mask is None:
             return cls(mask, None, links)
+        # Counted first: every row or none (a one-row estimate's only cases) then needs no
+        # index, and count_nonzero costs a fraction of all() and flatnonzero.
+        priced = np.count_nonzero(mask)
+        if priced == mask.size:
+            return cls(mask, None, links)
+        if not priced:
+            return cls(mask, _NO_ROWS, None)
         idx = np.flatnonzero(mask)
-        return cls(mask, idx, links.rows(idx) if idx.size else None)
+        return cls(mask, idx, links.rows(idx))
+
+
+_NO_ROWS = np.zeros(0, int)  # the index of a collective priced on no row
 
 
 def _collective_on(rows: _Rows, op, size, group, per_node, share, constants, shares=None):
@@ -1029,7 +1039,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
         # asynchronous and hides behind the attention kernels it feeds (Megatron-LM
         # docs/user-guide/features/context_parallel.md).
         has_cp = cp > 1
-        if has_cp.any():
+        if np.count_nonzero(has_cp):
             kv_msg = s / cp * b * 2 * h * model.kv_ratio * act_bytes / tp
             t_kv1, cp_inter = cost("p2p", kv_msg, np.minimum(cp, 2.0), tp, read=has_cp)
             cp_comm = np.where(has_cp, 3.0 * (cp - 1) * t_kv1 * L / pp, 0.0)
@@ -1058,7 +1068,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     z1 = (zero == 1) & (dpc > 1)
     fp8_gather = np.asarray(c["fp8_param_gather"], bool) & (training.precision == "fp8")
     w_per_g = (np.where(fp8_gather, constants.bytes_per_param_weights_fp8, wbytes)
-               if fp8_gather.any() else wbytes) / gbytes
+               if np.count_nonzero(fp8_gather) else wbytes) / gbytes
     t_z1_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero1", read=z1)
     t_z1_agb, _ = cost("all_gather", bucket * w_per_g, dpc, tp, read=z1)
     t_z1_rs, t_z1_ag = n_buckets * t_z1_rsb, n_buckets * t_z1_agb
@@ -1096,7 +1106,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     gather_passes = np.full(n, 2.0)  # forward and backward, per micro-batch
     sync_hidden = zeros  # of the gathers, per micro-batch
     host_rs = host_ag = zeros  # of t_rs and t_ag: the host's list copies and HBM's
-    if is_tf and sync.any():  # elsewhere the rows are invalid (_valid)
+    if is_tf and np.count_nonzero(sync):  # elsewhere the rows are invalid (_valid)
         t_rs, t_ag, gather_passes, sync_hidden, host_rs, host_ag = _synchronous_zero3(
             cost, model, c, sync, shard, tp, pp, local_params * wbytes, grad_bytes, comp,
             constants, (t_rs, t_ag))
@@ -1125,14 +1135,14 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     # step on the CPU cores (DeepSpeed CPU-Adam).
     # Offload is rare: a batch without it prices neither the host step nor the transfers.
     t_opt = t_opt_gpu
-    if (offload >= 1).any():
+    if np.count_nonzero(offload >= 1):
         t_opt_host = (2.0 * gbytes * opt_params / host_Bps
                       + opt_params / constants.cpu_adam_params_per_s)
         t_opt = np.where(offload >= 1, t_opt_host, t_opt_gpu)
     # Activation offload sends each micro-batch's saved activations down in the forward and
     # back up in the backward; only what the compute cannot cover is exposed.
     offload_mb = zeros
-    if (offload == 2).any():
+    if np.count_nonzero(offload == 2):
         act_mb_bytes = comp["activation_parts"][0]
         offload_mb = np.where(offload == 2,
                               np.maximum(2.0 * act_mb_bytes / host_Bps - t_comp_mb, 0.0), 0.0)
@@ -1151,7 +1161,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
         key = (id(inter), id(ranks))
         if key not in by_group:
             by_group[key] = (np.where(inter, straggler_stretch(jitter, ranks), 1.0)
-                             if inter.any() else None)
+                             if np.count_nonzero(inter) else None)
     stretches = {kind: by_group[(id(inter), id(ranks))]
                  for kind, (inter, ranks) in stretched.items()}
 
@@ -1163,7 +1173,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     grad_hide, chunk_grad_hide = _interleaved_windows(t_bwd_mb, m, pp, v, ov)
     gather_hide, chunk_gather_hide = _interleaved_windows(t_fwd_mb, m, pp, v, ov)
     bubble_share = (pp - 1) / v  # of a micro-batch's time
-    any_sync = bool(sync.any())  # most batches have no synchronous ZeRO-3 row to pick out
+    any_sync = bool(np.count_nonzero(sync))  # most batches have no synchronous ZeRO-3 row to pick out
     # The network's jitter stretches the network's part of ZeRO-3's collectives alone, not the
     # host's copies of DeepSpeed's 2021 engine.
     net_rs, net_ag = (t_rs - host_rs, t_ag - host_ag) if any_sync else (t_rs, t_ag)
