@@ -983,16 +983,30 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     # The network tier each group's traffic reaches, by the key of its span.
     tiers_of: dict[tuple[int, int], np.ndarray] = {}
 
-    def cost(op, size, group, stride, name=None, read=None):
-        """One collective of each candidate; `read`: the rows whose time and algorithm are
-        read (the others get 0 for both and are not priced; the route's tier is "none" where
-        the group is one GPU, and the words skip it then)."""
+    def span(group, stride) -> tuple:
+        """The key of a group's span and (the group, its stride, members per node, nodes
+        spanned, NIC share, whether it crosses nodes)."""
         key = (id(group), id(stride))
         if key not in spans_of:
             per_node, spans = group_span(group, stride, gpn)
             spans_of[key] = (group, stride, per_node, spans, node_bw * per_node / gpn, spans > 1)
-        _, _, per_node, spans, share, inter = spans_of[key]
-        span_key, key = key, (id(group), id(read))
+        return key, spans_of[key]
+
+    def tier(group, stride) -> np.ndarray:
+        """The network tier a group's traffic reaches (its route's)."""
+        key, (_, _, per_node, spans, _, _) = span(group, stride)
+        if key not in tiers_of:  # the data-parallel group's is each ZeRO stage's
+            # tier x (group > 1): the tier where the group has two GPUs or more, 0
+            # ("none") elsewhere, cheaper than np.where with a scalar
+            tiers_of[key] = tier_reached(spans, per_node, links) * (group > 1)
+        return tiers_of[key]
+
+    def cost(op, size, group, stride, name=None, read=None):
+        """One collective of each candidate; `read`: the rows whose time and algorithm are
+        read (the others get 0 for both and are not priced; the route's tier is "none" where
+        the group is one GPU, and the words skip it then)."""
+        _, (_, _, per_node, _, share, inter) = span(group, stride)
+        key = (id(group), id(read))
         if key not in rows_of:
             rows = group > 1 if read is None else read & (group > 1)  # a group of one costs 0
             rows_of[key] = (group, read, _Rows.of(rows, links))
@@ -1000,11 +1014,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
         shares = shares_of.setdefault((id(group), id(stride), id(read)), {})
         t, chosen = _collective_on(rows, op, size, group, per_node, share, constants, shares)
         if name is not None:
-            if span_key not in tiers_of:  # the data-parallel group's is each ZeRO stage's
-                # tier x (group > 1): the tier where the group has two GPUs or more, 0
-                # ("none") elsewhere, cheaper than np.where with a scalar
-                tiers_of[span_key] = tier_reached(spans, per_node, links) * (group > 1)
-            routes[name] = (chosen, tiers_of[span_key])
+            routes[name] = (chosen, tier(group, stride))
         return t, inter
 
     # ---- tensor and expert parallelism (per micro-batch, on the critical path)
@@ -1090,16 +1100,28 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     # ZeRO-2 keeps only its shard of the gradients (sizing/memory.py): with accumulation each
     # micro-batch's gradients are reduce-scattered as they are produced, and the updated
     # 16-bit weights are all-gathered once after the optimizer step.
-    # The ZeRO-2 and ZeRO-3 collectives are read only on candidates of that stage.
-    t_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero2", read=z2)
-    t_z2_rs = n_buckets * t_rsb
-    w_bucket = np.minimum(bucket, local_params * wbytes)
-    t_agb, _ = cost("all_gather", w_bucket, dpc, tp, read=z2)
-    t_z2_ag = np.maximum(local_params * wbytes / w_bucket, 1.0) * t_agb
+    # The ZeRO-2 and ZeRO-3 collectives are read only on candidates of that stage: without
+    # one (a one-row estimate has one stage) they are not priced, their times and algorithm 0
+    # as a pass on no row gives them. ZeRO-2's route is then ZeRO-1's (the same group's tier;
+    # the routes' merge below reads neither algorithm where no row is of ZeRO-2); ZeRO-3's
+    # keeps its own group's tier, which the rows without ZeRO read.
+    if np.count_nonzero(z2):
+        t_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero2", read=z2)
+        t_z2_rs = n_buckets * t_rsb
+        w_bucket = np.minimum(bucket, local_params * wbytes)
+        t_agb, _ = cost("all_gather", w_bucket, dpc, tp, read=z2)
+        t_z2_ag = np.maximum(local_params * wbytes / w_bucket, 1.0) * t_agb
+    else:
+        t_rsb = t_z2_rs = t_agb = t_z2_ag = zeros
+        routes["zero2"] = routes["zero1"]
     units = float(model.layers) if is_tf else 1.0
-    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp, "zero", read=z3)
-    t_ag1, _ = cost("all_gather", local_params * wbytes / units, shard, tp, read=z3)
-    t_rs, t_ag = units * t_rs1, units * t_ag1
+    if np.count_nonzero(z3):
+        t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp, "zero", read=z3)
+        t_ag1, _ = cost("all_gather", local_params * wbytes / units, shard, tp, read=z3)
+        t_rs, t_ag = units * t_rs1, units * t_ag1
+    else:
+        t_rs = t_ag = zeros
+        routes["zero"] = (np.zeros(n, int), tier(shard, tp))
     # DeepSpeed's ZeRO-3 before v0.5.5 (sizing/workload.py FRAMEWORK_SYNCHRONOUS_ZERO3) runs
     # one collective per parameter, not per layer, and only its prefetched gathers overlap.
     sync = z3 & SYNCHRONOUS_ZERO3_CODES[np.asarray(c["framework"], int)]
