@@ -491,7 +491,9 @@ def _bucket_bytes(c: dict, gbytes, constants) -> np.ndarray:
                           per_bucket)
     # A bucket the layout states (grad_bucket_mb) replaces the rule.
     stated = c["grad_bucket_mb"]
-    return np.where(stated > 0, stated * 1e6, per_bucket) if np.count_nonzero(stated > 0) else per_bucket
+    if not np.count_nonzero(stated > 0):
+        return per_bucket
+    return np.where(stated > 0, stated * 1e6, per_bucket)
 
 
 @dataclass(frozen=True)
@@ -1195,7 +1197,8 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     grad_hide, chunk_grad_hide = _interleaved_windows(t_bwd_mb, m, pp, v, ov)
     gather_hide, chunk_gather_hide = _interleaved_windows(t_fwd_mb, m, pp, v, ov)
     bubble_share = (pp - 1) / v  # of a micro-batch's time
-    any_sync = bool(np.count_nonzero(sync))  # most batches have no synchronous ZeRO-3 row to pick out
+    # most batches have no synchronous ZeRO-3 row to pick out
+    any_sync = bool(np.count_nonzero(sync))
     # The network's jitter stretches the network's part of ZeRO-3's collectives alone, not the
     # host's copies of DeepSpeed's 2021 engine.
     net_rs, net_ag = (t_rs - host_rs, t_ag - host_ag) if any_sync else (t_rs, t_ag)
