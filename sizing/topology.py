@@ -412,7 +412,7 @@ def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
     hashed = links.ecmp & (nodes > k)
     if hashed.shape != shape:
         hashed = np.broadcast_to(hashed, shape)
-    if not hashed.any():
+    if not np.count_nonzero(hashed):
         return np.maximum(load, 1.0)
     # only ECMP candidates whose traffic crosses the spine: their figures, picked out first
     pick = np.nonzero(hashed)
@@ -460,10 +460,13 @@ def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
     nodes = np.asarray(nodes, float)
     k = np.minimum(links.nodes_per_leaf, nodes)
     spine = nodes > links.nodes_per_leaf
-    over = np.where(spine, _spine_load(op, nodes, k, links, constants), 1.0)
+    # Below one leaf (most groups: inside a node, or a few nodes) no uplink is loaded: the
+    # spine's load is not priced where no row would read it.
+    over = (np.where(spine, _spine_load(op, nodes, k, links, constants), 1.0)
+            if np.count_nonzero(spine) else np.ones(spine.shape))
     # switch tiers a packet queues in: the leaf, then the spine, then the core
     tiers = 1.0 + spine + (nodes > links.nodes_below_core)
-    lossy, pfc = bool(links.lossy.any()), bool(links.pfc.any())
+    lossy, pfc = bool(np.count_nonzero(links.lossy)), bool(np.count_nonzero(links.pfc))
     shares = {}
     for algorithm in algorithms:
         incast = fan_in(op, algorithm, nodes)
@@ -473,7 +476,7 @@ def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
             # 1 - (1 - r)^chances, exact for small r too (log1p, expm1)
             p = -np.expm1(chances * np.log1p(-links.loss_rate))
             share = share * np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
-        if pfc and (incast > 1).any():
+        if pfc and np.count_nonzero(incast > 1):
             share = share * np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty
                                                        * (1.0 - 1.0 / incast) * tiers), 1.0)
         shares[algorithm] = share
