@@ -88,6 +88,7 @@ class ModelConstants:
     bytes_per_param_optimizer: float
     bytes_per_param_weights_fp32: float
     bytes_per_param_weights_fp8: float
+    fp8_weight_transpose_bytes_per_param: Mapping[str, float]  # per GPU
     bytes_per_param_gradients_fp32: float
     bytes_per_param_optimizer_fp32: float
     runtime_reserved_gb: float

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from sizing import kernels, memory_kernel
+from sizing.constants import per_gpu_lookup
 from sizing.workload import (
     DEEPSPEED_CODES,
     SYNCHRONOUS_ZERO3_CODES,
@@ -100,6 +101,29 @@ def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.nda
     return per_layer * model.layers / np.asarray(c["pp"], float), kept
 
 
+def fp8_linear_params(model: Transformer) -> tuple[float, float]:
+    """(the dense, the experts') weight parameters of the linears FP8 training runs in FP8:
+    attention's and the MLPs'. The embedding, the output layer (Megatron's is not a Transformer
+    Engine linear, compute.transformer_work), the router and the norms stay 16-bit."""
+    expert = model.expert_params
+    linears = model.layers * (model.attention_params_per_layer
+                              + model.experts * model.mlp_params_per_expert)
+    return linears - expert, expert
+
+
+def fp8_weight_bytes_per_param(c: dict, constants) -> np.ndarray:
+    """Bytes each FP8-linear weight adds in FP8 training, per candidate: Transformer Engine
+    keeps its FP8 cast across micro-batches, with a transposed copy where the GPU's FP8 GEMMs
+    take only the TN layout (catalog fp8_weight_transpose_bytes_per_param); with
+    fp8_param_gather that FP8 weight is the parameter itself, in place of the 16-bit one."""
+    rows = np.atleast_1d(c["dp"]).shape[0]
+    transpose = per_gpu_lookup(constants, c.get("gpu_id"), rows)(
+        "fp8_weight_transpose_bytes_per_param")
+    primary = np.asarray(c.get("fp8_param_gather", False), bool)
+    return (constants.bytes_per_param_weights_fp8 + transpose
+            - np.where(primary, constants.bytes_per_param_weights, 0.0))
+
+
 def _sharded_gb(model, c: dict, nbytes: float, from_stage: int) -> np.ndarray:
     """GB per GPU of a state of `nbytes` per parameter, sharded from ZeRO stage `from_stage`
     on: the distributed optimizer / ZeRO shards over data x context parallel ranks, or over the
@@ -182,6 +206,12 @@ def _gpu_memory(model, c: dict, constants, precision: str, parts: tuple) -> dict
         wb, gb, ob = (constants.bytes_per_param_weights, constants.bytes_per_param_gradients,
                       constants.bytes_per_param_optimizer)
     is_tf = isinstance(model, Transformer)
+    # FP8 weight copies (fp8_weight_bytes_per_param) are held beside weights ZeRO-3 does not
+    # shard: at stage 3 a unit's weights are gathered to compute and freed, and its FP8 cast
+    # with them (Transformer Engine caches none under FSDP2, linear.py; Megatron-FSDP drops
+    # the transpose cache unless keep_fp8_transpose_cache).
+    fp8 = is_tf and precision == "fp8"
+    fp8_bytes = fp8_weight_bytes_per_param(c, constants) if fp8 else 0.0
     if is_tf and kernels.ENABLED:  # compiled (the reference: the numpy below)
         columns = {"dp": dp, "tp": tp, "pp": pp, "ep": ep, "cp": cp, "zero_stage": zero,
                    "offload": offload, "shard_group": shard_group,
@@ -191,10 +221,14 @@ def _gpu_memory(model, c: dict, constants, precision: str, parts: tuple) -> dict
                    "framework": c.get("framework", 0), "gpu_memory_gb": c["gpu_memory_gb"]}
         return memory_kernel.transformer_memory(
             model, columns, constants, wb, gradient_bytes_per_param(c, constants, precision), ob,
-            parts)
+            fp8_bytes, parts)
     dense = model.params - (model.expert_params if is_tf else 0.0)
     gb = gradient_bytes_per_param(c, constants, precision)
     weights = _sharded_gb(model, c, wb, 3)
+    if fp8:
+        fp8_dense, fp8_expert = fp8_linear_params(model)
+        fp8_local = fp8_dense / (tp * pp) + fp8_expert / (tp * pp * ep)
+        weights = weights + np.where(zero < 3, fp8_local * fp8_bytes / GB, 0.0)
     grads = _sharded_gb(model, c, gb, 2)
     # ZeRO-Offload keeps the FP32 master weights and Adam moments in host memory (host_offload).
     optim = _sharded_gb(model, c, ob, 1)

@@ -17,12 +17,14 @@ KEYS = ("weights_gb", "gradients_gb", "optimizer_gb", "activations_gb", "logits_
 
 
 @kernel
-def _kernel(dp, tp, pp, ep, cp, zero, offload, shard_group, gb, b, code, v, m, fused_ce,
-            framework, capacity, stage, kept, deepspeed_codes, synchronous_codes, figures):
+def _kernel(dp, tp, pp, ep, cp, zero, offload, shard_group, gb, fp8_bytes, b, code, v, m,
+            fused_ce, framework, capacity, stage, kept, deepspeed_codes, synchronous_codes,
+            figures):
     (wb, ob, expert, dense, layers, logits_per_cp, vocab, unit_per_tp, largest_per_tp,
-     max_live, reduce_bucket, reserved, headroom_share) = (
+     max_live, reduce_bucket, reserved, headroom_share, fp8_dense, fp8_expert) = (
         figures[0], figures[1], figures[2], figures[3], figures[4], figures[5], figures[6],
-        figures[7], figures[8], figures[9], figures[10], figures[11], figures[12])
+        figures[7], figures[8], figures[9], figures[10], figures[11], figures[12],
+        figures[13], figures[14])
     rows = dp.shape[0]
     out = np.empty((11, rows))
     fits = np.empty(rows, np.bool_)
@@ -36,6 +38,9 @@ def _kernel(dp, tp, pp, ep, cp, zero, offload, shard_group, gb, b, code, v, m, f
         # sharded(): ZeRO stage 3 shards the weights, 2 the gradients, 1 the optimizer state
         weights = (((dense_shard if zero_i >= 3 else dense_local)
                     + (expert_shard if zero_i >= 3 else expert_local)) * wb / GB)
+        if fp8_bytes[i] != 0.0 and zero_i < 3:  # FP8 weight copies (fp8_weight_bytes_per_param)
+            fp8_local = fp8_dense / (tp_i * pp_i) + fp8_expert / (tp_i * pp_i * ep[i])
+            weights = weights + fp8_local * fp8_bytes[i] / GB
         grads = (((dense_shard if zero_i >= 2 else dense_local)
                   + (expert_shard if zero_i >= 2 else expert_local)) * gb_i / GB)
         optim = (((dense_shard if zero_i >= 1 else dense_local)
@@ -93,21 +98,30 @@ def _model_figures(model: Transformer) -> tuple:
             max(model.hidden * model.ffn_hidden, model.hidden * model.vocab))
 
 
+@functools.lru_cache(maxsize=64)
+def _fp8_figures(model: Transformer) -> tuple:
+    """sizing.memory.fp8_linear_params, once per model value."""
+    from sizing.memory import fp8_linear_params  # memory imports this module
+    return fp8_linear_params(model)
+
+
 def transformer_memory(model: Transformer, c: dict, constants, wb: float, gb, ob: float,
-                       parts: tuple) -> dict:
+                       fp8_bytes, parts: tuple) -> dict:
     """memory_per_gpu's columns for a transformer: `c` the candidates' columns it reads (with
     its defaults), `wb` and `ob` bytes per parameter of the weights and optimizer state, `gb`
-    each candidate's of its gradients, `parts` activation_parts."""
+    each candidate's of its gradients, `fp8_bytes` each candidate's FP8 weight copies per
+    FP8-linear parameter (0 outside FP8), `parts` activation_parts."""
     # The rows of the columns it reads: broadcasting all of `c` (some sixty) costs more.
     rows = np.shape(np.broadcast(*(c[k] for k in _ROW_COLUMNS)))[0]
     figures = np.array([
         wb, ob, *_model_figures(model), constants.deepspeed_max_live_params,
         constants.deepspeed_reduce_bucket_params, constants.runtime_reserved_gb,
-        constants.memory_headroom_share], float)
+        constants.memory_headroom_share, *_fp8_figures(model)], float)
     out, fits = _kernel(
         *(column(c[k], rows) for k in ("dp", "tp", "pp", "ep", "cp")),
         column(c["zero_stage"], rows, np.int64), column(c["offload"], rows, np.int64),
-        column(c["shard_group"], rows), column(gb, rows), column(c["micro_batch"], rows),
+        column(c["shard_group"], rows), column(gb, rows), column(fp8_bytes, rows),
+        column(c["micro_batch"], rows),
         column(c["recompute"], rows, np.int64), column(c["virtual_stages"], rows),
         column(c["micro_batches"], rows), column(c["fused_cross_entropy"], rows, bool),
         column(c["framework"], rows, np.int64), column(c["gpu_memory_gb"], rows),
