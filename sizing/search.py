@@ -19,6 +19,7 @@ from sizing.step import (
     layout_arrays,
     step_floor_batch,
 )
+from sizing.topology import Links
 from sizing.workload import (
     FRAMEWORKS,
     MEGATRON_FSDP_FROM_STAGE,
@@ -466,6 +467,10 @@ class HardwareTable:
     # read only the GPU, GPUs per node, PCIe generation (the host link) and host memory (what
     # offload fills), never the fabric or the NICs.
     groups: tuple[int, ...]
+    # Per constants object (by id, with the object kept so the id is not reused): the links of
+    # every pair, built once per search, not once per pass of the floor or the model.
+    _links: dict[int, tuple[object, Links]] = field(default_factory=dict, repr=False,
+                                                    compare=False)
 
     @classmethod
     def of(cls, clusters: Sequence[Cluster]) -> HardwareTable:
@@ -481,6 +486,16 @@ class HardwareTable:
                                    c.server.host_memory_gb), i)
                  for i, c in enumerate(clusters)]
         return cls(columns, codes, ids, tuple(sides))
+
+    def links(self, constants, cands: Candidates, rows: np.ndarray) -> Links:
+        """The links of some rows of `cands`: those of their pairs, which read only the pair's
+        columns (Links.of, as `estimate()` builds them once per cluster), never the node count
+        or the layout."""
+        kept = self._links.get(id(constants))
+        if kept is None or kept[0] is not constants:
+            columns = {**self.columns, "gpu_id": GpuCodes(self.gpu_codes, self.gpu_ids)}
+            kept = self._links[id(constants)] = (constants, Links.of(columns, constants))
+        return kept[1].rows(cands.hardware[rows])
 
     def batch(self, cands: Candidates, rows: np.ndarray | None = None) -> dict:
         """The model's input columns for `cands` (or some rows of them)."""
@@ -547,7 +562,8 @@ def model_on(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
     """The whole model on some rows of a chunk (taken from `found` if it already ran)."""
     if found is not None and found.full is not None:
         return {k: v[rows] for k, v in found.full.items()}
-    return estimate_batch(table.batch(cands, rows), model, training, constants)
+    return estimate_batch(table.batch(cands, rows), model, training, constants,
+                          table.links(constants, cands, rows))
 
 
 def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
@@ -570,4 +586,5 @@ def throughput_floor(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     throughput_bound's, and per row, since the network's share depends on the fabric.
     `bound`: throughput_bound's columns of these rows, whose compute the floor then reads."""
     compute = None if bound is None else {k: bound[k] for k in FLOOR_COMPUTE}
-    return step_floor_batch(table.batch(cands, rows), model, training, constants, compute)
+    return step_floor_batch(table.batch(cands, rows), model, training, constants, compute,
+                            table.links(constants, cands, rows))

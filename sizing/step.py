@@ -753,7 +753,7 @@ FLOOR_COMPUTE = ("t_mb", "t_fwd_mb", "hbm_raw_Bps")
 
 
 def step_floor_batch(batch: dict, model, training: Training, constants,
-                     compute: dict | None = None) -> dict:
+                     compute: dict | None = None, links: Links | None = None) -> dict:
     """Upper bounds of each candidate's throughput (tokens_per_s, samples_per_s), tighter than
     compute_bound_batch's: a lower bound of estimate_batch's step time from a few of its own
     terms, each priced as the model prices it in its base pass (no network stretch), the
@@ -789,7 +789,8 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     model's hidden time or contention negative, a negative jitter its stragglers); with any
     other, the compute-only bound is returned instead.
     `compute`: the rows' FLOOR_COMPUTE columns when known (compute_bound_batch's), else
-    computed here.
+    computed here; `links`: Links.of the rows' hardware columns when known, as estimate_batch
+    takes them.
     """
     physical = (0.0 <= constants.tp_overlap_fraction <= 1.0
                 and 0.0 <= constants.ep_overlap_fraction <= 1.0
@@ -808,7 +809,8 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     is_tf = isinstance(model, Transformer)
     t_comp_mb, t_fwd_mb = comp["t_mb"], comp["t_fwd_mb"]
     t_bwd_mb = t_comp_mb - t_fwd_mb
-    links = Links.of(c, constants)
+    if links is None:
+        links = Links.of(c, constants)
     node_bw = links.node_Bps
     # Where the fabric's jitter is negative a stretch would shorten the network's terms: none
     # of them is counted there.
