@@ -192,6 +192,27 @@ class CellLayouts:
     batch: int  # rows built, then ruled out by the batch rule
 
 
+@dataclass(frozen=True)
+class ChunkCells:
+    """Cells that build a candidate, in candidate order, as columns: which hardware, which node
+    count (its index), the layouts of its GPU count and how many they are."""
+
+    hardware: np.ndarray
+    node_index: np.ndarray
+    layouts: np.ndarray  # of CellLayouts (objects), per cell
+    sizes: np.ndarray
+
+    def at(self, cells: slice) -> ChunkCells:
+        return ChunkCells(self.hardware[cells], self.node_index[cells], self.layouts[cells],
+                          self.sizes[cells])
+
+    def then(self, more: ChunkCells) -> ChunkCells:
+        """These cells, then `more`."""
+        return ChunkCells(*(np.concatenate([a, b]) for a, b in
+                            ((self.hardware, more.hardware), (self.node_index, more.node_index),
+                             (self.layouts, more.layouts), (self.sizes, more.sizes))))
+
+
 # The rules a candidate can fail before the time model, in the order the ranking applies them
 # (service.sizing_run's known rules): the layout's validity, memory, then the stock.
 RULE_INVALID, RULE_MEMORY, RULE_STOCK = "invalid_layout", "memory", "stock"
@@ -281,17 +302,26 @@ class Enumeration:
             batch += int((b & ~k).sum(axis=1) @ weight)
         return built, never, batch
 
-    def cells(self) -> Iterator[tuple[int, int, CellLayouts]]:
-        """(hardware, node index, layouts) in candidate order; the layouts of a GPU count are
-        kept only while a block of node counts is being walked (worked out together, in one
-        pass over the grid), so memory does not grow with the range."""
+    def cells(self) -> Iterator[ChunkCells]:
+        """The cells that build a candidate, in candidate order, a block of node counts at a
+        time; the layouts of a GPU count are kept only while a block is walked (worked out
+        together, in one pass over the grid) and by the cells that hold them, so memory does
+        not grow with the range."""
         per_node = np.asarray(self.gpus_per_node, np.int64)
+        pairs = per_node.size
         for start in range(0, len(self.node_counts), NODE_COUNTS_PER_BLOCK):
-            counts = self.node_counts[start:start + NODE_COUNTS_PER_BLOCK]
-            here = self._layouts(np.unique(np.multiply.outer(per_node, counts)))
-            for j, n in enumerate(counts, start):
-                for hw, gpn in enumerate(self.gpus_per_node):
-                    yield hw, j, here[gpn * n]
+            counts = np.asarray(self.node_counts[start:start + NODE_COUNTS_PER_BLOCK], np.int64)
+            # Node counts ascending, then hardware pairs: the candidates' order.
+            gpus = np.multiply.outer(counts, per_node).ravel()
+            distinct, of = np.unique(gpus, return_inverse=True)
+            here = self._layouts(distinct)
+            layouts = np.empty(distinct.size, object)
+            layouts[:] = [here[g] for g in distinct.tolist()]
+            sizes = np.array([cell.rows.size for cell in layouts], np.int64)[of]
+            keep = np.flatnonzero(sizes > 0)  # a cell of no layout builds nothing
+            yield ChunkCells(np.tile(np.arange(pairs), counts.size)[keep],
+                             np.repeat(np.arange(start, start + counts.size), pairs)[keep],
+                             layouts[of[keep]], sizes[keep])
 
     @property
     def skipped(self) -> dict[str, int]:
@@ -310,20 +340,26 @@ class Enumeration:
         for parts in self._parts(chunk):
             yield self._build(parts)
 
-    def _parts(self, chunk: int) -> Iterator[list[tuple[int, int, CellLayouts]]]:
-        """The cells of each chunk of about `chunk` candidates (whole cells), in order."""
-        parts: list[tuple[int, int, CellLayouts]] = []
-        held = 0
-        for hw, j, cell in self.cells():
-            if cell.rows.size == 0:
-                continue
-            if parts and held + cell.rows.size > chunk:
-                yield parts
-                parts, held = [], 0
-            parts.append((hw, j, cell))
-            held += cell.rows.size
-        if parts:
-            yield parts
+    def _parts(self, chunk: int) -> Iterator[ChunkCells]:
+        """The cells of each chunk of about `chunk` candidates (whole cells), in order: a chunk
+        takes cells while they fit and at least one."""
+        held: ChunkCells | None = None
+        for block in self.cells():
+            held = block if held is None else held.then(block)
+            ends = np.cumsum(held.sizes)
+            start, taken = 0, 0
+            while True:
+                # The cells after `start` that fit with it, at least one (the limit held
+                # within the last end, which all fit below, so no sum passes int64).
+                limit = min(taken + chunk, int(ends[-1]))
+                end = max(int(np.searchsorted(ends, limit, side="right")), start + 1)
+                if end >= ends.size:
+                    break  # the next block's cells may fit in this chunk too
+                yield held.at(slice(start, end))
+                start, taken = end, int(ends[end - 1])
+            held = held.at(slice(start, None))
+        if held is not None and held.sizes.size:
+            yield held
 
     def runnable_chunks(self, chunk: int, feasible: Callable[[Candidates], Feasibility],
                         usable: np.ndarray) -> Iterator[RunnableChunk]:
@@ -337,22 +373,21 @@ class Enumeration:
         groups = np.asarray(self.groups or range(len(self.gpus_per_node)))
         counts, node_counts = len(self.node_counts), np.asarray(self.node_counts)
         for parts in self._parts(chunk):
-            hw_of = np.array([hw for hw, _, _ in parts])
-            j_of = np.array([j for _, j, _ in parts])
+            hw_of, j_of = parts.hardware, parts.node_index
             # One set per (server group, node count), numbered in the order of its first cell,
             # whose layouts stand for every cell of the set.
             _, first, key_of = np.unique(groups[hw_of] * counts + j_of, return_index=True,
                                          return_inverse=True)
             order = np.argsort(first)
             set_of = np.argsort(order)[key_of]
-            heads = [parts[k] for k in first[order]]
-            sizes = np.array([c.rows.size for _, _, c in heads])
-            grid_rows = np.concatenate([c.rows for _, _, c in heads])
-            dp = np.concatenate([c.dp for _, _, c in heads])
-            global_batch = np.concatenate([c.global_batch for _, _, c in heads])
-            head_j = np.repeat([j for _, j, _ in heads], sizes)
-            found = feasible(Candidates(np.repeat([h for h, _, _ in heads], sizes),
-                                        node_counts[head_j],
+            heads = first[order]
+            layouts = parts.layouts[heads].tolist()
+            sizes = parts.sizes[heads]
+            grid_rows = np.concatenate([c.rows for c in layouts])
+            dp = np.concatenate([c.dp for c in layouts])
+            global_batch = np.concatenate([c.global_batch for c in layouts])
+            head_j = np.repeat(j_of[heads], sizes)
+            found = feasible(Candidates(np.repeat(hw_of[heads], sizes), node_counts[head_j],
                                         LayoutColumns(self.grid, grid_rows, dp), global_batch,
                                         node_index=head_j))
             runs = found.valid & found.memory_fits
@@ -381,20 +416,19 @@ class Enumeration:
                                shared_first=shared_first, shared_of=shared_of)
             yield RunnableChunk(cands, hw_of * counts + j_of, ruled_out, int(sizes[set_of].sum()))
 
-    def _build(self, parts: list[tuple[int, int, CellLayouts]]) -> Candidates:
-        hw = np.array([h for h, _, _ in parts])
-        j = np.array([n for _, n, _ in parts])
-        sizes = np.array([c.rows.size for _, _, c in parts])
-        rows = np.concatenate([c.rows for _, _, c in parts])
+    def _build(self, parts: ChunkCells) -> Candidates:
+        hw, j, sizes = parts.hardware, parts.node_index, parts.sizes
+        layouts = parts.layouts.tolist()
+        rows = np.concatenate([c.rows for c in layouts])
         node_index = np.repeat(j, sizes)
-        layout = LayoutColumns(self.grid, rows, np.concatenate([c.dp for _, _, c in parts]))
+        layout = LayoutColumns(self.grid, rows, np.concatenate([c.dp for c in layouts]))
         # One set of rows per (group, node count): the first part of each is its set, and its
         # sets are numbered in the order of their first parts (parts of one set have the same
         # GPU count, so the same rows).
         groups = np.asarray(self.groups or range(len(self.gpus_per_node)))
         _, first_part, set_of = np.unique(groups[hw] * len(self.node_counts) + j,
                                           return_index=True, return_inverse=True)
-        is_first = np.zeros(len(parts), bool)
+        is_first = np.zeros(hw.size, bool)
         is_first[first_part] = True
         first_sizes = np.where(is_first, sizes, 0)
         set_start = (np.cumsum(first_sizes) - first_sizes)[first_part[set_of]]
@@ -403,7 +437,7 @@ class Enumeration:
         return Candidates(
             hardware=np.repeat(hw, sizes),
             nodes=np.asarray(self.node_counts)[node_index], layout=layout,
-            global_batch=np.concatenate([c.global_batch for _, _, c in parts]),
+            global_batch=np.concatenate([c.global_batch for c in layouts]),
             node_index=node_index,
             shared_first=np.flatnonzero(np.repeat(is_first, sizes)),
             shared_of=np.arange(rows.size) + offset)
