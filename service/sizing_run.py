@@ -236,19 +236,17 @@ class Variants:
         """Per variant and node count beyond its leaf, its pair's fastest runnable layout."""
         counts = len(node_counts)
         nodes = np.asarray(node_counts)
-        hardware, rows = [], []
-        for v, (h, leaf) in enumerate(zip(self.origin, self.below_spine)):
-            cells = h * counts + np.flatnonzero(nodes > leaf)
-            cells = cells[np.isfinite(fastest.rate_of(cells))]
-            hardware.extend([fastest.pairs + v] * cells.size)
-            rows.extend(cells.tolist())
-        if not rows:
+        # Per variant, then node count: its pair's cells past one leaf, one pass for all.
+        variant, node_index = np.nonzero(nodes > np.asarray(self.below_spine)[:, None])
+        rows_a = np.asarray(self.origin, np.int64)[variant] * counts + node_index
+        found = np.isfinite(fastest.rate_of(rows_a))
+        if not found.any():
             return None
-        rows_a = np.asarray(rows)
-        node_index = rows_a % counts
+        rows_a, node_index = rows_a[found], node_index[found]
+        hardware = fastest.pairs + variant[found]
         slots = fastest.slot[fastest.best.stored(rows_a)]
         cols = {k: v[slots] for k, v in fastest.columns.items()}
-        return Candidates(np.asarray(hardware), nodes[node_index],
+        return Candidates(hardware, nodes[node_index],
                           {k[len("layout_"):]: v for k, v in cols.items()
                            if k.startswith("layout_")},
                           cols["global_batch"], node_index=node_index)
