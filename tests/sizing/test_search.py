@@ -10,6 +10,7 @@ import pytest
 from sizing.hardware import Cluster
 from sizing.presets import PRESETS
 from sizing.search import (
+    NODE_COUNTS_PER_BLOCK,
     HardwareTable,
     LayoutSpace,
     enumerate_candidates,
@@ -48,6 +49,31 @@ def test_chunks_hold_the_candidates_of_one_pass_in_the_same_order(cluster_on):
                                       getattr(whole[0], key))
     for key, column in whole[0].layout.items():
         np.testing.assert_array_equal(np.concatenate([p.layout[key] for p in parts]), column)
+
+
+@pytest.mark.parametrize("chunk", [1, 40, 700, 5000])
+def test_chunks_take_whole_cells_while_they_fit_across_blocks_of_node_counts(cluster_on,
+                                                                            chunk):
+    """Each chunk takes the next cells while their candidates fit in `chunk`, and at least
+    one (a cell larger than the chunk stands alone), over node ranges walked a block at a
+    time: the cut of one walk of every cell."""
+    clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
+    space = enumeration([c.gpus_per_node for c in clusters], range(1, 150),
+                        PRESETS["llama-3-70b"].model, Training(512, 1), LayoutSpace(), False,
+                        4096)
+    assert len(space.node_counts) > 2 * NODE_COUNTS_PER_BLOCK  # several blocks
+    sizes = [int(n) for block in space.cells() for n in block.sizes]
+    expected, held = [], 0
+    for size in sizes:  # the greedy cut, one cell at a time
+        if expected and held + size > chunk:
+            expected.append(0)
+            held = 0
+        if not expected:
+            expected.append(0)
+        expected[-1] += size
+        held += size
+    assert [len(c) for c in space.chunks(chunk)] == expected
+    assert sum(expected) == len(next(space.chunks(10**9)))
 
 
 def test_runnable_chunks_build_what_runs_within_stock_and_count_the_rest(cluster_on,
