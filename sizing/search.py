@@ -399,17 +399,32 @@ class Enumeration:
             in_stock = node_counts[j_of] <= usable[hw_of]
             ruled_out = {rule: n[set_of] for rule, n in per_set.items()}
             ruled_out[RULE_STOCK] = np.where(in_stock, 0, ruled_out[RULE_STOCK])
-            # Each set's runnable rows (among the sets' rows), built for its cells in stock.
-            runnable = np.split(np.flatnonzero(runs), np.cumsum(per_set[RULE_STOCK])[:-1])
-            built = np.flatnonzero(in_stock & (per_set[RULE_STOCK][set_of] > 0))
-            picked = (np.concatenate([runnable[set_of[k]] for k in built]) if built.size
-                      else np.zeros(0, np.intp))
-            n_built = per_set[RULE_STOCK][set_of[built]]
+            # Each set's runnable rows (among the sets' rows), built for its cells in stock:
+            # the set's run of `runnable` (sets lie in order, each its rows ascending).
+            runnable = np.flatnonzero(runs)
+            per_run = per_set[RULE_STOCK]
+            run_start = np.cumsum(per_run) - per_run
+            built = np.flatnonzero(in_stock & (per_run[set_of] > 0))
+            n_built = per_run[set_of[built]]
+            built_start = np.cumsum(n_built) - n_built  # of each built cell, in the chunk
+            at = (np.repeat(run_start[set_of[built]] - built_start, n_built)
+                  + np.arange(int(n_built.sum())))  # into `runnable`
+            picked = runnable[at]
             hardware, node_index = np.repeat(hw_of[built], n_built), np.repeat(j_of[built], n_built)
             # Rows of one set row differ only in the fabric: they share validity, memory and
-            # compute (numbered 0, 1, ... as `_build` numbers them).
-            _, shared_first, shared_of = np.unique(picked, return_index=True,
-                                                   return_inverse=True)
+            # compute (numbered 0, 1, ... as `_build` numbers them): as np.unique(picked)
+            # numbers them, the set rows built in ascending order, each first built in the
+            # first cell built of its set.
+            used = np.zeros(runnable.size, bool)
+            used[at] = True
+            shared_of = (np.cumsum(used) - 1)[at]
+            sets_built, first_built = np.unique(set_of[built], return_index=True)
+            first_cell = np.zeros(per_run.size, np.int64)
+            first_cell[sets_built] = built_start[first_built]
+            row_set = np.repeat(np.arange(per_run.size), per_run)  # of each runnable row
+            used_at = np.flatnonzero(used)
+            shared_first = (first_cell[row_set[used_at]]
+                            + used_at - run_start[row_set[used_at]])
             cands = Candidates(hardware, node_counts[node_index],
                                LayoutColumns(self.grid, grid_rows[picked], dp[picked]),
                                global_batch[picked], node_index=node_index,

@@ -103,8 +103,9 @@ def test_runnable_chunks_build_what_runs_within_stock_and_count_the_rest(cluster
             np.testing.assert_array_equal(part.cands.layout_of(np.arange(keep.size))[key],
                                           column, err_msg=key)
         # Rows of one set of fabrics share a set, as in the whole chunk.
-        np.testing.assert_array_equal(
-            part.cands.shared_of, np.unique(whole.shared_of[keep], return_inverse=True)[1])
+        _, first, of = np.unique(whole.shared_of[keep], return_index=True, return_inverse=True)
+        np.testing.assert_array_equal(part.cands.shared_of, of)
+        np.testing.assert_array_equal(part.cands.shared_first, first)
         cell = whole.hardware * len(counts) + whole.node_index
         first = np.select([~found.valid, ~found.memory_fits, ~in_stock], [1, 2, 3], 0)
         for k, rule in enumerate(("invalid_layout", "memory", "stock"), start=1):
