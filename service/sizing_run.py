@@ -669,7 +669,11 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
         cells[passing], bound["score"][passing], PROBES_PER_CELL)]
     by_rate = np.flatnonzero(wants_fastest)[ranking.lowest_per_group(
         cells[wants_fastest], -rate_bound[wants_fastest], PROBES_PER_CELL)]
-    first = np.union1d(by_score, by_rate)
+    # Both probes' rows, ascending (as np.union1d gives them, without its sort).
+    probed = np.zeros(run.size, bool)
+    probed[by_score] = True
+    probed[by_rate] = True
+    first = np.flatnonzero(probed)
     r = model_on(table, cands, run[first], model, training, ctx.constants)
     true_rate = series.rate_of(model, r)
     beat = np.full(best.score.shape, inf)
@@ -695,8 +699,6 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
 
     # The probes' figures are kept: only the other rows left are timed now, those the
     # communication's floor cannot rule out either.
-    probed = np.zeros(run.size, bool)
-    probed[first] = True
     rest = np.flatnonzero(~dominated(np.arange(run.size), rate_bound, bound) & ~probed)
     if rest.size:
         floor = series.rate_of(model, throughput_floor(
