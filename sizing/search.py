@@ -104,7 +104,16 @@ def joined(parts: Sequence[tuple[Candidates, np.ndarray]]) -> Candidates:
     def cat(pick) -> np.ndarray:
         return np.concatenate([pick(c, rows) for c, rows in parts])
 
-    layouts = [c.layout_of(rows) for c, rows in parts]
+    grids = {id(c.layout.grid) if isinstance(c.layout, LayoutColumns) else None
+             for c, _ in parts}
+    if len(grids) == 1 and None not in grids:
+        # Chunks of one grid: their rows' grid rows, gathered only for the rows read.
+        layout: Mapping[str, np.ndarray] = LayoutColumns(
+            parts[0][0].layout.grid, cat(lambda c, rows: c.layout.rows[rows]),
+            cat(lambda c, rows: c.layout.dp[rows]))
+    else:
+        layouts = [c.layout_of(rows) for c, rows in parts]
+        layout = {k: np.concatenate([part[k] for part in layouts]) for k in layouts[0]}
     offsets = np.cumsum([0, *(len(c) for c, _ in parts)])
     ids = np.concatenate([
         (c.shared_of[rows] if c.shared_of is not None else rows) + offset
@@ -112,8 +121,7 @@ def joined(parts: Sequence[tuple[Candidates, np.ndarray]]) -> Candidates:
     # Numbered 0, 1, ... as in a chunk (shared_of indexes shared_first), for every reader.
     _, shared_first, shared_of = np.unique(ids, return_index=True, return_inverse=True)
     return Candidates(cat(lambda c, rows: c.hardware[rows]), cat(lambda c, rows: c.nodes[rows]),
-                      {k: np.concatenate([layout[k] for layout in layouts]) for k in layouts[0]},
-                      cat(lambda c, rows: c.global_batch[rows]),
+                      layout, cat(lambda c, rows: c.global_batch[rows]),
                       node_index=cat(lambda c, rows: c.node_index[rows]),
                       shared_first=shared_first, shared_of=shared_of)
 

@@ -292,6 +292,9 @@ def test_rows_of_several_chunks_joined_are_those_rows_with_their_fabrics_shared(
         own = model_on(table, c, rows, model, training, constants)
         for key in ("step_time_s", "valid", "memory_fits"):
             np.testing.assert_array_equal(whole[key][here], own[key], err_msg=key)
+        mine = both.layout_of(np.arange(here.start, here.stop))
+        for key, column in c.layout_of(rows).items():
+            np.testing.assert_array_equal(mine[key], column, err_msg=key)
         np.testing.assert_array_equal(
             bound["samples_per_s"][here],
             throughput_bound(table, c, rows, model, training, constants)["samples_per_s"])
