@@ -425,23 +425,18 @@ class _Context:
             rules.append(("deadline", figures["hours"] <= request.work.duration_days * 24.0))
         return rules
 
-    def both_options(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray,
-                     gpus: np.ndarray) -> list[dict[str, np.ndarray]]:
-        """`scored` as asked, then with hot spares."""
-        return [self.scored(rate, cands, rows, gpus, s) for s in (False, True)]
-
     def bound(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray,
               gpus: np.ndarray) -> dict[str, np.ndarray]:
         """Lower bounds of the score and objective of rows whose throughput is at most `rate`,
         whichever option (with or without spares) the ranking takes for them."""
-        a, b = self.both_options(rate, cands, rows, gpus)
+        a, b = (self.scored(rate, cands, rows, gpus, s) for s in (False, True))
         return {k: np.minimum(a[k], b[k]) for k in ("score", "raw_score")}
 
-    def taken(self, a: dict[str, np.ndarray], b: dict[str, np.ndarray],
+    def taken(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray, gpus: np.ndarray,
               ok: tuple[np.ndarray, np.ndarray]) -> dict[str, np.ndarray]:
-        """Score and objective of rows scored `a` as asked and `b` with spares, with the option
-        the ranking takes, when no rule reads the time (`ok`: the rows' known rules as asked,
-        with spares)."""
+        """Score and objective of rows of this throughput with the option the ranking takes,
+        when no rule reads the time (`ok`: the rows' known rules as asked, with spares)."""
+        a, b = (self.scored(rate, cands, rows, gpus, s) for s in (False, True))
         take = ranking.worth_adding(self.policy.preference_tolerance, a["raw_score"],
                                     b["raw_score"], ok[0], ok[1])
         return {k: np.where(take, b[k], a[k]) for k in ("score", "raw_score")}
@@ -461,7 +456,7 @@ def _chosen(ctx: _Context, screened: _Screened, run: np.ndarray, r: dict,
     n = len(cands)
     if options is None:
         rate = series.rate_of(ctx.request.model, r)
-        options = ctx.both_options(rate, cands, run, r["gpus"])
+        options = [ctx.scored(rate, cands, run, r["gpus"], s) for s in (False, True)]
 
     def expanded(rules):  # rules of the rows run, as rules of the chunk (the others pass)
         out = []
@@ -618,12 +613,9 @@ class _Pool:
             return
         ctx, table = self.ctx, self.table
         both = joined([(s.cands, s.run) for s in pending])
-        # Both options of every row timed are scored for the pool's chunks together rather
-        # than one chunk at a time (the figures are element-wise, so each row's are its
-        # chunk's).
         if len(both):
             cell = both.hardware * len(ctx.request.node_counts) + both.node_index
-            kept, r, options = _undominated(
+            kept, r = _undominated(
                 ctx, self.best, table, both, cell, np.arange(len(both)),
                 tuple(np.concatenate([s.known[i] for s in pending]) for i in (0, 1)),
                 np.concatenate([s.wants_fastest for s in pending]))
@@ -631,8 +623,10 @@ class _Pool:
             kept = np.zeros(0, np.intp)
             r = model_on(table, both, kept, ctx.request.model, ctx.request.training(ctx.policy),
                          ctx.constants)
-            options = ctx.both_options(series.rate_of(ctx.request.model, r), both, kept,
-                                       r["gpus"])
+        # Both options of every row timed, scored in one pass for the pool's chunks rather than
+        # one per chunk (the figures are element-wise, so each row's are its chunk's).
+        rate = series.rate_of(ctx.request.model, r)
+        options = [ctx.scored(rate, both, kept, r["gpus"], s) for s in (False, True)]
         starts = np.cumsum([0, *(s.run.size for s in pending)])
         cut = np.searchsorted(kept, starts)
         for k, s in enumerate(pending):
@@ -644,12 +638,10 @@ class _Pool:
 
 def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
                  cands: Candidates, cell: np.ndarray, run: np.ndarray,
-                 known: tuple[np.ndarray, np.ndarray], wants_fastest: np.ndarray,
-                 ) -> tuple[np.ndarray, dict[str, np.ndarray], list[dict[str, np.ndarray]]]:
-    """The rows of `run` that could be their cell's best or its fastest, the model's columns
-    of those rows and both their options' figures (`_Context.both_options`). Every passing
-    row is eligible here (no rule reads the time, and a row that passes the known rules of
-    one option is sold with that one at least).
+                 known: tuple[np.ndarray, np.ndarray], wants_fastest: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The rows of `run` that could be their cell's best or its fastest, and the model's
+    columns of those rows. Every passing row is eligible here (no rule reads the time, and a
+    row that passes the known rules of one option is sold with that one at least).
 
     Each cell's rows of best compute-only bound run first (of score among the passing rows, of
     throughput among those that want the fastest); a passing row whose bound is worse than the
@@ -684,13 +676,11 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     first = np.flatnonzero(probed)
     r = model_on(table, cands, run[first], model, training, ctx.constants)
     true_rate = series.rate_of(model, r)
-    # Scored once: for the probes' figures here, and for the ranking of the rows timed.
-    options = ctx.both_options(true_rate, cands, run[first], r["gpus"])
     beat = np.full(best.score.shape, inf)
     raw_floor = best.best_raw_score
     if by_score.size:
         at = np.searchsorted(first, by_score)
-        true = ctx.taken(*({k: o[k][at] for k in ("score", "raw_score")} for o in options),
+        true = ctx.taken(true_rate[at], cands, run[by_score], r["gpus"][at],
                          (known[0][by_score], known[1][by_score]))
         np.minimum.at(beat, cells[by_score], true["score"])
         raw_floor = min(raw_floor, float(np.nanmin(true["raw_score"], initial=inf)))
@@ -716,12 +706,8 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
             bound={k: v[rest] for k, v in upper.items()}))
         rest = rest[~dominated(rest, floor, ctx.bound(floor, cands, run[rest], gpus[rest]))]
     r_rest = model_on(table, cands, run[rest], model, training, ctx.constants)
-    options_rest = ctx.both_options(series.rate_of(model, r_rest), cands, run[rest],
-                                    r_rest["gpus"])
     both = np.concatenate([first, rest])
     order = np.argsort(both, kind="stable")
     merged = {k: np.concatenate([r[k], r_rest[k]])[order] for k in RANKED_MODEL_COLUMNS}
-    merged_options = [{k: np.concatenate([o[k], o_rest[k]])[order] for k in o}
-                      for o, o_rest in zip(options, options_rest)]
     kept = both[order]
-    return run[kept], merged, merged_options
+    return run[kept], merged
