@@ -747,6 +747,38 @@ def _interleaved_windows(t_phase_mb, m, pp, v, ov):
     return chunk * (1.0 + (v - 1.0) * group), chunk
 
 
+def _tp_message_bytes(c: dict, model, training: Training) -> np.ndarray:
+    """A tensor-parallel all-reduce's bytes: a micro-batch's activations of one layer."""
+    act_bytes = 4.0 if training.precision == "fp32" else 2.0
+    return model.seq_len / c["cp"] * c["micro_batch"] * model.hidden * act_bytes
+
+
+def _layer_count(c: dict, model) -> np.ndarray:
+    """Tensor-parallel all-reduces (or expert all-to-alls) of a micro-batch on one stage."""
+    return _collectives_per_layer(c) * model.layers / c["pp"]
+
+
+def _layer_collectives(c: dict, model, training: Training, constants, links: Links,
+                       read: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """One tensor-parallel all-reduce and one expert all-to-all of a layer of a micro-batch
+    as the model prices them in its base pass, on the rows `read` (0 elsewhere); None where
+    step_floor_batch counts none (an exposed share below 0, a dense model). They read the
+    hardware pair, tp, ep, cp, the micro-batch and sequence parallelism alone."""
+    tp, ep, gpn = c["tp"], c["ep"], c["gpus_per_node"]
+    t_tp1 = t_ep1 = None
+    if constants.tp_overlap_fraction <= 1:
+        t_tp1 = _floor_cost("all_reduce", _tp_message_bytes(c, model, training), tp, 1, gpn,
+                            links, constants, read)
+    if model.experts > 1:
+        k = min(model.top_k, model.experts)
+        sp = c["sequence_parallel"].astype(bool)
+        act_bytes = 4.0 if training.precision == "fp32" else 2.0
+        ep_msg = (model.seq_len / c["cp"] * c["micro_batch"] * k * model.hidden * act_bytes
+                  / np.where(sp, tp, 1.0))
+        t_ep1 = _floor_cost("all_to_all", ep_msg, ep, tp, gpn, links, constants, read)
+    return t_tp1, t_ep1
+
+
 # What step_floor_batch reads of compute_side, which compute_bound_batch passes on: a search
 # computes it once per set of fabrics and gives it to the floor of each row.
 FLOOR_COMPUTE = ("t_mb", "t_fwd_mb", "hbm_raw_Bps")
@@ -803,7 +835,7 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     gpn = c["gpus_per_node"]
     gpus = gpn * c["nodes"]
     dp, tp, pp, ep, cp = (c[k] for k in ("dp", "tp", "pp", "ep", "cp"))
-    v, m, b = c["virtual_stages"], c["micro_batches"], c["micro_batch"]
+    v, m = c["virtual_stages"], c["micro_batches"]
     zero = c["zero_stage"].astype(int)
     n = gpus.shape[0]
     is_tf = isinstance(model, Transformer)
@@ -818,25 +850,14 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     t_mb = t_comp_mb
     pp_total = np.zeros(n)
     if is_tf:
-        s, h, L = model.seq_len, model.hidden, model.layers
-        act_bytes = 4.0 if training.precision == "fp32" else 2.0
-        tp_msg = s / cp * b * h * act_bytes
-        if constants.tp_overlap_fraction <= 1:
-            tp_count = _collectives_per_layer(c) * L / pp
-            t_tp1 = _floor_cost("all_reduce", tp_msg, tp, 1, gpn, links, constants,
-                                stretched_up)
-            tp_mb = np.where(tp > 1, tp_count * t_tp1, 0.0)
+        t_tp1, t_ep1 = _layer_collectives(c, model, training, constants, links, stretched_up)
+        if t_tp1 is not None:
+            tp_mb = np.where(tp > 1, _layer_count(c, model) * t_tp1, 0.0)
             t_mb = t_comp_mb + tp_mb * (1 - constants.tp_overlap_fraction)
-        if model.experts > 1:
-            k = min(model.top_k, model.experts)
-            sp = c["sequence_parallel"].astype(bool)
-            ep_msg = s / cp * b * k * h * act_bytes / np.where(sp, tp, 1.0)
-            t_ep1 = _floor_cost("all_to_all", ep_msg, ep, tp, gpn, links, constants,
-                                stretched_up)
-            ep_count = _collectives_per_layer(c) * L / pp
-            ep_mb = np.where(ep > 1, ep_count * t_ep1, 0.0)
+        if t_ep1 is not None:
+            ep_mb = np.where(ep > 1, _layer_count(c, model) * t_ep1, 0.0)
             t_mb = t_mb + ep_mb * (1 - constants.ep_overlap_fraction)
-        pp_msg = tp_msg / tp
+        pp_msg = _tp_message_bytes(c, model, training) / tp
         _, spans_pp = group_span(pp, tp * dp * cp, gpn)
         t_p2p, _ = _collective_on(_Rows.of((pp > 1) & stretched_up, links), "p2p", pp_msg,
                                   np.full(n, 2.0), np.where(spans_pp > 1, 1.0, 2.0),
