@@ -16,6 +16,8 @@ from sizing.step import (
     compute_bound_batch,
     estimate_batch,
     feasibility_batch,
+    layer_collectives_batch,
+    layers_bound,
     layout_arrays,
     step_floor_batch,
 )
@@ -625,14 +627,41 @@ def model_on(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
 
 def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
                      training: Training, constants) -> dict[str, np.ndarray]:
-    """Upper bounds of the throughput of some rows of a chunk, from compute alone (once per
-    set of rows that differ only in the fabric)."""
+    """Upper bounds of the throughput of some rows of a chunk: their compute (once per set of
+    rows that differ only in the fabric) with each micro-batch's exposed tensor-parallel
+    all-reduces and expert all-to-alls on top (once per pair and the layout's degrees they
+    read: step.layer_collectives_batch). The compute's columns are kept for the floor."""
     _, shared_of = _sharing(cands)
     sets, back = np.unique(shared_of[rows], return_inverse=True)
     first = np.empty(sets.size, np.intp)
     first[back] = rows  # any row of each set will do: they share the figures
     bound = compute_bound_batch(table.batch(cands, first), model, training, constants)
-    return {k: v[back] for k, v in bound.items()}
+    out = {k: v[back] for k, v in bound.items()}
+    if rows.size == 0:
+        return out
+    key = _layers_key(cands, first)[back] * len(table.gpu_codes) + cands.hardware[rows]
+    # Each key once (any row of it will do: they share the collectives), as dense codes.
+    present = np.zeros(int(key.max(initial=-1)) + 1, bool)
+    present[key] = True
+    code = (np.cumsum(present) - 1)[key]
+    one = np.empty(int(present.sum()), np.intp)
+    one[code] = rows
+    layers = layer_collectives_batch(table.batch(cands, one), model, training, constants,
+                                     table.links(constants, cands, one))
+    tighter = layers_bound(out, {k: v[code] for k, v in layers.items()},
+                           cands.global_batch[rows], model)
+    return {**out, **tighter}
+
+
+# The layout's degrees a layer's collectives read (step.layer_collectives_batch).
+_LAYERS_KEY = ("tp", "ep", "cp", "micro_batch", "sequence_parallel")
+
+
+def _layers_key(cands: Candidates, rows: np.ndarray) -> np.ndarray:
+    """Per row, a code of its _LAYERS_KEY degrees, equal for rows of equal degrees."""
+    layout = cands.layout_of(rows)
+    columns = [np.asarray(layout[k]).astype(np.int64) for k in _LAYERS_KEY]
+    return np.ravel_multi_index(columns, [int(c.max(initial=0)) + 1 for c in columns])
 
 
 def throughput_floor(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,

@@ -687,8 +687,66 @@ def compute_bound_batch(batch: dict, model, training: Training, constants) -> di
     step = c["micro_batches"] * t_mb + bubble
     samples = c["global_batch"] / step
     tokens = samples * model.seq_len if isinstance(model, Transformer) else np.full_like(step, np.nan)
+    # What layers_bound reads: the micro-batch times a step runs (its micro-batches and the
+    # bubble), and how many of a layer's collectives each exposes (step_floor_batch's counts,
+    # none where it counts none).
+    shares = {"tp": np.zeros_like(step), "ep": np.zeros_like(step)}
+    if isinstance(model, Transformer) and _physical(constants):
+        counts = _layer_count(c, model)
+        if constants.tp_overlap_fraction <= 1:
+            shares["tp"] = np.where(c["tp"] > 1, counts, 0.0) * (1 - constants.tp_overlap_fraction)
+        if model.experts > 1:
+            shares["ep"] = np.where(c["ep"] > 1, counts, 0.0) * (1 - constants.ep_overlap_fraction)
     return {"samples_per_s": samples, "tokens_per_s": tokens,
-            **{k: comp[k] for k in FLOOR_COMPUTE}}
+            **{k: comp[k] for k in FLOOR_COMPUTE},
+            "micro_batch_runs": c["micro_batches"] + (c["pp"] - 1) / c["virtual_stages"],
+            "tp_exposed": shares["tp"], "ep_exposed": shares["ep"]}
+
+
+def layer_collectives_batch(batch: dict, model, training: Training, constants,
+                            links: Links | None = None) -> dict:
+    """Per candidate, one layer's tensor-parallel all-reduce and expert all-to-all of a
+    micro-batch in seconds (`tp_s`, `ep_s`), as step_floor_batch prices them (0 where it
+    counts none). They read the hardware pair, tp, ep, cp, the micro-batch and sequence
+    parallelism alone, so a search prices them once per pair and such layout for all its
+    node counts and the layouts' other degrees."""
+    c = _prepared(batch, training, model)
+    n = c["tp"].shape[0]
+    out = {"tp_s": np.zeros(n), "ep_s": np.zeros(n)}
+    if not isinstance(model, Transformer) or not _physical(constants):
+        return out
+    links = Links.of(c, constants) if links is None else links
+    stretched_up = np.asarray(c["fabric_jitter_cv"], float) >= 0
+    t_tp1, t_ep1 = _layer_collectives(c, model, training, constants, links, stretched_up)
+    for key, t in (("tp_s", t_tp1), ("ep_s", t_ep1)):
+        if t is not None:
+            out[key] = t
+    return out
+
+
+def layers_bound(bound: dict, layers: dict, global_batch: np.ndarray, model) -> dict:
+    """Upper bounds of throughput (tokens_per_s, samples_per_s) tighter than
+    compute_bound_batch's `bound` of the same rows: each micro-batch's exposed tensor-parallel
+    all-reduces and expert all-to-alls (`layers`: layer_collectives_batch's of the rows) on
+    its compute, run as many times as a step runs micro-batches, bubble included. These are
+    step_floor_batch's first terms, priced as it prices them (so by the same argument never
+    above what the model adds), the others left out, and lowered by _FLOOR_ROUNDING as the
+    floor is; the lower of it and `bound` (where no collective is exposed, `bound` itself)."""
+    t_mb = (bound["t_mb"] + bound["tp_exposed"] * layers["tp_s"]
+            + bound["ep_exposed"] * layers["ep_s"])
+    step = bound["micro_batch_runs"] * t_mb * (1.0 - _FLOOR_ROUNDING)
+    samples = np.minimum(global_batch / step, bound["samples_per_s"])
+    tokens = samples * model.seq_len if isinstance(model, Transformer) else np.full_like(step, np.nan)
+    return {"samples_per_s": samples, "tokens_per_s": tokens}
+
+
+def _physical(constants) -> bool:
+    """Whether the constants keep every term of step_floor_batch a lower bound: overlap shares
+    in [0, 1], a slowdown under overlap and a compute jitter not negative."""
+    return (0.0 <= constants.tp_overlap_fraction <= 1.0
+            and 0.0 <= constants.ep_overlap_fraction <= 1.0
+            and constants.overlap_compute_slowdown >= 0.0
+            and constants.compute_jitter_cv >= 0.0)
 
 
 # Rounding of the floor's sum of terms (each the model's own figure of its base pass, or a
@@ -824,11 +882,7 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     computed here; `links`: Links.of the rows' hardware columns when known, as estimate_batch
     takes them.
     """
-    physical = (0.0 <= constants.tp_overlap_fraction <= 1.0
-                and 0.0 <= constants.ep_overlap_fraction <= 1.0
-                and constants.overlap_compute_slowdown >= 0.0
-                and constants.compute_jitter_cv >= 0.0)
-    if not physical:
+    if not _physical(constants):
         return compute_bound_batch(batch, model, training, constants)
     c = _prepared(batch, training, model)
     comp = compute if compute is not None else compute_side(c, model, training, constants)

@@ -156,6 +156,17 @@ def test_the_compute_bound_is_never_below_the_model_s_throughput(cluster_on, con
                                                                                          term)
         # ... and it is a bound worth having: within 2x of the model on most candidates.
         assert np.median(whole["samples_per_s"] / bound["samples_per_s"]) > 0.5, preset
+        # Its layers' collectives, priced once per pair and the degrees they read, only
+        # tighten compute alone, and the floor, which counts them among its terms, is tighter
+        # still (or as tight: a layout without tensor or expert parallelism).
+        table = HardwareTable.of(clusters)
+        batch = table.batch(cands)
+        compute = compute_bound_batch(batch, model, training, constants)
+        floor = step_floor_batch(batch, model, training, constants)
+        assert np.all(bound["samples_per_s"] <= compute["samples_per_s"]), preset
+        assert np.all(floor["samples_per_s"] <= bound["samples_per_s"] * (1 + 1e-9)), preset
+        if preset != "resnet-50":  # no tensor parallelism: compute alone
+            assert np.any(bound["samples_per_s"] < compute["samples_per_s"]), preset
 
 
 def test_the_communication_floor_is_never_below_the_model_s_step(cluster_on, constants):
