@@ -643,15 +643,16 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     columns of those rows. Every passing row is eligible here (no rule reads the time, and a
     row that passes the known rules of one option is sold with that one at least).
 
-    Each cell's rows of best compute-only bound run first (of score among the passing rows, of
-    throughput among those that want the fastest); a passing row whose bound is worse than the
-    best true score among them cannot be the cell's best, and with its bound's raw score no
-    better than the best raw score seen it cannot lower that either, so it is counted as
-    eligible without running the time model on it. A row whose throughput bound is below the
-    fastest probe's true throughput cannot be the cell's fastest. The rows the compute-only
-    bound (once per set of fabrics, cheap) leaves are held to the same test with the tighter
-    floor of compute and unhidden communication (per row, and cheaper than the model), and
-    only those it leaves too are timed.
+    Each cell's rows of best bound (compute and its layers' exposed collectives) run first
+    (of score among the passing rows, of throughput among those that want the fastest); a
+    passing row whose bound is worse than the best true score among them cannot be the cell's
+    best, and with its bound's raw score no better than the best raw score seen it cannot
+    lower that either, so it is counted as eligible without running the time model on it. A
+    row whose throughput bound is below the fastest probe's true throughput cannot be the
+    cell's fastest. The rows that bound leaves (its compute once per set of fabrics, its
+    collectives once per pair and the degrees they read: cheap) are held to the same test
+    with the tighter floor of compute and unhidden communication (per row, and cheaper than
+    the model), and only those it leaves too are timed.
     """
     model, training = ctx.request.model, ctx.request.training(ctx.policy)
     # Every row run here is within its pair's stock (it passes the known rules of one option
