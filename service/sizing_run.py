@@ -46,9 +46,11 @@ from sizing.search import (
 
 Progress = Callable[[float], None]
 # Rows of best bound per cell timed first: their best true score is what the cell's other rows'
-# bounds must beat. More probes prune more rows and cost more of their own (measured on the
-# 70B full-catalog search, rows timed in all, probes included: 1 probe 139k, 2 134k, 4 103k,
-# 8 68k, 16 75k).
+# bounds must beat. More probes prune more rows and cost more of their own (measured with the
+# bound of compute and the layers' collectives, rows timed in all, probes included: the 70B
+# full-catalog search at 1-128 nodes 2 probes 40.3k, 4 24.9k, 6 28.2k, 8 33.5k, 12 43.6k, 16
+# 54.1k, fastest at 4-6, 8 within 5-10% of them; mixtral-8x7b at 1-48 nodes 3 probes 158k,
+# 4 116k, 6 86.8k, 8 82.2k, fastest at 8, 4 25% slower). 8 holds both within 10%.
 PROBES_PER_CELL = 8
 # Screened chunks bounded and timed together at most (sizing_run._Pool); with the rows they
 # bring, at most one chunk's size.
