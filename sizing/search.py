@@ -356,6 +356,8 @@ class Enumeration:
         held: ChunkCells | None = None
         for block in self.cells():
             held = block if held is None else held.then(block)
+            if held.sizes.size == 0:
+                continue  # no cell of these node counts builds a layout
             ends = np.cumsum(held.sizes)
             start, taken = 0, 0
             while True:
@@ -658,10 +660,12 @@ _LAYERS_KEY = ("tp", "ep", "cp", "micro_batch", "sequence_parallel")
 
 
 def _layers_key(cands: Candidates, rows: np.ndarray) -> np.ndarray:
-    """Per row, a code of its _LAYERS_KEY degrees, equal for rows of equal degrees."""
+    """Per row, a code of its _LAYERS_KEY degrees, equal for rows of equal degrees: 0, 1, ...
+    in the order of the distinct degrees, so that codes stay as few as the layouts."""
     layout = cands.layout_of(rows)
     columns = [np.asarray(layout[k]).astype(np.int64) for k in _LAYERS_KEY]
-    return np.ravel_multi_index(columns, [int(c.max(initial=0)) + 1 for c in columns])
+    flat = np.ravel_multi_index(columns, [int(c.max(initial=0)) + 1 for c in columns])
+    return np.unique(flat, return_inverse=True)[1]
 
 
 def throughput_floor(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,

@@ -76,6 +76,23 @@ def test_chunks_take_whole_cells_while_they_fit_across_blocks_of_node_counts(clu
     assert sum(expected) == len(next(space.chunks(10**9)))
 
 
+def test_node_counts_where_no_layout_divides_the_gpus_build_no_chunk(cluster_on):
+    """A pinned dp that no GPU count of a block divides builds nothing there, and the chunks
+    of the other blocks are those of those blocks alone."""
+    clusters = [cluster_on("ib-ndr-400", 1)]
+    model, training = PRESETS["llama-3-70b"].model, Training(512, 1)
+    space = LayoutSpace(fixed=Layout(dp=128, tp=8, pp=1))  # 1,024 GPUs: 128 nodes of 8
+    nothing = enumeration([8], [1], model, training, space, False, 4096)
+    assert list(nothing.chunks(100)) == [] and list(nothing.chunks(10**9)) == []
+    # The first block of node counts builds none, the second one cell, the third none.
+    counts = range(1, 2 * NODE_COUNTS_PER_BLOCK + 20)
+    some = enumeration([c.gpus_per_node for c in clusters], counts, model, training, space,
+                       False, 4096)
+    for chunk in (1, 10**9):
+        chunks = list(some.chunks(chunk))
+        assert len(chunks) == 1 and set(chunks[0].nodes.tolist()) == {128}
+
+
 def test_runnable_chunks_build_what_runs_within_stock_and_count_the_rest(cluster_on,
                                                                         constants):
     """Built: the candidates of `chunks` that are valid, fit in memory and are within their
