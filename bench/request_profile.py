@@ -8,7 +8,8 @@ the SQL statements the engine executed, the transactions it committed, its pool 
 (on PostgreSQL each a look at the socket, no round trip) and the Redis round trips (one per
 command, one per pipeline) per request, times the requests (wall clock, and this process's CPU: the test client's share
 included, the database's and Redis's not), and prints the functions with the most cumulative
-time under cProfile. Run: `.venv/bin/python bench/request_profile.py [--top N] [--only ...]
+time under cProfile; with sizings, the CPU of one task send, the app's and Celery's
+send_task's. Run: `.venv/bin/python bench/request_profile.py [--top N] [--only ...]
 [--sort tottime]`.
 """
 from __future__ import annotations
@@ -126,6 +127,35 @@ def profile(app, key: str, name: str, method: str, path: str, body, top: int, st
     print("\n".join(line for line in out.getvalue().splitlines()[6:] if line.strip()))
 
 
+def task_sends(app, sends: int = 2000) -> None:
+    """CPU per task send: the app's (service.broker.TaskPublisher) and Celery's own send_task
+    with the options the app gave it before, alternately, each to the same private Redis."""
+    from service.celery_app import send_task
+
+    celery = app.extensions["celery"]
+
+    def celerys() -> None:
+        celery.send_task("tasks.run_sizing", args=("profile",), headers={"request_id": None},
+                         retry=True, retry_policy={"max_retries": 1, "interval_start": 0,
+                                                   "interval_step": 0.2},
+                         argsrepr="('profile',)", kwargsrepr="{}")
+
+    best = {"the app's publisher": float("inf"), "Celery's send_task": float("inf")}
+    with app.app_context():
+        for _ in range(3):
+            for name, send in (("the app's publisher", lambda: send_task("tasks.run_sizing",
+                                                                         "profile")),
+                               ("Celery's send_task", celerys)):
+                for _ in range(WARMUP):
+                    send()
+                started = time.process_time()
+                for _ in range(sends):
+                    send()
+                best[name] = min(best[name], (time.process_time() - started) / sends * 1000)
+    print("\n== task send, best of 3 rounds: " + ", ".join(
+        f"{name} {ms:.3f} ms of CPU" for name, ms in best.items()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=45, help="functions shown per endpoint")
@@ -158,6 +188,7 @@ def main() -> None:
                                         tasks_eager=False, **load_config()))
                 profile(app, key, "POST /v1/sizings", "POST", "/v1/sizings", SIZING, args.top, 202,
                         args.sort)
+                task_sends(app)
                 with app.app_context():
                     db.engine().dispose()
             finally:

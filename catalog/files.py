@@ -311,6 +311,8 @@ class FabricPhysicsSchema(SourcedSchema):
     kind = fields.String(required=True, validate=validate.OneOf(FABRIC_KINDS))
     line_rate_gbps = Figure(required=True, validate=POSITIVE)
     latency_us = Figure(required=True, validate=POSITIVE)
+    # An inter-node ring step's latency where it was measured apart from a tree hop's.
+    ring_latency_us = Figure(validate=POSITIVE)
     achievable_fraction = Figure(required=True, validate=FRACTION)
     rdma = Flag(required=True)
     lossless = Flag(required=True)
@@ -339,6 +341,12 @@ class FabricPhysicsSchema(SourcedSchema):
         if (data.get("topology") == "rail-optimised") != ("nodes_per_unit" in data):
             raise ValidationError("a rail-optimised fabric states nodes_per_unit (and only it)",
                                   field_name="nodes_per_unit")
+
+    @validates_schema
+    def _source_of_a_ring_latency(self, data: dict, **kwargs: Any) -> None:
+        if "ring_latency_us" in data and "ring_latency_us" not in data.get("sources", {}):
+            raise ValidationError("no source given (add sources.ring_latency_us)",
+                                  field_name="ring_latency_us")
 
     @validates_schema
     def _fitted_figures(self, data: dict, **kwargs: Any) -> None:

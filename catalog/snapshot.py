@@ -142,6 +142,8 @@ def fabric_of(entry: dict[str, Any]) -> Fabric:
         sharp=bool(entry.get("sharp", False)),
         adaptive_routing=bool(entry.get("adaptive_routing", False)),
         selective_repeat=bool(entry.get("selective_repeat", False)),
+        ring_latency_us=(float(entry["ring_latency_us"]) if "ring_latency_us" in entry
+                         else None),
     )
 
 

@@ -10,7 +10,7 @@ from kombu.exceptions import KombuError
 from kombu.exceptions import OperationalError as BrokerOperationalError
 from redis.exceptions import RedisError
 
-from service.broker import TRANSPORT
+from service.broker import TRANSPORT, TaskPublisher
 from service.config import Config
 from service.observability import REQUEST_ID
 
@@ -51,6 +51,7 @@ def celery_init_app(app: Flask, config: Config) -> Celery:
         worker_hijack_root_logger=False,
     )
     app.extensions["celery"] = celery
+    app.extensions["task_publisher"] = TaskPublisher(celery)
     return celery
 
 
@@ -71,11 +72,7 @@ def send_task(name: str, *args) -> bool:
         celery.tasks[name].apply(args=args, headers={"request_id": REQUEST_ID.get()})
         return True
     try:
-        # The arguments are ids: their repr is what Celery's size-bounded saferepr would
-        # make of them, at a fraction of its cost.
-        celery.send_task(name, args=args, headers={"request_id": REQUEST_ID.get()}, retry=True,
-                         retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2},
-                         argsrepr=repr(args), kwargsrepr="{}")
+        current_app.extensions["task_publisher"].send(name, args, {"request_id": REQUEST_ID.get()})
     except (KombuError, BrokerOperationalError, RedisError, OSError) as exc:
         log.warning("broker unavailable, %s(%s) left queued: %s", name, args, exc)
         return False

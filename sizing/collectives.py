@@ -7,7 +7,7 @@ intra-node latency, inter-node steps at the network latency, from tuning.cc of N
 plus the bytes its bottleneck link carries at the protocol's share of that link; NVLS and
 NVLS-Tree move theirs in loops of NCCL's chunks and pay their pipeline's fill and drain.
 `auto` takes the fastest enabled pair as NCCL's own tuning model prices it, without that
-fill. Bandwidths are physical: the GPU's NVLink/PCIe rate, the node's NICs behind the host and
+fill (beyond two nodes on EFA, where aws-ofi-nccl's tuner chooses, with it: _tuned). Bandwidths are physical: the GPU's NVLink/PCIe rate, the node's NICs behind the host and
 PCIe limits, and on the network the congestion and loss of the fabric for the traffic pattern
 and the tiers the traffic crosses.
 """
@@ -154,7 +154,9 @@ def _latency_us(op, algorithm, protocol, shape: _Shape, links: Links, constants)
     hw = constants.nccl_hw_latency_us
     key = f"{algorithm}.{protocol}"
     pci, nvlink = _lookup(hw, f"pci.{key}"), _lookup(hw, f"nvlink.{key}")
-    inter = _lookup(hw, f"net.{key}") + links.net_extra_us
+    # a ring step waits the fabric's ring latency, where it states one (Links.ring_extra_us)
+    inter = _lookup(hw, f"net.{key}") + (links.ring_extra_us if algorithm == "ring"
+                                         else links.net_extra_us)
     if protocol == "simple":
         # tuning.cc: 'Also add the flush extra latency': Simple pays the latency the net
         # transport reports twice (Links.flush_extra_us: none for NCCL's own IB and sockets)
@@ -239,7 +241,8 @@ _NVLS_TABLES: dict[int, tuple[object, dict]] = {}
 
 def _nvls_pipeline(table, tree: bool) -> tuple:
     """(stages, largest chunk, largest chunk from four nodes, ((smaller chunk, loops), ...) by
-    size down) of NVLS or NVLS-Tree, read once per constants table."""
+    size down, largest chunk under a net plugin) of NVLS or NVLS-Tree, read once per constants
+    table."""
     def build() -> tuple:
         pre = "tree." if tree else ""
         steps = sorted(((float(k.rsplit(".", 1)[1]), v) for k, v in table.items()
@@ -247,39 +250,77 @@ def _nvls_pipeline(table, tree: bool) -> tuple:
         largest = table[pre + "chunk_bytes"]
         return (table[pre + "stages"], largest,
                 table.get("tree.chunk_bytes_from_4_nodes", largest) if tree else largest,
-                tuple(steps))
+                tuple(steps),
+                table.get("tree.chunk_bytes_net_plugin", largest) if tree else largest)
     return built_once(_NVLS_TABLES, table, tree, build)
 
 
-def _nvls_fill_s(size, heads, nodes, nvls_Bps, factor, constants, tree: bool = False):
+def _nvls_loop_bytes(size, heads, nodes, constants, tree: bool = False, net_plugin=False):
+    """Bytes one loop of NVLS (NVLS-Tree with `tree`) moves: every channel and head one chunk
+    (`heads`: one per GPU in one node, where NCCL drops the NICs from its topology; across
+    nodes one per NIC, at most one per GPU), the chunk shrinking for messages of few loops, or
+    the message where it fills less than one loop (model.yaml nccl_nvls_pipeline, from NCCL
+    2.20.3's enqueue.cc). `net_plugin`: NVLS-Tree's chunk is the plugin's (aws-ofi-nccl sets
+    NCCL_NVLSTREE_MAX_CHUNKSIZE, so NCCL's smaller chunk from four nodes does not apply)."""
+    table = constants.nccl_nvls_pipeline
+    _, largest, from_4_nodes, steps, plugin_chunk = _nvls_pipeline(table, tree)
+    ops = table["channels"] * np.minimum(heads, table["heads_max"])  # NCCL's concurrentOps
+    loops = size / ops  # bytes per channel and head: the message's loops times the chunk
+    chunk = np.where(nodes >= 4, from_4_nodes, largest) if from_4_nodes != largest else largest
+    if tree:
+        chunk = np.where(net_plugin, plugin_chunk, chunk)
+    for smaller, count in steps:
+        # NCCL: if (nBytes < count * concurrentOps * chunkSize && chunkSize > smaller)
+        chunk = np.where((loops < count * chunk) & (chunk > smaller), smaller, chunk)
+    return np.minimum(size, ops * chunk)
+
+
+def _nvls_fill_s(loop_bytes, nvls_Bps, factor, constants, tree: bool = False):
     """Seconds an NVLS all-reduce (NVLS-Tree's NVLS phase with `tree`) spends filling and
     draining its pipeline (model.yaml nccl_nvls_pipeline, from NCCL 2.20.3's enqueue.cc and
     all_reduce.h).
 
-    Every channel and head moves one chunk per loop (`heads`: one per GPU in one node, where
-    NCCL drops the NICs from its topology; across nodes one per NIC, at most one per GPU), the
-    chunk shrinking for messages of few loops; a loop passes the kernel's warp groups in turn
-    (three in one node: scatter, reduce and multicast, gather), so the message takes
-    (stages - 1) loop-times more than its bytes, a loop-time being the loop's bytes (or the
-    message, where it fills less than one loop) at the NVLS rate and its protocol share
-    `factor`, and never less than one hand-over between warp groups (step_us)."""
+    A loop (`loop_bytes`, _nvls_loop_bytes) passes the kernel's warp groups in turn (three in
+    one node: scatter, reduce and multicast, gather), so the message takes (stages - 1)
+    loop-times more than its bytes, a loop-time being the loop's bytes at the NVLS rate and
+    its protocol share `factor`, and never less than one hand-over between warp groups
+    (step_us)."""
     table = constants.nccl_nvls_pipeline
-    stages, largest, from_4_nodes, steps = _nvls_pipeline(table, tree)
-    ops = table["channels"] * np.minimum(heads, table["heads_max"])  # NCCL's concurrentOps
-    loops = size / ops  # bytes per channel and head: the message's loops times the chunk
-    chunk = np.where(nodes >= 4, from_4_nodes, largest) if from_4_nodes != largest else largest
-    for smaller, count in steps:
-        # NCCL: if (nBytes < count * concurrentOps * chunkSize && chunkSize > smaller)
-        chunk = np.where((loops < count * chunk) & (chunk > smaller), smaller, chunk)
-    loop_s = np.minimum(size, ops * chunk) / (nvls_Bps * factor)
+    stages = _nvls_pipeline(table, tree)[0]
+    loop_s = loop_bytes / (nvls_Bps * factor)
     return (stages - 1.0) * np.maximum(loop_s, table["step_us"] * 1e-6)
+
+
+def _nvls_tree_fill_s(size, g, nodes, depth, net, t_bw, nics, nvls_Bps, net_plugin, factor,
+                      constants):
+    """Seconds NVLS-Tree takes beyond its bandwidth time `t_bw` (_bandwidth_time's, at the
+    network share `net`): the pipeline's fill and drain, of the NVLS phase inside each node
+    (_nvls_fill_s, with NVLS-Tree's chunks and stages and a head per NIC) or, on a net
+    plugin's fabric, of the network tree, whichever is the longer. Each loop climbs the tree
+    and comes down again, 2 x depth hops, and a node passes a chunk on once it has received
+    and reduced it (NVLS-Tree's network warps in src/device/all_reduce.h work chunk by chunk,
+    every channel and head at once), so the network leg takes 2 x depth - 1 loop-times more
+    than its bytes, a loop-time being the loop's bytes at the leg's rate (a node sends S on
+    two nodes, 2S beyond, as _bandwidth_time counts). Measured on EFA only (the p5 curve);
+    on NCCL's own transports, with NCCL's 64 KiB chunks from four nodes, no measurement was
+    read and the network's fill is left out (a lower bound there). `nics`, `nvls_Bps`,
+    `net_plugin`: Links' figures."""
+    heads = np.minimum(g, np.maximum(nics, 1))
+    loop = _nvls_loop_bytes(size, heads, nodes, constants, tree=True, net_plugin=net_plugin)
+    inside = size / (nvls_Bps * factor) + _nvls_fill_s(loop, nvls_Bps, factor, constants,
+                                                       tree=True)
+    per_node = np.where(nodes > 2, 2.0, 1.0)
+    network = np.where(net_plugin, (per_node * size / net + (2.0 * depth - 1.0)
+                                    * (per_node * loop / net)) / factor, 0.0)
+    t = t_bw / factor
+    return np.maximum(np.maximum(t, inside), network) - t
 
 
 def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: Links):
     """Seconds the algorithm's bottleneck link needs for the bytes, at full protocol efficiency
     (NVLS, inside one node or a CollNet node, at its measured rate, protocol included).
     `safe`: the group's network share where it spans nodes (1 elsewhere, never read there);
-    `intra_ring`: _intra_ring_time. NVLS's pipeline fill is not in it (_nvls_fill_bytes):
+    `intra_ring`: _intra_ring_time. NVLS's pipeline fill is not in it (_nvls_fill_s):
     NCCL's tuning model, which picks the algorithm, does without it."""
     multi = nodes > 1
     b = links.intra_Bps
@@ -356,6 +397,15 @@ def _group_figure(cache: dict | None, key: tuple, price, *args):
     return hit
 
 
+def _tuned(nodes, links: Links):
+    """Where a net plugin's tuner sets the algorithm: aws-ofi-nccl's (bundled in the plugin,
+    which NCCL 2.21 and later load as their tuner: NVIDIA/nccl src/plugin/tuner.cc @v2.27.7)
+    sets it beyond two nodes (src/tuner/nccl_ofi_regions.cpp @v1.16.3: 'Skip when two nodes or
+    lesser'), from regions AWS measured. It is priced as the pair that runs fastest, NVLS-Tree
+    with its pipeline's fill, which NCCL's own model leaves out of its choice."""
+    return links.net_plugin & (nodes > 2)
+
+
 def _ll128_enabled(ok, multi, links: Links):
     # LL128 needs NVLink inside and, across nodes, a GPUDirect NIC (tuning.cc).
     return ok & np.where(multi, links.ll128, links.nvlink_like)
@@ -412,6 +462,13 @@ def _price_algorithm(op, a, size, n, g, nodes, net, intra_ring, links: Links, sh
                 op, a, p, size, n, nodes, multi, links, constants))
         else:
             t = latency + t_bw / factor
+            if a == "nvls_tree":
+                tuned = _tuned(nodes, links)
+                if np.any(tuned):
+                    # the tuner's choice is the pair as it runs: its fill counts (_tuned)
+                    t = t + np.where(tuned, _nvls_tree_fill_s(
+                        size, g, nodes, shape.tree_depth, net, t_bw, links.nics,
+                        links.nvls_Bps, links.net_plugin, factor, constants), 0.0)
         better = t < best
         if p == "ll128" or not everywhere:
             better &= enabled  # a pair NCCL cannot run costs infinity: never the best
@@ -459,7 +516,7 @@ def _build_kernel_tables(constants) -> tuple:
         _lookup(f, "tree.ll128.one_node"), _lookup(f, "ring.ll128.one_gpu_per_node"),
         _lookup(f, "nvls_tree.net"),
         one[0], one[1], one[2], two[0], two[1], two[2],
-        pipeline["channels"], pipeline["heads_max"], pipeline["step_us"]], float)
+        pipeline["channels"], pipeline["heads_max"], pipeline["step_us"], two[4]], float)
     steps = tuple(np.array(s[3], float).reshape(-1, 2) for s in (one, two))
     return (latency, ring_intra, factors, correction, scalars) + steps
 
@@ -507,7 +564,7 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     # NCCL picks by its tuning model, which prices NVLS and NVLS-Tree without their pipeline
     # fill (tuning.cc: latency + bytes / bandwidth): the pair is chosen on the time without
     # the fill, which the rows that chose NVLS or NVLS-Tree then pay (their bandwidth time
-    # without it is kept here for that).
+    # without it is kept here for that); where a tuner chooses (_tuned), with the fill.
     nvls_bw = {}
     # The network's share depends on the algorithm only through its fan-in: a tree's, or a
     # ring's (NVLS and CollNet send as a ring does).
@@ -568,6 +625,8 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
         np.putmask(code, won, CHOSEN.index(a))
     for a, t_bw in nvls_bw.items():
         chose = code == CHOSEN.index(a)
+        if a == "nvls_tree":
+            chose = chose & ~_tuned(nodes, links)  # those have their fill in their time
         if not chose.any():
             continue
         # The fill is read on the rows that chose the algorithm alone: it is priced on them
@@ -579,14 +638,15 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
         factor = _on_rows(_protocol_factor(a, "simple", shape, constants), chose, rows)
         if a == "nvls":
             # one node: its loops pass a three-stage pipeline
-            fill_s = _nvls_fill_s(size_r, g_r, nodes_r, nvls_Bps, factor, constants)
+            fill_s = _nvls_fill_s(_nvls_loop_bytes(size_r, g_r, nodes_r, constants), nvls_Bps,
+                                  factor, constants)
         else:
-            # the NVLS phase pipelines as one-node NVLS does, with NVLS-Tree's chunks and
-            # stages and a head per NIC; the network leg may still be the slower
-            heads = np.minimum(g_r, np.maximum(_on_rows(links.nics, chose, rows), 1))
-            fill_s = _nvls_fill_s(size_r, heads, nodes_r, nvls_Bps, factor, constants, tree=True)
-            t_bw = _on_rows(t_bw, chose, rows) / factor
-            fill_s = np.maximum(t_bw, size_r / (nvls_Bps * factor) + fill_s) - t_bw
+            net = _on_rows(safe["tree"], chose, rows) * _lookup(
+                constants.nccl_protocol_bandwidth_factor, "nvls_tree.net")
+            fill_s = _nvls_tree_fill_s(
+                size_r, g_r, nodes_r, _on_rows(shape.tree_depth, chose, rows), net,
+                _on_rows(t_bw, chose, rows), _on_rows(links.nics, chose, rows), nvls_Bps,
+                _on_rows(links.net_plugin, chose, rows), factor, constants)
         best[rows] += fill_s
     return np.where(n > 1, best, 0.0), code
 

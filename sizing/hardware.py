@@ -76,6 +76,9 @@ class Fabric:
     sharp: bool = False  # in-network reduction (SHARP) enabled for NCCL CollNet
     adaptive_routing: bool = False  # switches spread flows per packet (no ECMP collisions)
     selective_repeat: bool = False  # the NIC resends only lost packets (not go-back-N)
+    # latency of an inter-node ring step where it differs from a tree hop's (latency_us); None:
+    # the same (catalog/data: EFA on p5, whose ring steps were measured apart)
+    ring_latency_us: float | None = None
 
 
     @property
@@ -136,6 +139,8 @@ class Cluster:
             "fabric_kind": np.array([FABRIC_KINDS.index(f.kind)]),
             "fabric_line_rate_gbps": np.array([f.line_rate_gbps], float),
             "fabric_latency_us": np.array([f.latency_us], float),
+            "fabric_ring_latency_us": np.array([f.latency_us if f.ring_latency_us is None
+                                                else f.ring_latency_us], float),
             "fabric_achievable_fraction": np.array([f.achievable_fraction], float),
             "fabric_rdma": np.array([f.rdma]),
             "fabric_lossless": np.array([f.lossless]),

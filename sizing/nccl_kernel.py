@@ -20,11 +20,47 @@ LL, LL128, SIMPLE = range(3)
 
 
 @kernel
+def _nvls_fill(s, heads, nodes_i, tree, plugin, rate, scalars, table):
+    """NVLS's pipeline fill (NVLS-Tree's NVLS phase with `tree`) and the bytes of one loop
+    (sizing.collectives._nvls_loop_bytes and _nvls_fill_s); `rate`: the NVLS rate times
+    Simple's share."""
+    off = 8 if tree else 5
+    stages, largest, from_4 = scalars[off], scalars[off + 1], scalars[off + 2]
+    ops = scalars[11] * np.minimum(heads, scalars[12])
+    loops = s / ops
+    chunk = (from_4 if nodes_i >= 4 else largest) if from_4 != largest else largest
+    if tree and plugin:
+        chunk = scalars[14]
+    for j in range(table.shape[0]):
+        smaller, count = table[j, 0], table[j, 1]
+        if loops < count * chunk and chunk > smaller:
+            chunk = smaller
+    loop = np.minimum(s, ops * chunk)
+    return (stages - 1.0) * np.maximum(loop / rate, scalars[13] * 1e-6), loop
+
+
+@kernel
+def _nvls_tree_fill(s, gi, nodes_i, depth, net, t_bw, nic_count, nvls_rate, plugin, factor,
+                    scalars, table):
+    """NVLS-Tree's time beyond its bandwidth time (sizing.collectives._nvls_tree_fill_s; the
+    network's fill on a net plugin's fabric only)."""
+    rate = nvls_rate * factor
+    fill, loop = _nvls_fill(s, np.minimum(gi, nic_count), nodes_i, True, plugin, rate,
+                            scalars, table)
+    inside = s / rate + fill
+    per_node = 2.0 if nodes_i > 2 else 1.0
+    network = ((per_node * s / net + (2.0 * depth - 1.0) * (per_node * loop / net)) / factor
+               if plugin else 0.0)
+    t = t_bw / factor
+    return np.maximum(np.maximum(t, inside), network) - t
+
+
+@kernel
 def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_step,
-            intra_Bps, nvls_Bps, net_extra_us, flush_extra_us, nics, nvlink_like, nvls, collnet,
-            ll128, ring_ll128_cap, tree_cap, tree_cap_many, tree_ll128_cap, tree_ll128_cap_many,
-            latency_us, ring_intra_us, factors, tree_correction, scalars, nvls_steps,
-            tree_steps):
+            intra_Bps, nvls_Bps, net_extra_us, ring_extra_us, flush_extra_us, nics, nvlink_like,
+            nvls, collnet, ll128, net_plugin, ring_ll128_cap, tree_cap, tree_cap_many,
+            tree_ll128_cap, tree_ll128_cap_many, latency_us, ring_intra_us, factors,
+            tree_correction, scalars, nvls_steps, tree_steps):
     """Time and algorithm code of each candidate (sizing.collectives.collective_cost's
     loop over algorithms and protocols, the NVLS fill and the n > 1 rule).
 
@@ -33,14 +69,14 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
     latencies by intra_row; factors[a, p]: protocol shares; scalars: plateau, CollNet arity,
     tree.ll128 in one node, ring.ll128 at one GPU per node, NVLS-Tree's network share, then
     per NVLS kind (one node, tree) stages, largest chunk, chunk from four nodes, and the
-    pipeline's channels, heads_max, step_us; nvls_steps and tree_steps: (smaller, count) rows.
+    pipeline's channels, heads_max, step_us, NVLS-Tree's chunk under a net plugin;
+    nvls_steps and tree_steps: (smaller, count) rows.
     """
     rows = size.shape[0]
     t_out = np.empty(rows)
     code_out = np.empty(rows, np.int64)
     plateau, arity = scalars[0], scalars[1]
     tree_ll128_one_node, ring_ll128_one_gpu, nvls_tree_net = scalars[2], scalars[3], scalars[4]
-    channels, heads_max, step_us = scalars[11], scalars[12], scalars[13]
     k = 2.0 if reduce else 1.0
     for i in range(rows):
         s, ni, gi, nodes_i = size[i], n[i], g[i], nodes[i]
@@ -57,6 +93,9 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
         best = np.inf
         code = 0
         t_bw_nvls_tree = 0.0
+        net_nvls_tree = 0.0
+        # aws-ofi-nccl's tuner sets the pair beyond two nodes (collectives._tuned)
+        tuned = net_plugin[i] and nodes_i > 2
         n_algorithms = 5 if reduce else 1
         for a in range(n_algorithms):
             # algorithm_available
@@ -86,6 +125,7 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
                 per_node = 2.0 if nodes_i > 2 else 1.0
                 t_bw = np.maximum(s / nvls_Bps[i], per_node * s / net if multi else 0.0)
                 t_bw_nvls_tree = t_bw
+                net_nvls_tree = net
             else:
                 net = safe_ring[i]
                 inside = s / nvls_Bps[i] if nvls[i] else intra_ring
@@ -97,7 +137,8 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
                     continue
                 # _latency_us
                 pci, nvlink = latency_us[a, p, 0], latency_us[a, p, 1]
-                net_lat = latency_us[a, p, 2] + net_extra_us[i]
+                net_lat = latency_us[a, p, 2] + (ring_extra_us[i] if a == RING
+                                                 else net_extra_us[i])
                 if p == SIMPLE:
                     net_lat = net_lat + flush_extra_us[i]
                 base = latency_us[a, p, 3]
@@ -143,32 +184,25 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
                     t = lat * 1e-6 + max(t_bw / factor, floor)
                 else:
                     t = lat * 1e-6 + t_bw / factor
+                    if a == NVLS_TREE and tuned:
+                        t = t + _nvls_tree_fill(s, gi, nodes_i, tree_depth[i], net, t_bw,
+                                                nics[i], nvls_Bps[i], True, factor, scalars,
+                                                tree_steps)
                 if t < best:
                     best = t
                     won = True
             if won:
                 code = a
-        # The pipeline fill of the NVLS kind chosen (_nvls_fill_s), at Simple's share.
-        if code == NVLS or code == NVLS_TREE:
-            tree = code == NVLS_TREE
-            factor = factors[code, SIMPLE]
-            off = 8 if tree else 5
-            stages, largest, from_4 = scalars[off], scalars[off + 1], scalars[off + 2]
-            heads = np.minimum(gi, nics[i]) if tree else gi
-            ops = channels * np.minimum(heads, heads_max)
-            loops = s / ops
-            chunk = (from_4 if nodes_i >= 4 else largest) if from_4 != largest else largest
-            table = tree_steps if tree else nvls_steps
-            for j in range(table.shape[0]):
-                smaller, count = table[j, 0], table[j, 1]
-                if loops < count * chunk and chunk > smaller:
-                    chunk = smaller
-            rate = nvls_Bps[i] * factor
-            fill = (stages - 1.0) * np.maximum(np.minimum(s, ops * chunk) / rate, step_us * 1e-6)
-            if tree:
-                t_bw = t_bw_nvls_tree / factor
-                fill = np.maximum(t_bw, s / rate + fill) - t_bw
+        # The pipeline fill of the NVLS kind chosen (_nvls_fill_s), at Simple's share; a
+        # tuned NVLS-Tree has it in its time already.
+        if code == NVLS:
+            fill, _ = _nvls_fill(s, gi, nodes_i, False, False, nvls_Bps[i] * factors[NVLS, SIMPLE],
+                                 scalars, nvls_steps)
             best += fill
+        elif code == NVLS_TREE and not tuned:
+            best += _nvls_tree_fill(s, gi, nodes_i, tree_depth[i], net_nvls_tree,
+                                    t_bw_nvls_tree, nics[i], nvls_Bps[i], net_plugin[i],
+                                    factors[NVLS_TREE, SIMPLE], scalars, tree_steps)
         t_out[i] = best if ni > 1 else 0.0
         code_out[i] = code
     return t_out, code_out
@@ -193,9 +227,11 @@ def ring_or_tree_cost(reduce: bool, size, n, g, nodes, safe_ring, safe_tree, tre
                    column(safe_ring, rows, float), tree, depth, step,
                    column(links.intra_Bps, rows, float), column(links.nvls_Bps, rows, float),
                    column(links.net_extra_us, rows, float),
+                   column(links.ring_extra_us, rows, float),
                    column(links.flush_extra_us, rows, float), column(links.nics, rows, float),
                    column(links.nvlink_like, rows, bool), column(links.nvls, rows, bool),
                    column(links.collnet, rows, bool), column(links.ll128, rows, bool),
+                   column(links.net_plugin, rows, bool),
                    column(links.ring_ll128_cap_Bps, rows, float),
                    column(links.tree_cap_Bps, rows, float),
                    column(links.tree_cap_many_Bps, rows, float),

@@ -491,7 +491,9 @@ def _bucket_bytes(c: dict, gbytes, constants) -> np.ndarray:
                           per_bucket)
     # A bucket the layout states (grad_bucket_mb) replaces the rule.
     stated = c["grad_bucket_mb"]
-    return np.where(stated > 0, stated * 1e6, per_bucket) if (stated > 0).any() else per_bucket
+    if not np.count_nonzero(stated > 0):
+        return per_bucket
+    return np.where(stated > 0, stated * 1e6, per_bucket)
 
 
 @dataclass(frozen=True)
@@ -520,7 +522,7 @@ class _Gradients:
         # groups). Without a hybrid group that is the data-parallel group itself, whose span
         # and NIC share the ZeRO-3 collectives then read as they are.
         hybrid = c["shard_group"] > 0
-        shard = np.where(hybrid, c["shard_group"] * cp, dpc) if hybrid.any() else dpc
+        shard = np.where(hybrid, c["shard_group"] * cp, dpc) if np.count_nonzero(hybrid) else dpc
         # Gradients are reduced bucket by bucket (DDP) and ZeRO-3/FSDP gathers and reduces
         # one layer (FSDP unit) at a time: each of those collectives pays its own latency, so
         # the per-step cost is units x cost(one unit), not the cost of one message of the
@@ -541,10 +543,20 @@ class _Rows:
 
     @classmethod
     def of(cls, mask, links: Links) -> _Rows:
-        if mask is None or mask.all():
+        if mask is None:
             return cls(mask, None, links)
+        # Counted first: every row or none (a one-row estimate's only cases) then needs no
+        # index, and count_nonzero costs a fraction of all() and flatnonzero.
+        priced = np.count_nonzero(mask)
+        if priced == mask.size:
+            return cls(mask, None, links)
+        if not priced:
+            return cls(mask, _NO_ROWS, None)
         idx = np.flatnonzero(mask)
-        return cls(mask, idx, links.rows(idx) if idx.size else None)
+        return cls(mask, idx, links.rows(idx))
+
+
+_NO_ROWS = np.zeros(0, int)  # the index of a collective priced on no row
 
 
 def _collective_on(rows: _Rows, op, size, group, per_node, share, constants, shares=None):
@@ -1050,16 +1062,30 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     # The network tier each group's traffic reaches, by the key of its span.
     tiers_of: dict[tuple[int, int], np.ndarray] = {}
 
-    def cost(op, size, group, stride, name=None, read=None):
-        """One collective of each candidate; `read`: the rows whose time and algorithm are
-        read (the others get 0 for both and are not priced; the route's tier is "none" where
-        the group is one GPU, and the words skip it then)."""
+    def span(group, stride) -> tuple:
+        """The key of a group's span and (the group, its stride, members per node, nodes
+        spanned, NIC share, whether it crosses nodes)."""
         key = (id(group), id(stride))
         if key not in spans_of:
             per_node, spans = group_span(group, stride, gpn)
             spans_of[key] = (group, stride, per_node, spans, node_bw * per_node / gpn, spans > 1)
-        _, _, per_node, spans, share, inter = spans_of[key]
-        span_key, key = key, (id(group), id(read))
+        return key, spans_of[key]
+
+    def tier(group, stride) -> np.ndarray:
+        """The network tier a group's traffic reaches (its route's)."""
+        key, (_, _, per_node, spans, _, _) = span(group, stride)
+        if key not in tiers_of:  # the data-parallel group's is each ZeRO stage's
+            # tier x (group > 1): the tier where the group has two GPUs or more, 0
+            # ("none") elsewhere, cheaper than np.where with a scalar
+            tiers_of[key] = tier_reached(spans, per_node, links) * (group > 1)
+        return tiers_of[key]
+
+    def cost(op, size, group, stride, name=None, read=None):
+        """One collective of each candidate; `read`: the rows whose time and algorithm are
+        read (the others get 0 for both and are not priced; the route's tier is "none" where
+        the group is one GPU, and the words skip it then)."""
+        _, (_, _, per_node, _, share, inter) = span(group, stride)
+        key = (id(group), id(read))
         if key not in rows_of:
             rows = group > 1 if read is None else read & (group > 1)  # a group of one costs 0
             rows_of[key] = (group, read, _Rows.of(rows, links))
@@ -1067,11 +1093,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
         shares = shares_of.setdefault((id(group), id(stride), id(read)), {})
         t, chosen = _collective_on(rows, op, size, group, per_node, share, constants, shares)
         if name is not None:
-            if span_key not in tiers_of:  # the data-parallel group's is each ZeRO stage's
-                # tier x (group > 1): the tier where the group has two GPUs or more, 0
-                # ("none") elsewhere, cheaper than np.where with a scalar
-                tiers_of[span_key] = tier_reached(spans, per_node, links) * (group > 1)
-            routes[name] = (chosen, tiers_of[span_key])
+            routes[name] = (chosen, tier(group, stride))
         return t, inter
 
     # ---- tensor and expert parallelism (per micro-batch, on the critical path)
@@ -1106,7 +1128,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
         # asynchronous and hides behind the attention kernels it feeds (Megatron-LM
         # docs/user-guide/features/context_parallel.md).
         has_cp = cp > 1
-        if has_cp.any():
+        if np.count_nonzero(has_cp):
             kv_msg = s / cp * b * 2 * h * model.kv_ratio * act_bytes / tp
             t_kv1, cp_inter = cost("p2p", kv_msg, np.minimum(cp, 2.0), tp, read=has_cp)
             cp_comm = np.where(has_cp, 3.0 * (cp - 1) * t_kv1 * L / pp, 0.0)
@@ -1135,7 +1157,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     z1 = (zero == 1) & (dpc > 1)
     fp8_gather = np.asarray(c["fp8_param_gather"], bool) & (training.precision == "fp8")
     w_per_g = (np.where(fp8_gather, constants.bytes_per_param_weights_fp8, wbytes)
-               if fp8_gather.any() else wbytes) / gbytes
+               if np.count_nonzero(fp8_gather) else wbytes) / gbytes
     t_z1_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero1", read=z1)
     t_z1_agb, _ = cost("all_gather", bucket * w_per_g, dpc, tp, read=z1)
     t_z1_rs, t_z1_ag = n_buckets * t_z1_rsb, n_buckets * t_z1_agb
@@ -1157,23 +1179,35 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     # ZeRO-2 keeps only its shard of the gradients (sizing/memory.py): with accumulation each
     # micro-batch's gradients are reduce-scattered as they are produced, and the updated
     # 16-bit weights are all-gathered once after the optimizer step.
-    # The ZeRO-2 and ZeRO-3 collectives are read only on candidates of that stage.
-    t_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero2", read=z2)
-    t_z2_rs = n_buckets * t_rsb
-    w_bucket = np.minimum(bucket, local_params * wbytes)
-    t_agb, _ = cost("all_gather", w_bucket, dpc, tp, read=z2)
-    t_z2_ag = np.maximum(local_params * wbytes / w_bucket, 1.0) * t_agb
+    # The ZeRO-2 and ZeRO-3 collectives are read only on candidates of that stage: without
+    # one (a one-row estimate has one stage) they are not priced, their times and algorithm 0
+    # as a pass on no row gives them. ZeRO-2's route is then ZeRO-1's (the same group's tier;
+    # the routes' merge below reads neither algorithm where no row is of ZeRO-2); ZeRO-3's
+    # keeps its own group's tier, which the rows without ZeRO read.
+    if np.count_nonzero(z2):
+        t_rsb, _ = cost("reduce_scatter", bucket, dpc, tp, "zero2", read=z2)
+        t_z2_rs = n_buckets * t_rsb
+        w_bucket = np.minimum(bucket, local_params * wbytes)
+        t_agb, _ = cost("all_gather", w_bucket, dpc, tp, read=z2)
+        t_z2_ag = np.maximum(local_params * wbytes / w_bucket, 1.0) * t_agb
+    else:
+        t_rsb = t_z2_rs = t_agb = t_z2_ag = zeros
+        routes["zero2"] = routes["zero1"]
     units = float(model.layers) if is_tf else 1.0
-    t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp, "zero", read=z3)
-    t_ag1, _ = cost("all_gather", local_params * wbytes / units, shard, tp, read=z3)
-    t_rs, t_ag = units * t_rs1, units * t_ag1
+    if np.count_nonzero(z3):
+        t_rs1, _ = cost("reduce_scatter", grad_bytes / units, shard, tp, "zero", read=z3)
+        t_ag1, _ = cost("all_gather", local_params * wbytes / units, shard, tp, read=z3)
+        t_rs, t_ag = units * t_rs1, units * t_ag1
+    else:
+        t_rs = t_ag = zeros
+        routes["zero"] = (np.zeros(n, int), tier(shard, tp))
     # DeepSpeed's ZeRO-3 before v0.5.5 (sizing/workload.py FRAMEWORK_SYNCHRONOUS_ZERO3) runs
     # one collective per parameter, not per layer, and only its prefetched gathers overlap.
     sync = z3 & SYNCHRONOUS_ZERO3_CODES[np.asarray(c["framework"], int)]
     gather_passes = np.full(n, 2.0)  # forward and backward, per micro-batch
     sync_hidden = zeros  # of the gathers, per micro-batch
     host_rs = host_ag = zeros  # of t_rs and t_ag: the host's list copies and HBM's
-    if is_tf and sync.any():  # elsewhere the rows are invalid (_valid)
+    if is_tf and np.count_nonzero(sync):  # elsewhere the rows are invalid (_valid)
         t_rs, t_ag, gather_passes, sync_hidden, host_rs, host_ag = _synchronous_zero3(
             cost, model, c, sync, shard, tp, pp, local_params * wbytes, grad_bytes, comp,
             constants, (t_rs, t_ag))
@@ -1202,14 +1236,14 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     # step on the CPU cores (DeepSpeed CPU-Adam).
     # Offload is rare: a batch without it prices neither the host step nor the transfers.
     t_opt = t_opt_gpu
-    if (offload >= 1).any():
+    if np.count_nonzero(offload >= 1):
         t_opt_host = (2.0 * gbytes * opt_params / host_Bps
                       + opt_params / constants.cpu_adam_params_per_s)
         t_opt = np.where(offload >= 1, t_opt_host, t_opt_gpu)
     # Activation offload sends each micro-batch's saved activations down in the forward and
     # back up in the backward; only what the compute cannot cover is exposed.
     offload_mb = zeros
-    if (offload == 2).any():
+    if np.count_nonzero(offload == 2):
         act_mb_bytes = comp["activation_parts"][0]
         offload_mb = np.where(offload == 2,
                               np.maximum(2.0 * act_mb_bytes / host_Bps - t_comp_mb, 0.0), 0.0)
@@ -1228,7 +1262,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
         key = (id(inter), id(ranks))
         if key not in by_group:
             by_group[key] = (np.where(inter, straggler_stretch(jitter, ranks), 1.0)
-                             if inter.any() else None)
+                             if np.count_nonzero(inter) else None)
     stretches = {kind: by_group[(id(inter), id(ranks))]
                  for kind, (inter, ranks) in stretched.items()}
 
@@ -1240,7 +1274,8 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     grad_hide, chunk_grad_hide = _interleaved_windows(t_bwd_mb, m, pp, v, ov)
     gather_hide, chunk_gather_hide = _interleaved_windows(t_fwd_mb, m, pp, v, ov)
     bubble_share = (pp - 1) / v  # of a micro-batch's time
-    any_sync = bool(sync.any())  # most batches have no synchronous ZeRO-3 row to pick out
+    # most batches have no synchronous ZeRO-3 row to pick out
+    any_sync = bool(np.count_nonzero(sync))
     # The network's jitter stretches the network's part of ZeRO-3's collectives alone, not the
     # host's copies of DeepSpeed's 2021 engine.
     net_rs, net_ag = (t_rs - host_rs, t_ag - host_ag) if any_sync else (t_rs, t_ag)

@@ -182,10 +182,14 @@ class Links:
     nvls_Bps: np.ndarray  # NVLS all-reduce algorithm bandwidth inside a node
     hop_intra_s: np.ndarray | float  # one point-to-point message inside a node
     hop_inter_s: np.ndarray  # one point-to-point message across nodes
-    net_extra_us: np.ndarray  # fabric latency beyond NCCL's InfiniBand 'net' figures
+    net_extra_us: np.ndarray  # fabric latency beyond NCCL's InfiniBand 'net' figures, per tree hop
+    ring_extra_us: np.ndarray  # the same per inter-node ring step (Fabric.ring_latency_us)
     # the latency the net transport reports to NCCL, which tuning.cc adds again to Simple's
-    # per-step latency for the receive flush (see Links.of)
+    # per-step latency for the receive flush, where the GPU needs one (see Links.of)
     flush_extra_us: np.ndarray
+    # the fabric runs through a net plugin (EFA's aws-ofi-nccl): its tuner sets the algorithm
+    # beyond two nodes, its platform file NVLS-Tree's chunk (sizing.collectives)
+    net_plugin: np.ndarray
     nvlink_like: np.ndarray  # intra-node steps priced at NCCL's NVLink latency (else PCI)
     nvls: np.ndarray  # NVSwitch with in-switch reduction
     collnet: np.ndarray  # SHARP in-network reduction on the fabric
@@ -228,7 +232,12 @@ class Links:
         # transports report none (net_ib.cc, net_socket.cc: 'props->latency = 0; // Not set'):
         # InfiniBand, RoCE and TCP pay their extra latency once. An RDMA fabric of the
         # Ethernet kind runs through a net plugin (EFA: aws-ofi-nccl, whose platform file
-        # declares a latency to NCCL), priced at the fabric's own figure.
+        # declares a latency to NCCL), priced at the fabric's own figure. The flush it stands
+        # for is a GPU's read-back of data the NIC wrote, which NCCL issues on Ampere and older
+        # only: from Hopper (sm90) on it flushes only when NCCL_NET_FORCE_FLUSH asks, which
+        # aws-ofi-nccl sets to 0 (NVIDIA/nccl src/graph/paths.cc ncclTopoNeedFlush at v2.20.3
+        # and v2.27.7, 'Flush is required on Ampere and earlier'; aws/aws-ofi-nccl
+        # src/platform-aws.cpp @v1.16.3, p5/p5e and p5en/p6: NCCL_NET_FORCE_FLUSH=0).
         plugin_latency = (kind == FABRIC_KINDS.index("ethernet")) & rdma
         selective = np.asarray(c.get("fabric_selective_repeat", False), bool)
         # Go-back-N resends what the sender put on its own port since the lost packet: the
@@ -237,7 +246,13 @@ class Links:
                   / constants.roce_packet_bytes)
         node_gbs = node_bandwidth_gbs(c, constants)
         per_gpu = per_gpu_lookup(constants, c.get("gpu_id"), np.shape(node_gbs)[0])
-        channels = nccl_channels(c, per_gpu("nccl_compute_capability")) * 1e9
+        compute_capability = per_gpu("nccl_compute_capability")
+        channels = nccl_channels(c, compute_capability) * 1e9
+        # A fabric may wait less per ring step than per tree hop (Fabric.ring_latency_us: EFA
+        # on p5, whose ring steps were measured apart); elsewhere the two are the same.
+        ring_extra = np.maximum(np.asarray(c.get("fabric_ring_latency_us",
+                                                 c["fabric_latency_us"]), float)
+                                - constants.nccl_net_reference_latency_us, 0.0) + staged
 
         def cap(name: str) -> np.ndarray:
             return channels * per_gpu(name)
@@ -249,7 +264,9 @@ class Links:
             hop_intra_s=constants.intra_latency_us * 1e-6,
             hop_inter_s=inter_latency_s(c, constants),
             net_extra_us=net_extra,
-            flush_extra_us=np.where(plugin_latency, net_extra, 0.0),
+            ring_extra_us=ring_extra,
+            flush_extra_us=np.where(plugin_latency & (compute_capability < 90), net_extra, 0.0),
+            net_plugin=plugin_latency,
             nvlink_like=(link == _NVLINK) | (link == _XGMI),
             nvls=np.asarray(c.get("gpu_nvlink_sharp", False), bool),
             collnet=np.asarray(c.get("fabric_sharp", False), bool) & rdma,
@@ -395,7 +412,7 @@ def _spine_load(op: str, nodes, k, links: Links, constants) -> np.ndarray:
     hashed = links.ecmp & (nodes > k)
     if hashed.shape != shape:
         hashed = np.broadcast_to(hashed, shape)
-    if not hashed.any():
+    if not np.count_nonzero(hashed):
         return np.maximum(load, 1.0)
     # only ECMP candidates whose traffic crosses the spine: their figures, picked out first
     pick = np.nonzero(hashed)
@@ -443,10 +460,13 @@ def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
     nodes = np.asarray(nodes, float)
     k = np.minimum(links.nodes_per_leaf, nodes)
     spine = nodes > links.nodes_per_leaf
-    over = np.where(spine, _spine_load(op, nodes, k, links, constants), 1.0)
+    # Below one leaf (most groups: inside a node, or a few nodes) no uplink is loaded: the
+    # spine's load is not priced where no row would read it.
+    over = (np.where(spine, _spine_load(op, nodes, k, links, constants), 1.0)
+            if np.count_nonzero(spine) else np.ones(spine.shape))
     # switch tiers a packet queues in: the leaf, then the spine, then the core
     tiers = 1.0 + spine + (nodes > links.nodes_below_core)
-    lossy, pfc = bool(links.lossy.any()), bool(links.pfc.any())
+    lossy, pfc = bool(np.count_nonzero(links.lossy)), bool(np.count_nonzero(links.pfc))
     shares = {}
     for algorithm in algorithms:
         incast = fan_in(op, algorithm, nodes)
@@ -456,7 +476,7 @@ def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
             # 1 - (1 - r)^chances, exact for small r too (log1p, expm1)
             p = -np.expm1(chances * np.log1p(-links.loss_rate))
             share = share * np.where(links.lossy, 1.0 / (1.0 + p * links.resend_packets), 1.0)
-        if pfc and (incast > 1).any():
+        if pfc and np.count_nonzero(incast > 1):
             share = share * np.where(links.pfc, 1.0 / (1.0 + constants.pfc_incast_penalty
                                                        * (1.0 - 1.0 / incast) * tiers), 1.0)
         shares[algorithm] = share

@@ -1,8 +1,9 @@
 """python -m bench.accuracy.p5_hops: what one inter-node step or tree hop costs on the p5 curve.
 
-The model prices every inter-node step of every algorithm at NCCL's 'net' latency plus the
-fabric's excess (efa-v2-100's latency_us, assumed from efa-v4-400's fit on rows 7 and 12), twice
-for Simple. The curve (p5_curve.py) measures the same sizes on 4 to 32 nodes with, at most
+The model prices an inter-node step at NCCL's 'net' latency plus the fabric's excess: a ring
+step at efa-v2-100's ring_latency_us (fitted on the curve's ring points, p5_curve.py), a tree
+and NVLS-Tree hop at its latency_us (assumed from efa-v4-400's fit on rows 7 and 12); Simple
+pays it once, since NCCL does not flush on Hopper (sizing.topology.Links). The curve (p5_curve.py) measures the same sizes on 4 to 32 nodes with, at most
 points, the pair aws-ofi-nccl's tuner set (ofi_tuner.p5_pair), so between two node counts that
 ran the same pair the measured time's growth over the steps added is what one step cost there:
 a ring all-reduce crosses 2 nNodes node boundaries (NCCL 2.20.3 tuning.cc nInterSteps), a tree
@@ -13,8 +14,10 @@ NVLS-Tree's network leg moves its bytes in loops of concurrentOps x chunk (NVIDI
 src/enqueue.cc: concurrentOps = channels x heads, the chunk capped by NCCL_NVLSTREE_MAX_CHUNKSIZE,
 524288 on p5 by aws/aws-ofi-nccl src/platform-aws.cpp's platform table). A chain of hops that
 each forward a whole chunk before the next starts takes (loops + hops - 1) chunk-times, so the
-measured figure over loops / (loops + hops - 1) is the rate such a pipeline would run at. A
-diagnostic only: nothing here is read by the model and no constant is fitted on it.
+measured figure over loops / (loops + hops - 1) is the rate such a pipeline would run at (the
+model prices NVLS-Tree's network leg so, sizing.collectives._nvls_tree_fill_s, with NCCL's
+smaller chunks for messages of few loops, which this table leaves out). A diagnostic only:
+nothing here is read by the model and no constant is fitted on it.
 """
 from __future__ import annotations
 
@@ -23,7 +26,10 @@ import math
 
 from bench.accuracy.ofi_tuner import p5_pair
 from bench.accuracy.p5_curve import MIB, points
+from bench.accuracy.predict import _cluster
+from bench.accuracy.world import World
 from catalog.shipped import shipped
+from sizing.topology import Links
 
 # aws/aws-ofi-nccl src/platform-aws.cpp, p5/p5e: NCCL_NVLSTREE_MAX_CHUNKSIZE=524288
 P5_NVLS_TREE_CHUNK_BYTES = 524288
@@ -49,13 +55,13 @@ def inter_steps(algorithm: str, nodes: int) -> float:
     return 2.0 * math.floor(math.log2(nodes))
 
 
-def model_step_us(algorithm: str, protocol: str, constants, fabric) -> float:
-    """The model's cost of one inter-node step of the pair on the fabric, microseconds."""
+def model_step_us(algorithm: str, protocol: str, constants, links: Links) -> float:
+    """The model's cost of one inter-node step of the pair on a p5 cluster's `links`, us."""
     hw = constants.nccl_hw_latency_us
-    extra = max(float(fabric.latency_us) - constants.nccl_net_reference_latency_us, 0.0)
-    step = float(hw.get(f"net.{algorithm}.{protocol}", hw["default"])) + extra
+    extra = links.ring_extra_us if algorithm == "ring" else links.net_extra_us
+    step = float(hw.get(f"net.{algorithm}.{protocol}", hw["default"])) + float(extra[0])
     if protocol == "simple":
-        step += extra
+        step += float(links.flush_extra_us[0])
         if algorithm == "ring":
             step *= constants.nccl_ring_plateau_factor
     return step
@@ -69,12 +75,13 @@ def pipeline_efficiency(message_bytes: float, nodes: int, channels: float, heads
     return loops / (loops + hops - 1.0)
 
 
-def step_costs(world_constants=None, fabric=None) -> list[dict]:
+def step_costs(world_constants=None) -> list[dict]:
     """Per size, each pair of node counts that ran the same tuner pair: the measured time's
     growth per added step and the model's step figure."""
-    snap = shipped()
-    constants = world_constants or snap.constants
-    fabric = fabric or snap.all_fabrics["efa-v2-100"]
+    world = World.of(shipped())
+    constants = world_constants or world.constants
+    cluster = _cluster(world, {"system": "p5-48xlarge", "nodes": 4})
+    links = Links.of(cluster.as_arrays(), constants)
     by_size: dict[int, dict[int, float]] = {}
     for nodes, size, busbw in points():
         by_size.setdefault(size, {})[nodes] = seconds(nodes, size, busbw)
@@ -94,7 +101,7 @@ def step_costs(world_constants=None, fabric=None) -> list[dict]:
                 grown -= times[low] * (_ring_bytes(high) / _ring_bytes(low) - 1.0)
             out.append({"bytes": size, "nodes": (low, high), "pair": pair,
                         "measured_us": 1e6 * grown / added,
-                        "model_us": model_step_us(*pair, constants, fabric)})
+                        "model_us": model_step_us(*pair, constants, links)})
     return out
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bench.accuracy.evaluate import Evaluation, RowResult
 from bench.accuracy.intervals import coverage, print_quantiles
+from bench.accuracy.p5_curve import RING_LATENCY, ring_points
 from bench.accuracy.reliability import evaluate_reliability
 from catalog.shipped import shipped
 
@@ -118,6 +119,9 @@ def print_report(ev: Evaluation, out=print) -> None:
     for group in ev.book.groups:
         out(f"  rows {', '.join(map(str, group.rows))}: "
             + ", ".join(f"{p} = {ev.world.get(p):g}" for p in group.params))
+    # A figure fitted on a published curve rather than on rows of the measurement files.
+    out(f"  the p5 curve's {len(ring_points())} ring points (python -m bench.accuracy.p5_curve "
+        f"--fit): {RING_LATENCY} = {ev.world.get(RING_LATENCY):g}")
     for row, params in sorted(ev.book.informed.items()):
         out(f"  row {row} was looked at when choosing: {', '.join(map(str, params))}")
     for row, spec in sorted(ev.specs.specs.items()):

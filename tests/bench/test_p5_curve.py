@@ -7,7 +7,16 @@ import pytest
 
 from bench.accuracy import ofi_tuner
 from bench.accuracy.ofi_tuner import TUNER_MAX_RANKS, TUNER_MAX_SIZE, inside, p5_pair
-from bench.accuracy.p5_curve import CURVE, compare, points
+from bench.accuracy.p5_curve import (
+    CURVE,
+    RING_LATENCY,
+    compare,
+    fit_ring_latency,
+    points,
+    ring_points,
+)
+from bench.accuracy.world import World
+from catalog.shipped import shipped
 
 MIB = 1024.0 * 1024
 # aws/aws-ofi-nccl v1.16.3 tests/unit/region_based_tuner.cpp test_is_inside_region's polygon
@@ -58,3 +67,12 @@ def test_every_point_is_priced() -> None:
     assert len(rows) == 45
     assert all(r["model"] > 0 and r["measured"] > 0 for r in rows)
     assert all((r["ran"] is None) == (r["nodes"] <= 2) for r in rows)
+
+
+def test_the_ring_latency_is_fitted_on_the_points_the_tuner_ran_a_ring_at() -> None:
+    ring = ring_points()
+    assert len(ring) == 20
+    assert all(p5_pair(size, nodes)[0] == "ring" for nodes, size, _ in ring)
+    # the shipped figure is the fit's (reference_systems.yaml efa-v2-100 ring_latency_us)
+    world = World.of(shipped())
+    assert fit_ring_latency(world) == pytest.approx(world.get(RING_LATENCY), rel=1e-3)

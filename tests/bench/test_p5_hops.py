@@ -11,7 +11,10 @@ from bench.accuracy.p5_hops import (
     seconds,
     step_costs,
 )
+from bench.accuracy.predict import _cluster
+from bench.accuracy.world import World
 from catalog.shipped import shipped
+from sizing.topology import Links
 
 MIB = 2**20
 
@@ -36,13 +39,18 @@ def test_a_chunk_pipeline_of_eight_loops_through_ten_hops_moves_bytes_eight_seve
 
 
 def test_the_model_step_is_the_catalogs_figures() -> None:
+    """A tree hop at efa-v2-100's latency_us, a ring step at its ring_latency_us; Simple pays
+    no flush on the p5's Hopper GPUs."""
     snap = shipped()
     c, efa = snap.constants, snap.all_fabrics["efa-v2-100"]
-    extra = efa.latency_us - c.nccl_net_reference_latency_us
-    assert model_step_us("tree", "ll128", c, efa) == pytest.approx(
-        c.nccl_hw_latency_us["net.tree.ll128"] + extra)
-    assert model_step_us("ring", "simple", c, efa) == pytest.approx(
-        (c.nccl_hw_latency_us["net.ring.simple"] + 2 * extra) * c.nccl_ring_plateau_factor)
+    world = World.of(snap)
+    links = Links.of(_cluster(world, {"system": "p5-48xlarge", "nodes": 4}).as_arrays(), c)
+    reference = c.nccl_net_reference_latency_us
+    assert model_step_us("tree", "ll128", c, links) == pytest.approx(
+        c.nccl_hw_latency_us["net.tree.ll128"] + efa.latency_us - reference)
+    assert model_step_us("ring", "simple", c, links) == pytest.approx(
+        (c.nccl_hw_latency_us["net.ring.simple"] + efa.ring_latency_us - reference)
+        * c.nccl_ring_plateau_factor)
 
 
 def test_steps_are_compared_only_between_counts_that_ran_one_pair() -> None:

@@ -44,3 +44,25 @@ def test_sends_arrive_on_one_client_per_channel(tmp_path, monkeypatch):
     headers = json.loads(broker.lindex("celery", -1))["headers"]
     assert headers["task"] == "tasks.run_sizing" and headers["argsrepr"] == "('a',)"
     broker.flushdb()
+
+
+def test_a_task_is_the_message_celery_send_task_writes(tmp_path):
+    url = f"redis://{REDIS_HOST}:{REDIS_PORT}/12"
+    broker = redis.Redis.from_url(url)
+    broker.flushdb()
+    app = build_app(f"sqlite:///{tmp_path / 'broker.sqlite3'}", redis_url=url,
+                    tasks_eager=False, load_catalog=False)
+    celery = app.extensions["celery"]
+    with app.app_context():
+        assert send_task("tasks.run_sizing", "a")
+        # Celery's own send, with the options service.celery_app gave it before the publisher.
+        celery.send_task("tasks.run_sizing", args=("a",), headers={"request_id": None},
+                         argsrepr="('a',)", kwargsrepr="{}")
+    ours, celerys = (json.loads(m) for m in broker.lrange("celery", 0, -1)[::-1])
+    broker.flushdb()
+    # Every message has ids of its own; everything else is the same.
+    for message in (ours, celerys):
+        assert message["headers"].pop("id") == message["headers"].pop("root_id") \
+            == message["properties"].pop("correlation_id")
+        assert message["properties"].pop("delivery_tag")
+    assert ours == celerys

@@ -83,6 +83,32 @@ def test_kernel_matches_reference_on_random_groups(op, constants, monkeypatch):
                       else {"ring"})
 
 
+@compiled
+def test_kernel_matches_reference_where_a_tuner_picks_nvls_tree(constants, monkeypatch):
+    """On p5 (EFA, whose tuner sets the pair beyond two nodes) NVLS-Tree is chosen with its
+    pipeline's fill in its time: the draws reach those rows and the untuned ones, alone and
+    among many rows that cannot run NVLS-Tree (which the reference prices on its few rows)."""
+    snap = shipped()
+    p5 = snap.systems["p5-48xlarge"]
+    server = Server("p5", "p5", snap.all_gpus[p5["gpu"]], p5["gpus_per_node"],
+                    p5["nics_per_node"], float(p5["nic_rate_gbps"]), p5["pcie_gen"], True)
+    a100 = replace(server, gpu=snap.all_gpus["a100-80gb-sxm"])
+    rng = np.random.default_rng(5)
+    for others in (0, 1600):
+        nodes = rng.choice([2, 3, 4, 8, 16, 32, 64], size=400 + others)
+        clusters = [Cluster(server if i < 400 else a100, snap.all_fabrics[p5["fabric"]], int(k),
+                            True) for i, k in enumerate(nodes)]
+        links = Links.of(columns([cl.as_arrays() for cl in clusters]), constants)
+        size = 2.0 ** rng.uniform(20, 34, size=len(clusters))  # 1 MiB .. 16 GiB
+        (t, code), (t_ref, code_ref) = both_ways(
+            monkeypatch, lambda size=size, n=nodes * 8.0, links=links: collective_cost(
+                "all_reduce", size, n, 8.0, links, links.node_Bps, constants))
+        assert bits(t) == bits(t_ref)
+        assert np.array_equal(code, code_ref)
+        nvls_tree = code == CHOSEN.index("nvls_tree")
+        assert (nvls_tree & (nodes > 2)).any() and (nvls_tree & (nodes <= 2)).any()
+
+
 def wide_layouts(rng, clusters, transformer: bool):
     """Random layouts of every kind the model prices (hybrid sharding, offload, context and
     expert parallelism, every framework), valid or not."""

@@ -5,6 +5,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from catalog.shipped import shipped
 from sizing.collectives import collective_time
 from sizing.hardware import Cluster, Server
 from sizing.topology import (
@@ -168,13 +169,32 @@ def test_plain_ethernet_is_one_port_per_node_so_its_wire_rates_differ(snap, cons
 def test_simple_pays_a_second_latency_only_where_a_net_plugin_reports_one(cluster_on, fabrics,
                                                                           hgx_h100, constants):
     """tuning.cc adds the net's reported latency again for Simple's flush; NCCL's own IB verbs
-    and socket transports report none, a plugin (EFA's aws-ofi-nccl) declares one."""
+    and socket transports report none, a plugin (EFA's aws-ofi-nccl) declares one, and NCCL
+    flushes only on Ampere and older GPUs."""
     for fabric_id in ("roce-100-lossless", "eth-tcp-100"):
         links = Links.of(cluster_on(fabric_id, 4).as_arrays(), constants)
         assert links.net_extra_us[0] > 0 and links.flush_extra_us[0] == 0, fabric_id
+        assert links.ring_extra_us[0] == links.net_extra_us[0] and not links.net_plugin[0]
     efa_like = replace(fabrics["roce-400-lossless"], kind="ethernet", latency_us=81.37)
+    a100 = replace(hgx_h100, gpu=shipped().all_gpus["a100-80gb-sxm"])
+    links = Links.of(Cluster(a100, efa_like, 4, True).as_arrays(), constants)
+    assert links.flush_extra_us[0] == links.net_extra_us[0] > 0 and links.net_plugin[0]
     links = Links.of(Cluster(hgx_h100, efa_like, 4, True).as_arrays(), constants)
-    assert links.flush_extra_us[0] == links.net_extra_us[0] > 0
+    assert links.flush_extra_us[0] == 0 < links.net_extra_us[0]
+
+
+def test_a_ring_step_waits_the_fabrics_ring_latency_where_it_states_one(fabrics, hgx_h100,
+                                                                          constants):
+    """A fabric stating ring_latency_us (EFA on p5) prices a ring step at it beyond NCCL's
+    net figure and a tree hop at latency_us; one stating none prices both at latency_us."""
+    efa_like = replace(fabrics["roce-400-lossless"], kind="ethernet", latency_us=81.37)
+    reference = constants.nccl_net_reference_latency_us
+    links = Links.of(Cluster(hgx_h100, efa_like, 4, True).as_arrays(), constants)
+    assert links.ring_extra_us[0] == links.net_extra_us[0] == pytest.approx(81.37 - reference)
+    links = Links.of(Cluster(hgx_h100, replace(efa_like, ring_latency_us=27.0), 4,
+                             True).as_arrays(), constants)
+    assert links.ring_extra_us[0] == pytest.approx(27.0 - reference)
+    assert links.net_extra_us[0] == pytest.approx(81.37 - reference)
 
 
 @pytest.mark.parametrize("fabric_id,cc,channels", [
