@@ -166,9 +166,10 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
 
 # The hardware of the searches run last: a worker sizes request after request on one catalog
 # version and a few offers, whose clusters, variants and columns never change (the full
-# catalog's 286: 10 ms of a 150 ms search to build). Keyed by the snapshot (kept in the entry,
-# so that its id is not reused while the entry lives), the pairs and which of them pass one
-# leaf; bounded, so that a process that sees many offers does not grow without limit.
+# catalog's 103 pairs and 183 variants at 1-128 nodes: 5.9 ms of CPU to build, 0.01 ms
+# kept). Keyed by the snapshot (kept in the entry, so that its id is not reused while the
+# entry lives), the pairs and which of them pass one leaf; bounded, so that a process that
+# sees many offers does not grow without limit.
 _HARDWARE_KEPT = 8
 _HARDWARE: OrderedDict = OrderedDict()
 _HARDWARE_LOCK = threading.Lock()
