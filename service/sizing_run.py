@@ -8,6 +8,8 @@ configurations priced in Decimal by the same engine -> SizingResult.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from datetime import date
@@ -44,9 +46,11 @@ from sizing.search import (
 
 Progress = Callable[[float], None]
 # Rows of best bound per cell timed first: their best true score is what the cell's other rows'
-# bounds must beat. More probes prune more rows and cost more of their own (measured on the
-# 70B full-catalog search, rows timed in all, probes included: 1 probe 139k, 2 134k, 4 103k,
-# 8 68k, 16 75k).
+# bounds must beat. More probes prune more rows and cost more of their own (measured with the
+# bound of compute and the layers' collectives, rows timed in all, probes included: the 70B
+# full-catalog search at 1-128 nodes 2 probes 40.3k, 4 24.9k, 6 28.2k, 8 33.5k, 12 43.6k, 16
+# 54.1k, fastest at 4-6, 8 within 5-10% of them; mixtral-8x7b at 1-48 nodes 3 probes 158k,
+# 4 116k, 6 86.8k, 8 82.2k, fastest at 8, 4 25% slower). 8 holds both within 10%.
 PROBES_PER_CELL = 8
 # Screened chunks bounded and timed together at most (sizing_run._Pool); with the rows they
 # bring, at most one chunk's size.
@@ -93,10 +97,8 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     offer = sellable_pairs(snap, request.hardware, request.region)
     pairs, excluded = tuple(offer.pairs), dict(offer.excluded)
     progress(0.1)
-    clusters = tuple(snap.cluster(s, f, 1) for s, f in pairs)
-    variants = Variants.of(snap, pairs, clusters, request.node_counts)
+    clusters, variants, table = _offer_hardware(snap, pairs, max(request.node_counts))
     all_pairs, all_clusters = pairs + variants.pairs, clusters + variants.clusters
-    table = HardwareTable.of(all_clusters)
     space = enumeration([c.gpus_per_node for c in clusters], request.node_counts, model,
                         training, request.layout, request.batch_fixed, max_batch,
                         table.groups[:len(clusters)])
@@ -162,6 +164,39 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
                   ranked, col["spares"].astype(int), table)
 
 
+# The hardware of the searches run last: a worker sizes request after request on one catalog
+# version and a few offers, whose clusters, variants and columns never change (the full
+# catalog's 103 pairs and 183 variants at 1-128 nodes: 5.9 ms of CPU to build, 0.01 ms
+# kept). Keyed by the snapshot (kept in the entry, so that its id is not reused while the
+# entry lives), the pairs and which of them pass one leaf; bounded, so that a process that
+# sees many offers does not grow without limit.
+_HARDWARE_KEPT = 8
+_HARDWARE: OrderedDict = OrderedDict()
+_HARDWARE_LOCK = threading.Lock()
+
+
+def _offer_hardware(snap: Snapshot, pairs: tuple[tuple[str, str], ...], most_nodes: int,
+              ) -> tuple[tuple[Cluster, ...], Variants, HardwareTable]:
+    """The pairs' clusters, their oversubscribed variants at up to `most_nodes` nodes, and the
+    columns of both (the variants after the pairs)."""
+    past_leaf = tuple(most_nodes > snap.fabrics[f].nodes_below_spine for _, f in pairs)
+    key = (id(snap), pairs, past_leaf)
+    with _HARDWARE_LOCK:
+        hit = _HARDWARE.get(key)
+        if hit is not None and hit[0] is snap:
+            _HARDWARE.move_to_end(key)
+            return hit[1]
+    clusters = tuple(snap.cluster(s, f, 1) for s, f in pairs)
+    variants = Variants.of(snap, pairs, clusters, most_nodes)
+    built = clusters, variants, HardwareTable.of(clusters + variants.clusters)
+    with _HARDWARE_LOCK:  # a race builds the same hardware twice, which is harmless
+        _HARDWARE[key] = (snap, built)
+        _HARDWARE.move_to_end(key)
+        while len(_HARDWARE) > _HARDWARE_KEPT:
+            _HARDWARE.popitem(last=False)
+    return built
+
+
 @dataclass(frozen=True)
 class Variants:
     """Each fabric's priced oversubscribed spines, as hardware of their own after the pairs.
@@ -180,11 +215,12 @@ class Variants:
     below_spine: tuple[int, ...]  # nodes of one leaf, per variant
 
     @classmethod
-    def of(cls, snap: Snapshot, pairs, clusters, node_counts) -> Variants:
+    def of(cls, snap: Snapshot, pairs, clusters, most_nodes: int) -> Variants:
+        """The variants of the pairs whose `clusters` pass one leaf at `most_nodes` nodes."""
         rows = []
         for h, ((server, fabric), cluster) in enumerate(zip(pairs, clusters)):
             leaf = cluster.fabric.nodes_below_spine
-            if max(node_counts) <= leaf:
+            if most_nodes <= leaf:
                 continue
             rows.extend(((server, fabric), snap.cluster(server, fabric, 1, ratio), h, leaf)
                         for ratio in snap.fabric_oversubscription_options[fabric]
@@ -203,19 +239,17 @@ class Variants:
         """Per variant and node count beyond its leaf, its pair's fastest runnable layout."""
         counts = len(node_counts)
         nodes = np.asarray(node_counts)
-        hardware, rows = [], []
-        for v, (h, leaf) in enumerate(zip(self.origin, self.below_spine)):
-            cells = h * counts + np.flatnonzero(nodes > leaf)
-            cells = cells[np.isfinite(fastest.rate_of(cells))]
-            hardware.extend([fastest.pairs + v] * cells.size)
-            rows.extend(cells.tolist())
-        if not rows:
+        # Per variant, then node count: its pair's cells past one leaf, one pass for all.
+        variant, node_index = np.nonzero(nodes > np.asarray(self.below_spine)[:, None])
+        rows_a = np.asarray(self.origin, np.int64)[variant] * counts + node_index
+        found = np.isfinite(fastest.rate_of(rows_a))
+        if not found.any():
             return None
-        rows_a = np.asarray(rows)
-        node_index = rows_a % counts
+        rows_a, node_index = rows_a[found], node_index[found]
+        hardware = fastest.pairs + variant[found]
         slots = fastest.slot[fastest.best.stored(rows_a)]
         cols = {k: v[slots] for k, v in fastest.columns.items()}
-        return Candidates(np.asarray(hardware), nodes[node_index],
+        return Candidates(hardware, nodes[node_index],
                           {k[len("layout_"):]: v for k, v in cols.items()
                            if k.startswith("layout_")},
                           cols["global_batch"], node_index=node_index)
@@ -612,15 +646,16 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     columns of those rows. Every passing row is eligible here (no rule reads the time, and a
     row that passes the known rules of one option is sold with that one at least).
 
-    Each cell's rows of best compute-only bound run first (of score among the passing rows, of
-    throughput among those that want the fastest); a passing row whose bound is worse than the
-    best true score among them cannot be the cell's best, and with its bound's raw score no
-    better than the best raw score seen it cannot lower that either, so it is counted as
-    eligible without running the time model on it. A row whose throughput bound is below the
-    fastest probe's true throughput cannot be the cell's fastest. The rows the compute-only
-    bound (once per set of fabrics, cheap) leaves are held to the same test with the tighter
-    floor of compute and unhidden communication (per row, and cheaper than the model), and
-    only those it leaves too are timed.
+    Each cell's rows of best bound (compute and its layers' exposed collectives) run first
+    (of score among the passing rows, of throughput among those that want the fastest); a
+    passing row whose bound is worse than the best true score among them cannot be the cell's
+    best, and with its bound's raw score no better than the best raw score seen it cannot
+    lower that either, so it is counted as eligible without running the time model on it. A
+    row whose throughput bound is below the fastest probe's true throughput cannot be the
+    cell's fastest. The rows that bound leaves (its compute once per set of fabrics, its
+    collectives once per pair and the degrees they read: cheap) are held to the same test
+    with the tighter floor of compute and unhidden communication (per row, and cheaper than
+    the model), and only those it leaves too are timed.
     """
     model, training = ctx.request.model, ctx.request.training(ctx.policy)
     # Every row run here is within its pair's stock (it passes the known rules of one option
@@ -638,7 +673,11 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
         cells[passing], bound["score"][passing], PROBES_PER_CELL)]
     by_rate = np.flatnonzero(wants_fastest)[ranking.lowest_per_group(
         cells[wants_fastest], -rate_bound[wants_fastest], PROBES_PER_CELL)]
-    first = np.union1d(by_score, by_rate)
+    # Both probes' rows, ascending (as np.union1d gives them, without its sort).
+    probed = np.zeros(run.size, bool)
+    probed[by_score] = True
+    probed[by_rate] = True
+    first = np.flatnonzero(probed)
     r = model_on(table, cands, run[first], model, training, ctx.constants)
     true_rate = series.rate_of(model, r)
     beat = np.full(best.score.shape, inf)
@@ -664,8 +703,6 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
 
     # The probes' figures are kept: only the other rows left are timed now, those the
     # communication's floor cannot rule out either.
-    probed = np.zeros(run.size, bool)
-    probed[first] = True
     rest = np.flatnonzero(~dominated(np.arange(run.size), rate_bound, bound) & ~probed)
     if rest.size:
         floor = series.rate_of(model, throughput_floor(

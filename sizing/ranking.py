@@ -88,6 +88,9 @@ def best_per_group(groups: np.ndarray, score: np.ndarray, eligible: np.ndarray) 
     idx = np.flatnonzero(eligible)
     if idx.size == 0:
         return idx
+    runs = _runs_of_groups(groups[idx])
+    if runs is not None:  # each group one run of rows: a chunk's cells, in groups' order
+        return idx[_first_lowest_per_run(score[idx], runs)[np.argsort(groups[idx][runs])]]
     # The order of np.lexsort((score, groups)), with one integer sort: on the 70B full-catalog
     # search, 2.3x faster on its ranked table of 5,966 rows, 1.65x over all its 25 calls.
     order = idx[_by_group_then_score(groups[idx], score[idx])]
@@ -96,10 +99,28 @@ def best_per_group(groups: np.ndarray, score: np.ndarray, eligible: np.ndarray) 
     return order[first]
 
 
+def _runs_of_groups(groups: np.ndarray) -> np.ndarray | None:
+    """Where each run of equal groups starts, if no group has two runs (else None)."""
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    heads = groups[starts]
+    return starts if np.unique(heads).size == heads.size else None
+
+
+def _first_lowest_per_run(score: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per run of rows (`starts`), the first row of its lowest score, NaN above every number
+    (as np.unique orders them): without sorting the rows."""
+    low = np.fmin.reduceat(score, starts)  # NaN only where the whole run is NaN
+    run_of = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, score.size]))
+    hits = np.flatnonzero((score == low[run_of]) | (np.isnan(score) & np.isnan(low[run_of])))
+    return hits[np.r_[True, run_of[hits][1:] != run_of[hits][:-1]]]
+
+
 def lowest_per_group(groups: np.ndarray, score: np.ndarray, count: int) -> np.ndarray:
     """Indices of the `count` lowest scores in each group (ties: first seen), in index order."""
     if groups.size == 0:
         return np.zeros(0, np.intp)
+    if count == 1 and (runs := _runs_of_groups(groups)) is not None:
+        return _first_lowest_per_run(score, runs)
     order = _by_group_then_score(groups, score)
     sorted_groups = groups[order]
     starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]])

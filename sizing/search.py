@@ -16,9 +16,12 @@ from sizing.step import (
     compute_bound_batch,
     estimate_batch,
     feasibility_batch,
+    layer_collectives_batch,
+    layers_bound,
     layout_arrays,
     step_floor_batch,
 )
+from sizing.topology import Links
 from sizing.workload import (
     FRAMEWORKS,
     MEGATRON_FSDP_FROM_STAGE,
@@ -103,7 +106,16 @@ def joined(parts: Sequence[tuple[Candidates, np.ndarray]]) -> Candidates:
     def cat(pick) -> np.ndarray:
         return np.concatenate([pick(c, rows) for c, rows in parts])
 
-    layouts = [c.layout_of(rows) for c, rows in parts]
+    grids = {id(c.layout.grid) if isinstance(c.layout, LayoutColumns) else None
+             for c, _ in parts}
+    if len(grids) == 1 and None not in grids:
+        # Chunks of one grid: their rows' grid rows, gathered only for the rows read.
+        layout: Mapping[str, np.ndarray] = LayoutColumns(
+            parts[0][0].layout.grid, cat(lambda c, rows: c.layout.rows[rows]),
+            cat(lambda c, rows: c.layout.dp[rows]))
+    else:
+        layouts = [c.layout_of(rows) for c, rows in parts]
+        layout = {k: np.concatenate([part[k] for part in layouts]) for k in layouts[0]}
     offsets = np.cumsum([0, *(len(c) for c, _ in parts)])
     ids = np.concatenate([
         (c.shared_of[rows] if c.shared_of is not None else rows) + offset
@@ -111,8 +123,7 @@ def joined(parts: Sequence[tuple[Candidates, np.ndarray]]) -> Candidates:
     # Numbered 0, 1, ... as in a chunk (shared_of indexes shared_first), for every reader.
     _, shared_first, shared_of = np.unique(ids, return_index=True, return_inverse=True)
     return Candidates(cat(lambda c, rows: c.hardware[rows]), cat(lambda c, rows: c.nodes[rows]),
-                      {k: np.concatenate([layout[k] for layout in layouts]) for k in layouts[0]},
-                      cat(lambda c, rows: c.global_batch[rows]),
+                      layout, cat(lambda c, rows: c.global_batch[rows]),
                       node_index=cat(lambda c, rows: c.node_index[rows]),
                       shared_first=shared_first, shared_of=shared_of)
 
@@ -189,6 +200,27 @@ class CellLayouts:
     global_batch: np.ndarray
     degrees: int  # grid rows whose degrees do not divide the GPU count (never built)
     batch: int  # rows built, then ruled out by the batch rule
+
+
+@dataclass(frozen=True)
+class ChunkCells:
+    """Cells that build a candidate, in candidate order, as columns: which hardware, which node
+    count (its index), the layouts of its GPU count and how many they are."""
+
+    hardware: np.ndarray
+    node_index: np.ndarray
+    layouts: np.ndarray  # of CellLayouts (objects), per cell
+    sizes: np.ndarray
+
+    def at(self, cells: slice) -> ChunkCells:
+        return ChunkCells(self.hardware[cells], self.node_index[cells], self.layouts[cells],
+                          self.sizes[cells])
+
+    def then(self, more: ChunkCells) -> ChunkCells:
+        """These cells, then `more`."""
+        return ChunkCells(*(np.concatenate([a, b]) for a, b in
+                            ((self.hardware, more.hardware), (self.node_index, more.node_index),
+                             (self.layouts, more.layouts), (self.sizes, more.sizes))))
 
 
 # The rules a candidate can fail before the time model, in the order the ranking applies them
@@ -280,17 +312,26 @@ class Enumeration:
             batch += int((b & ~k).sum(axis=1) @ weight)
         return built, never, batch
 
-    def cells(self) -> Iterator[tuple[int, int, CellLayouts]]:
-        """(hardware, node index, layouts) in candidate order; the layouts of a GPU count are
-        kept only while a block of node counts is being walked (worked out together, in one
-        pass over the grid), so memory does not grow with the range."""
+    def cells(self) -> Iterator[ChunkCells]:
+        """The cells that build a candidate, in candidate order, a block of node counts at a
+        time; the layouts of a GPU count are kept only while a block is walked (worked out
+        together, in one pass over the grid) and by the cells that hold them, so memory does
+        not grow with the range."""
         per_node = np.asarray(self.gpus_per_node, np.int64)
+        pairs = per_node.size
         for start in range(0, len(self.node_counts), NODE_COUNTS_PER_BLOCK):
-            counts = self.node_counts[start:start + NODE_COUNTS_PER_BLOCK]
-            here = self._layouts(np.unique(np.multiply.outer(per_node, counts)))
-            for j, n in enumerate(counts, start):
-                for hw, gpn in enumerate(self.gpus_per_node):
-                    yield hw, j, here[gpn * n]
+            counts = np.asarray(self.node_counts[start:start + NODE_COUNTS_PER_BLOCK], np.int64)
+            # Node counts ascending, then hardware pairs: the candidates' order.
+            gpus = np.multiply.outer(counts, per_node).ravel()
+            distinct, of = np.unique(gpus, return_inverse=True)
+            here = self._layouts(distinct)
+            layouts = np.empty(distinct.size, object)
+            layouts[:] = [here[g] for g in distinct.tolist()]
+            sizes = np.array([cell.rows.size for cell in layouts], np.int64)[of]
+            keep = np.flatnonzero(sizes > 0)  # a cell of no layout builds nothing
+            yield ChunkCells(np.tile(np.arange(pairs), counts.size)[keep],
+                             np.repeat(np.arange(start, start + counts.size), pairs)[keep],
+                             layouts[of[keep]], sizes[keep])
 
     @property
     def skipped(self) -> dict[str, int]:
@@ -309,20 +350,28 @@ class Enumeration:
         for parts in self._parts(chunk):
             yield self._build(parts)
 
-    def _parts(self, chunk: int) -> Iterator[list[tuple[int, int, CellLayouts]]]:
-        """The cells of each chunk of about `chunk` candidates (whole cells), in order."""
-        parts: list[tuple[int, int, CellLayouts]] = []
-        held = 0
-        for hw, j, cell in self.cells():
-            if cell.rows.size == 0:
-                continue
-            if parts and held + cell.rows.size > chunk:
-                yield parts
-                parts, held = [], 0
-            parts.append((hw, j, cell))
-            held += cell.rows.size
-        if parts:
-            yield parts
+    def _parts(self, chunk: int) -> Iterator[ChunkCells]:
+        """The cells of each chunk of about `chunk` candidates (whole cells), in order: a chunk
+        takes cells while they fit and at least one."""
+        held: ChunkCells | None = None
+        for block in self.cells():
+            held = block if held is None else held.then(block)
+            if held.sizes.size == 0:
+                continue  # no cell of these node counts builds a layout
+            ends = np.cumsum(held.sizes)
+            start, taken = 0, 0
+            while True:
+                # The cells after `start` that fit with it, at least one (the limit held
+                # within the last end, which all fit below, so no sum passes int64).
+                limit = min(taken + chunk, int(ends[-1]))
+                end = max(int(np.searchsorted(ends, limit, side="right")), start + 1)
+                if end >= ends.size:
+                    break  # the next block's cells may fit in this chunk too
+                yield held.at(slice(start, end))
+                start, taken = end, int(ends[end - 1])
+            held = held.at(slice(start, None))
+        if held is not None and held.sizes.size:
+            yield held
 
     def runnable_chunks(self, chunk: int, feasible: Callable[[Candidates], Feasibility],
                         usable: np.ndarray) -> Iterator[RunnableChunk]:
@@ -336,22 +385,21 @@ class Enumeration:
         groups = np.asarray(self.groups or range(len(self.gpus_per_node)))
         counts, node_counts = len(self.node_counts), np.asarray(self.node_counts)
         for parts in self._parts(chunk):
-            hw_of = np.array([hw for hw, _, _ in parts])
-            j_of = np.array([j for _, j, _ in parts])
+            hw_of, j_of = parts.hardware, parts.node_index
             # One set per (server group, node count), numbered in the order of its first cell,
             # whose layouts stand for every cell of the set.
             _, first, key_of = np.unique(groups[hw_of] * counts + j_of, return_index=True,
                                          return_inverse=True)
             order = np.argsort(first)
             set_of = np.argsort(order)[key_of]
-            heads = [parts[k] for k in first[order]]
-            sizes = np.array([c.rows.size for _, _, c in heads])
-            grid_rows = np.concatenate([c.rows for _, _, c in heads])
-            dp = np.concatenate([c.dp for _, _, c in heads])
-            global_batch = np.concatenate([c.global_batch for _, _, c in heads])
-            head_j = np.repeat([j for _, j, _ in heads], sizes)
-            found = feasible(Candidates(np.repeat([h for h, _, _ in heads], sizes),
-                                        node_counts[head_j],
+            heads = first[order]
+            layouts = parts.layouts[heads].tolist()
+            sizes = parts.sizes[heads]
+            grid_rows = np.concatenate([c.rows for c in layouts])
+            dp = np.concatenate([c.dp for c in layouts])
+            global_batch = np.concatenate([c.global_batch for c in layouts])
+            head_j = np.repeat(j_of[heads], sizes)
+            found = feasible(Candidates(np.repeat(hw_of[heads], sizes), node_counts[head_j],
                                         LayoutColumns(self.grid, grid_rows, dp), global_batch,
                                         node_index=head_j))
             runs = found.valid & found.memory_fits
@@ -363,37 +411,51 @@ class Enumeration:
             in_stock = node_counts[j_of] <= usable[hw_of]
             ruled_out = {rule: n[set_of] for rule, n in per_set.items()}
             ruled_out[RULE_STOCK] = np.where(in_stock, 0, ruled_out[RULE_STOCK])
-            # Each set's runnable rows (among the sets' rows), built for its cells in stock.
-            runnable = np.split(np.flatnonzero(runs), np.cumsum(per_set[RULE_STOCK])[:-1])
-            built = np.flatnonzero(in_stock & (per_set[RULE_STOCK][set_of] > 0))
-            picked = (np.concatenate([runnable[set_of[k]] for k in built]) if built.size
-                      else np.zeros(0, np.intp))
-            n_built = per_set[RULE_STOCK][set_of[built]]
+            # Each set's runnable rows (among the sets' rows), built for its cells in stock:
+            # the set's run of `runnable` (sets lie in order, each its rows ascending).
+            runnable = np.flatnonzero(runs)
+            per_run = per_set[RULE_STOCK]
+            run_start = np.cumsum(per_run) - per_run
+            built = np.flatnonzero(in_stock & (per_run[set_of] > 0))
+            n_built = per_run[set_of[built]]
+            built_start = np.cumsum(n_built) - n_built  # of each built cell, in the chunk
+            at = (np.repeat(run_start[set_of[built]] - built_start, n_built)
+                  + np.arange(int(n_built.sum())))  # into `runnable`
+            picked = runnable[at]
             hardware, node_index = np.repeat(hw_of[built], n_built), np.repeat(j_of[built], n_built)
             # Rows of one set row differ only in the fabric: they share validity, memory and
-            # compute (numbered 0, 1, ... as `_build` numbers them).
-            _, shared_first, shared_of = np.unique(picked, return_index=True,
-                                                   return_inverse=True)
+            # compute (numbered 0, 1, ... as `_build` numbers them): as np.unique(picked)
+            # numbers them, the set rows built in ascending order, each first built in the
+            # first cell built of its set.
+            used = np.zeros(runnable.size, bool)
+            used[at] = True
+            shared_of = (np.cumsum(used) - 1)[at]
+            sets_built, first_built = np.unique(set_of[built], return_index=True)
+            first_cell = np.zeros(per_run.size, np.int64)
+            first_cell[sets_built] = built_start[first_built]
+            row_set = np.repeat(np.arange(per_run.size), per_run)  # of each runnable row
+            used_at = np.flatnonzero(used)
+            shared_first = (first_cell[row_set[used_at]]
+                            + used_at - run_start[row_set[used_at]])
             cands = Candidates(hardware, node_counts[node_index],
                                LayoutColumns(self.grid, grid_rows[picked], dp[picked]),
                                global_batch[picked], node_index=node_index,
                                shared_first=shared_first, shared_of=shared_of)
             yield RunnableChunk(cands, hw_of * counts + j_of, ruled_out, int(sizes[set_of].sum()))
 
-    def _build(self, parts: list[tuple[int, int, CellLayouts]]) -> Candidates:
-        hw = np.array([h for h, _, _ in parts])
-        j = np.array([n for _, n, _ in parts])
-        sizes = np.array([c.rows.size for _, _, c in parts])
-        rows = np.concatenate([c.rows for _, _, c in parts])
+    def _build(self, parts: ChunkCells) -> Candidates:
+        hw, j, sizes = parts.hardware, parts.node_index, parts.sizes
+        layouts = parts.layouts.tolist()
+        rows = np.concatenate([c.rows for c in layouts])
         node_index = np.repeat(j, sizes)
-        layout = LayoutColumns(self.grid, rows, np.concatenate([c.dp for _, _, c in parts]))
+        layout = LayoutColumns(self.grid, rows, np.concatenate([c.dp for c in layouts]))
         # One set of rows per (group, node count): the first part of each is its set, and its
         # sets are numbered in the order of their first parts (parts of one set have the same
         # GPU count, so the same rows).
         groups = np.asarray(self.groups or range(len(self.gpus_per_node)))
         _, first_part, set_of = np.unique(groups[hw] * len(self.node_counts) + j,
                                           return_index=True, return_inverse=True)
-        is_first = np.zeros(len(parts), bool)
+        is_first = np.zeros(hw.size, bool)
         is_first[first_part] = True
         first_sizes = np.where(is_first, sizes, 0)
         set_start = (np.cumsum(first_sizes) - first_sizes)[first_part[set_of]]
@@ -402,7 +464,7 @@ class Enumeration:
         return Candidates(
             hardware=np.repeat(hw, sizes),
             nodes=np.asarray(self.node_counts)[node_index], layout=layout,
-            global_batch=np.concatenate([c.global_batch for _, _, c in parts]),
+            global_batch=np.concatenate([c.global_batch for c in layouts]),
             node_index=node_index,
             shared_first=np.flatnonzero(np.repeat(is_first, sizes)),
             shared_of=np.arange(rows.size) + offset)
@@ -466,6 +528,10 @@ class HardwareTable:
     # read only the GPU, GPUs per node, PCIe generation (the host link) and host memory (what
     # offload fills), never the fabric or the NICs.
     groups: tuple[int, ...]
+    # Per constants object (by id, with the object kept so the id is not reused): the links of
+    # every pair, built once per search, not once per pass of the floor or the model.
+    _links: dict[int, tuple[object, Links]] = field(default_factory=dict, repr=False,
+                                                    compare=False)
 
     @classmethod
     def of(cls, clusters: Sequence[Cluster]) -> HardwareTable:
@@ -481,6 +547,16 @@ class HardwareTable:
                                    c.server.host_memory_gb), i)
                  for i, c in enumerate(clusters)]
         return cls(columns, codes, ids, tuple(sides))
+
+    def links(self, constants, cands: Candidates, rows: np.ndarray) -> Links:
+        """The links of some rows of `cands`: those of their pairs, which read only the pair's
+        columns (Links.of, as `estimate()` builds them once per cluster), never the node count
+        or the layout."""
+        kept = self._links.get(id(constants))
+        if kept is None or kept[0] is not constants:
+            columns = {**self.columns, "gpu_id": GpuCodes(self.gpu_codes, self.gpu_ids)}
+            kept = self._links[id(constants)] = (constants, Links.of(columns, constants))
+        return kept[1].rows(cands.hardware[rows])
 
     def batch(self, cands: Candidates, rows: np.ndarray | None = None) -> dict:
         """The model's input columns for `cands` (or some rows of them)."""
@@ -547,19 +623,49 @@ def model_on(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
     """The whole model on some rows of a chunk (taken from `found` if it already ran)."""
     if found is not None and found.full is not None:
         return {k: v[rows] for k, v in found.full.items()}
-    return estimate_batch(table.batch(cands, rows), model, training, constants)
+    return estimate_batch(table.batch(cands, rows), model, training, constants,
+                          table.links(constants, cands, rows))
 
 
 def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
                      training: Training, constants) -> dict[str, np.ndarray]:
-    """Upper bounds of the throughput of some rows of a chunk, from compute alone (once per
-    set of rows that differ only in the fabric)."""
+    """Upper bounds of the throughput of some rows of a chunk: their compute (once per set of
+    rows that differ only in the fabric) with each micro-batch's exposed tensor-parallel
+    all-reduces and expert all-to-alls on top (once per pair and the layout's degrees they
+    read: step.layer_collectives_batch). The compute's columns are kept for the floor."""
     _, shared_of = _sharing(cands)
     sets, back = np.unique(shared_of[rows], return_inverse=True)
     first = np.empty(sets.size, np.intp)
     first[back] = rows  # any row of each set will do: they share the figures
     bound = compute_bound_batch(table.batch(cands, first), model, training, constants)
-    return {k: v[back] for k, v in bound.items()}
+    out = {k: v[back] for k, v in bound.items()}
+    if rows.size == 0:
+        return out
+    key = _layers_key(cands, first)[back] * len(table.gpu_codes) + cands.hardware[rows]
+    # Each key once (any row of it will do: they share the collectives), as dense codes.
+    present = np.zeros(int(key.max(initial=-1)) + 1, bool)
+    present[key] = True
+    code = (np.cumsum(present) - 1)[key]
+    one = np.empty(int(present.sum()), np.intp)
+    one[code] = rows
+    layers = layer_collectives_batch(table.batch(cands, one), model, training, constants,
+                                     table.links(constants, cands, one))
+    tighter = layers_bound(out, {k: v[code] for k, v in layers.items()},
+                           cands.global_batch[rows], model)
+    return {**out, **tighter}
+
+
+# The layout's degrees a layer's collectives read (step.layer_collectives_batch).
+_LAYERS_KEY = ("tp", "ep", "cp", "micro_batch", "sequence_parallel")
+
+
+def _layers_key(cands: Candidates, rows: np.ndarray) -> np.ndarray:
+    """Per row, a code of its _LAYERS_KEY degrees, equal for rows of equal degrees: 0, 1, ...
+    in the order of the distinct degrees, so that codes stay as few as the layouts."""
+    layout = cands.layout_of(rows)
+    columns = [np.asarray(layout[k]).astype(np.int64) for k in _LAYERS_KEY]
+    flat = np.ravel_multi_index(columns, [int(c.max(initial=0)) + 1 for c in columns])
+    return np.unique(flat, return_inverse=True)[1]
 
 
 def throughput_floor(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
@@ -570,4 +676,5 @@ def throughput_floor(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     throughput_bound's, and per row, since the network's share depends on the fabric.
     `bound`: throughput_bound's columns of these rows, whose compute the floor then reads."""
     compute = None if bound is None else {k: bound[k] for k in FLOOR_COMPUTE}
-    return step_floor_batch(table.batch(cands, rows), model, training, constants, compute)
+    return step_floor_batch(table.batch(cands, rows), model, training, constants, compute,
+                            table.links(constants, cands, rows))

@@ -699,8 +699,66 @@ def compute_bound_batch(batch: dict, model, training: Training, constants) -> di
     step = c["micro_batches"] * t_mb + bubble
     samples = c["global_batch"] / step
     tokens = samples * model.seq_len if isinstance(model, Transformer) else np.full_like(step, np.nan)
+    # What layers_bound reads: the micro-batch times a step runs (its micro-batches and the
+    # bubble), and how many of a layer's collectives each exposes (step_floor_batch's counts,
+    # none where it counts none).
+    shares = {"tp": np.zeros_like(step), "ep": np.zeros_like(step)}
+    if isinstance(model, Transformer) and _physical(constants):
+        counts = _layer_count(c, model)
+        if constants.tp_overlap_fraction <= 1:
+            shares["tp"] = np.where(c["tp"] > 1, counts, 0.0) * (1 - constants.tp_overlap_fraction)
+        if model.experts > 1:
+            shares["ep"] = np.where(c["ep"] > 1, counts, 0.0) * (1 - constants.ep_overlap_fraction)
     return {"samples_per_s": samples, "tokens_per_s": tokens,
-            **{k: comp[k] for k in FLOOR_COMPUTE}}
+            **{k: comp[k] for k in FLOOR_COMPUTE},
+            "micro_batch_runs": c["micro_batches"] + (c["pp"] - 1) / c["virtual_stages"],
+            "tp_exposed": shares["tp"], "ep_exposed": shares["ep"]}
+
+
+def layer_collectives_batch(batch: dict, model, training: Training, constants,
+                            links: Links | None = None) -> dict:
+    """Per candidate, one layer's tensor-parallel all-reduce and expert all-to-all of a
+    micro-batch in seconds (`tp_s`, `ep_s`), as step_floor_batch prices them (0 where it
+    counts none). They read the hardware pair, tp, ep, cp, the micro-batch and sequence
+    parallelism alone, so a search prices them once per pair and such layout for all its
+    node counts and the layouts' other degrees."""
+    c = _prepared(batch, training, model)
+    n = c["tp"].shape[0]
+    out = {"tp_s": np.zeros(n), "ep_s": np.zeros(n)}
+    if not isinstance(model, Transformer) or not _physical(constants):
+        return out
+    links = Links.of(c, constants) if links is None else links
+    stretched_up = np.asarray(c["fabric_jitter_cv"], float) >= 0
+    t_tp1, t_ep1 = _layer_collectives(c, model, training, constants, links, stretched_up)
+    for key, t in (("tp_s", t_tp1), ("ep_s", t_ep1)):
+        if t is not None:
+            out[key] = t
+    return out
+
+
+def layers_bound(bound: dict, layers: dict, global_batch: np.ndarray, model) -> dict:
+    """Upper bounds of throughput (tokens_per_s, samples_per_s) tighter than
+    compute_bound_batch's `bound` of the same rows: each micro-batch's exposed tensor-parallel
+    all-reduces and expert all-to-alls (`layers`: layer_collectives_batch's of the rows) on
+    its compute, run as many times as a step runs micro-batches, bubble included. These are
+    step_floor_batch's first terms, priced as it prices them (so by the same argument never
+    above what the model adds), the others left out, and lowered by _FLOOR_ROUNDING as the
+    floor is; the lower of it and `bound` (where no collective is exposed, `bound` itself)."""
+    t_mb = (bound["t_mb"] + bound["tp_exposed"] * layers["tp_s"]
+            + bound["ep_exposed"] * layers["ep_s"])
+    step = bound["micro_batch_runs"] * t_mb * (1.0 - _FLOOR_ROUNDING)
+    samples = np.minimum(global_batch / step, bound["samples_per_s"])
+    tokens = samples * model.seq_len if isinstance(model, Transformer) else np.full_like(step, np.nan)
+    return {"samples_per_s": samples, "tokens_per_s": tokens}
+
+
+def _physical(constants) -> bool:
+    """Whether the constants keep every term of step_floor_batch a lower bound: overlap shares
+    in [0, 1], a slowdown under overlap and a compute jitter not negative."""
+    return (0.0 <= constants.tp_overlap_fraction <= 1.0
+            and 0.0 <= constants.ep_overlap_fraction <= 1.0
+            and constants.overlap_compute_slowdown >= 0.0
+            and constants.compute_jitter_cv >= 0.0)
 
 
 # Rounding of the floor's sum of terms (each the model's own figure of its base pass, or a
@@ -759,13 +817,45 @@ def _interleaved_windows(t_phase_mb, m, pp, v, ov):
     return chunk * (1.0 + (v - 1.0) * group), chunk
 
 
+def _tp_message_bytes(c: dict, model, training: Training) -> np.ndarray:
+    """A tensor-parallel all-reduce's bytes: a micro-batch's activations of one layer."""
+    act_bytes = 4.0 if training.precision == "fp32" else 2.0
+    return model.seq_len / c["cp"] * c["micro_batch"] * model.hidden * act_bytes
+
+
+def _layer_count(c: dict, model) -> np.ndarray:
+    """Tensor-parallel all-reduces (or expert all-to-alls) of a micro-batch on one stage."""
+    return _collectives_per_layer(c) * model.layers / c["pp"]
+
+
+def _layer_collectives(c: dict, model, training: Training, constants, links: Links,
+                       read: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """One tensor-parallel all-reduce and one expert all-to-all of a layer of a micro-batch
+    as the model prices them in its base pass, on the rows `read` (0 elsewhere); None where
+    step_floor_batch counts none (an exposed share below 0, a dense model). They read the
+    hardware pair, tp, ep, cp, the micro-batch and sequence parallelism alone."""
+    tp, ep, gpn = c["tp"], c["ep"], c["gpus_per_node"]
+    t_tp1 = t_ep1 = None
+    if constants.tp_overlap_fraction <= 1:
+        t_tp1 = _floor_cost("all_reduce", _tp_message_bytes(c, model, training), tp, 1, gpn,
+                            links, constants, read)
+    if model.experts > 1:
+        k = min(model.top_k, model.experts)
+        sp = c["sequence_parallel"].astype(bool)
+        act_bytes = 4.0 if training.precision == "fp32" else 2.0
+        ep_msg = (model.seq_len / c["cp"] * c["micro_batch"] * k * model.hidden * act_bytes
+                  / np.where(sp, tp, 1.0))
+        t_ep1 = _floor_cost("all_to_all", ep_msg, ep, tp, gpn, links, constants, read)
+    return t_tp1, t_ep1
+
+
 # What step_floor_batch reads of compute_side, which compute_bound_batch passes on: a search
 # computes it once per set of fabrics and gives it to the floor of each row.
 FLOOR_COMPUTE = ("t_mb", "t_fwd_mb", "hbm_raw_Bps")
 
 
 def step_floor_batch(batch: dict, model, training: Training, constants,
-                     compute: dict | None = None) -> dict:
+                     compute: dict | None = None, links: Links | None = None) -> dict:
     """Upper bounds of each candidate's throughput (tokens_per_s, samples_per_s), tighter than
     compute_bound_batch's: a lower bound of estimate_batch's step time from a few of its own
     terms, each priced as the model prices it in its base pass (no network stretch), the
@@ -801,26 +891,24 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     model's hidden time or contention negative, a negative jitter its stragglers); with any
     other, the compute-only bound is returned instead.
     `compute`: the rows' FLOOR_COMPUTE columns when known (compute_bound_batch's), else
-    computed here.
+    computed here; `links`: Links.of the rows' hardware columns when known, as estimate_batch
+    takes them.
     """
-    physical = (0.0 <= constants.tp_overlap_fraction <= 1.0
-                and 0.0 <= constants.ep_overlap_fraction <= 1.0
-                and constants.overlap_compute_slowdown >= 0.0
-                and constants.compute_jitter_cv >= 0.0)
-    if not physical:
+    if not _physical(constants):
         return compute_bound_batch(batch, model, training, constants)
     c = _prepared(batch, training, model)
     comp = compute if compute is not None else compute_side(c, model, training, constants)
     gpn = c["gpus_per_node"]
     gpus = gpn * c["nodes"]
     dp, tp, pp, ep, cp = (c[k] for k in ("dp", "tp", "pp", "ep", "cp"))
-    v, m, b = c["virtual_stages"], c["micro_batches"], c["micro_batch"]
+    v, m = c["virtual_stages"], c["micro_batches"]
     zero = c["zero_stage"].astype(int)
     n = gpus.shape[0]
     is_tf = isinstance(model, Transformer)
     t_comp_mb, t_fwd_mb = comp["t_mb"], comp["t_fwd_mb"]
     t_bwd_mb = t_comp_mb - t_fwd_mb
-    links = Links.of(c, constants)
+    if links is None:
+        links = Links.of(c, constants)
     node_bw = links.node_Bps
     # Where the fabric's jitter is negative a stretch would shorten the network's terms: none
     # of them is counted there.
@@ -828,25 +916,14 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     t_mb = t_comp_mb
     pp_total = np.zeros(n)
     if is_tf:
-        s, h, L = model.seq_len, model.hidden, model.layers
-        act_bytes = 4.0 if training.precision == "fp32" else 2.0
-        tp_msg = s / cp * b * h * act_bytes
-        if constants.tp_overlap_fraction <= 1:
-            tp_count = _collectives_per_layer(c) * L / pp
-            t_tp1 = _floor_cost("all_reduce", tp_msg, tp, 1, gpn, links, constants,
-                                stretched_up)
-            tp_mb = np.where(tp > 1, tp_count * t_tp1, 0.0)
+        t_tp1, t_ep1 = _layer_collectives(c, model, training, constants, links, stretched_up)
+        if t_tp1 is not None:
+            tp_mb = np.where(tp > 1, _layer_count(c, model) * t_tp1, 0.0)
             t_mb = t_comp_mb + tp_mb * (1 - constants.tp_overlap_fraction)
-        if model.experts > 1:
-            k = min(model.top_k, model.experts)
-            sp = c["sequence_parallel"].astype(bool)
-            ep_msg = s / cp * b * k * h * act_bytes / np.where(sp, tp, 1.0)
-            t_ep1 = _floor_cost("all_to_all", ep_msg, ep, tp, gpn, links, constants,
-                                stretched_up)
-            ep_count = _collectives_per_layer(c) * L / pp
-            ep_mb = np.where(ep > 1, ep_count * t_ep1, 0.0)
+        if t_ep1 is not None:
+            ep_mb = np.where(ep > 1, _layer_count(c, model) * t_ep1, 0.0)
             t_mb = t_mb + ep_mb * (1 - constants.ep_overlap_fraction)
-        pp_msg = tp_msg / tp
+        pp_msg = _tp_message_bytes(c, model, training) / tp
         _, spans_pp = group_span(pp, tp * dp * cp, gpn)
         t_p2p, _ = _collective_on(_Rows.of((pp > 1) & stretched_up, links), "p2p", pp_msg,
                                   np.full(n, 2.0), np.where(spans_pp > 1, 1.0, 2.0),

@@ -9,8 +9,10 @@ from __future__ import annotations
 import dataclasses
 from datetime import date
 
+import numpy as np
 import pytest
 
+from catalog.offer import sellable_pairs
 from service import sizing_run
 from service.schemas.sizings import SizingRequestSchema
 from service.sizing_request import SizingRequest
@@ -161,3 +163,25 @@ def test_nothing_in_stock_past_one_leaf_is_an_answer_not_a_crash(snap, exhaustiv
                    lambda _f: None, exhaustive=exhaustive)
     assert isinstance(found, Nothing)
     assert found.excluded.get("stock", 0) > 0
+
+
+def test_the_offer_s_hardware_is_kept_per_snapshot_pairs_and_leaves_passed(snap):
+    """A search on the snapshot and pairs of one before reads the hardware that one built;
+    one past more leaves, or on another snapshot, builds its own; and what is kept is what
+    a build gives."""
+    request = request_of(QUESTIONNAIRES["70B by tokens, every server and fabric"])
+    pairs = tuple(sellable_pairs(snap, request.hardware, request.region).pairs)
+    leaves = sorted({snap.fabrics[f].nodes_below_spine for _, f in pairs})
+    below, past = leaves[0], leaves[-1] + 1  # within every leaf, past every one
+    kept = sizing_run._offer_hardware(snap, pairs, below)
+    assert sizing_run._offer_hardware(snap, pairs, below) is kept
+    assert kept[1].pairs == ()
+    wide = sizing_run._offer_hardware(snap, pairs, past)
+    assert wide is not kept and len(wide[1].pairs) > 0
+    other = dataclasses.replace(snap)
+    rebuilt = sizing_run._offer_hardware(other, pairs, below)
+    assert rebuilt is not kept
+    assert rebuilt[0] == kept[0] and rebuilt[1] == kept[1]
+    assert rebuilt[2].columns.keys() == kept[2].columns.keys()
+    for key, column in kept[2].columns.items():
+        np.testing.assert_array_equal(rebuilt[2].columns[key], column, err_msg=key)

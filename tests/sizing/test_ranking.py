@@ -152,6 +152,26 @@ def test_the_one_key_sort_chooses_as_lexsort_does_with_ties_nan_inf_and_signed_z
                                   _lowest_by_lexsort(groups, score, 1))
 
 
+def test_groups_in_runs_of_rows_choose_as_lexsort_does_without_sorting_the_rows():
+    """A chunk's rows come cell by cell: each group one run. Its lowest per group, and the
+    best eligible per group in the groups' order, are lexsort's, with ties, NaN (all of a
+    run's too), infinities and signed zeros."""
+    rng = np.random.default_rng(11)
+    values = np.array([0.0, -0.0, 1.0, 1.0, 2.5, np.inf, -np.inf, np.nan, np.nan, 3.0])
+    for trial in range(300):
+        labels = rng.permutation(40)[:int(rng.integers(1, 12))]  # each group once, any order
+        groups = np.repeat(labels, rng.integers(1, 6, labels.size))
+        score = rng.choice(values, groups.size) if trial % 2 else rng.normal(
+            size=groups.size).round(1)
+        np.testing.assert_array_equal(lowest_per_group(groups, score, 1),
+                                      _lowest_by_lexsort(groups, score, 1))
+        eligible = rng.random(groups.size) < 0.7
+        order = np.lexsort((score[eligible], groups[eligible]))
+        first = np.r_[True, np.diff(groups[eligible][order]) != 0]
+        expected = np.flatnonzero(eligible)[order[first]]  # by group, then score, then index
+        np.testing.assert_array_equal(best_per_group(groups, score, eligible), expected)
+
+
 def _random_chunks(rng, hardware, node_counts, usable):
     """Chunks of candidates over every cell, eligible only within their pair's stock."""
     for _ in range(6):

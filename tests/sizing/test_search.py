@@ -10,6 +10,7 @@ import pytest
 from sizing.hardware import Cluster
 from sizing.presets import PRESETS
 from sizing.search import (
+    NODE_COUNTS_PER_BLOCK,
     HardwareTable,
     LayoutSpace,
     enumerate_candidates,
@@ -50,6 +51,48 @@ def test_chunks_hold_the_candidates_of_one_pass_in_the_same_order(cluster_on):
         np.testing.assert_array_equal(np.concatenate([p.layout[key] for p in parts]), column)
 
 
+@pytest.mark.parametrize("chunk", [1, 40, 700, 5000])
+def test_chunks_take_whole_cells_while_they_fit_across_blocks_of_node_counts(cluster_on,
+                                                                            chunk):
+    """Each chunk takes the next cells while their candidates fit in `chunk`, and at least
+    one (a cell larger than the chunk stands alone), over node ranges walked a block at a
+    time: the cut of one walk of every cell."""
+    clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
+    space = enumeration([c.gpus_per_node for c in clusters], range(1, 150),
+                        PRESETS["llama-3-70b"].model, Training(512, 1), LayoutSpace(), False,
+                        4096)
+    assert len(space.node_counts) > 2 * NODE_COUNTS_PER_BLOCK  # several blocks
+    sizes = [int(n) for block in space.cells() for n in block.sizes]
+    expected, held = [], 0
+    for size in sizes:  # the greedy cut, one cell at a time
+        if expected and held + size > chunk:
+            expected.append(0)
+            held = 0
+        if not expected:
+            expected.append(0)
+        expected[-1] += size
+        held += size
+    assert [len(c) for c in space.chunks(chunk)] == expected
+    assert sum(expected) == len(next(space.chunks(10**9)))
+
+
+def test_node_counts_where_no_layout_divides_the_gpus_build_no_chunk(cluster_on):
+    """A pinned dp that no GPU count of a block divides builds nothing there, and the chunks
+    of the other blocks are those of those blocks alone."""
+    clusters = [cluster_on("ib-ndr-400", 1)]
+    model, training = PRESETS["llama-3-70b"].model, Training(512, 1)
+    space = LayoutSpace(fixed=Layout(dp=128, tp=8, pp=1))  # 1,024 GPUs: 128 nodes of 8
+    nothing = enumeration([8], [1], model, training, space, False, 4096)
+    assert list(nothing.chunks(100)) == [] and list(nothing.chunks(10**9)) == []
+    # The first block of node counts builds none, the second one cell, the third none.
+    counts = range(1, 2 * NODE_COUNTS_PER_BLOCK + 20)
+    some = enumeration([c.gpus_per_node for c in clusters], counts, model, training, space,
+                       False, 4096)
+    for chunk in (1, 10**9):
+        chunks = list(some.chunks(chunk))
+        assert len(chunks) == 1 and set(chunks[0].nodes.tolist()) == {128}
+
+
 def test_runnable_chunks_build_what_runs_within_stock_and_count_the_rest(cluster_on,
                                                                         constants):
     """Built: the candidates of `chunks` that are valid, fit in memory and are within their
@@ -77,8 +120,9 @@ def test_runnable_chunks_build_what_runs_within_stock_and_count_the_rest(cluster
             np.testing.assert_array_equal(part.cands.layout_of(np.arange(keep.size))[key],
                                           column, err_msg=key)
         # Rows of one set of fabrics share a set, as in the whole chunk.
-        np.testing.assert_array_equal(
-            part.cands.shared_of, np.unique(whole.shared_of[keep], return_inverse=True)[1])
+        _, first, of = np.unique(whole.shared_of[keep], return_index=True, return_inverse=True)
+        np.testing.assert_array_equal(part.cands.shared_of, of)
+        np.testing.assert_array_equal(part.cands.shared_first, first)
         cell = whole.hardware * len(counts) + whole.node_index
         first = np.select([~found.valid, ~found.memory_fits, ~in_stock], [1, 2, 3], 0)
         for k, rule in enumerate(("invalid_layout", "memory", "stock"), start=1):
@@ -129,6 +173,17 @@ def test_the_compute_bound_is_never_below_the_model_s_throughput(cluster_on, con
                                                                                          term)
         # ... and it is a bound worth having: within 2x of the model on most candidates.
         assert np.median(whole["samples_per_s"] / bound["samples_per_s"]) > 0.5, preset
+        # Its layers' collectives, priced once per pair and the degrees they read, only
+        # tighten compute alone, and the floor, which counts them among its terms, is tighter
+        # still (or as tight: a layout without tensor or expert parallelism).
+        table = HardwareTable.of(clusters)
+        batch = table.batch(cands)
+        compute = compute_bound_batch(batch, model, training, constants)
+        floor = step_floor_batch(batch, model, training, constants)
+        assert np.all(bound["samples_per_s"] <= compute["samples_per_s"]), preset
+        assert np.all(floor["samples_per_s"] <= bound["samples_per_s"] * (1 + 1e-9)), preset
+        if preset != "resnet-50":  # no tensor parallelism: compute alone
+            assert np.any(bound["samples_per_s"] < compute["samples_per_s"]), preset
 
 
 def test_the_communication_floor_is_never_below_the_model_s_step(cluster_on, constants):
@@ -265,6 +320,9 @@ def test_rows_of_several_chunks_joined_are_those_rows_with_their_fabrics_shared(
         own = model_on(table, c, rows, model, training, constants)
         for key in ("step_time_s", "valid", "memory_fits"):
             np.testing.assert_array_equal(whole[key][here], own[key], err_msg=key)
+        mine = both.layout_of(np.arange(here.start, here.stop))
+        for key, column in c.layout_of(rows).items():
+            np.testing.assert_array_equal(mine[key], column, err_msg=key)
         np.testing.assert_array_equal(
             bound["samples_per_s"][here],
             throughput_bound(table, c, rows, model, training, constants)["samples_per_s"])
