@@ -101,16 +101,6 @@ def activation_parts(model, c: dict, precision: str) -> tuple[np.ndarray, np.nda
     return per_layer * model.layers / np.asarray(c["pp"], float), kept
 
 
-def fp8_linear_params(model: Transformer) -> tuple[float, float]:
-    """(the dense, the experts') weight parameters of the linears FP8 training runs in FP8:
-    attention's and the MLPs'. The embedding, the output layer (Megatron's is not a Transformer
-    Engine linear, compute.transformer_work), the router and the norms stay 16-bit."""
-    expert = model.expert_params
-    linears = model.layers * (model.attention_params_per_layer
-                              + model.experts * model.mlp_params_per_expert)
-    return linears - expert, expert
-
-
 def fp8_weight_bytes_per_param(c: dict, constants) -> np.ndarray:
     """Bytes each FP8-linear weight adds in FP8 training, per candidate: Transformer Engine
     keeps its FP8 cast across micro-batches, with a transposed copy where the GPU's FP8 GEMMs
@@ -226,7 +216,7 @@ def _gpu_memory(model, c: dict, constants, precision: str, parts: tuple) -> dict
     gb = gradient_bytes_per_param(c, constants, precision)
     weights = _sharded_gb(model, c, wb, 3)
     if fp8:
-        fp8_dense, fp8_expert = fp8_linear_params(model)
+        fp8_dense, fp8_expert = model.fp8_linear_params
         fp8_local = fp8_dense / (tp * pp) + fp8_expert / (tp * pp * ep)
         weights = weights + np.where(zero < 3, fp8_local * fp8_bytes / GB, 0.0)
     grads = _sharded_gb(model, c, gb, 2)

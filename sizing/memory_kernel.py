@@ -98,11 +98,6 @@ def _model_figures(model: Transformer) -> tuple:
             max(model.hidden * model.ffn_hidden, model.hidden * model.vocab))
 
 
-@functools.lru_cache(maxsize=64)
-def _fp8_figures(model: Transformer) -> tuple:
-    """sizing.memory.fp8_linear_params, once per model value."""
-    from sizing.memory import fp8_linear_params  # memory imports this module
-    return fp8_linear_params(model)
 
 
 def transformer_memory(model: Transformer, c: dict, constants, wb: float, gb, ob: float,
@@ -116,7 +111,7 @@ def transformer_memory(model: Transformer, c: dict, constants, wb: float, gb, ob
     figures = np.array([
         wb, ob, *_model_figures(model), constants.deepspeed_max_live_params,
         constants.deepspeed_reduce_bucket_params, constants.runtime_reserved_gb,
-        constants.memory_headroom_share, *_fp8_figures(model)], float)
+        constants.memory_headroom_share, *model.fp8_linear_params], float)
     out, fits = _kernel(
         *(column(c[k], rows) for k in ("dp", "tp", "pp", "ep", "cp")),
         column(c["zero_stage"], rows, np.int64), column(c["offload"], rows, np.int64),

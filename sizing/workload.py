@@ -243,6 +243,16 @@ class Transformer:
         return self.layers * self.experts * self.mlp_params_per_expert if self.experts > 1 else 0.0
 
     @property
+    def fp8_linear_params(self) -> tuple[float, float]:
+        """(the dense, the experts') weight parameters of the linears FP8 training runs in FP8:
+        attention's and the MLPs'. The embedding, the output layer (Megatron's is not a
+        Transformer Engine linear, compute.transformer_work), the router and the norms stay
+        16-bit."""
+        linears = self.layers * (self.attention_params_per_layer
+                                 + self.experts * self.mlp_params_per_expert)
+        return linears - self.expert_params, self.expert_params
+
+    @property
     def params(self) -> float:
         per_layer = (
             self.attention_params_per_layer
