@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,7 +20,7 @@ from sizing.compute import (
     recompute_fraction,
     transformer_work,
 )
-from sizing.constants import GpuCodes, built_once, factor_ids, per_gpu_lookup
+from sizing.constants import GpuCodes, ModelConstants, built_once, factor_ids, per_gpu_lookup
 from sizing.hardware import Cluster
 from sizing.memory import (
     activation_parts,
@@ -1423,7 +1424,8 @@ class _Hardware:
 
 
 # Hardware of the clusters estimated last: the service builds the same few clusters (a catalog
-# version's servers, fabrics and node counts) request after request. Keyed by the Cluster's
+# version's servers, fabrics and node counts) request after request, an extrapolated one with
+# each of the prior's draws of the constants too (step_time_by_constants). Keyed by the Cluster's
 # value (frozen: an equal cluster is the same hardware, and an entry cannot go stale) and the
 # constants object, kept in the entry so that its id is not reused while the entry lives.
 # The bound keeps a process that sees many custom clusters from growing without limit.
@@ -1460,6 +1462,29 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
     r = {k: val[0] for k, val in _timed(_prepared(batch, training, model), model, training,
                                         constants, hardware.links).items()}
     return estimate_of(r, cluster, model, training, layout, constants)
+
+
+def step_time_by_constants(cluster: Cluster, model, training: Training, layout: Layout,
+                           constants: ModelConstants) -> Callable[[ModelConstants], np.ndarray]:
+    """One configuration's step time as a function of the model's constants, for the prior's
+    passes (sizing.intervals.step_time_spread: one per draw of the estimated constants).
+
+    What no constant changes is built once for every draw: the configuration's columns (the
+    cluster's as estimate() keeps them with `constants`, the layout's), prepared. Each draw's
+    links are kept per cluster as estimate()'s are (_hardware): a catalog version's draws are
+    the same objects at every request (intervals._kept_draws), so an extrapolated cluster
+    estimated again builds none. The validity is not read: validate_layout has settled it.
+    """
+    batch = dict(_hardware(cluster, constants).columns)
+    batch.update(layout_arrays(layout, training))
+    prepared = _prepared(batch, training, model)
+
+    def step_time_s(drawn: ModelConstants) -> np.ndarray:
+        # _timed adds no column to the prepared dict and writes into none of its arrays: every
+        # draw reads the same.
+        return _timed(prepared, model, training, drawn,
+                      _hardware(cluster, drawn).links)["step_time_s"]
+    return step_time_s
 
 
 def estimate_of(r: dict, cluster: Cluster, model, training: Training, layout: Layout,
