@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from sizing.kernels import column, kernel
-from sizing.topology import KERNEL_FIGURES
 
 # Algorithms in the order sizing.collectives.ALGORITHM_PROTOCOLS prices them (index into
 # CHOSEN), and the protocols of PROTOCOLS.
@@ -226,12 +225,4 @@ def ring_or_tree_cost(reduce: bool, size, n, g, nodes, safe_ring, safe_tree, tre
     return _kernel(reduce, column(size, rows, float), column(n, rows, float),
                    column(g, rows, float), column(nodes, rows, float),
                    column(safe_ring, rows, float), tree, depth, step,
-                   *_link_columns(links, rows), *tables)
-
-
-def _link_columns(links, rows: int) -> tuple[np.ndarray, ...]:
-    """The links' figures the kernel reads (topology.KERNEL_FIGURES) for `rows` candidates:
-    those the links keep when they are of those rows (nearly always), else spread to them."""
-    if np.shape(links.node_Bps) == (rows,):
-        return links.kernel_columns
-    return tuple(column(getattr(links, name), rows, dtype) for name, dtype in KERNEL_FIGURES)
+                   *links.kernel_columns(rows), *tables)

@@ -316,13 +316,21 @@ class Links:
             stacks.append((tuple(names), matrix))
         return cls(**figures, stacks=tuple(stacks))
 
+    def kernel_columns(self, rows: int) -> tuple[np.ndarray, ...]:
+        """KERNEL_FIGURES as columns of `rows` candidates (kernels.column): those kept on the
+        value when the links are of those rows (nearly always), else spread to them."""
+        if np.shape(self.node_Bps) == (rows,):
+            return self._kept_kernel_columns
+        return self._columns(rows)
+
     @cached_property
-    def kernel_columns(self) -> tuple[np.ndarray, ...]:
-        """KERNEL_FIGURES as columns of one entry per candidate (kernels.column), kept on the
-        value: every collective of a step runs on the same links, and building the columns
-        at each call cost about as much as a third of the kernel's call. Kept on the value,
-        not in a cache beside it, so they live no longer than the links (a search chunk's)."""
-        rows = np.shape(self.node_Bps)[0]
+    def _kept_kernel_columns(self) -> tuple[np.ndarray, ...]:
+        # Every collective of a step runs on the same links, and building the columns at each
+        # call cost about a third of the kernel's call. Kept on the value, not in a cache
+        # beside it, so they live no longer than the links (a search chunk's).
+        return self._columns(np.shape(self.node_Bps)[0])
+
+    def _columns(self, rows: int) -> tuple[np.ndarray, ...]:
         return tuple(column(getattr(self, name), rows, dtype) for name, dtype in KERNEL_FIGURES)
 
     def rows(self, idx: np.ndarray) -> Links:
