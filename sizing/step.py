@@ -1417,9 +1417,12 @@ class _Hardware:
     links: Links
 
     @classmethod
-    def of(cls, cluster: Cluster, constants) -> _Hardware:
-        columns = cluster.as_arrays()
-        columns["gpu_id"] = factor_ids(columns["gpu_id"])
+    def of(cls, cluster: Cluster, constants, columns: dict | None = None) -> _Hardware:
+        """`columns`: the cluster's, from its hardware with other constants (they read none),
+        when known."""
+        if columns is None:
+            columns = cluster.as_arrays()
+            columns["gpu_id"] = factor_ids(columns["gpu_id"])
         return cls(columns, Links.of(columns, constants))
 
 
@@ -1434,14 +1437,14 @@ _HARDWARE: OrderedDict = OrderedDict()
 _HARDWARE_LOCK = threading.Lock()
 
 
-def _hardware(cluster: Cluster, constants) -> _Hardware:
+def _hardware(cluster: Cluster, constants, columns: dict | None = None) -> _Hardware:
     key = (id(constants), cluster)
     with _HARDWARE_LOCK:
         hit = _HARDWARE.get(key)
         if hit is not None and hit[0] is constants:
             _HARDWARE.move_to_end(key)
             return hit[1]
-    built = _Hardware.of(cluster, constants)  # outside the lock: a race builds it twice
+    built = _Hardware.of(cluster, constants, columns)  # outside the lock: a race builds it twice
     with _HARDWARE_LOCK:
         _HARDWARE[key] = (constants, built)
         while len(_HARDWARE) > _HARDWARE_KEPT:
@@ -1471,11 +1474,13 @@ def step_time_by_constants(cluster: Cluster, model, training: Training, layout: 
 
     What no constant changes is built once for every draw: the configuration's columns (the
     cluster's as estimate() keeps them with `constants`, the layout's), prepared. Each draw's
-    links are kept per cluster as estimate()'s are (_hardware): a catalog version's draws are
-    the same objects at every request (intervals._kept_draws), so an extrapolated cluster
-    estimated again builds none. The validity is not read: validate_layout has settled it.
+    links, on those columns, are kept per cluster as estimate()'s are (_hardware): a catalog
+    version's draws are the same objects at every request (intervals._kept_draws), so an
+    extrapolated cluster estimated again builds none. The validity is not read:
+    validate_layout has settled it.
     """
-    batch = dict(_hardware(cluster, constants).columns)
+    columns = _hardware(cluster, constants).columns
+    batch = dict(columns)
     batch.update(layout_arrays(layout, training))
     prepared = _prepared(batch, training, model)
 
@@ -1483,7 +1488,7 @@ def step_time_by_constants(cluster: Cluster, model, training: Training, layout: 
         # _timed adds no column to the prepared dict and writes into none of its arrays: every
         # draw reads the same.
         return _timed(prepared, model, training, drawn,
-                      _hardware(cluster, drawn).links)["step_time_s"]
+                      _hardware(cluster, drawn, columns).links)["step_time_s"]
     return step_time_s
 
 
