@@ -20,7 +20,7 @@ from sizing import explain, goodput, intervals
 from sizing.collectives import algorithm_refusal, collective_time
 from sizing.hardware import GPU, Cluster, Fabric, Server
 from sizing.presets import PRESETS
-from sizing.step import estimate, estimate_batch, layout_arrays, validate_layout
+from sizing.step import estimate, step_time_by_constants, validate_layout
 from sizing.workload import Transformer
 
 
@@ -219,10 +219,9 @@ def estimate_intervals(snap: Snapshot, cluster: Cluster, model, training, layout
     calibrated, words = calibration_of(snap, cluster)
     spread = np.zeros(1)
     if not calibrated:
-        batch = {**cluster.as_arrays(), **layout_arrays(layout, training)}
         spread = intervals.step_time_spread(
-            lambda c: estimate_batch(batch, model, training, c)["step_time_s"], snap.constants,
-            snap.calibration)
+            step_time_by_constants(cluster, model, training, layout, snap.constants),
+            snap.constants, snap.calibration)
     kind = "transformer" if isinstance(model, Transformer) else "generic"
     names = ["step_time_s", "samples_per_s", "mfu", "mfu_causal", "scaling_efficiency",
              "achieved_tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal",

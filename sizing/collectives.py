@@ -13,7 +13,10 @@ and the tiers the traffic crosses.
 """
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from types import MappingProxyType
 
 import numpy as np
 
@@ -521,6 +524,22 @@ def _build_kernel_tables(constants) -> tuple:
     return (latency, ring_intra, factors, correction, scalars) + steps
 
 
+@functools.cache
+def _priced(op: str, algorithm: str) -> tuple[tuple[str, ...], Mapping[str, str], tuple[str, ...]]:
+    """The algorithms collective_cost prices for `op` and `algorithm`, the traffic pattern
+    each sends and the patterns priced: the same for every call on the same pair, so worked
+    out once (a call at every collective of every estimate; op and algorithm checked first,
+    so at most 3 x len(ALGORITHMS) entries)."""
+    # Only the ring runs a reduce-scatter or an all-gather (algorithm_available): the others'
+    # network shares and times are not priced for them.
+    names = tuple(a for a in ALGORITHM_PROTOCOLS if algorithm in ("auto", a)
+                  and (op == "all_reduce" or a == "ring"))
+    # The network's share depends on the algorithm only through its fan-in: a tree's, or a
+    # ring's (NVLS and CollNet send as a ring does).
+    patterns = {a: "tree" if a in ("tree", "nvls_tree") else "ring" for a in names}
+    return names, MappingProxyType(patterns), tuple(sorted(set(patterns.values())))
+
+
 def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
                     algorithm: str = "auto", shares: dict | None = None):
     """Seconds for one collective on a group of n ranks, `per_node` of them in each node, and
@@ -557,20 +576,13 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
         raise ValueError(f"unknown collective {op!r}")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}")
-    # Only the ring runs a reduce-scatter or an all-gather (algorithm_available): the others'
-    # network shares and times are not priced for them.
-    names = [a for a in ALGORITHM_PROTOCOLS if algorithm in ("auto", a)
-             and (op == "all_reduce" or a == "ring")]
+    names, patterns, priced_patterns = _priced(op, algorithm)
     # NCCL picks by its tuning model, which prices NVLS and NVLS-Tree without their pipeline
     # fill (tuning.cc: latency + bytes / bandwidth): the pair is chosen on the time without
     # the fill, which the rows that chose NVLS or NVLS-Tree then pay (their bandwidth time
     # without it is kept here for that); where a tuner chooses (_tuned), with the fill.
     nvls_bw = {}
-    # The network's share depends on the algorithm only through its fan-in: a tree's, or a
-    # ring's (NVLS and CollNet send as a ring does).
-    patterns = {a: "tree" if a in ("tree", "nvls_tree") else "ring" for a in names}
-    safe = _shares(op, sorted(set(patterns.values())), nodes, multi, share, links, constants,
-                   shares)
+    safe = _shares(op, priced_patterns, nodes, multi, share, links, constants, shares)
     rows = np.broadcast(size, n, g, links.node_Bps).shape
     reduce = op == "all_reduce"
     if kernels.ENABLED and algorithm == "auto" and len(rows) == 1:

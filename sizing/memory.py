@@ -147,11 +147,13 @@ def host_offload(model, c: dict, constants, ob: float, stage: np.ndarray) -> dic
     capacity = host * (1.0 - constants.host_memory_reserve_share)
     if capacity.shape != offload.shape:  # mostly a column already: broadcast_to costs more
         capacity = np.broadcast_to(capacity, offload.shape)
-    if not (offload >= 1).any():  # offload is rare: most batches put nothing on the host
+    # offload is rare: most batches put nothing on the host (count_nonzero: cheaper than
+    # .any() on a one-row batch)
+    if not np.count_nonzero(offload >= 1):
         return {"host_offload_gb": np.zeros(offload.shape), "host_capacity_gb": capacity}
     optim = np.where(offload >= 1, _sharded_gb(model, c, ob, 1), 0.0)
     acts = np.zeros(offload.shape)
-    if isinstance(model, Transformer) and (offload == 2).any():
+    if isinstance(model, Transformer) and np.count_nonzero(offload == 2):
         pp = np.asarray(c["pp"], float)
         v = np.asarray(c["virtual_stages"], float)
         in_flight = np.minimum(pp, np.asarray(c["micro_batches"], float))

@@ -225,16 +225,4 @@ def ring_or_tree_cost(reduce: bool, size, n, g, nodes, safe_ring, safe_tree, tre
     return _kernel(reduce, column(size, rows, float), column(n, rows, float),
                    column(g, rows, float), column(nodes, rows, float),
                    column(safe_ring, rows, float), tree, depth, step,
-                   column(links.intra_Bps, rows, float), column(links.nvls_Bps, rows, float),
-                   column(links.net_extra_us, rows, float),
-                   column(links.ring_extra_us, rows, float),
-                   column(links.flush_extra_us, rows, float), column(links.nics, rows, float),
-                   column(links.nvlink_like, rows, bool), column(links.nvls, rows, bool),
-                   column(links.collnet, rows, bool), column(links.ll128, rows, bool),
-                   column(links.net_plugin, rows, bool),
-                   column(links.ring_ll128_cap_Bps, rows, float),
-                   column(links.tree_cap_Bps, rows, float),
-                   column(links.tree_cap_many_Bps, rows, float),
-                   column(links.tree_ll128_cap_Bps, rows, float),
-                   column(links.tree_ll128_cap_many_Bps, rows, float),
-                   *tables)
+                   *links.kernel_columns(rows), *tables)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,7 +20,7 @@ from sizing.compute import (
     recompute_fraction,
     transformer_work,
 )
-from sizing.constants import GpuCodes, built_once, factor_ids, per_gpu_lookup
+from sizing.constants import GpuCodes, ModelConstants, built_once, factor_ids, per_gpu_lookup
 from sizing.hardware import Cluster
 from sizing.memory import (
     activation_parts,
@@ -1493,14 +1494,18 @@ class _Hardware:
     links: Links
 
     @classmethod
-    def of(cls, cluster: Cluster, constants) -> _Hardware:
-        columns = cluster.as_arrays()
-        columns["gpu_id"] = factor_ids(columns["gpu_id"])
+    def of(cls, cluster: Cluster, constants, columns: dict | None = None) -> _Hardware:
+        """`columns`: the cluster's, from its hardware with other constants (they read none),
+        when known."""
+        if columns is None:
+            columns = cluster.as_arrays()
+            columns["gpu_id"] = factor_ids(columns["gpu_id"])
         return cls(columns, Links.of(columns, constants))
 
 
 # Hardware of the clusters estimated last: the service builds the same few clusters (a catalog
-# version's servers, fabrics and node counts) request after request. Keyed by the Cluster's
+# version's servers, fabrics and node counts) request after request, an extrapolated one with
+# each of the prior's draws of the constants too (step_time_by_constants). Keyed by the Cluster's
 # value (frozen: an equal cluster is the same hardware, and an entry cannot go stale) and the
 # constants object, kept in the entry so that its id is not reused while the entry lives.
 # The bound keeps a process that sees many custom clusters from growing without limit.
@@ -1509,14 +1514,14 @@ _HARDWARE: OrderedDict = OrderedDict()
 _HARDWARE_LOCK = threading.Lock()
 
 
-def _hardware(cluster: Cluster, constants) -> _Hardware:
+def _hardware(cluster: Cluster, constants, columns: dict | None = None) -> _Hardware:
     key = (id(constants), cluster)
     with _HARDWARE_LOCK:
         hit = _HARDWARE.get(key)
         if hit is not None and hit[0] is constants:
             _HARDWARE.move_to_end(key)
             return hit[1]
-    built = _Hardware.of(cluster, constants)  # outside the lock: a race builds it twice
+    built = _Hardware.of(cluster, constants, columns)  # outside the lock: a race builds it twice
     with _HARDWARE_LOCK:
         _HARDWARE[key] = (constants, built)
         while len(_HARDWARE) > _HARDWARE_KEPT:
@@ -1537,6 +1542,31 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
     r = {k: val[0] for k, val in _timed(_prepared(batch, training, model), model, training,
                                         constants, hardware.links).items()}
     return estimate_of(r, cluster, model, training, layout, constants)
+
+
+def step_time_by_constants(cluster: Cluster, model, training: Training, layout: Layout,
+                           constants: ModelConstants) -> Callable[[ModelConstants], np.ndarray]:
+    """One configuration's step time as a function of the model's constants, for the prior's
+    passes (sizing.intervals.step_time_spread: one per draw of the estimated constants).
+
+    What no constant changes is built once for every draw: the configuration's columns (the
+    cluster's as estimate() keeps them with `constants`, the layout's), prepared. Each draw's
+    links, on those columns, are kept per cluster as estimate()'s are (_hardware): a catalog
+    version's draws are the same objects at every request (intervals._kept_draws), so an
+    extrapolated cluster estimated again builds none. The validity is not read:
+    validate_layout has settled it.
+    """
+    columns = _hardware(cluster, constants).columns
+    batch = dict(columns)
+    batch.update(layout_arrays(layout, training))
+    prepared = _prepared(batch, training, model)
+
+    def step_time_s(drawn: ModelConstants) -> np.ndarray:
+        # _timed adds no column to the prepared dict and writes into none of its arrays: every
+        # draw reads the same.
+        return _timed(prepared, model, training, drawn,
+                      _hardware(cluster, drawn, columns).links)["step_time_s"]
+    return step_time_s
 
 
 def estimate_of(r: dict, cluster: Cluster, model, training: Training, layout: Layout,

@@ -8,11 +8,13 @@ fabric and traffic pattern; the slowest-rank stretch.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 
 import numpy as np
 
 from sizing.constants import per_gpu_lookup
 from sizing.hardware import FABRIC_KINDS, INTRA_LINKS, Cluster
+from sizing.kernels import column
 
 # Which tier of the network a collective's traffic reached (the breakdown names it).
 TIERS = ("none", "nvlink", "leaf", "spine", "core")
@@ -170,6 +172,16 @@ def nccl_channels(c: dict, compute_capability: np.ndarray) -> np.ndarray:
     return np.where(kept, seen, np.minimum(2.0 * seen, _MAX_RING_CHANNELS))
 
 
+# The figures of Links that the compiled collectives read (nccl_kernel.ring_or_tree_cost), in
+# the kernel's order, with the dtype it is compiled for.
+KERNEL_FIGURES = (("intra_Bps", float), ("nvls_Bps", float), ("net_extra_us", float),
+                  ("ring_extra_us", float), ("flush_extra_us", float), ("nics", float),
+                  ("nvlink_like", bool), ("nvls", bool), ("collnet", bool), ("ll128", bool),
+                  ("net_plugin", bool), ("ring_ll128_cap_Bps", float), ("tree_cap_Bps", float),
+                  ("tree_cap_many_Bps", float), ("tree_ll128_cap_Bps", float),
+                  ("tree_ll128_cap_many_Bps", float))
+
+
 @dataclass(frozen=True)
 class Links:
     """What the collectives of a batch of candidates run on (arrays, one entry per candidate).
@@ -303,6 +315,23 @@ class Links:
             figures.update(zip(names, matrix))
             stacks.append((tuple(names), matrix))
         return cls(**figures, stacks=tuple(stacks))
+
+    def kernel_columns(self, rows: int) -> tuple[np.ndarray, ...]:
+        """KERNEL_FIGURES as columns of `rows` candidates (kernels.column): those kept on the
+        value when the links are of those rows (nearly always), else spread to them."""
+        if np.shape(self.node_Bps) == (rows,):
+            return self._kept_kernel_columns
+        return self._columns(rows)
+
+    @cached_property
+    def _kept_kernel_columns(self) -> tuple[np.ndarray, ...]:
+        # Every collective of a step runs on the same links, and building the columns at each
+        # call cost about a third of the kernel's call. Kept on the value, not in a cache
+        # beside it, so they live no longer than the links (a search chunk's).
+        return self._columns(np.shape(self.node_Bps)[0])
+
+    def _columns(self, rows: int) -> tuple[np.ndarray, ...]:
+        return tuple(column(getattr(self, name), rows, dtype) for name, dtype in KERNEL_FIGURES)
 
     def rows(self, idx: np.ndarray) -> Links:
         """The links of candidates `idx` only (figures shared by all, 0-d, stay as they are)."""

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from sizing import step
+from sizing.intervals import prior_draws
 from sizing.presets import preset_model
 from sizing.step import estimate, estimate_batch, layout_arrays
 from sizing.workload import Layout, Training
@@ -97,3 +98,19 @@ def test_the_kept_hardware_is_bounded(cluster_on, constants, monkeypatch):
         estimate(cluster_on("ib-ndr-400", nodes), model, Training(256, 1, "bf16"),
                  Layout(dp=8 * nodes, tp=1, pp=1, zero_stage=1), constants)
     assert [key[1].nodes for key in step._HARDWARE] == [4, 8, 16]
+
+
+def test_the_prior_s_passes_give_each_draw_the_step_time_of_a_fresh_build(cluster_on, constants):
+    # A draw moves the estimated constants the links read (host links, NVLink efficiency,
+    # NCCL's channel ceilings...): each draw's step time must be its own, as a build of its
+    # own gives it, and asked twice (the second time on the kept links), the same.
+    draws = prior_draws(constants, 0.3)
+    model = preset_model("llama-3-8b")
+    cluster = cluster_on("roce-400-lossy", 8)
+    for layout in LAYOUTS:
+        by_constants = step.step_time_by_constants(cluster, model, TRAINING, layout, constants)
+        fresh = [from_scratch(cluster, model, layout, d)["step_time_s"] for d in draws]
+        assert len(set(fresh)) == len(draws)  # the draws move the step time
+        for _ in range(2):
+            assert [float(by_constants(d)[0]) for d in draws] == fresh
+    assert len(step._HARDWARE) == 1 + len(draws)

@@ -9,6 +9,7 @@ from catalog.shipped import shipped
 from sizing.collectives import collective_time
 from sizing.hardware import Cluster, Server
 from sizing.topology import (
+    KERNEL_FIGURES,
     Links,
     hashed_busiest,
     inter_node_bandwidth_gbs,
@@ -212,3 +213,20 @@ def test_a_p5_s_grouped_rails_are_one_nic_per_gpu_eight_channels(cluster_on):
     c = cluster_on("ib-ndr-400", 4).as_arrays()
     c["nics_per_node"], c["nic_rate_gbps"] = np.array([32]), np.array([100.0])
     assert nccl_channels(c, np.array([90])).tolist() == [8]
+
+
+def test_kernel_columns_are_the_links_figures_kept_per_value_or_spread(cluster_on, constants):
+    columns = {k: np.repeat(v, 3) for k, v in cluster_on("ib-ndr-400", 4).as_arrays().items()}
+    links = Links.of(columns, constants)
+    kept = links.kernel_columns(3)
+    assert links.kernel_columns(3) is kept  # built once for the value
+    for (name, dtype), col in zip(KERNEL_FIGURES, kept):
+        assert col.dtype == np.dtype(dtype) and col.flags.c_contiguous and col.flags.writeable
+        np.testing.assert_array_equal(col, getattr(links, name), err_msg=name)
+    # The links of some rows are a value of their own, with their own columns.
+    picked = links.rows(np.array([2]))
+    assert [c.tolist() for c in picked.kernel_columns(1)] == [c[2:].tolist() for c in kept]
+    # Links of one row priced for more rows: spread to them, the kept ones left as they are.
+    spread = picked.kernel_columns(3)
+    assert [c.tolist() for c in spread] == [c.tolist() for c in kept]
+    assert all(c.shape == (1,) for c in picked.kernel_columns(1))
