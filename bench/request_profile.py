@@ -8,7 +8,8 @@ the SQL statements the engine executed, the transactions it committed, its pool 
 (on PostgreSQL each a look at the socket, no round trip) and the Redis round trips (one per
 command, one per pipeline) per request, times the requests (wall clock, and this process's CPU: the test client's share
 included, the database's and Redis's not), and prints the functions with the most cumulative
-time under cProfile; with sizings, the CPU of one task send, the app's and Celery's
+time under cProfile; with estimates, the CPU of one catalog version read
+(`current_snapshot`); with sizings, the CPU of one task send, the app's and Celery's
 send_task's. Run: `.venv/bin/python bench/request_profile.py [--top N] [--only ...]
 [--sort tottime]`.
 """
@@ -156,6 +157,31 @@ def task_sends(app, sends: int = 2000) -> None:
         f"{name} {ms:.3f} ms of CPU" for name, ms in best.items()))
 
 
+def version_reads(app, reads: int = 3000) -> None:
+    """CPU per catalog version read (`catalog.snapshot.current_snapshot`, its snapshot cached),
+    each on a new session as a request opens it, best of 3 rounds."""
+    from catalog.snapshot import current_snapshot
+
+    new_session = app.extensions["db_sessionmaker"]
+
+    def once() -> None:
+        session = new_session()
+        current_snapshot(session)
+        session.close()
+
+    best = float("inf")
+    with app.app_context():
+        for _ in range(3):
+            for _ in range(WARMUP):
+                once()
+            started = time.process_time()
+            for _ in range(reads):
+                once()
+            best = min(best, (time.process_time() - started) / reads * 1000)
+    print(f"\n== catalog version read (current_snapshot, a new session), best of 3 rounds: "
+          f"{best:.3f} ms of CPU")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=45, help="functions shown per endpoint")
@@ -176,6 +202,7 @@ def main() -> None:
             if "estimates" in only:
                 profile(app, key, "POST /v1/estimates", "POST", "/v1/estimates", ESTIMATE,
                         args.top, 200, args.sort)
+                version_reads(app)
             with app.app_context():
                 db.engine().dispose()
         if "sizings" in only:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Connection, bindparam, select
 from sqlalchemy.orm import Session
 
 from catalog import tables
@@ -24,10 +24,11 @@ _LATEST = _VERSION.order_by(tables.CatalogVersion.id.desc()).limit(1)
 _BY_ID = _VERSION.where(tables.CatalogVersion.id == bindparam("version_id"))
 
 
-def version_key(session: Session, version_id: int | None = None) -> tuple[int, str]:
-    """The id and content hash of a version, or of the latest: one small query, no document."""
-    # On the session's connection: two columns need none of the ORM's statement path.
-    connection = session.connection()
+def version_key(source: Session | Connection, version_id: int | None = None) -> tuple[int, str]:
+    """The id and content hash of a version, or of the latest: one small query, no document,
+    on the connection given or the session's."""
+    # On a connection: two columns need none of the ORM's statement path.
+    connection = source.connection() if isinstance(source, Session) else source
     if version_id is None:
         found = connection.execute(_LATEST).first()
         if found is None:

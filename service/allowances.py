@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.orm import Session
 
 from catalog.snapshot import Snapshot
@@ -15,25 +15,19 @@ from service.errors import Problem
 from service.records import Account, Sizing
 from service.sizing_request import SizingRequest
 
-ACTIVE = ("queued", "running")
 # A sizing of the allowed size finishes in seconds; a client past the cap retries after this.
 ACTIVE_RETRY_AFTER_S = 5
 # Built once: constructing these statements cost more of a submission than running them.
-# Locks the account's row (the whole file under SQLite) until the creating commit.
-_LOCK_ACCOUNT = (update(Account).where(Account.id == bindparam("account_id"))
-                 .values(name=Account.name))
-# The account's active sizings, and those its publishable keys made.
-_COUNT_ACTIVE = (select(func.count(), func.count().filter(Sizing.origin == "page"))
-                 .select_from(Sizing)
-                 .where(Sizing.account_id == bindparam("account_id"), Sizing.status.in_(ACTIVE)))
 # The columns sizings.stage gives (result and error stay NULL), as parameters of their own
 # name, so none can be taken for another statement's.
 _WRITTEN = tuple(c.name for c in Sizing.__table__.columns if c.name not in ("result", "error"))
 _INSERT = insert(Sizing).values({
     name: bindparam(f"new_{name}", type_=Sizing.__table__.c[name].type) for name in _WRITTEN})
-# PostgreSQL: the record written and the active sizings counted in one statement. Its count
-# cannot see the row it writes (a statement's CTEs share its snapshot): that one is added.
-_INSERT_AND_COUNT = _COUNT_ACTIVE.add_cte(_INSERT.cte("written"))
+# The account's active sizings, and those its publishable keys made, as the triggers on
+# sizings keep them (migration 0009): two integers, however many sizings the account has.
+_ACTIVE_COUNTS = (select(Account.active_sizings, Account.active_sizings_from_page)
+                  .where(Account.id == bindparam("account_id")))
+
 
 def search_allowance(principal: Principal, config: Config) -> int:
     return (config.search_candidates_publishable_key if principal.publishable
@@ -60,25 +54,20 @@ def check_search_size(snap: Snapshot, request: SizingRequest, principal: Princip
 
 def hold_active_slot(session: Session, principal: Principal, config: Config,
                      record: dict[str, Any]) -> None:
-    """Lock the account's row, write the record (sizings.stage's columns) and refuse (429) it
-    past the account's caps, counting it; else hold its place until the caller's commit,
-    which follows at once, so concurrent requests of one account are counted one after
-    another."""
-    # The count runs after the lock, in a statement of its own, so it sees what the lock's last
-    # holder committed (a statement's snapshot is taken before it waits for a lock): the lock
-    # is held for the write, the count and the commit.
+    """Write the record (sizings.stage's columns), which locks the account's row, and refuse
+    (429) it past the account's caps, counting it; else hold its place until the caller's
+    commit, which follows at once."""
+    # The insert's trigger adds the record to its account's counts, which locks the account's
+    # row (the whole file under SQLite) until the commit, so concurrent requests of one
+    # account are counted one after another. The counts are read in a statement of their own,
+    # after that lock: a statement's snapshot is taken before it waits for a lock, but this one
+    # starts after it and sees what the lock's last holder committed, and the record itself.
     # On the session's connection: the ORM's statement path would look for loaded objects to
     # update, and there are none to care about here.
     connection = session.connection()
-    account = {"account_id": principal.account_id}
-    connection.execute(_LOCK_ACCOUNT, account)
-    written = {f"new_{name}": record[name] for name in _WRITTEN}
-    if connection.dialect.name == "postgresql":
-        active, from_page = connection.execute(_INSERT_AND_COUNT, account | written).one()
-        active, from_page = active + 1, from_page + (record["origin"] == "page")
-    else:
-        connection.execute(_INSERT, written)
-        active, from_page = connection.execute(_COUNT_ACTIVE, account).one()
+    connection.execute(_INSERT, {f"new_{name}": record[name] for name in _WRITTEN})
+    active, from_page = connection.execute(
+        _ACTIVE_COUNTS, {"account_id": principal.account_id}).one()
     caps = [(active, config.active_sizings_per_account, "the account")]
     if principal.publishable:
         caps.append((from_page, config.active_sizings_from_publishable_keys,

@@ -24,9 +24,10 @@ class Sizing(Base):
     __table_args__ = (
         Index("ix_sizings_account_created", "account_id", "created_at", "id"),
         Index("ix_sizings_status_dispatched", "status", "dispatched_at"),
-        # Counts an account's sizings queued or running, for its cap.
-        Index("ix_sizings_account_status", "account_id", "status"),
     )
+    # Every write of a row keeps its account's active counts (Account.active_sizings) by
+    # triggers (migration 0009). A migration that has SQLite rebuild this table (batch mode)
+    # drops them, and must create them again.
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     account_id: Mapped[str | None] = mapped_column(String(36), default=None)
@@ -62,6 +63,11 @@ class Account(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The account's sizings queued or running, and those of them its publishable keys made,
+    # for its caps (service.allowances): kept by triggers on sizings in the transaction of
+    # every write, so a creation reads them instead of counting the account's sizings.
+    active_sizings: Mapped[int] = mapped_column(default=0, server_default="0")
+    active_sizings_from_page: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class ApiKey(Base):

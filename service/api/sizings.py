@@ -125,6 +125,9 @@ class Sizings(MethodView):
             if replay:
                 sizing, secret = session.get(Sizing, held.row.resource_id), held.row.client_secret
             else:
+                # The record is written in this session's transaction: begun here, the
+                # catalog version is read on its connection too (current_snapshot).
+                session.connection()
                 snap = catalog_snapshot(session, None)
                 document = REQUEST_SCHEMA.dump(body)
                 asked = SizingRequest.from_document(document)

@@ -130,8 +130,8 @@ def test_prefer_wait_is_capped_and_needs_a_free_slot(tmp_path):
 
 
 def test_concurrent_sizings_of_one_account_fill_its_cap_exactly(empty_database_url):
-    """Each request locks the account, then writes its record and counts: however the
-    requests interleave, exactly the cap's number are accepted."""
+    """Each request writes its record, which locks the account's counts, then reads them:
+    however the requests interleave, exactly the cap's number are accepted."""
     import threading
 
     url = f"redis://{REDIS_HOST}:{REDIS_PORT}/13"
@@ -160,8 +160,8 @@ def test_concurrent_sizings_of_one_account_fill_its_cap_exactly(empty_database_u
 
 
 def test_each_cap_counts_the_sizing_being_written_on_each_database(empty_database_url):
-    # PostgreSQL writes the record and counts in one statement, whose count cannot see the row
-    # it writes; SQLite counts after the write. Either way the caps hold exactly.
+    # Each database's own triggers keep the account's counts (migration 0009), the record being
+    # written among them: on either, the caps hold exactly.
     # Sent to a broker no worker reads, so every sizing stays queued.
     app = build_app(empty_database_url, active_sizings_per_account=3,
                     active_sizings_from_publishable_keys=2,

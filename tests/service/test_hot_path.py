@@ -125,20 +125,27 @@ def test_creating_a_sizing_commits_once_with_the_send_stamped(database_url):
     app = sizing_app(database_url, url)
     client = authorised(app)
     client.get("/v1/catalog/gpus")  # the key looked up (and its last use written) beforehand
-    commits = []
+    commits, checkouts = [], []
 
     def count(_conn) -> None:
         commits.append(1)
 
+    def checked_out(*_args) -> None:
+        checkouts.append(1)
+
     with app.app_context():
         engine = db.engine()
     event.listen(engine, "commit", count)
+    event.listen(engine.pool, "checkout", checked_out)
     try:
         response = client.post("/v1/sizings", json=SIZING)
     finally:
         event.remove(engine, "commit", count)
+        event.remove(engine.pool, "checkout", checked_out)
     assert response.status_code == 202, response.get_json()
     assert len(commits) == 1
+    # The catalog version is read on the connection the record is written on.
+    assert len(checkouts) == 1
     assert broker.llen("celery") == 1
     with app.app_context():
         sizing = db.session().get(Sizing, response.get_json()["id"])
