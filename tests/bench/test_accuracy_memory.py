@@ -3,6 +3,8 @@ memory and runs with a published peak, run through the memory model and reported
 from __future__ import annotations
 
 import csv
+import re
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +14,7 @@ from bench.accuracy.memory import MemoryResult, evaluate_memory, load_memory_row
 from bench.accuracy.report import memory_words, print_memory, summary_line
 from bench.accuracy.specs import load_specs
 
+REPO = Path(__file__).resolve().parents[2]
 # The runs the BLOOM chronicles prequel's tables mark OOM (chronicles-prequel.md @9e64edec
 # lines 793, 806, 807, 917, 918 and 957).
 KNOWN_OUT_OF_MEMORY = {605, 612, 613, 616, 617, 625}
@@ -85,6 +88,16 @@ def test_a_run_is_out_of_memory_in_the_model_past_capacity_not_past_the_policys_
     assert words.startswith("1 of 2 known out-of-memory runs over capacity (fits rows 1); "
                             "1 of 2 runs with a published peak over capacity (rows 3), "
                             "peak |error| 12.9%/15.7% (n=2, worst row 3)"), words
+
+
+def test_the_readmes_quote_the_memory_rows_as_the_command_prints_them(memory) -> None:
+    readme = " ".join((REPO / "README.md").read_text().split())
+    assert f"`{memory_words(memory)}`" in readme
+    assert f"`bench/accuracy/memory_measurements.csv`, {len(memory)} BLOOM prequel runs" in readme
+    harness = " ".join((REPO / "bench/accuracy/README.md").read_text().split())
+    said = re.search(r"`memory_measurements\.csv` \| (\d+) \(ids (\d+)-(\d+)\)", harness)
+    assert said and tuple(map(int, said.groups())) == (
+        len(memory), memory[0].row, memory[-1].row)
 
 
 def test_the_row_option_prints_a_memory_row_in_full(capsys) -> None:
