@@ -54,6 +54,7 @@ class Outcome:
     value: float
     notes: list[str] = field(default_factory=list)
     what: str = ""
+    capacity_gb: float | None = None  # a training run's GPU memory
 
 
 def sides(spec: Spec, override: tuple[str, str, object] | None = None) -> dict[str, dict]:
@@ -212,7 +213,8 @@ def _training(world: World, f: dict, models: dict):
                "mfu_pct": 100 * e.mfu, "mfu_causal_pct": 100 * e.mfu_causal,
                "samples_per_s": e.samples_per_s, "step_time_s": e.step_time_s,
                "tokens_per_s_per_gpu": e.tokens_per_s / cluster.gpus,
-               "samples_per_s_per_gpu": e.samples_per_s / cluster.gpus}
+               "samples_per_s_per_gpu": e.samples_per_s / cluster.gpus,
+               "peak_memory_gb": total}
     if "train_tokens" in f:
         metrics["time_to_train_minutes"] = time_to_train_minutes(f, e.tokens_per_s)
     name = model.name if isinstance(model, GenericModel) else f["model"]
@@ -227,7 +229,7 @@ def _training(world: World, f: dict, models: dict):
     if "train_tokens" in f:
         what += (f"; {float(f['train_tokens']) / 1e9:.4g}B tokens"
                  f" + {float(f.get('evaluation_s', 0.0)):g} s of evaluation as measured")
-    return metrics, cluster.gpus, Outcome(0.0, notes, what)
+    return metrics, cluster.gpus, Outcome(0.0, notes, what, capacity)
 
 
 def predict(spec: Spec, world: World, models: dict,
@@ -236,7 +238,7 @@ def predict(spec: Spec, world: World, models: dict,
     runs = sides(spec, override)
     if spec.kind == "collective":
         return _collective(world, runs["run"])
-    if spec.kind == "training":
+    if spec.kind in ("training", "memory"):
         metrics, _, out = _training(world, runs["run"], models)
         out.value = metrics[spec.metric]
         return out

@@ -4,8 +4,10 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
+from bench.accuracy import MEMORY_FILE
 from bench.accuracy.evaluate import Evaluation, RowResult
 from bench.accuracy.intervals import coverage, print_quantiles
+from bench.accuracy.memory import MemoryResult, evaluate_memory, load_memory_rows
 from bench.accuracy.p5_curve import RING_LATENCY, ring_points
 from bench.accuracy.reliability import evaluate_reliability
 from catalog.shipped import shipped
@@ -62,9 +64,24 @@ def by_category(ev: Evaluation) -> dict[str, dict[str, Stats]]:
     return out
 
 
-def summary_line(ev: Evaluation) -> str:
+def memory_words(memory: list[MemoryResult]) -> str:
+    """The memory rows in a few words: how many runs known to run out of memory the model puts
+    over capacity (and which it fits), and its peak against the published ones."""
+    ran = [m for m in memory if m.skipped is None]
+    oom = [m for m in ran if m.out_of_memory]
+    fitted = [m.row for m in oom if not m.over_capacity]
+    peaks = [m for m in ran if not m.out_of_memory]
+    over = [m.row for m in peaks if m.over_capacity]
+    return (f"{len(oom) - len(fitted)} of {len(oom)} known out-of-memory runs over capacity"
+            + (f" (fits rows {', '.join(map(str, fitted))})" if fitted else "")
+            + f"; {len(over)} of {len(peaks)} runs with a published peak over capacity"
+            + (f" (rows {', '.join(map(str, over))})" if over else "")
+            + f", peak |error| {stats([(m.row, m.error_pct) for m in peaks]).words()}")
+
+
+def summary_line(ev: Evaluation, memory: list[MemoryResult] | None = None) -> str:
     """One line: rows, and median/worst |error| per category and overall (check rows, then
-    leave-one-source-out over all rows that ran)."""
+    leave-one-source-out over all rows that ran), and the memory model on published runs."""
     results = list(ev.results.values())
     ran = [r for r in results if r.skipped is None]
     fitted = sum(1 for r in ran if r.split != "check")
@@ -78,7 +95,8 @@ def summary_line(ev: Evaluation) -> str:
     runs = [r for r in ran if ev.specs.specs[r.row].kind != "collective"]
     over = [r.row for r in runs if any(n.startswith("model: over capacity") for n in r.notes)]
     parts.append(f"memory: {len(over)} of {len(runs)} published runs over capacity"
-                 + (f" (rows {', '.join(map(str, over))})" if over else ""))
+                 + (f" (rows {', '.join(map(str, over))})" if over else "") + "; "
+                 + memory_words(memory if memory is not None else evaluate_memory(ev)))
     parts.append(f"p10-p90 coverage LOSO {coverage(ev)['overall']['loso'].words()}")
     return " | ".join(parts)
 
@@ -136,9 +154,12 @@ def print_report(ev: Evaluation, out=print) -> None:
     out("")
     print_reliability(ev, out)
     out("")
+    memory = evaluate_memory(ev)
+    print_memory(memory, out)
+    out("")
     print_coverage(ev, out)
     out("")
-    out(summary_line(ev))
+    out(summary_line(ev, memory))
 
 
 def print_reliability(ev: Evaluation, out=print) -> None:
@@ -148,6 +169,30 @@ def print_reliability(ev: Evaluation, out=print) -> None:
     for r in evaluate_reliability(shipped(), ev.measurements):
         out(f"{r.row:>4} {r.split:<5} {_num(r.measured, 9)} {_num(r.predicted, 9)} "
             f"{r.error_pct:>+6.0f}%  {r.what}")
+
+
+def print_memory(memory: list[MemoryResult], out=print) -> None:
+    """The memory rows: each run's published peak (or OOM) against the model's."""
+    out("Memory rows through the memory model (memory_measurements.csv): the published peak "
+        "per GPU or OOM (the run ran out of memory) against the model's peak; over capacity "
+        "is the model's out of memory.")
+    out(f"{'row':>4} {'set':<5} {'measured':>9} {'predicted':>9} {'error':>7} {'capacity':>8}  "
+        "model, run")
+    for m in memory:
+        if m.skipped:
+            out(f"{m.row:>4} skipped: {m.skipped}")
+            continue
+        measured = f"{'OOM':>9}" if m.out_of_memory else _num(m.measured_gb, 9)
+        error = f"{'':>7}" if m.error_pct is None else f"{m.error_pct:>+6.0f}%"
+        verdict = "over capacity" if m.over_capacity else "fits"
+        if m.wrong:
+            verdict += (" (WRONG: the run ran out of memory)" if m.out_of_memory
+                        else " (WRONG: the run ran)")
+        out(f"{m.row:>4} {m.split:<5} {measured} {_num(m.predicted_gb, 9)} {error} "
+            f"{m.capacity_gb:>8.0f}  {verdict}; {m.what}")
+        for note in m.notes:
+            out(f"{'':>11}note: {note}")
+    out(f"memory rows: {memory_words(memory)}")
 
 
 def print_coverage(ev: Evaluation, out=print) -> None:
@@ -174,6 +219,9 @@ def print_fits(ev: Evaluation, out=print) -> None:
 
 def print_row(ev: Evaluation, row: int, out=print) -> None:
     """One row in full: the measurement, every value of its run with its citation, the result."""
+    if row not in ev.measurements:
+        print_memory_row(ev, row, out)
+        return
     m, spec, r = ev.measurements[row], ev.specs.specs[row], ev.results[row]
     out(f"row {row} ({m.file}): {m.metric} = {m.raw['value']} {m.unit}")
     out(f"  source: {m.source} [{m.raw['url_or_path']}]")
@@ -189,3 +237,21 @@ def print_row(ev: Evaluation, row: int, out=print) -> None:
     else:
         out(f"  predicted {r.predicted:.4g} ({r.error_pct:+.1f}%), set {r.split}, largest move "
             f"of an assumed value {100 * r.spread:.1f}%")
+
+
+def print_memory_row(ev: Evaluation, row: int, out=print) -> None:
+    """A memory row in full, as print_row gives a measurement row."""
+    raw = load_memory_rows()[row].raw
+    result = next(m for m in evaluate_memory(ev) if m.row == row)
+    out(f"row {row} ({MEMORY_FILE.name}): {raw['metric']} = {raw['value']} {raw['unit']}")
+    out(f"  source: {raw['source']} [{raw['url_or_path']}]")
+    out(f"  evidence: {raw['evidence']}")
+    for group, name, value in ev.specs.specs[row].values():
+        out(f"  {group}.{name} = {value.value!r}: {value.citation}")
+    if result.skipped:
+        out(f"  skipped: {result.skipped}")
+    else:
+        error = "" if result.error_pct is None else f" ({result.error_pct:+.1f}%)"
+        out(f"  predicted peak {result.predicted_gb:.1f} GB{error} of {result.capacity_gb:.0f} GB: "
+            + ("over capacity" if result.over_capacity else "fits")
+            + (" (WRONG)" if result.wrong else ""))

@@ -11,13 +11,15 @@ import yaml
 
 from bench.accuracy import MEASUREMENT_FILES, SPECS_FILE
 
-KINDS = ("collective", "training", "ratio")
+KINDS = ("collective", "training", "ratio", "memory")
 METRICS = {
     "collective": ("busbw_gbs",),
     "training": ("tflops_per_gpu", "model_tflops_per_gpu", "model_tflops_per_gpu_causal",
                  "mfu_pct", "mfu_causal_pct", "samples_per_s", "samples_per_s_per_gpu",
                  "step_time_s", "tokens_per_s_per_gpu", "time_to_train_minutes"),
     "ratio": ("ratio", "ratio_pct", "scaling_efficiency_pct"),
+    # A training run's peak memory per GPU (the rows of MEMORY_FILE).
+    "memory": ("peak_memory_gb",),
 }
 # Metrics that are times: a larger value is a slower run.
 TIME_METRICS = ("step_time_s", "time_to_train_minutes")
