@@ -59,6 +59,10 @@ class Sizing(Base):
 
 class Account(Base):
     __tablename__ = "accounts"
+    # The triggers on sizings (migration 0009) write this table: SQLite refuses to rename a
+    # rebuilt table (batch mode) into place while a trigger names it ('error in trigger
+    # sizings_count_active_inserted: no such table: main.accounts'), so a migration that has
+    # SQLite rebuild it drops them first and creates them again after.
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     name: Mapped[str] = mapped_column(String(200))
