@@ -404,7 +404,12 @@ _FLOAT_COLUMNS = ("dp", "tp", "pp", "ep", "cp", "virtual_stages", "micro_batch",
 def _prepared(batch: dict, training: Training, model) -> dict:
     """The candidates' columns with the defaults (the counts as floats), micro-batches per step
     and recompute share."""
-    c = _normalise(batch, training)
+    return _derived(_normalise(batch, training), model)
+
+
+def _derived(c: dict, model) -> dict:
+    """_prepared's columns of normalised ones `c` (written into it): the counts as floats,
+    micro-batches per step and recompute share."""
     for k in _FLOAT_COLUMNS:
         c[k] = c[k].astype(np.float64, copy=False)
     c["micro_batches"] = c["global_batch"] / (c["dp"] * c["micro_batch"])
@@ -1492,6 +1497,9 @@ class _Hardware:
 
     columns: dict
     links: Links
+    # The columns as _prepared leaves them (its counts as floats): an estimate normalises its
+    # layout's columns alone.
+    prepared: dict
 
     @classmethod
     def of(cls, cluster: Cluster, constants, columns: dict | None = None) -> _Hardware:
@@ -1500,7 +1508,16 @@ class _Hardware:
         if columns is None:
             columns = cluster.as_arrays()
             columns["gpu_id"] = factor_ids(columns["gpu_id"])
-        return cls(columns, Links.of(columns, constants))
+        prepared = {k: v.astype(np.float64) if k in _FLOAT_COLUMNS else v
+                    for k, v in columns.items()}
+        return cls(columns, Links.of(columns, constants), prepared)
+
+    def prepared_with(self, layout: Layout, training: Training, model) -> dict:
+        """_prepared of these columns with the layout's (a new dict; the kept arrays are
+        shared, never written)."""
+        c = dict(self.prepared)
+        c.update(_normalise(layout_arrays(layout, training), training))
+        return _derived(c, model)
 
 
 # Hardware of the clusters estimated last: the service builds the same few clusters (a catalog
@@ -1536,11 +1553,8 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
     if problems:
         raise ValueError("; ".join(f"{f}: {r}" for f, r in problems))
     hardware = _hardware(cluster, constants)
-    # A shallow copy: the model replaces columns, it never writes into the arrays it is given.
-    batch = dict(hardware.columns)
-    batch.update(layout_arrays(layout, training))
-    r = {k: val[0] for k, val in _timed(_prepared(batch, training, model), model, training,
-                                        constants, hardware.links).items()}
+    r = {k: val[0] for k, val in _timed(hardware.prepared_with(layout, training, model), model,
+                                        training, constants, hardware.links).items()}
     return estimate_of(r, cluster, model, training, layout, constants)
 
 
@@ -1556,10 +1570,9 @@ def step_time_by_constants(cluster: Cluster, model, training: Training, layout: 
     extrapolated cluster estimated again builds none. The validity is not read:
     validate_layout has settled it.
     """
-    columns = _hardware(cluster, constants).columns
-    batch = dict(columns)
-    batch.update(layout_arrays(layout, training))
-    prepared = _prepared(batch, training, model)
+    hardware = _hardware(cluster, constants)
+    columns = hardware.columns
+    prepared = hardware.prepared_with(layout, training, model)
 
     def step_time_s(drawn: ModelConstants) -> np.ndarray:
         # _timed adds no column to the prepared dict and writes into none of its arrays: every
