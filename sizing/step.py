@@ -298,7 +298,35 @@ def _keyed_tables(constants) -> _KeyedTables:
     return built_once(_KEYED_TABLES, constants, None, lambda: _KeyedTables(constants))
 
 
-def compute_side(c: dict, model, training: Training, constants) -> dict:
+def hardware_rates(c: dict, transformer: bool, precision: str, constants) -> dict:
+    """What compute_side reads of the candidates' hardware alone at `precision` (no layout
+    column): the peaks (FLOP/s), achievable HBM bandwidth and host link (bytes/s) and, for a
+    `transformer`, the per-GPU efficiencies of its GEMMs and fused attention. An estimate keeps
+    them with its cluster's columns (_Hardware)."""
+    f = np.float64
+    n = np.asarray(c["gpus_per_node"]).shape[0]
+    keyed = _keyed_tables(constants)
+    per_gpu = keyed.per_gpu(c.get("gpu_id"), n)
+    fp32 = precision == "fp32"
+    # np.clip's own definition, minimum(maximum(x, 3), 5), at a fraction of its cost
+    host_gbs = keyed.lookup("host_link_gbs", np.minimum(np.maximum(c["pcie_gen"], 3), 5) - 3,
+                            ("3", "4", "5"))
+    rates = {
+        "peak": c[PEAK_KEYS[precision]].astype(f) * 1e12,
+        "peak16": (c["gpu_fp32_tflops"] if fp32 else c["gpu_bf16_tflops"]).astype(f) * 1e12,
+        "hbm_raw": c["gpu_memory_bandwidth_gbs"].astype(f) * 1e9 * per_gpu("hbm_efficiency"),
+        "host_link_Bps": host_gbs * 1e9,
+    }
+    if transformer:
+        # the GEMMs' best share before the framework's (compute_side multiplies it in)
+        rates["gemm_best"] = per_gpu("matmul_efficiency") * constants.gemm_shape_efficiency
+        rates["attention"] = {k: per_gpu(f"{k}_attention_efficiency") for k in ATTENTION_KERNELS}
+        rates["fp8_gemm_speedup"] = per_gpu("fp8_gemm_speedup")
+    return rates
+
+
+def compute_side(c: dict, model, training: Training, constants, hardware: dict | None = None
+                 ) -> dict:
     """Compute time per micro-batch (and its forward) of each candidate, with the rates behind it.
 
     GEMMs at the curve of `gemm_efficiency` (the GPU's best-shape matmul rate, the share real
@@ -306,42 +334,35 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
     measured efficiency, memory-bound work (norms, activations, residuals, cross entropy,
     unfused softmax, FP8 casts, batch norm) by its bytes over the achievable HBM bandwidth
     and the framework's kernel fusion. No communication: a compute-only lower bound.
+    `hardware`: hardware_rates of `c` at training's precision, when known.
     """
-    f = np.float64
     n = np.asarray(c["gpus_per_node"]).shape[0]
     keyed = _keyed_tables(constants)
-    per_gpu = keyed.per_gpu(c.get("gpu_id"), n)
     fp32 = training.precision == "fp32"
-    peak = c[PEAK_KEYS[training.precision]].astype(f) * 1e12
-    peak16 = (c["gpu_fp32_tflops"] if fp32 else c["gpu_bf16_tflops"]).astype(f) * 1e12
-    hbm_raw = (c["gpu_memory_bandwidth_gbs"].astype(f) * 1e9
-               * per_gpu("hbm_efficiency"))
+    hw = hardware if hardware is not None else hardware_rates(
+        c, isinstance(model, Transformer), training.precision, constants)
+    peak, peak16, hbm_raw = hw["peak"], hw["peak16"], hw["hbm_raw"]
     fusion = keyed.lookup("framework_nongemm_bytes_factor", c["framework"], FRAMEWORKS)
     knee_s = constants.matmul_knee_us * 1e-6
     rates = {"peak16": peak16, "knee_s": knee_s, "hbm": hbm_raw / fusion, "hbm_raw": hbm_raw}
-    # np.clip's own definition, minimum(maximum(x, 3), 5), at a fraction of its cost
-    host_gbs = keyed.lookup("host_link_gbs", np.minimum(np.maximum(c["pcie_gen"], 3), 5) - 3,
-                            ("3", "4", "5"))
-    side = {"peak": peak, "hbm_raw_Bps": hbm_raw, "host_link_Bps": host_gbs * 1e9,
+    side = {"peak": peak, "hbm_raw_Bps": hbm_raw, "host_link_Bps": hw["host_link_Bps"],
             "activation_parts": activation_parts(model, c, training.precision)}
     if isinstance(model, Transformer):
-        emax = (per_gpu("matmul_efficiency")
-                * constants.gemm_shape_efficiency
-                * keyed.lookup("framework_gemm_efficiency", c["framework"], FRAMEWORKS))
+        emax = hw["gemm_best"] * keyed.lookup("framework_gemm_efficiency", c["framework"],
+                                              FRAMEWORKS)
         # Each candidate's fused kernel at the efficiency its benchmark gives the GPU, at its
         # sequence length per rank (context parallelism splits the sequence).
         rates["attention"] = peak16 * attention_efficiency(
-            c["attention_kernel"], model.seq_len / np.asarray(c["cp"], float),
-            {k: per_gpu(f"{k}_attention_efficiency") for k in ATTENTION_KERNELS},
+            c["attention_kernel"], model.seq_len / np.asarray(c["cp"], float), hw["attention"],
             {k: getattr(constants, f"{k}_attention_sequence_share") for k in ATTENTION_KERNELS})
         if kernels.ENABLED:  # the work, the GEMMs' rate and the times compiled (the reference:
             # transformer_work, gemm_efficiency and compute_time below)
             return side | compute_kernel.transformer_times(
-                model, c, training.precision == "fp8", rates, emax, per_gpu("fp8_gemm_speedup"))
+                model, c, training.precision == "fp8", rates, emax, hw["fp8_gemm_speedup"])
         work = transformer_work(model, c, training.precision == "fp8")
         eff = gemm_efficiency(work["gemm_size"], peak16, emax, knee_s)
         rates["gemm16"] = peak16 * eff
-        rates["gemm8"] = rates["gemm16"] * per_gpu("fp8_gemm_speedup")
+        rates["gemm8"] = rates["gemm16"] * hw["fp8_gemm_speedup"]
     elif isinstance(model, GenericModel):
         work = generic_work(model, c, fp32)
         conv = np.broadcast_to(conv_saturation(constants, c["framework"], fp32), (n,))
@@ -1024,9 +1045,11 @@ def estimate_batch(batch: dict, model, training: Training, constants,
             **_timed(c, model, training, constants, links)}
 
 
-def _timed(c: dict, model, training: Training, constants, links: Links | None) -> dict:
+def _timed(c: dict, model, training: Training, constants, links: Links | None,
+           hardware: dict | None = None) -> dict:
     """estimate_batch's columns but `valid`, of the prepared candidates `c`: estimate(), whose
-    configuration validate_layout has checked, reads no validity."""
+    configuration validate_layout has checked, reads no validity. `hardware`: compute_side's
+    hardware_rates of `c`, when known (estimate() keeps them per cluster)."""
     gpn = c["gpus_per_node"]
     nodes = c["nodes"]
     gpus = gpn * nodes
@@ -1043,7 +1066,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     m = c["micro_batches"]
     is_tf = isinstance(model, Transformer)
     fp32 = training.precision == "fp32"
-    comp = compute_side(c, model, training, constants)
+    comp = compute_side(c, model, training, constants, hardware)
     t_comp_mb, t_fwd_mb = comp["t_mb"], comp["t_fwd_mb"]
     t_bwd_mb = t_comp_mb - t_fwd_mb
     peak = comp["peak"]
@@ -1500,6 +1523,8 @@ class _Hardware:
     # The columns as _prepared leaves them (its counts as floats): an estimate normalises its
     # layout's columns alone.
     prepared: dict
+    # hardware_rates by (transformer?, precision), built at the first estimate that reads them
+    rates: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, cluster: Cluster, constants, columns: dict | None = None) -> _Hardware:
@@ -1511,6 +1536,14 @@ class _Hardware:
         prepared = {k: v.astype(np.float64) if k in _FLOAT_COLUMNS else v
                     for k, v in columns.items()}
         return cls(columns, Links.of(columns, constants), prepared)
+
+    def rates_of(self, model, precision: str, constants) -> dict:
+        """compute_side's hardware_rates of these columns (for these constants)."""
+        key = (isinstance(model, Transformer), precision)
+        hit = self.rates.get(key)
+        if hit is None:  # a race builds the same rates twice, which is harmless
+            hit = self.rates[key] = hardware_rates(self.prepared, key[0], precision, constants)
+        return hit
 
     def prepared_with(self, layout: Layout, training: Training, model) -> dict:
         """_prepared of these columns with the layout's (a new dict; the kept arrays are
@@ -1553,8 +1586,9 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
     if problems:
         raise ValueError("; ".join(f"{f}: {r}" for f, r in problems))
     hardware = _hardware(cluster, constants)
-    r = {k: val[0] for k, val in _timed(hardware.prepared_with(layout, training, model), model,
-                                        training, constants, hardware.links).items()}
+    r = {k: val[0] for k, val in _timed(
+        hardware.prepared_with(layout, training, model), model, training, constants,
+        hardware.links, hardware.rates_of(model, training.precision, constants)).items()}
     return estimate_of(r, cluster, model, training, layout, constants)
 
 
@@ -1577,8 +1611,9 @@ def step_time_by_constants(cluster: Cluster, model, training: Training, layout: 
     def step_time_s(drawn: ModelConstants) -> np.ndarray:
         # _timed adds no column to the prepared dict and writes into none of its arrays: every
         # draw reads the same.
-        return _timed(prepared, model, training, drawn,
-                      _hardware(cluster, drawn, columns).links)["step_time_s"]
+        drawn_hardware = _hardware(cluster, drawn, columns)
+        return _timed(prepared, model, training, drawn, drawn_hardware.links,
+                      drawn_hardware.rates_of(model, training.precision, drawn))["step_time_s"]
     return step_time_s
 
 

@@ -52,12 +52,20 @@ def test_estimates_leave_the_kept_columns_as_they_were(cluster_on, constants):
     estimate(cluster, model, TRAINING, LAYOUTS[0], constants)
     (kept,) = (entry for _, entry in step._HARDWARE.values())
     before = {k: np.array(v, copy=True) for k, v in kept.columns.items() if k != "gpu_id"}
+    prepared_before = {k: np.array(v, copy=True) for k, v in kept.prepared.items()
+                       if k != "gpu_id"}
+    (rates,) = kept.rates.values()
+    rates_before = {k: np.array(v, copy=True) for k, v in rates.items() if k != "attention"}
     links_before = {k: np.array(v, copy=True) for k, v in asdict(kept.links).items()
                     if k != "stacks"}
     for layout in LAYOUTS:
         estimate(cluster, model, TRAINING, layout, constants)
     for k, v in before.items():
         np.testing.assert_array_equal(kept.columns[k], v, err_msg=k)
+    for k, v in prepared_before.items():
+        np.testing.assert_array_equal(kept.prepared[k], v, err_msg=k)
+    for k, v in rates_before.items():
+        np.testing.assert_array_equal(rates[k], v, err_msg=k)
     for k, v in links_before.items():
         np.testing.assert_array_equal(getattr(kept.links, k), v, err_msg=k)
 
