@@ -324,6 +324,12 @@ class Links:
         return self._columns(rows)
 
     @cached_property
+    def network_shares_kept(self) -> dict:
+        """One candidate's network shares by group (sizing.collectives._kept_network_shares),
+        kept on the value as the kernel columns are: they live no longer than the links."""
+        return {}
+
+    @cached_property
     def _kept_kernel_columns(self) -> tuple[np.ndarray, ...]:
         # Every collective of a step runs on the same links, and building the columns at each
         # call cost about a third of the kernel's call. Kept on the value, not in a cache
