@@ -1431,7 +1431,8 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None,
     comm_exposed = (base["tp_exp"] + base["ep_exp"] + base["pp_exp"] + base["dp_exp"]
                     + base["zero_exp"] + base["cp_exp"] + base["offload_exp"] + straggler
                     + base["contention"])
-    mem = memory_per_gpu(model, c, constants, training.precision, comp["activation_parts"])
+    mem = memory_per_gpu(model, c, constants, training.precision, comp["activation_parts"],
+                         gbytes)
 
     gb = global_batch
     out = {
