@@ -386,8 +386,8 @@ def _kept_network_shares(op: str, patterns, nodes, links: Links, constants) -> d
     """network_shares of one candidate's group, kept on its links by what it reads: whether
     the collective is an all-to-all, the patterns and the nodes spanned (and the constants
     object, kept with them so that its id is not reused while they live)."""
-    key = (op == "all_to_all", tuple(patterns), float(nodes[0]), id(constants))
-    kept = links.network_shares_kept
+    key = ("shares", op == "all_to_all", tuple(patterns), float(nodes[0]), id(constants))
+    kept = links.kept_by_span
     hit = kept.get(key)
     if hit is None or hit[0] is not constants:  # a race prices it twice, which is harmless
         hit = kept[key] = (constants, network_shares(op, patterns, nodes, links, constants))
