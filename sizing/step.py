@@ -1550,7 +1550,10 @@ class _Hardware:
         """_prepared of these columns with the layout's (a new dict; the kept arrays are
         shared, never written)."""
         c = dict(self.prepared)
-        c.update(_normalise(layout_arrays(layout, training), training))
+        # layout_arrays states every column _normalise defaults, each a 1-d array of one row
+        # as these columns are: of its work only the global batch is left.
+        c.update(layout_arrays(layout, training))
+        c["global_batch"] = np.atleast_1d(np.asarray(training.global_batch))
         return _derived(c, model)
 
 

@@ -122,3 +122,20 @@ def test_the_prior_s_passes_give_each_draw_the_step_time_of_a_fresh_build(cluste
         for _ in range(2):
             assert [float(by_constants(d)[0]) for d in draws] == fresh
     assert len(step._HARDWARE) == 1 + len(draws)
+
+
+def test_a_layout_s_columns_need_no_normalising_but_for_the_global_batch(cluster_on, constants):
+    # _Hardware.prepared_with takes layout_arrays as _normalise would leave them.
+    hardware = step._hardware(cluster_on("ib-ndr-400", 8), constants)
+    for layout in LAYOUTS:
+        stated = layout_arrays(layout, TRAINING)
+        normalised = step._normalise(stated, TRAINING)
+        assert normalised.keys() == stated.keys() | {"global_batch"}
+        assert all(normalised[k] is v for k, v in stated.items())
+        np.testing.assert_array_equal(normalised["global_batch"], [TRAINING.global_batch])
+        fresh = step._prepared({**hardware.columns, **stated}, TRAINING, preset_model("llama-3-8b"))
+        kept = hardware.prepared_with(layout, TRAINING, preset_model("llama-3-8b"))
+        assert kept.keys() == fresh.keys()
+        for k, v in fresh.items():
+            if k != "gpu_id":
+                assert kept[k].dtype == v.dtype and kept[k].tobytes() == v.tobytes(), k
