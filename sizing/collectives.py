@@ -363,10 +363,12 @@ def _spanning_shares(op: str, patterns, nodes, multi, share, links: Links, const
     the others); network_shares is element-wise (the ECMP sum it stops by looks at crossing
     rows only), so either way each row gets the same figure."""
     rows = np.shape(multi)
-    if rows == (1,) and np.shape(links.node_Bps) == rows and multi[0]:
-        # One candidate (an estimate) whose group spans nodes: the network's shares depend on
-        # its links (the cluster's) and the nodes spanned alone, kept on the links for the
-        # next collective and estimate on them.
+    if rows == (1,) and np.shape(links.node_Bps) == rows:
+        # One candidate (an estimate): 1 where its group stays in a node; where it spans
+        # nodes the network's shares depend on its links (the cluster's) and the nodes
+        # spanned alone, kept on the links for the next collective and estimate on them.
+        if not multi[0]:
+            return {p: np.ones(rows) for p in patterns}
         return {p: np.where(multi, share * fraction, 1.0) for p, fraction in
                 _kept_network_shares(op, patterns, nodes, links, constants).items()}
     if len(rows) != 1 or np.shape(links.node_Bps) != rows or 2 * np.count_nonzero(multi) > rows[0]:
