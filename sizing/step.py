@@ -1589,6 +1589,13 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
     problems = validate_layout(cluster, model, training, layout)
     if problems:
         raise ValueError("; ".join(f"{f}: {r}" for f, r in problems))
+    return estimate_valid(cluster, model, training, layout, constants)
+
+
+def estimate_valid(cluster: Cluster, model, training: Training, layout: Layout,
+                   constants) -> Estimate:
+    """estimate() of a configuration validate_layout has found no problem with (a caller that
+    checked it already, to answer with each problem, does not have it checked twice)."""
     hardware = _hardware(cluster, constants)
     r = {k: val[0] for k, val in _timed(
         hardware.prepared_with(layout, training, model), model, training, constants,
