@@ -20,7 +20,7 @@ from sizing import explain, goodput, intervals
 from sizing.collectives import algorithm_refusal, collective_time
 from sizing.hardware import GPU, Cluster, Fabric, Server
 from sizing.presets import PRESETS
-from sizing.step import estimate, step_time_by_constants, validate_layout
+from sizing.step import estimate_valid, step_time_by_constants, validate_layout
 from sizing.workload import Transformer
 
 
@@ -158,7 +158,7 @@ def run_estimate(session: Session, doc: dict[str, Any]) -> dict[str, Any]:
     if problems:
         raise Invalid.of([(LAYOUT_POINTERS.get(f, f"/layout/{f}"), reason) for f, reason in problems],
                          code="invalid_layout")
-    result = estimate(cluster, model, training, layout, snap.constants)
+    result = estimate_valid(cluster, model, training, layout, snap.constants)
     memory = result.memory
     if memory["total_gb"] > memory["capacity_gb"]:
         detail = (f"needs {memory['total_gb']:.1f} GB per GPU (weights {memory['weights_gb']:.1f}, "

@@ -363,6 +363,14 @@ def _spanning_shares(op: str, patterns, nodes, multi, share, links: Links, const
     the others); network_shares is element-wise (the ECMP sum it stops by looks at crossing
     rows only), so either way each row gets the same figure."""
     rows = np.shape(multi)
+    if rows == (1,) and np.shape(links.node_Bps) == rows:
+        # One candidate (an estimate): 1 where its group stays in a node; where it spans
+        # nodes the network's shares depend on its links (the cluster's) and the nodes
+        # spanned alone, kept on the links for the next collective and estimate on them.
+        if not multi[0]:
+            return {p: np.ones(rows) for p in patterns}
+        return {p: np.where(multi, share * fraction, 1.0) for p, fraction in
+                _kept_network_shares(op, patterns, nodes, links, constants).items()}
     if len(rows) != 1 or np.shape(links.node_Bps) != rows or 2 * np.count_nonzero(multi) > rows[0]:
         return {p: np.where(multi, share * fraction, 1.0) for p, fraction in
                 network_shares(op, patterns, nodes, links, constants).items()}
@@ -374,6 +382,18 @@ def _spanning_shares(op: str, patterns, nodes, multi, share, links: Links, const
                                           constants).items():
             out[p][idx] = here * fraction
     return out
+
+
+def _kept_network_shares(op: str, patterns, nodes, links: Links, constants) -> dict:
+    """network_shares of one candidate's group, kept on its links by what it reads: whether
+    the collective is an all-to-all, the patterns and the nodes spanned (and the constants
+    object, kept with them so that its id is not reused while they live)."""
+    key = ("shares", op == "all_to_all", tuple(patterns), float(nodes[0]), id(constants))
+    kept = links.kept_by_span
+    hit = kept.get(key)
+    if hit is None or hit[0] is not constants:  # a race prices it twice, which is harmless
+        hit = kept[key] = (constants, network_shares(op, patterns, nodes, links, constants))
+    return hit[1]
 
 
 def _shares(op: str, patterns, nodes, multi, share, links: Links, constants,

@@ -115,14 +115,21 @@ def _model_figures(model: Transformer) -> tuple:
         model.training_flops_per_token(), model.layer_forward_flops_per_token)
 
 
+@functools.lru_cache(maxsize=64)
+def _figures(model: Transformer, knee_s: float) -> np.ndarray:
+    """_kernel's `figures` of the model with the GEMMs' knee, once per pair (the kernel only
+    reads them)."""
+    seq_len, h, layers, *rest = _model_figures(model)
+    return np.array([seq_len, h, layers, knee_s, *rest], float)
+
+
 def transformer_times(model: Transformer, c: dict, fp8: bool, rates: dict, emax,
                       fp8_speedup) -> dict:
     """compute_side's figures of a transformer (KEYS) from the candidates' columns `c` and its
     rates (peak16, knee_s, attention, hbm, hbm_raw), the GEMMs' best efficiency `emax` and
     FP8's speed-up over 16-bit GEMMs."""
     rows = np.asarray(c["tp"]).shape[0]
-    seq_len, h, layers, *rest = _model_figures(model)
-    figures = np.array([seq_len, h, layers, rates["knee_s"], *rest], float)
+    figures = _figures(model, rates["knee_s"])
     out = _kernel(*(column(c[k], rows) for k in ("micro_batch", "tp", "pp", "cp")),
                   column(c["recompute"], rows, np.int64), column(c["flash_attention"], rows, bool),
                   column(c["sequence_parallel"], rows, bool), column(c["recompute_fraction"], rows),

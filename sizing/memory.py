@@ -163,15 +163,17 @@ def host_offload(model, c: dict, constants, ob: float, stage: np.ndarray) -> dic
     return {"host_offload_gb": gpn * (optim + acts), "host_capacity_gb": capacity}
 
 
-def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dict:
+def memory_per_gpu(model, c: dict, constants, precision: str, parts=None,
+                   grad_bytes=None) -> dict:
     """Per-GPU memory in GB by part, for arrays of layouts in `c`, and what offload puts in
     its node's host memory (host_offload).
 
     margin_gb is what is left beyond the headroom the policy keeps free; negative: no fit.
     fits: within the GPU with its headroom, and the offloaded state within the host's share.
+    `parts` (activation_parts) and `grad_bytes` (gradient_bytes_per_param): when known.
     """
     parts = parts if parts is not None else activation_parts(model, c, precision)
-    columns = _gpu_memory(model, c, constants, precision, parts)
+    columns = _gpu_memory(model, c, constants, precision, parts, grad_bytes)
     ob = (constants.bytes_per_param_optimizer_fp32 if precision == "fp32"
           else constants.bytes_per_param_optimizer)
     host = host_offload(model, c, constants, ob, parts[0])
@@ -180,8 +182,12 @@ def memory_per_gpu(model, c: dict, constants, precision: str, parts=None) -> dic
     return columns
 
 
-def _gpu_memory(model, c: dict, constants, precision: str, parts: tuple) -> dict:
-    """memory_per_gpu's per-GPU columns (`parts`: activation_parts)."""
+def _gpu_memory(model, c: dict, constants, precision: str, parts: tuple,
+                grad_bytes=None) -> dict:
+    """memory_per_gpu's per-GPU columns (`parts`: activation_parts; `grad_bytes`:
+    gradient_bytes_per_param, when known)."""
+    if grad_bytes is None:
+        grad_bytes = gradient_bytes_per_param(c, constants, precision)
     dp = np.asarray(c["dp"], float)
     tp = np.asarray(c["tp"], float)
     pp = np.asarray(c["pp"], float)
@@ -212,10 +218,9 @@ def _gpu_memory(model, c: dict, constants, precision: str, parts: tuple) -> dict
                    "fused_cross_entropy": c.get("fused_cross_entropy", False),
                    "framework": c.get("framework", 0), "gpu_memory_gb": c["gpu_memory_gb"]}
         return memory_kernel.transformer_memory(
-            model, columns, constants, wb, gradient_bytes_per_param(c, constants, precision), ob,
-            fp8_bytes, parts)
+            model, columns, constants, wb, grad_bytes, ob, fp8_bytes, parts)
     dense = model.params - (model.expert_params if is_tf else 0.0)
-    gb = gradient_bytes_per_param(c, constants, precision)
+    gb = grad_bytes
     weights = _sharded_gb(model, c, wb, 3)
     if fp8:
         fp8_dense, fp8_expert = model.fp8_linear_params

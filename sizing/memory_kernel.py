@@ -100,6 +100,14 @@ def _model_figures(model: Transformer) -> tuple:
 
 
 
+@functools.lru_cache(maxsize=64)
+def _memory_figures(model: Transformer, wb: float, ob: float, *constants: float) -> np.ndarray:
+    """_kernel's `figures`: the bytes per parameter, the model's figures and the constants
+    (in its order), once per model value and figures (the kernel only reads them)."""
+    return np.array([wb, ob, *_model_figures(model), *constants, *model.fp8_linear_params],
+                    float)
+
+
 def transformer_memory(model: Transformer, c: dict, constants, wb: float, gb, ob: float,
                        fp8_bytes, parts: tuple) -> dict:
     """memory_per_gpu's columns for a transformer: `c` the candidates' columns it reads (with
@@ -108,10 +116,9 @@ def transformer_memory(model: Transformer, c: dict, constants, wb: float, gb, ob
     FP8-linear parameter (0 outside FP8), `parts` activation_parts."""
     # The rows of the columns it reads: broadcasting all of `c` (some sixty) costs more.
     rows = np.shape(np.broadcast(*(c[k] for k in _ROW_COLUMNS)))[0]
-    figures = np.array([
-        wb, ob, *_model_figures(model), constants.deepspeed_max_live_params,
-        constants.deepspeed_reduce_bucket_params, constants.runtime_reserved_gb,
-        constants.memory_headroom_share, *model.fp8_linear_params], float)
+    figures = _memory_figures(model, wb, ob, constants.deepspeed_max_live_params,
+                              constants.deepspeed_reduce_bucket_params,
+                              constants.runtime_reserved_gb, constants.memory_headroom_share)
     out, fits = _kernel(
         *(column(c[k], rows) for k in ("dp", "tp", "pp", "ep", "cp")),
         column(c["zero_stage"], rows, np.int64), column(c["offload"], rows, np.int64),
@@ -153,20 +160,26 @@ def _activations(b, tp, sp, cp, flash, code, rfrac, pp, figures):
     return stage, kept
 
 
-def transformer_activations(model: Transformer, c: dict, fp8: bool, code) -> tuple:
-    """activation_parts of a transformer's candidates `c` (prepared columns), `code` their
-    recompute modes, each 0, 1 or 2."""
-    rows = np.asarray(c["micro_batch"]).shape[0]
+@functools.lru_cache(maxsize=64)
+def _activation_figures(model: Transformer, fp8: bool) -> np.ndarray:
+    """_activations' `figures`: activation_bytes_by_recompute's (Python floats, in its order),
+    once per model value and FP8 or not (the kernel only reads them)."""
     h = model.hidden
-    # activation_bytes_by_recompute's figures (Python floats, in its order)
     lin = 0.5 if fp8 else 1.0
     f = model.ffn_hidden / h * min(model.top_k, model.experts)
     ffn_units = (4.0 if model.gated_mlp else 2.0) * f + 2.0 * f * lin
     masks = 2.0 if model.dropout else 0.0
-    figures = np.array([
+    return np.array([
         model.seq_len, h, 4.0 + 4.0 * lin + masks,
         2.0 + 4.0 * model.kv_ratio + 2.0 * lin + ffn_units,
         (5.0 if model.dropout else 2.0) * model.heads * model.seq_len / h, model.layers], float)
+
+
+def transformer_activations(model: Transformer, c: dict, fp8: bool, code) -> tuple:
+    """activation_parts of a transformer's candidates `c` (prepared columns), `code` their
+    recompute modes, each 0, 1 or 2."""
+    rows = np.asarray(c["micro_batch"]).shape[0]
+    figures = _activation_figures(model, bool(fp8))
     return _activations(column(c["micro_batch"], rows), column(c["tp"], rows),
                         column(c["sequence_parallel"], rows, bool), column(c.get("cp", 1), rows),
                         column(c.get("flash_attention", True), rows, bool),

@@ -298,7 +298,35 @@ def _keyed_tables(constants) -> _KeyedTables:
     return built_once(_KEYED_TABLES, constants, None, lambda: _KeyedTables(constants))
 
 
-def compute_side(c: dict, model, training: Training, constants) -> dict:
+def hardware_rates(c: dict, transformer: bool, precision: str, constants) -> dict:
+    """What compute_side reads of the candidates' hardware alone at `precision` (no layout
+    column): the peaks (FLOP/s), achievable HBM bandwidth and host link (bytes/s) and, for a
+    `transformer`, the per-GPU efficiencies of its GEMMs and fused attention. An estimate keeps
+    them with its cluster's columns (_Hardware)."""
+    f = np.float64
+    n = np.asarray(c["gpus_per_node"]).shape[0]
+    keyed = _keyed_tables(constants)
+    per_gpu = keyed.per_gpu(c.get("gpu_id"), n)
+    fp32 = precision == "fp32"
+    # np.clip's own definition, minimum(maximum(x, 3), 5), at a fraction of its cost
+    host_gbs = keyed.lookup("host_link_gbs", np.minimum(np.maximum(c["pcie_gen"], 3), 5) - 3,
+                            ("3", "4", "5"))
+    rates = {
+        "peak": c[PEAK_KEYS[precision]].astype(f) * 1e12,
+        "peak16": (c["gpu_fp32_tflops"] if fp32 else c["gpu_bf16_tflops"]).astype(f) * 1e12,
+        "hbm_raw": c["gpu_memory_bandwidth_gbs"].astype(f) * 1e9 * per_gpu("hbm_efficiency"),
+        "host_link_Bps": host_gbs * 1e9,
+    }
+    if transformer:
+        # the GEMMs' best share before the framework's (compute_side multiplies it in)
+        rates["gemm_best"] = per_gpu("matmul_efficiency") * constants.gemm_shape_efficiency
+        rates["attention"] = {k: per_gpu(f"{k}_attention_efficiency") for k in ATTENTION_KERNELS}
+        rates["fp8_gemm_speedup"] = per_gpu("fp8_gemm_speedup")
+    return rates
+
+
+def compute_side(c: dict, model, training: Training, constants, hardware: dict | None = None
+                 ) -> dict:
     """Compute time per micro-batch (and its forward) of each candidate, with the rates behind it.
 
     GEMMs at the curve of `gemm_efficiency` (the GPU's best-shape matmul rate, the share real
@@ -306,42 +334,35 @@ def compute_side(c: dict, model, training: Training, constants) -> dict:
     measured efficiency, memory-bound work (norms, activations, residuals, cross entropy,
     unfused softmax, FP8 casts, batch norm) by its bytes over the achievable HBM bandwidth
     and the framework's kernel fusion. No communication: a compute-only lower bound.
+    `hardware`: hardware_rates of `c` at training's precision, when known.
     """
-    f = np.float64
     n = np.asarray(c["gpus_per_node"]).shape[0]
     keyed = _keyed_tables(constants)
-    per_gpu = keyed.per_gpu(c.get("gpu_id"), n)
     fp32 = training.precision == "fp32"
-    peak = c[PEAK_KEYS[training.precision]].astype(f) * 1e12
-    peak16 = (c["gpu_fp32_tflops"] if fp32 else c["gpu_bf16_tflops"]).astype(f) * 1e12
-    hbm_raw = (c["gpu_memory_bandwidth_gbs"].astype(f) * 1e9
-               * per_gpu("hbm_efficiency"))
+    hw = hardware if hardware is not None else hardware_rates(
+        c, isinstance(model, Transformer), training.precision, constants)
+    peak, peak16, hbm_raw = hw["peak"], hw["peak16"], hw["hbm_raw"]
     fusion = keyed.lookup("framework_nongemm_bytes_factor", c["framework"], FRAMEWORKS)
     knee_s = constants.matmul_knee_us * 1e-6
     rates = {"peak16": peak16, "knee_s": knee_s, "hbm": hbm_raw / fusion, "hbm_raw": hbm_raw}
-    # np.clip's own definition, minimum(maximum(x, 3), 5), at a fraction of its cost
-    host_gbs = keyed.lookup("host_link_gbs", np.minimum(np.maximum(c["pcie_gen"], 3), 5) - 3,
-                            ("3", "4", "5"))
-    side = {"peak": peak, "hbm_raw_Bps": hbm_raw, "host_link_Bps": host_gbs * 1e9,
+    side = {"peak": peak, "hbm_raw_Bps": hbm_raw, "host_link_Bps": hw["host_link_Bps"],
             "activation_parts": activation_parts(model, c, training.precision)}
     if isinstance(model, Transformer):
-        emax = (per_gpu("matmul_efficiency")
-                * constants.gemm_shape_efficiency
-                * keyed.lookup("framework_gemm_efficiency", c["framework"], FRAMEWORKS))
+        emax = hw["gemm_best"] * keyed.lookup("framework_gemm_efficiency", c["framework"],
+                                              FRAMEWORKS)
         # Each candidate's fused kernel at the efficiency its benchmark gives the GPU, at its
         # sequence length per rank (context parallelism splits the sequence).
         rates["attention"] = peak16 * attention_efficiency(
-            c["attention_kernel"], model.seq_len / np.asarray(c["cp"], float),
-            {k: per_gpu(f"{k}_attention_efficiency") for k in ATTENTION_KERNELS},
+            c["attention_kernel"], model.seq_len / np.asarray(c["cp"], float), hw["attention"],
             {k: getattr(constants, f"{k}_attention_sequence_share") for k in ATTENTION_KERNELS})
         if kernels.ENABLED:  # the work, the GEMMs' rate and the times compiled (the reference:
             # transformer_work, gemm_efficiency and compute_time below)
             return side | compute_kernel.transformer_times(
-                model, c, training.precision == "fp8", rates, emax, per_gpu("fp8_gemm_speedup"))
+                model, c, training.precision == "fp8", rates, emax, hw["fp8_gemm_speedup"])
         work = transformer_work(model, c, training.precision == "fp8")
         eff = gemm_efficiency(work["gemm_size"], peak16, emax, knee_s)
         rates["gemm16"] = peak16 * eff
-        rates["gemm8"] = rates["gemm16"] * per_gpu("fp8_gemm_speedup")
+        rates["gemm8"] = rates["gemm16"] * hw["fp8_gemm_speedup"]
     elif isinstance(model, GenericModel):
         work = generic_work(model, c, fp32)
         conv = np.broadcast_to(conv_saturation(constants, c["framework"], fp32), (n,))
@@ -404,7 +425,12 @@ _FLOAT_COLUMNS = ("dp", "tp", "pp", "ep", "cp", "virtual_stages", "micro_batch",
 def _prepared(batch: dict, training: Training, model) -> dict:
     """The candidates' columns with the defaults (the counts as floats), micro-batches per step
     and recompute share."""
-    c = _normalise(batch, training)
+    return _derived(_normalise(batch, training), model)
+
+
+def _derived(c: dict, model) -> dict:
+    """_prepared's columns of normalised ones `c` (written into it): the counts as floats,
+    micro-batches per step and recompute share."""
     for k in _FLOAT_COLUMNS:
         c[k] = c[k].astype(np.float64, copy=False)
     c["micro_batches"] = c["global_batch"] / (c["dp"] * c["micro_batch"])
@@ -1019,9 +1045,11 @@ def estimate_batch(batch: dict, model, training: Training, constants,
             **_timed(c, model, training, constants, links)}
 
 
-def _timed(c: dict, model, training: Training, constants, links: Links | None) -> dict:
+def _timed(c: dict, model, training: Training, constants, links: Links | None,
+           hardware: dict | None = None) -> dict:
     """estimate_batch's columns but `valid`, of the prepared candidates `c`: estimate(), whose
-    configuration validate_layout has checked, reads no validity."""
+    configuration validate_layout has checked, reads no validity. `hardware`: compute_side's
+    hardware_rates of `c`, when known (estimate() keeps them per cluster)."""
     gpn = c["gpus_per_node"]
     nodes = c["nodes"]
     gpus = gpn * nodes
@@ -1038,7 +1066,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     m = c["micro_batches"]
     is_tf = isinstance(model, Transformer)
     fp32 = training.precision == "fp32"
-    comp = compute_side(c, model, training, constants)
+    comp = compute_side(c, model, training, constants, hardware)
     t_comp_mb, t_fwd_mb = comp["t_mb"], comp["t_fwd_mb"]
     t_bwd_mb = t_comp_mb - t_fwd_mb
     peak = comp["peak"]
@@ -1403,7 +1431,8 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None) -
     comm_exposed = (base["tp_exp"] + base["ep_exp"] + base["pp_exp"] + base["dp_exp"]
                     + base["zero_exp"] + base["cp_exp"] + base["offload_exp"] + straggler
                     + base["contention"])
-    mem = memory_per_gpu(model, c, constants, training.precision, comp["activation_parts"])
+    mem = memory_per_gpu(model, c, constants, training.precision, comp["activation_parts"],
+                         gbytes)
 
     gb = global_batch
     out = {
@@ -1492,6 +1521,11 @@ class _Hardware:
 
     columns: dict
     links: Links
+    # The columns as _prepared leaves them (its counts as floats): an estimate normalises its
+    # layout's columns alone.
+    prepared: dict
+    # hardware_rates by (transformer?, precision), built at the first estimate that reads them
+    rates: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, cluster: Cluster, constants, columns: dict | None = None) -> _Hardware:
@@ -1500,7 +1534,27 @@ class _Hardware:
         if columns is None:
             columns = cluster.as_arrays()
             columns["gpu_id"] = factor_ids(columns["gpu_id"])
-        return cls(columns, Links.of(columns, constants))
+        prepared = {k: v.astype(np.float64) if k in _FLOAT_COLUMNS else v
+                    for k, v in columns.items()}
+        return cls(columns, Links.of(columns, constants), prepared)
+
+    def rates_of(self, model, precision: str, constants) -> dict:
+        """compute_side's hardware_rates of these columns (for these constants)."""
+        key = (isinstance(model, Transformer), precision)
+        hit = self.rates.get(key)
+        if hit is None:  # a race builds the same rates twice, which is harmless
+            hit = self.rates[key] = hardware_rates(self.prepared, key[0], precision, constants)
+        return hit
+
+    def prepared_with(self, layout: Layout, training: Training, model) -> dict:
+        """_prepared of these columns with the layout's (a new dict; the kept arrays are
+        shared, never written)."""
+        c = dict(self.prepared)
+        # layout_arrays states every column _normalise defaults, each a 1-d array of one row
+        # as these columns are: of its work only the global batch is left.
+        c.update(layout_arrays(layout, training))
+        c["global_batch"] = np.atleast_1d(np.asarray(training.global_batch))
+        return _derived(c, model)
 
 
 # Hardware of the clusters estimated last: the service builds the same few clusters (a catalog
@@ -1535,12 +1589,17 @@ def estimate(cluster: Cluster, model, training: Training, layout: Layout, consta
     problems = validate_layout(cluster, model, training, layout)
     if problems:
         raise ValueError("; ".join(f"{f}: {r}" for f, r in problems))
+    return estimate_valid(cluster, model, training, layout, constants)
+
+
+def estimate_valid(cluster: Cluster, model, training: Training, layout: Layout,
+                   constants) -> Estimate:
+    """estimate() of a configuration validate_layout has found no problem with (a caller that
+    checked it already, to answer with each problem, does not have it checked twice)."""
     hardware = _hardware(cluster, constants)
-    # A shallow copy: the model replaces columns, it never writes into the arrays it is given.
-    batch = dict(hardware.columns)
-    batch.update(layout_arrays(layout, training))
-    r = {k: val[0] for k, val in _timed(_prepared(batch, training, model), model, training,
-                                        constants, hardware.links).items()}
+    r = {k: val[0] for k, val in _timed(
+        hardware.prepared_with(layout, training, model), model, training, constants,
+        hardware.links, hardware.rates_of(model, training.precision, constants)).items()}
     return estimate_of(r, cluster, model, training, layout, constants)
 
 
@@ -1556,16 +1615,16 @@ def step_time_by_constants(cluster: Cluster, model, training: Training, layout: 
     extrapolated cluster estimated again builds none. The validity is not read:
     validate_layout has settled it.
     """
-    columns = _hardware(cluster, constants).columns
-    batch = dict(columns)
-    batch.update(layout_arrays(layout, training))
-    prepared = _prepared(batch, training, model)
+    hardware = _hardware(cluster, constants)
+    columns = hardware.columns
+    prepared = hardware.prepared_with(layout, training, model)
 
     def step_time_s(drawn: ModelConstants) -> np.ndarray:
         # _timed adds no column to the prepared dict and writes into none of its arrays: every
         # draw reads the same.
-        return _timed(prepared, model, training, drawn,
-                      _hardware(cluster, drawn, columns).links)["step_time_s"]
+        drawn_hardware = _hardware(cluster, drawn, columns)
+        return _timed(prepared, model, training, drawn, drawn_hardware.links,
+                      drawn_hardware.rates_of(model, training.precision, drawn))["step_time_s"]
     return step_time_s
 
 

@@ -165,9 +165,12 @@ def assembled(stretches: dict, units: float, any_sync: bool, constants,
     stretched step time. `stretches`: by kind, None where no candidate's traffic of that kind
     crosses nodes (a stretch of 1: t x 1 is t); `terms`: TERMS and FLAGS by name."""
     rows = terms["t_comp_mb"].shape[0]
+    ones = None  # one column of 1 for every kind without a stretch (the kernel reads it only)
+    if any(stretches[k] is None for k in KINDS):
+        ones = np.ones(rows)
     base, slow = _kernel(*(column(terms[k], rows) for k in TERMS),
                          *(column(terms[k], rows, bool) for k in FLAGS),
-                         *(np.ones(rows) if stretches[k] is None else column(stretches[k], rows)
+                         *(ones if stretches[k] is None else column(stretches[k], rows)
                            for k in KINDS),
                          float(units), bool(any_sync),
                          1 - constants.tp_overlap_fraction, 1 - constants.ep_overlap_fraction,

@@ -324,6 +324,14 @@ class Links:
         return self._columns(rows)
 
     @cached_property
+    def kept_by_span(self) -> dict:
+        """One candidate's figures of the network a group crosses, by what they read of the
+        group (its nodes spanned): its network shares (sizing.collectives._kept_network_shares)
+        and tier (tier_reached). Kept on the value as the kernel columns are: they live no
+        longer than the links."""
+        return {}
+
+    @cached_property
     def _kept_kernel_columns(self) -> tuple[np.ndarray, ...]:
         # Every collective of a step runs on the same links, and building the columns at each
         # call cost about a third of the kernel's call. Kept on the value, not in a cache
@@ -513,7 +521,20 @@ def network_shares(op: str, algorithms, nodes, links: Links, constants) -> dict:
 
 
 def tier_reached(nodes, per_node, links: Links) -> np.ndarray:
-    """Index into TIERS of the highest tier a group's traffic crosses."""
+    """Index into TIERS of the highest tier a group's traffic crosses (one candidate's kept
+    on its links by the nodes spanned and whether a node holds two members or more: the
+    caller only reads it)."""
+    if np.shape(nodes) == (1,) == np.shape(per_node) == np.shape(links.nodes_per_leaf):
+        key = ("tier", float(nodes[0]), bool(per_node[0] > 1))
+        kept = links.kept_by_span
+        hit = kept.get(key)
+        if hit is None:
+            hit = kept[key] = _tier_reached(nodes, per_node, links)
+        return hit
+    return _tier_reached(nodes, per_node, links)
+
+
+def _tier_reached(nodes, per_node, links: Links) -> np.ndarray:
     nodes = np.asarray(nodes, float)
     # TIERS rise with their index: the highest tier crossed is the largest index of the tiers
     # crossed (a third of the cost of nested np.where).

@@ -52,12 +52,20 @@ def test_estimates_leave_the_kept_columns_as_they_were(cluster_on, constants):
     estimate(cluster, model, TRAINING, LAYOUTS[0], constants)
     (kept,) = (entry for _, entry in step._HARDWARE.values())
     before = {k: np.array(v, copy=True) for k, v in kept.columns.items() if k != "gpu_id"}
+    prepared_before = {k: np.array(v, copy=True) for k, v in kept.prepared.items()
+                       if k != "gpu_id"}
+    (rates,) = kept.rates.values()
+    rates_before = {k: np.array(v, copy=True) for k, v in rates.items() if k != "attention"}
     links_before = {k: np.array(v, copy=True) for k, v in asdict(kept.links).items()
                     if k != "stacks"}
     for layout in LAYOUTS:
         estimate(cluster, model, TRAINING, layout, constants)
     for k, v in before.items():
         np.testing.assert_array_equal(kept.columns[k], v, err_msg=k)
+    for k, v in prepared_before.items():
+        np.testing.assert_array_equal(kept.prepared[k], v, err_msg=k)
+    for k, v in rates_before.items():
+        np.testing.assert_array_equal(rates[k], v, err_msg=k)
     for k, v in links_before.items():
         np.testing.assert_array_equal(getattr(kept.links, k), v, err_msg=k)
 
@@ -114,3 +122,20 @@ def test_the_prior_s_passes_give_each_draw_the_step_time_of_a_fresh_build(cluste
         for _ in range(2):
             assert [float(by_constants(d)[0]) for d in draws] == fresh
     assert len(step._HARDWARE) == 1 + len(draws)
+
+
+def test_a_layout_s_columns_need_no_normalising_but_for_the_global_batch(cluster_on, constants):
+    # _Hardware.prepared_with takes layout_arrays as _normalise would leave them.
+    hardware = step._hardware(cluster_on("ib-ndr-400", 8), constants)
+    for layout in LAYOUTS:
+        stated = layout_arrays(layout, TRAINING)
+        normalised = step._normalise(stated, TRAINING)
+        assert normalised.keys() == stated.keys() | {"global_batch"}
+        assert all(normalised[k] is v for k, v in stated.items())
+        np.testing.assert_array_equal(normalised["global_batch"], [TRAINING.global_batch])
+        fresh = step._prepared({**hardware.columns, **stated}, TRAINING, preset_model("llama-3-8b"))
+        kept = hardware.prepared_with(layout, TRAINING, preset_model("llama-3-8b"))
+        assert kept.keys() == fresh.keys()
+        for k, v in fresh.items():
+            if k != "gpu_id":
+                assert kept[k].dtype == v.dtype and kept[k].tobytes() == v.tobytes(), k
