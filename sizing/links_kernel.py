@@ -9,11 +9,13 @@ import numpy as np
 from sizing.kernels import kernel
 
 # The figures `figures` writes, in its order: the rows of its float and of its bool matrix.
-FLOATS = ("node_Bps", "intra_Bps", "nvls_Bps", "hop_inter_s", "net_extra_us", "ring_extra_us",
-          "flush_extra_us", "loss_rate", "resend_packets", "nodes_per_leaf", "nics",
-          "ring_ll128_cap_Bps", "tree_cap_Bps", "tree_cap_many_Bps", "tree_ll128_cap_Bps",
-          "tree_ll128_cap_many_Bps", "nodes_below_core", "oversubscription", "offered")
-BOOLS = ("net_plugin", "nvlink_like", "nvls", "collnet", "ll128", "lossy", "pfc", "ecmp", "rail")
+# The network's figures (topology.NETWORK_FIGURES) lead each: picking them alone out of
+# the candidates is then a slice of each matrix and one gather.
+FLOATS = ("loss_rate", "resend_packets", "nodes_per_leaf", "nics", "nodes_below_core",
+          "oversubscription", "offered", "node_Bps", "intra_Bps", "nvls_Bps", "hop_inter_s",
+          "net_extra_us", "ring_extra_us", "flush_extra_us", "ring_ll128_cap_Bps",
+          "tree_cap_Bps", "tree_cap_many_Bps", "tree_ll128_cap_Bps", "tree_ll128_cap_many_Bps")
+BOOLS = ("lossy", "pfc", "ecmp", "rail", "net_plugin", "nvlink_like", "nvls", "collnet", "ll128")
 
 
 @kernel
@@ -69,33 +71,33 @@ def figures(rdma, gpudirect, lossless, selective, nvlink_sharp, sharp, adaptive,
         kept = speed >= 25.0 and cc > 80 and speed < 50.0 and seen > 4
         channels = (seen if kept else np.minimum(2.0 * seen, 16.0)) * 1e9
         ring_extra = np.maximum(ring_latency_us[i] - reference_us, 0.0) + staged
-        out[0, i] = node_gbs * 1e9
-        out[1, i] = intra_gbs[i] * 1e9 * intra_efficiency[i]
-        out[2, i] = intra_gbs[i] * 1e9 * nvls_share[i]
-        # inter_latency_s: staging where RDMA lacks GPUDirect
-        out[3, i] = (latency_us[i] + (staging_us if (rdma_i and not gpudirect[i]) else 0.0)) * 1e-6
-        out[4, i] = net_extra
-        out[5, i] = ring_extra
-        out[6, i] = net_extra if (plugin and cc < 90) else 0.0
-        out[7, i] = loss_rate[i]
-        out[8, i] = 1.0 if selective[i] else window
-        out[9, i] = nodes_per_leaf[i]
-        out[10, i] = nics_seen
-        for k in range(5):
-            out[11 + k, i] = channels * cap_factors[k, i]
-        out[16, i] = nodes_below_core[i]
-        out[17, i] = oversubscription[i]
+        out[0, i] = loss_rate[i]
+        out[1, i] = 1.0 if selective[i] else window
+        out[2, i] = nodes_per_leaf[i]
+        out[3, i] = nics_seen
+        out[4, i] = nodes_below_core[i]
+        out[5, i] = oversubscription[i]
         # offered_share
-        out[18, i] = np.minimum(node_gbs / np.maximum(wire, 1e-12), 1.0)
+        out[6, i] = np.minimum(node_gbs / np.maximum(wire, 1e-12), 1.0)
+        out[7, i] = node_gbs * 1e9
+        out[8, i] = intra_gbs[i] * 1e9 * intra_efficiency[i]
+        out[9, i] = intra_gbs[i] * 1e9 * nvls_share[i]
+        # inter_latency_s: staging where RDMA lacks GPUDirect
+        out[10, i] = (latency_us[i] + (staging_us if (rdma_i and not gpudirect[i]) else 0.0)) * 1e-6
+        out[11, i] = net_extra
+        out[12, i] = ring_extra
+        out[13, i] = net_extra if (plugin and cc < 90) else 0.0
+        for k in range(5):
+            out[14 + k, i] = channels * cap_factors[k, i]
         link_i, kind_i = link[i], kind[i]
-        flags[0, i] = plugin
-        flags[1, i] = link_i == nvlink or link_i == xgmi
-        flags[2, i] = nvlink_sharp[i]
-        flags[3, i] = sharp[i] and rdma_i
-        flags[4, i] = link_i == nvlink and gdr
-        flags[5, i] = rdma_i and not lossless[i]
-        flags[6, i] = kind_i == roce and lossless[i]
-        flags[7, i] = kind_i != infiniband and not adaptive[i]
-        flags[8, i] = rail[i]
+        flags[0, i] = rdma_i and not lossless[i]
+        flags[1, i] = kind_i == roce and lossless[i]
+        flags[2, i] = kind_i != infiniband and not adaptive[i]
+        flags[3, i] = rail[i]
+        flags[4, i] = plugin
+        flags[5, i] = link_i == nvlink or link_i == xgmi
+        flags[6, i] = nvlink_sharp[i]
+        flags[7, i] = sharp[i] and rdma_i
+        flags[8, i] = link_i == nvlink and gdr
     return out, flags
 

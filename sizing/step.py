@@ -536,11 +536,13 @@ class _Gradients:
 @dataclass(frozen=True)
 class _Rows:
     """The candidates a collective is priced on (a mask; None: all) and their links, picked
-    out once for every collective priced on the same rows."""
+    out once for every collective priced on the same rows (with the compiled collectives,
+    which read them in place, the batch's links and the rows they are on)."""
 
     mask: np.ndarray | None
     idx: np.ndarray | None  # None: every row
     links: Links | None  # None: no row
+    link_rows: np.ndarray | None = None  # the rows of `links` they are on (None: links' own)
 
     @classmethod
     def of(cls, mask, links: Links) -> _Rows:
@@ -554,6 +556,8 @@ class _Rows:
         if not priced:
             return cls(mask, _NO_ROWS, None)
         idx = np.flatnonzero(mask)
+        if kernels.ENABLED:
+            return cls(mask, idx, links, idx)
         return cls(mask, idx, links.rows(idx))
 
 
@@ -575,7 +579,7 @@ def _collective_on(rows: _Rows, op, size, group, per_node, share, constants, sha
             return x[idx] if np.ndim(x) else x
         t[idx], code[idx] = collective_cost(op, pick(size), pick(group), pick(per_node),
                                             rows.links, pick(share), constants,
-                                            shares=shares)
+                                            shares=shares, link_rows=rows.link_rows)
     return t, code
 
 

@@ -199,6 +199,10 @@ _CHANNEL_CEILINGS = ("nccl_ring_ll128_channel_gbs", "nccl_tree_channel_gbs",
 _KERNEL_CODES = np.array([_NVLINK, _XGMI, _INFINIBAND, _ROCE, FABRIC_KINDS.index("ethernet")],
                          np.int64)
 
+# The figures of Links that network_shares reads (with _spine_load).
+NETWORK_FIGURES = ("loss_rate", "resend_packets", "nodes_per_leaf", "nics", "nodes_below_core",
+                   "oversubscription", "offered", "lossy", "pfc", "ecmp", "rail")
+
 # The figures of Links that the compiled collectives read (nccl_kernel.ring_or_tree_cost), in
 # the kernel's order, with the dtype it is compiled for.
 KERNEL_FIGURES = (("intra_Bps", float), ("nvls_Bps", float), ("net_extra_us", float),
@@ -399,6 +403,24 @@ class Links:
 
     def _columns(self, rows: int) -> tuple[np.ndarray, ...]:
         return tuple(column(getattr(self, name), rows, dtype) for name, dtype in KERNEL_FIGURES)
+
+    def network_rows(self, idx: np.ndarray) -> Links:
+        """The links of candidates `idx` as network_shares reads them: NETWORK_FIGURES alone
+        picked out (a slice of each stack where they lead it, as Links.of's compiled figures
+        have them), every other figure None."""
+        figures = dict.fromkeys(f.name for f in fields(self) if f.name != "stacks")
+        wanted = set(NETWORK_FIGURES)
+        for names, matrix in self.stacks:
+            lead = 0
+            while lead < len(names) and names[lead] in wanted:
+                lead += 1
+            if lead:
+                figures.update(zip(names[:lead], matrix[:lead].take(idx, axis=1)))
+        for name in NETWORK_FIGURES:
+            if figures[name] is None:  # unstacked (0-d) or not at the head of its stack
+                value = getattr(self, name)
+                figures[name] = value[idx] if np.ndim(value) else value
+        return Links(**figures)
 
     def rows(self, idx: np.ndarray) -> Links:
         """The links of candidates `idx` only (figures shared by all, 0-d, stay as they are)."""

@@ -131,6 +131,27 @@ def test_links_match_reference_on_random_clusters(constants, monkeypatch):
                     np.broadcast_to(expected, shape)), f.name
 
 
+@pytest.mark.parametrize("built", ["compiled", "numpy"])
+def test_network_rows_are_the_rows_network_shares_reads(built, constants, monkeypatch):
+    """Links.network_rows picks the figures network_shares reads as Links.rows does, from the
+    compiled links (the network's figures leading their stacks) and the reference's."""
+    rng = np.random.default_rng(19)
+    c = columns([cl.as_arrays() for cl in random_clusters(rng, 3000)])
+    with monkeypatch.context() as m:
+        m.setattr(kernels, "ENABLED", built == "compiled" and kernels.ENABLED)
+        links = Links.of(c, constants)
+    idx = np.flatnonzero(rng.integers(0, 3, size=3000) > 0)
+    picked, whole = links.network_rows(idx), links.rows(idx)
+    for name in topology.NETWORK_FIGURES:
+        assert bits(np.broadcast_to(getattr(picked, name), idx.shape)) == bits(
+            np.broadcast_to(getattr(whole, name), idx.shape)), name
+    nodes = rng.choice([2.0, 4.0, 16.0, 64.0, 512.0], size=idx.size)
+    for op in ("all_reduce", "all_to_all"):
+        shares = topology.network_shares(op, ("ring", "tree"), nodes, picked, constants)
+        expected = topology.network_shares(op, ("ring", "tree"), nodes, whole, constants)
+        assert all(bits(shares[p]) == bits(expected[p]) for p in ("ring", "tree"))
+
+
 def wide_layouts(rng, clusters, transformer: bool):
     """Random layouts of every kind the model prices (hybrid sharding, offload, context and
     expert parallelism, every framework), valid or not."""
