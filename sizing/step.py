@@ -53,6 +53,7 @@ from sizing.workload import (
     Layout,
     Training,
     Transformer,
+    divides,
 )
 
 LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_parallel": False,
@@ -425,11 +426,10 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
         & (zero <= 3)
     )
     if isinstance(model, Transformer):
-        # Divisibility by fmod: zero exactly where the remainder is, at half its cost.
-        valid &= model.tp_divides_heads(tp) & model.ep_divides_experts(ep) & (np.fmod(dp, ep) == 0)
+        valid &= model.tp_divides_heads(tp) & model.ep_divides_experts(ep) & divides(ep, dp)
         # Load-balanced causal CP splits the sequence into 2 x cp chunks; cp 1 splits nothing
         # (validate_layout's rule: an odd sequence length runs without CP).
-        valid &= ~((v > 1) & (pp == 1)) & ((cp == 1) | (np.fmod(model.seq_len, 2 * cp) == 0))
+        valid &= ~((v > 1) & (pp == 1)) & ((cp == 1) | divides(2 * cp, model.seq_len))
         valid &= (pp <= model.layers) & model.chunks_divide_layers(pp, v)
         layers = c["recompute_layers"]
         if (layers != 0).any():  # rare: read where some row sets it
