@@ -37,8 +37,9 @@ def figures(rdma, gpudirect, lossless, selective, nvlink_sharp, sharp, adaptive,
 
     codes: the indices of NVLink, xGMI, InfiniBand, RoCE and Ethernet; scalars: the host's
     staging latency, NCCL's net reference latency, the go-back-N window, the RoCE packet, the
-    TCP host ceiling, the host staging bandwidth factor, the intra-node hop; cap_factors: the
-    five per-GPU channel ceilings (rows) of Links' caps, in their order."""
+    TCP host ceiling and the host staging bandwidth factor; cap_factors: the five per-GPU
+    channel ceilings (rows), in FLOATS' order of the caps; speeds and speeds_sm90: NCCL's
+    channel speeds across nodes, highest first."""
     rows = rdma.shape[0]
     out = np.empty((19, rows))
     flags = np.empty((9, rows), np.bool_)

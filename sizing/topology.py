@@ -186,8 +186,8 @@ def nccl_channels(c: dict, compute_capability: np.ndarray) -> np.ndarray:
     return np.where(kept, seen, np.minimum(2.0 * seen, _MAX_RING_CHANNELS))
 
 
-# The columns every candidate has for the compiled Links.of (its others may be left out), and
-# the per-GPU constants its channels' ceilings are read from, in links_kernel's order.
+# The columns the compiled Links.of requires (the others have Links.of's defaults), and the
+# per-GPU constants its channels' ceilings are read from, in links_kernel's order.
 _KERNEL_COLUMNS = ("fabric_rdma", "gpudirect", "fabric_lossless", "gpu_intra_link",
                    "fabric_kind", "fabric_latency_us", "nic_rate_gbps", "fabric_line_rate_gbps",
                    "fabric_achievable_fraction", "nics_per_node", "gpus_per_node", "pcie_gen",
