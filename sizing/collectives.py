@@ -355,15 +355,21 @@ def _bandwidth_time(op, algorithm, size, n, g, nodes, safe, intra_ring, links: L
     return np.maximum(inside, np.where(multi, size / safe, 0.0))
 
 
-def _spanning_shares(op: str, patterns, nodes, multi, share, links: Links, constants) -> dict:
+def _spanning_shares(op: str, patterns, nodes, multi, share, links: Links, constants,
+                     link_rows=None) -> dict:
     """{pattern: the group's share of the network where it spans nodes, 1 where it does not}.
 
     The share is read only where the group spans nodes: where those are a minority of the
     rows it is priced on them alone (picking their links out costs about as much as pricing
     the others); network_shares is element-wise (the ECMP sum it stops by looks at crossing
-    rows only), so either way each row gets the same figure."""
+    rows only), so either way each row gets the same figure. `link_rows`: the rows of
+    `links` the candidates are on (None: the candidates are links' rows)."""
     rows = np.shape(multi)
-    if rows == (1,) and np.shape(links.node_Bps) == rows:
+    if link_rows is not None:  # the network's figures of the rows alone
+        if 2 * np.count_nonzero(multi) > rows[0]:
+            return {p: np.where(multi, share * fraction, 1.0) for p, fraction in network_shares(
+                op, patterns, nodes, links.network_rows(link_rows), constants).items()}
+    elif rows == (1,) and np.shape(links.node_Bps) == rows:
         # One candidate (an estimate): 1 where its group stays in a node; where it spans
         # nodes the network's shares depend on its links (the cluster's) and the nodes
         # spanned alone, kept on the links for the next collective and estimate on them.
@@ -371,15 +377,15 @@ def _spanning_shares(op: str, patterns, nodes, multi, share, links: Links, const
             return {p: np.ones(rows) for p in patterns}
         return {p: np.where(multi, share * fraction, 1.0) for p, fraction in
                 _kept_network_shares(op, patterns, nodes, links, constants).items()}
-    if len(rows) != 1 or np.shape(links.node_Bps) != rows or 2 * np.count_nonzero(multi) > rows[0]:
+    elif len(rows) != 1 or np.shape(links.node_Bps) != rows or 2 * np.count_nonzero(multi) > rows[0]:
         return {p: np.where(multi, share * fraction, 1.0) for p, fraction in
                 network_shares(op, patterns, nodes, links, constants).items()}
     out = {p: np.ones(rows) for p in patterns}
     idx = np.flatnonzero(multi)
     if idx.size:
         here = share[idx] if np.ndim(share) else share
-        for p, fraction in network_shares(op, patterns, nodes[idx], links.rows(idx),
-                                          constants).items():
+        picked = links.rows(idx) if link_rows is None else links.network_rows(link_rows[idx])
+        for p, fraction in network_shares(op, patterns, nodes[idx], picked, constants).items():
             out[p][idx] = here * fraction
     return out
 
@@ -397,14 +403,15 @@ def _kept_network_shares(op: str, patterns, nodes, links: Links, constants) -> d
 
 
 def _shares(op: str, patterns, nodes, multi, share, links: Links, constants,
-            cache: dict | None) -> dict:
+            cache: dict | None, link_rows=None) -> dict:
     """_spanning_shares, through `cache` ({(all-to-all?, pattern): share}) when one is given."""
     if cache is None:
-        return _spanning_shares(op, patterns, nodes, multi, share, links, constants)
+        return _spanning_shares(op, patterns, nodes, multi, share, links, constants, link_rows)
     a2a = op == "all_to_all"
     missing = [p for p in patterns if (a2a, p) not in cache]
     if missing:
-        priced = _spanning_shares(op, missing, nodes, multi, share, links, constants)
+        priced = _spanning_shares(op, missing, nodes, multi, share, links, constants,
+                                  link_rows)
         cache.update({(a2a, p): v for p, v in priced.items()})
     return {p: cache[(a2a, p)] for p in patterns}
 
@@ -561,7 +568,7 @@ def _priced(op: str, algorithm: str) -> tuple[tuple[str, ...], Mapping[str, str]
 
 
 def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
-                    algorithm: str = "auto", shares: dict | None = None):
+                    algorithm: str = "auto", shares: dict | None = None, link_rows=None):
     """Seconds for one collective on a group of n ranks, `per_node` of them in each node, and
     the index into CHOSEN of the algorithm it ran.
 
@@ -571,7 +578,13 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     links, reused and added to (they depend on the collective only through all-to-all's
     pattern, which is kept apart), with the other figures of the group that do not depend on
     the bytes (_group_figure).
+    link_rows: the rows of `links` the candidates are on (None: the candidates are links'
+    rows, or one row of links is every candidate's); the compiled collectives read them there,
+    the others pick them out first.
     """
+    if link_rows is not None and not (kernels.ENABLED and algorithm == "auto"
+                                      and op in ("all_reduce", "reduce_scatter", "all_gather")):
+        links, link_rows = links.rows(link_rows), None
     size = np.asarray(size, float)
     n = np.maximum(np.asarray(n, float), 1.0)
     g = np.minimum(np.asarray(per_node, float), n)
@@ -602,8 +615,11 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
     # the fill, which the rows that chose NVLS or NVLS-Tree then pay (their bandwidth time
     # without it is kept here for that); where a tuner chooses (_tuned), with the fill.
     nvls_bw = {}
-    safe = _shares(op, priced_patterns, nodes, multi, share, links, constants, shares)
-    rows = np.broadcast(size, n, g, links.node_Bps).shape
+    safe = _shares(op, priced_patterns, nodes, multi, share, links, constants, shares,
+                   link_rows)
+    rows = np.broadcast(size, n, g, links.node_Bps if link_rows is None else link_rows).shape
+    if link_rows is not None and len(rows) != 1:  # not for the kernel: the rows' own links
+        links, link_rows = links.rows(link_rows), None
     reduce = op == "all_reduce"
     if kernels.ENABLED and algorithm == "auto" and len(rows) == 1:
         # The same choice, compiled, one candidate at a time (the numpy path below is the
@@ -614,7 +630,7 @@ def collective_cost(op: str, size, n, per_node, links: Links, share, constants,
             step = np.minimum(np.maximum(_log2i(size / 64.0), 0), 22).astype(int)
         return nccl_kernel.ring_or_tree_cost(reduce, size, n, g, nodes, safe["ring"],
                                              safe.get("tree"), depth, step, links,
-                                             _kernel_tables(constants))
+                                             _kernel_tables(constants), link_rows)
     best = np.full(rows, np.inf)
     code = np.zeros(best.shape, int)
     intra_ring = _intra_ring_time(op, size, g, links)

@@ -56,7 +56,7 @@ def _nvls_tree_fill(s, gi, nodes_i, depth, net, t_bw, nic_count, nvls_rate, plug
 
 
 @kernel
-def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_step,
+def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_step, link_rows,
             intra_Bps, nvls_Bps, net_extra_us, ring_extra_us, flush_extra_us, nics, nvlink_like,
             nvls, collnet, ll128, net_plugin, ring_ll128_cap, tree_cap, tree_cap_many,
             tree_ll128_cap, tree_ll128_cap_many, latency_us, ring_intra_us, factors,
@@ -64,6 +64,8 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
     """Time and algorithm code of each candidate (sizing.collectives.collective_cost's
     loop over algorithms and protocols, the NVLS fill and the n > 1 rule).
 
+    link_rows: the row of the link columns (intra_Bps .. tree_ll128_cap_many) each candidate
+    is on (empty: the candidates are those rows, in order);
     ring_ll128_cap .. tree_ll128_cap_many: NCCL's per-channel ceilings x its channels (Links);
     latency_us[a, p]: (pci, nvlink, net, base); ring_intra_us[p]: the ring's four intra-node
     latencies by intra_row; factors[a, p]: protocol shares; scalars: plateau, CollNet arity,
@@ -78,11 +80,13 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
     plateau, arity = scalars[0], scalars[1]
     tree_ll128_one_node, ring_ll128_one_gpu, nvls_tree_net = scalars[2], scalars[3], scalars[4]
     k = 2.0 if reduce else 1.0
+    picked = link_rows.shape[0] > 0
     for i in range(rows):
         s, ni, gi, nodes_i = size[i], n[i], g[i], nodes[i]
+        j = link_rows[i] if picked else i
         multi = nodes_i > 1
-        b = intra_Bps[i]
-        link_like = nvlink_like[i]
+        b = intra_Bps[j]
+        link_like = nvlink_like[j]
         row = (1 if link_like else 0) + (2 if multi else 0)
         # _Shape.of
         steps = k * (ni - 1)
@@ -95,17 +99,17 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
         t_bw_nvls_tree = 0.0
         net_nvls_tree = 0.0
         # aws-ofi-nccl's tuner sets the pair beyond two nodes (collectives._tuned)
-        tuned = net_plugin[i] and nodes_i > 2
+        tuned = net_plugin[j] and nodes_i > 2
         n_algorithms = 5 if reduce else 1
         for a in range(n_algorithms):
             # algorithm_available
             if a == NVLS:
-                if not (nvls[i] and gi >= 2 and nodes_i <= 1):
+                if not (nvls[j] and gi >= 2 and nodes_i <= 1):
                     continue
             elif a == NVLS_TREE:
-                if not (nvls[i] and gi >= 2 and nodes_i > 1):
+                if not (nvls[j] and gi >= 2 and nodes_i > 1):
                     continue
-            elif a == COLLNET and not (collnet[i] and nodes_i > 1):
+            elif a == COLLNET and not (collnet[j] and nodes_i > 1):
                 continue
             # _bandwidth_time
             if a == RING:
@@ -119,28 +123,28 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
                 per_node = 2.0 if nodes_i > 2 else 1.0
                 t_bw = np.maximum(intra_ring, per_node * s / net if multi else 0.0)
             elif a == NVLS:
-                t_bw = s / nvls_Bps[i]
+                t_bw = s / nvls_Bps[j]
             elif a == NVLS_TREE:
                 net = safe_tree[i] * nvls_tree_net
                 per_node = 2.0 if nodes_i > 2 else 1.0
-                t_bw = np.maximum(s / nvls_Bps[i], per_node * s / net if multi else 0.0)
+                t_bw = np.maximum(s / nvls_Bps[j], per_node * s / net if multi else 0.0)
                 t_bw_nvls_tree = t_bw
                 net_nvls_tree = net
             else:
                 net = safe_ring[i]
-                inside = s / nvls_Bps[i] if nvls[i] else intra_ring
+                inside = s / nvls_Bps[j] if nvls[j] else intra_ring
                 t_bw = np.maximum(inside, s / net if multi else 0.0)
             won = False
             first = SIMPLE if a >= NVLS else LL
             for p in range(first, 3):
-                if p == LL128 and not (ll128[i] if multi else link_like):
+                if p == LL128 and not (ll128[j] if multi else link_like):
                     continue
                 # _latency_us
                 pci, nvlink = latency_us[a, p, 0], latency_us[a, p, 1]
-                net_lat = latency_us[a, p, 2] + (ring_extra_us[i] if a == RING
-                                                 else net_extra_us[i])
+                net_lat = latency_us[a, p, 2] + (ring_extra_us[j] if a == RING
+                                                 else net_extra_us[j])
                 if p == SIMPLE:
-                    net_lat = net_lat + flush_extra_us[i]
+                    net_lat = net_lat + flush_extra_us[j]
                 base = latency_us[a, p, 3]
                 if a == RING:
                     lat = (base + intra_steps * ring_intra_us[p, row]
@@ -171,22 +175,22 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
                 if a == TREE and multi:
                     # _channel_floor_s: NCCL's per-channel ceilings, under the size correction
                     two = nodes_i <= 2
-                    cap = (tree_cap[i] if two else tree_cap_many[i]) * (
+                    cap = (tree_cap[j] if two else tree_cap_many[j]) * (
                         factors[TREE, p] / factors[TREE, SIMPLE])
                     if p == LL128:
-                        cap = min(cap, tree_ll128_cap[i] if two else tree_ll128_cap_many[i])
+                        cap = min(cap, tree_ll128_cap[j] if two else tree_ll128_cap_many[j])
                     floor = 2.0 * s / cap
                     t = lat * 1e-6 + max(t_bw / factor, floor / tree_correction[p, size_step[i]])
                 elif a == TREE:
                     t = lat * 1e-6 + max(t_bw / factor, 0.0)
                 elif a == RING and p == LL128:
-                    floor = k * (ni - 1) / ni * s / ring_ll128_cap[i] if multi else 0.0
+                    floor = k * (ni - 1) / ni * s / ring_ll128_cap[j] if multi else 0.0
                     t = lat * 1e-6 + max(t_bw / factor, floor)
                 else:
                     t = lat * 1e-6 + t_bw / factor
                     if a == NVLS_TREE and tuned:
                         t = t + _nvls_tree_fill(s, gi, nodes_i, tree_depth[i], net, t_bw,
-                                                nics[i], nvls_Bps[i], True, factor, scalars,
+                                                nics[j], nvls_Bps[j], True, factor, scalars,
                                                 tree_steps)
                 if t < best:
                     best = t
@@ -196,12 +200,12 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
         # The pipeline fill of the NVLS kind chosen (_nvls_fill_s), at Simple's share; a
         # tuned NVLS-Tree has it in its time already.
         if code == NVLS:
-            fill, _ = _nvls_fill(s, gi, nodes_i, False, False, nvls_Bps[i] * factors[NVLS, SIMPLE],
+            fill, _ = _nvls_fill(s, gi, nodes_i, False, False, nvls_Bps[j] * factors[NVLS, SIMPLE],
                                  scalars, nvls_steps)
             best += fill
         elif code == NVLS_TREE and not tuned:
             best += _nvls_tree_fill(s, gi, nodes_i, tree_depth[i], net_nvls_tree,
-                                    t_bw_nvls_tree, nics[i], nvls_Bps[i], net_plugin[i],
+                                    t_bw_nvls_tree, nics[j], nvls_Bps[j], net_plugin[j],
                                     factors[NVLS_TREE, SIMPLE], scalars, tree_steps)
         t_out[i] = best if ni > 1 else 0.0
         code_out[i] = code
@@ -209,13 +213,21 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
 
 
 def ring_or_tree_cost(reduce: bool, size, n, g, nodes, safe_ring, safe_tree, tree_depth,
-                      size_step, links, tables: tuple) -> tuple[np.ndarray, np.ndarray]:
+                      size_step, links, tables: tuple,
+                      link_rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """collective_cost's figures for an all-reduce (`reduce`) or a reduce-scatter or
     all-gather of the rows, with NCCL's choice among every algorithm and protocol they can
     run: (seconds, index into CHOSEN). `tree_depth` and `size_step`: the trees' logarithms
     (an all-reduce's only); `tables`: the constants as the kernel reads them (_kernel's
-    docstring)."""
-    rows = int(np.broadcast(size, n, g, links.node_Bps).shape[0])
+    docstring); `link_rows`: the rows of `links` the candidates are on (None: all of them,
+    in order)."""
+    if link_rows is None:
+        rows = int(np.broadcast(size, n, g, links.node_Bps).shape[0])
+        link_columns, link_rows = links.kernel_columns(rows), _EVERY_ROW
+    else:
+        rows = int(np.broadcast(size, n, g, link_rows).shape[0])
+        link_columns = links.kernel_columns(np.shape(links.node_Bps)[0])
+        link_rows = column(link_rows, rows, np.int64)
     if reduce:
         tree = column(safe_tree, rows, float)
         depth, step = column(tree_depth, rows, float), column(size_step, rows, np.int64)
@@ -224,5 +236,8 @@ def ring_or_tree_cost(reduce: bool, size, n, g, nodes, safe_ring, safe_tree, tre
         step = np.zeros(rows, np.int64)
     return _kernel(reduce, column(size, rows, float), column(n, rows, float),
                    column(g, rows, float), column(nodes, rows, float),
-                   column(safe_ring, rows, float), tree, depth, step,
-                   *links.kernel_columns(rows), *tables)
+                   column(safe_ring, rows, float), tree, depth, step, link_rows,
+                   *link_columns, *tables)
+
+
+_EVERY_ROW = np.zeros(0, np.int64)  # link_rows of candidates that are the links' rows

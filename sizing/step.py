@@ -53,6 +53,7 @@ from sizing.workload import (
     Layout,
     Training,
     Transformer,
+    divides,
 )
 
 LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_parallel": False,
@@ -451,11 +452,10 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
         & (zero <= 3)
     )
     if isinstance(model, Transformer):
-        # Divisibility by fmod: zero exactly where the remainder is, at half its cost.
-        valid &= model.tp_divides_heads(tp) & model.ep_divides_experts(ep) & (np.fmod(dp, ep) == 0)
+        valid &= model.tp_divides_heads(tp) & model.ep_divides_experts(ep) & divides(ep, dp)
         # Load-balanced causal CP splits the sequence into 2 x cp chunks; cp 1 splits nothing
         # (validate_layout's rule: an odd sequence length runs without CP).
-        valid &= ~((v > 1) & (pp == 1)) & ((cp == 1) | (np.fmod(model.seq_len, 2 * cp) == 0))
+        valid &= ~((v > 1) & (pp == 1)) & ((cp == 1) | divides(2 * cp, model.seq_len))
         valid &= (pp <= model.layers) & model.chunks_divide_layers(pp, v)
         layers = c["recompute_layers"]
         if (layers != 0).any():  # rare: read where some row sets it
@@ -562,11 +562,13 @@ class _Gradients:
 @dataclass(frozen=True)
 class _Rows:
     """The candidates a collective is priced on (a mask; None: all) and their links, picked
-    out once for every collective priced on the same rows."""
+    out once for every collective priced on the same rows (with the compiled collectives,
+    which read them in place, the batch's links and the rows they are on)."""
 
     mask: np.ndarray | None
     idx: np.ndarray | None  # None: every row
     links: Links | None  # None: no row
+    link_rows: np.ndarray | None = None  # the rows of `links` they are on (None: links' own)
 
     @classmethod
     def of(cls, mask, links: Links) -> _Rows:
@@ -580,6 +582,8 @@ class _Rows:
         if not priced:
             return cls(mask, _NO_ROWS, None)
         idx = np.flatnonzero(mask)
+        if kernels.ENABLED:
+            return cls(mask, idx, links, idx)
         return cls(mask, idx, links.rows(idx))
 
 
@@ -601,7 +605,7 @@ def _collective_on(rows: _Rows, op, size, group, per_node, share, constants, sha
             return x[idx] if np.ndim(x) else x
         t[idx], code[idx] = collective_cost(op, pick(size), pick(group), pick(per_node),
                                             rows.links, pick(share), constants,
-                                            shares=shares)
+                                            shares=shares, link_rows=rows.link_rows)
     return t, code
 
 

@@ -12,6 +12,7 @@ from functools import cached_property
 
 import numpy as np
 
+from sizing import kernels, links_kernel
 from sizing.constants import per_gpu_lookup
 from sizing.hardware import FABRIC_KINDS, INTRA_LINKS, Cluster
 from sizing.kernels import column
@@ -106,13 +107,18 @@ def inter_latency_s(c: dict, constants) -> np.ndarray:
     return (np.asarray(c["fabric_latency_us"], float) + extra) * 1e-6
 
 
-def intra_bandwidth_Bps(c: dict, constants) -> np.ndarray:
-    """Achievable GPU-to-GPU bandwidth inside a node, one direction, bytes/s."""
+def _intra_link_efficiency(c: dict, constants) -> np.ndarray:
+    """The share of its link's rate a GPU reaches inside a node, by the link's kind."""
     table = np.array(
         [constants.intra_link_efficiency.get(n, constants.intra_link_efficiency["default"])
          for n in INTRA_LINKS]
     )
-    eff = table[np.asarray(c["gpu_intra_link"], int)]
+    return table[np.asarray(c["gpu_intra_link"], int)]
+
+
+def intra_bandwidth_Bps(c: dict, constants) -> np.ndarray:
+    """Achievable GPU-to-GPU bandwidth inside a node, one direction, bytes/s."""
+    eff = _intra_link_efficiency(c, constants)
     return np.asarray(c["gpu_intra_bandwidth_gbs"], float) * 1e9 * eff
 
 
@@ -136,13 +142,21 @@ _SPEEDS_INTER_SM90 = np.array([48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 1
 _MAX_RING_CHANNELS = 16.0  # MAXCHANNELS / 2, a ring graph's maxChannels (init.cc)
 
 
+# The same speeds lowest first, for a binary search.
+_RISING_INTER = np.ascontiguousarray(_SPEEDS_INTER[::-1])
+_RISING_INTER_SM90 = np.ascontiguousarray(_SPEEDS_INTER_SM90[::-1])
+
+
 def _channel_speed_gbs(nic_gbs: np.ndarray, sm90: np.ndarray) -> np.ndarray:
-    """The first of NCCL's speeds, highest first, that one NIC carries: a channel's bwIntra
-    and bwInter after the search's first pass, one channel per NIC."""
-    def first_fitting(speeds):
-        fits = nic_gbs[:, None] >= speeds[None, :]
-        return np.where(fits.any(axis=1), speeds[np.argmax(fits, axis=1)], speeds[-1])
-    return np.where(sm90, first_fitting(_SPEEDS_INTER_SM90), first_fitting(_SPEEDS_INTER))
+    """The first of NCCL's speeds, highest first, that one NIC carries (the lowest where none
+    does): a channel's bwIntra and bwInter after the search's first pass, one channel per NIC."""
+    def first_fitting(rising):
+        # The speeds a NIC carries are those at or below its own: counted by a binary search
+        # of the rising speeds, the highest of them is the last counted (a tenth of the cost
+        # of comparing every NIC with every speed). Below the lowest speed, or NaN, none fits.
+        carried = np.searchsorted(rising, nic_gbs, side="right")
+        return np.where(nic_gbs >= rising[0], rising[carried - 1], rising[0])
+    return np.where(sm90, first_fitting(_RISING_INTER_SM90), first_fitting(_RISING_INTER))
 
 
 def nccl_channels(c: dict, compute_capability: np.ndarray) -> np.ndarray:
@@ -171,6 +185,23 @@ def nccl_channels(c: dict, compute_capability: np.ndarray) -> np.ndarray:
     kept = (speed >= 25.0) & (cc > 80) & (speed < 50.0) & (seen > 4)
     return np.where(kept, seen, np.minimum(2.0 * seen, _MAX_RING_CHANNELS))
 
+
+# The columns the compiled Links.of requires (the others have Links.of's defaults), and the
+# per-GPU constants its channels' ceilings are read from, in links_kernel's order.
+_KERNEL_COLUMNS = ("fabric_rdma", "gpudirect", "fabric_lossless", "gpu_intra_link",
+                   "fabric_kind", "fabric_latency_us", "nic_rate_gbps", "fabric_line_rate_gbps",
+                   "fabric_achievable_fraction", "nics_per_node", "gpus_per_node", "pcie_gen",
+                   "gpu_intra_bandwidth_gbs", "fabric_loss_rate", "fabric_nodes_per_leaf",
+                   "fabric_oversubscription")
+_CHANNEL_CEILINGS = ("nccl_ring_ll128_channel_gbs", "nccl_tree_channel_gbs",
+                     "nccl_tree_channel_gbs_beyond_two_nodes", "nccl_tree_ll128_channel_gbs",
+                     "nccl_tree_ll128_channel_gbs_beyond_two_nodes")
+_KERNEL_CODES = np.array([_NVLINK, _XGMI, _INFINIBAND, _ROCE, FABRIC_KINDS.index("ethernet")],
+                         np.int64)
+
+# The figures of Links that network_shares reads (with _spine_load).
+NETWORK_FIGURES = ("loss_rate", "resend_packets", "nodes_per_leaf", "nics", "nodes_below_core",
+                   "oversubscription", "offered", "lossy", "pfc", "ecmp", "rail")
 
 # The figures of Links that the compiled collectives read (nccl_kernel.ring_or_tree_cost), in
 # the kernel's order, with the dtype it is compiled for.
@@ -231,6 +262,10 @@ class Links:
     @classmethod
     def of(cls, c: dict, constants) -> Links:
         """The links of candidate arrays `c` (keys of Cluster.as_arrays())."""
+        if kernels.ENABLED:
+            rows = np.broadcast(*(c[k] for k in _KERNEL_COLUMNS)).shape
+            if len(rows) == 1:
+                return cls._compiled(c, constants, rows[0])
         rdma = np.asarray(c["fabric_rdma"], bool)
         gdr = np.asarray(c["gpudirect"], bool) & rdma
         link = np.asarray(c["gpu_intra_link"], int)
@@ -303,6 +338,42 @@ class Links:
         )
 
     @classmethod
+    def _compiled(cls, c: dict, constants, rows: int) -> Links:
+        """Links.of's figures compiled (links_kernel; the numpy code of Links.of is the
+        reference), the kernel's two matrices the stacks."""
+        per_gpu = per_gpu_lookup(constants, c.get("gpu_id"), rows)
+
+        def col(key, dtype=float, default=None):
+            return column(c[key] if default is None else c.get(key, default), rows, dtype)
+
+        floats, flags = links_kernel.figures(
+            col("fabric_rdma", bool), col("gpudirect", bool), col("fabric_lossless", bool),
+            col("fabric_selective_repeat", bool, False), col("gpu_nvlink_sharp", bool, False),
+            col("fabric_sharp", bool, False), col("fabric_adaptive_routing", bool, False),
+            col("fabric_rail", bool, False), col("gpu_intra_link", np.int64),
+            col("fabric_kind", np.int64), col("fabric_latency_us"),
+            col("fabric_ring_latency_us", float, c["fabric_latency_us"]),
+            col("nic_rate_gbps"), col("fabric_line_rate_gbps"),
+            col("fabric_achievable_fraction"), col("nics_per_node"), col("gpus_per_node"),
+            column(_pcie_Bps(c, constants), rows), col("gpu_intra_bandwidth_gbs"),
+            column(_intra_link_efficiency(c, constants), rows),
+            column(per_gpu("nvls_algbw_share"), rows),
+            column(per_gpu("nccl_compute_capability"), rows),
+            np.stack([column(per_gpu(name), rows) for name in _CHANNEL_CEILINGS]),
+            col("fabric_loss_rate"), col("fabric_nodes_per_leaf"),
+            col("fabric_nodes_below_core", float, np.inf), col("fabric_oversubscription"),
+            _KERNEL_CODES,
+            np.array([constants.host_staging_latency_us, constants.nccl_net_reference_latency_us,
+                      constants.go_back_n_window_us, constants.roce_packet_bytes,
+                      constants.tcp_host_ceiling_gbs, constants.host_staging_bandwidth_factor],
+                     float),
+            _SPEEDS_INTER, _SPEEDS_INTER_SM90)
+        return cls(**dict(zip(links_kernel.FLOATS, floats)),
+                   **dict(zip(links_kernel.BOOLS, flags)),
+                   hop_intra_s=constants.intra_latency_us * 1e-6,
+                   stacks=((links_kernel.FLOATS, floats), (links_kernel.BOOLS, flags)))
+
+    @classmethod
     def _stacked(cls, **figures) -> Links:
         """Links whose 1-d figures are rows of one matrix per (dtype, length)."""
         groups: dict[tuple, list[str]] = {}
@@ -340,6 +411,24 @@ class Links:
 
     def _columns(self, rows: int) -> tuple[np.ndarray, ...]:
         return tuple(column(getattr(self, name), rows, dtype) for name, dtype in KERNEL_FIGURES)
+
+    def network_rows(self, idx: np.ndarray) -> Links:
+        """The links of candidates `idx` as network_shares reads them: NETWORK_FIGURES alone
+        picked out (a slice of each stack where they lead it, as Links.of's compiled figures
+        have them), every other figure None."""
+        figures = dict.fromkeys(f.name for f in fields(self) if f.name != "stacks")
+        wanted = set(NETWORK_FIGURES)
+        for names, matrix in self.stacks:
+            lead = 0
+            while lead < len(names) and names[lead] in wanted:
+                lead += 1
+            if lead:
+                figures.update(zip(names[:lead], matrix[:lead].take(idx, axis=1)))
+        for name in NETWORK_FIGURES:
+            if figures[name] is None:  # unstacked (0-d) or not at the head of its stack
+                value = getattr(self, name)
+                figures[name] = value[idx] if np.ndim(value) else value
+        return Links(**figures)
 
     def rows(self, idx: np.ndarray) -> Links:
         """The links of candidates `idx` only (figures shared by all, 0-d, stay as they are)."""

@@ -10,6 +10,38 @@ import numpy as np
 # Training precisions the model knows; the catalog's GPUs declare peaks for bf16 and fp8,
 # and fp16 (mixed precision with loss scaling, as GPUs without BF16 train: V100, P100) runs
 # at the same 16-bit rate and bytes as bf16. The API offers all but fp32.
+# Below 2**53 every whole number is a float, and a quotient of two rounds to a whole number
+# only where it is one (divides).
+_WHOLE_BELOW = 2.0 ** 53
+
+
+def _whole(x: np.ndarray) -> bool:
+    """Whether every value of x is a whole number below 2**53 in magnitude (NaN and the
+    infinities are not)."""
+    if not x.ndim:
+        return bool(-_WHOLE_BELOW < x < _WHOLE_BELOW and x == np.floor(x))
+    return (x.size > 0 and bool(-_WHOLE_BELOW < x.min() and x.max() < _WHOLE_BELOW)
+            and bool((x == np.floor(x)).all()))
+
+
+def divides(parts, whole) -> np.ndarray:
+    """np.fmod(whole, parts) == 0 (arrays too): whether `parts` divides `whole` exactly.
+
+    A layout's degrees and counts are whole numbers (as floats): where all of both are, below
+    2**53, and no part is 0, that is whether their quotient is whole, at a third of fmod's
+    cost. The quotient is exact where the parts divide; a remainder puts it at least
+    1 / |parts| off every whole number, more than its rounding (at most |whole / parts| x
+    2**-53) can take back. Any other column (fractions, zeros, infinities, NaN) goes through
+    fmod, as do integer parts (numpy's integer fmod, whose remainder by 0 is 0)."""
+    parts, whole = np.asarray(parts), np.asarray(whole)
+    if parts.dtype.kind == "f":
+        floats = whole.astype(float, copy=False)
+        if _whole(parts) and _whole(floats) and np.count_nonzero(parts) == parts.size:
+            quotient = floats / parts
+            return quotient == np.floor(quotient)
+    return np.fmod(whole, parts) == 0
+
+
 PRECISIONS = ("bf16", "fp8", "fp32", "fp16")
 OFFERED_PRECISIONS = ("bf16", "fp8", "fp16")
 # Activation recomputation modes; arrays of the vectorised model carry their index.
@@ -186,11 +218,8 @@ class Transformer:
         ... must be a multiple of tensor_model_parallel_size'). From core_v0.16.0 (PR #2565)
         it also runs a tp that is a multiple of the KV heads by replicating them on each rank;
         the model prices kv_heads / tp of the KV projections per rank, not the replicas, so
-        such a layout stays refused. fmod is zero exactly where the remainder is, at half its
-        cost on float arrays."""
-        tp = np.asarray(tp)
-        return (np.fmod(np.asarray(self.heads), tp) == 0) & (np.fmod(np.asarray(self.kv_heads), tp)
-                                                             == 0)
+        such a layout stays refused."""
+        return divides(tp, self.heads) & divides(tp, self.kv_heads)
 
     def stage_layers(self, pp, virtual_stages):
         """The most layers one model chunk holds (arrays too): an uneven pipeline without
@@ -210,12 +239,12 @@ class Transformer:
         interleaving an uneven split is allowed (--decoder-first/last-pipeline-num-layers)."""
         v = np.asarray(virtual_stages)
         chunks = np.asarray(pp) * v
-        split = [np.fmod(self.layers + counted, chunks) == 0 for counted in (0, 1, 2)]
+        split = [divides(chunks, self.layers + counted) for counted in (0, 1, 2)]
         return (v == 1) | split[0] | split[1] | split[2]
 
     def ep_divides_experts(self, ep):
         """Expert parallelism places whole experts on each rank (arrays too)."""
-        return np.fmod(np.asarray(self.experts), np.asarray(ep)) == 0
+        return divides(ep, self.experts)
 
     @property
     def kv_ratio(self) -> float:

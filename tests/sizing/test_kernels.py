@@ -1,13 +1,13 @@
 """The compiled kernels against their numpy reference: NCCL's algorithm and protocol for each
 collective (bit-identical times, the same algorithm) on many random groups, and every output of
 estimate_batch (the step's assembly too) on random wide layouts."""
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import numpy as np
 import pytest
 
 from catalog.shipped import shipped
-from sizing import collectives, compute, intervals, kernels, step
+from sizing import collectives, compute, intervals, kernels, step, topology
 from sizing import constants as constants_module
 from sizing.collectives import CHOSEN, collective_cost
 from sizing.compute import sequence_share
@@ -107,6 +107,49 @@ def test_kernel_matches_reference_where_a_tuner_picks_nvls_tree(constants, monke
         assert np.array_equal(code, code_ref)
         nvls_tree = code == CHOSEN.index("nvls_tree")
         assert (nvls_tree & (nodes > 2)).any() and (nvls_tree & (nodes <= 2)).any()
+
+
+@compiled
+def test_links_match_reference_on_random_clusters(constants, monkeypatch):
+    """Every figure of Links.of compiled and in numpy, on every GPU and fabric, and on NIC
+    rates at NCCL's channel speeds, off them by one ulp, zero and NaN."""
+    rng = np.random.default_rng(18)
+    c = columns([cl.as_arrays() for cl in random_clusters(rng, 4000)])
+    speeds = np.concatenate([topology._SPEEDS_INTER, topology._SPEEDS_INTER_SM90]) * 8.0
+    rates = np.concatenate([speeds, np.nextafter(speeds, 0.0), np.nextafter(speeds, np.inf),
+                            [0.0, 1e-3, np.nan, np.inf]])
+    edges = {**c, "nic_rate_gbps": rng.choice(rates, size=4000), "nics_per_node": np.where(
+        rng.integers(0, 2, size=4000) == 1, c["gpus_per_node"], c["nics_per_node"])}
+    for batch in (c, edges):
+        links, reference = both_ways(monkeypatch, lambda batch=batch: Links.of(batch, constants))
+        for f in fields(Links):
+            if f.name != "stacks":
+                value, expected = getattr(links, f.name), getattr(reference, f.name)
+                shape = np.shape(reference.node_Bps)
+                assert np.result_type(value) == np.result_type(expected), f.name
+                assert bits(np.broadcast_to(value, shape)) == bits(
+                    np.broadcast_to(expected, shape)), f.name
+
+
+@pytest.mark.parametrize("built", ["compiled", "numpy"])
+def test_network_rows_are_the_rows_network_shares_reads(built, constants, monkeypatch):
+    """Links.network_rows picks the figures network_shares reads as Links.rows does, from the
+    compiled links (the network's figures leading their stacks) and the reference's."""
+    rng = np.random.default_rng(19)
+    c = columns([cl.as_arrays() for cl in random_clusters(rng, 3000)])
+    with monkeypatch.context() as m:
+        m.setattr(kernels, "ENABLED", built == "compiled" and kernels.ENABLED)
+        links = Links.of(c, constants)
+    idx = np.flatnonzero(rng.integers(0, 3, size=3000) > 0)
+    picked, whole = links.network_rows(idx), links.rows(idx)
+    for name in topology.NETWORK_FIGURES:
+        assert bits(np.broadcast_to(getattr(picked, name), idx.shape)) == bits(
+            np.broadcast_to(getattr(whole, name), idx.shape)), name
+    nodes = rng.choice([2.0, 4.0, 16.0, 64.0, 512.0], size=idx.size)
+    for op in ("all_reduce", "all_to_all"):
+        shares = topology.network_shares(op, ("ring", "tree"), nodes, picked, constants)
+        expected = topology.network_shares(op, ("ring", "tree"), nodes, whole, constants)
+        assert all(bits(shares[p]) == bits(expected[p]) for p in ("ring", "tree"))
 
 
 def wide_layouts(rng, clusters, transformer: bool):

@@ -9,7 +9,7 @@ import pytest
 from sizing.presets import preset_model
 from sizing.search import LayoutSpace, layout_grid
 from sizing.step import _hardware, feasibility_batch, layout_arrays, validate_layout
-from sizing.workload import FRAMEWORKS, Layout, Training
+from sizing.workload import FRAMEWORKS, Layout, Training, divides
 
 LLAMA_8B = preset_model("llama-3-8b")  # 32 layers, 32 heads, 8 key/value heads
 RESNET_50 = preset_model("resnet-50")
@@ -136,3 +136,24 @@ def test_interleaving_may_count_the_embedding_and_the_loss_as_layers(cluster_on,
         layout = Layout(dp=1, tp=2, pp=8, virtual_stages=virtual_stages)
         assert (validate_layout(cluster, model, training, layout) == []) is runs
         assert vectorised_valid(cluster, model, training, layout, constants) is runs
+
+
+def test_divides_is_fmod_on_whole_numbers_and_on_every_other_column():
+    """The validity's divisibility test (sizing.workload.divides) against np.fmod: on columns
+    of whole numbers (its quotient's path, up to 2**52) and on columns with fractions, zeros,
+    infinities, NaN and integers past 2**53 (fmod's), integer columns with zeros included."""
+    rng = np.random.default_rng(20)
+    odd = np.array([0.5, 1 / 3, 0.1, 0.3, 0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324,
+                    2.0 ** 53, 2.0 ** 53 + 2, -(2.0 ** 60)])
+    for _ in range(50):
+        parts = rng.integers(-64, 65, size=2000).astype(float)
+        parts[parts == 0] = 3.0
+        for whole in (rng.integers(-10 ** 6, 10 ** 6, size=2000).astype(float),
+                      rng.integers(-2 ** 52, 2 ** 52, size=2000).astype(float), 64, 81.0):
+            assert np.array_equal(divides(parts, whole), np.fmod(whole, parts) == 0)
+        mixed = np.where(rng.integers(0, 8, size=2000) == 0, rng.choice(odd, size=2000), parts)
+        ints = rng.integers(0, 9, size=2000)
+        with np.errstate(divide="ignore", invalid="ignore"):  # fmod's, by 0 and of inf
+            for whole in (mixed[::-1], rng.choice(odd, size=2000), 64, 0.0):
+                assert np.array_equal(divides(mixed, whole), np.fmod(whole, mixed) == 0)
+            assert np.array_equal(divides(ints, 64), np.fmod(64, ints) == 0)
