@@ -66,6 +66,30 @@ class Evaluation:
         return fit(group, rows, self.world, self.predict_row, measured)
 
 
+def assumption_spread(spec, world: World, models: dict, predicted: float
+                      ) -> tuple[float, str | None]:
+    """The largest share by which another value of an assumed figure (its sweep) moves the
+    prediction `predicted`, and why the row is skipped where that passes
+    ASSUMPTION_SPREAD_LIMIT (None: it does not)."""
+    moves = []
+    for group, name, value in spec.values():
+        for alternative in value.sweep:
+            try:
+                other = predict(spec, world, models, (group, name, alternative)).value
+            except Inexpressible as why:
+                moves.append((float("inf"), name, value, alternative, str(why)))
+                continue
+            moves.append((abs(other / predicted - 1), name, value, alternative, ""))
+    if not moves:
+        return 0.0, None
+    share, name, value, alternative, why = max(moves, key=lambda m: m[0])
+    if share <= ASSUMPTION_SPREAD_LIMIT:
+        return share, None
+    effect = why or f"moves the prediction by {100 * share:.0f}%"
+    return share, (f"{name} is not stated ({value.assumed}); {value.value!r} vs "
+                   f"{alternative!r} {effect}")
+
+
 def _run(spec, measurement: Measurement, world: World, models: dict) -> RowResult:
     result = RowResult(measurement.row, measurement.category, spec.source, measurement.unit,
                        measurement.value, notes=[spec.note] if spec.note else [])
@@ -79,24 +103,9 @@ def _run(spec, measurement: Measurement, world: World, models: dict) -> RowResul
         return result
     result.predicted, result.what = outcome.value, outcome.what
     result.notes += outcome.notes
-    moves = []
-    for group, name, value in spec.values():
-        for alternative in value.sweep:
-            try:
-                other = predict(spec, world, models, (group, name, alternative)).value
-            except Inexpressible as why:
-                moves.append((float("inf"), name, value, alternative, str(why)))
-                continue
-            moves.append((abs(other / outcome.value - 1), name, value, alternative, ""))
-    if moves:
-        worst = max(moves, key=lambda m: m[0])
-        result.spread = worst[0]
-        if worst[0] > ASSUMPTION_SPREAD_LIMIT:
-            share, name, value, alternative, why = worst
-            effect = why or f"moves the prediction by {100 * share:.0f}%"
-            result.skipped = (f"{name} is not stated ({value.assumed}); {value.value!r} vs "
-                              f"{alternative!r} {effect}")
-            result.predicted = None
+    result.spread, why = assumption_spread(spec, world, models, outcome.value)
+    if why:
+        result.skipped, result.predicted = why, None
     return result
 
 

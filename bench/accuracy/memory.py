@@ -12,7 +12,7 @@ import csv
 from dataclasses import dataclass
 
 from bench.accuracy import MEMORY_FILE
-from bench.accuracy.evaluate import ASSUMPTION_SPREAD_LIMIT, Evaluation
+from bench.accuracy.evaluate import Evaluation, assumption_spread
 from bench.accuracy.predict import Inexpressible, predict
 from bench.accuracy.specs import SpecError, measured_value
 
@@ -81,16 +81,12 @@ def _run(ev: Evaluation, row: MemoryRow, split: str) -> MemoryResult:
     models = ev.specs.models
     try:
         out = predict(spec, ev.world, models)
-        # An assumed value may not decide the answer, as on the performance rows.
-        for group, name, value in spec.values():
-            for alternative in value.sweep:
-                other = predict(spec, ev.world, models, (group, name, alternative)).value
-                if abs(other / out.value - 1) > ASSUMPTION_SPREAD_LIMIT:
-                    return MemoryResult(row.row, split, row.peak_gb, skipped=(
-                        f"{name} is not stated ({value.assumed}); {value.value!r} vs "
-                        f"{alternative!r} moves the peak by {100 * abs(other / out.value - 1):.0f}%"))
     except Inexpressible as why:
         return MemoryResult(row.row, split, row.peak_gb, skipped=f"not expressible: {why}")
+    # An assumed value may not decide the answer, as on the performance rows.
+    _, why = assumption_spread(spec, ev.world, models, out.value)
+    if why:
+        return MemoryResult(row.row, split, row.peak_gb, skipped=why)
     return MemoryResult(row.row, split, row.peak_gb, float(out.value), float(out.capacity_gb),
                         out.what, tuple(spec.note and [spec.note] or []) + tuple(out.notes))
 

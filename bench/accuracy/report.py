@@ -241,8 +241,9 @@ def print_row(ev: Evaluation, row: int, out=print) -> None:
 
 def print_memory_row(ev: Evaluation, row: int, out=print) -> None:
     """A memory row in full, as print_row gives a measurement row."""
-    raw = load_memory_rows()[row].raw
-    result = next(m for m in evaluate_memory(ev) if m.row == row)
+    memory_row = load_memory_rows()[row]
+    raw = memory_row.raw
+    result, = evaluate_memory(ev, {row: memory_row})
     out(f"row {row} ({MEMORY_FILE.name}): {raw['metric']} = {raw['value']} {raw['unit']}")
     out(f"  source: {raw['source']} [{raw['url_or_path']}]")
     out(f"  evidence: {raw['evidence']}")
