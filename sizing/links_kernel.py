@@ -84,7 +84,7 @@ def figures(rdma, gpudirect, lossless, selective, nvlink_sharp, sharp, adaptive,
         out[8, i] = intra_gbs[i] * 1e9 * intra_efficiency[i]
         out[9, i] = intra_gbs[i] * 1e9 * nvls_share[i]
         # inter_latency_s: staging where RDMA lacks GPUDirect
-        out[10, i] = (latency_us[i] + (staging_us if (rdma_i and not gpudirect[i]) else 0.0)) * 1e-6
+        out[10, i] = (latency_us[i] + staged) * 1e-6
         out[11, i] = net_extra
         out[12, i] = ring_extra
         out[13, i] = net_extra if (plugin and cc < 90) else 0.0

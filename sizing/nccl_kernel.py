@@ -212,6 +212,9 @@ def _kernel(reduce, size, n, g, nodes, safe_ring, safe_tree, tree_depth, size_st
     return t_out, code_out
 
 
+_EVERY_ROW = np.zeros(0, np.int64)  # link_rows of candidates that are the links' rows
+
+
 def ring_or_tree_cost(reduce: bool, size, n, g, nodes, safe_ring, safe_tree, tree_depth,
                       size_step, links, tables: tuple,
                       link_rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -239,5 +242,3 @@ def ring_or_tree_cost(reduce: bool, size, n, g, nodes, safe_ring, safe_tree, tre
                    column(safe_ring, rows, float), tree, depth, step, link_rows,
                    *link_columns, *tables)
 
-
-_EVERY_ROW = np.zeros(0, np.int64)  # link_rows of candidates that are the links' rows

@@ -7,9 +7,6 @@ from typing import Any
 
 import numpy as np
 
-# Training precisions the model knows; the catalog's GPUs declare peaks for bf16 and fp8,
-# and fp16 (mixed precision with loss scaling, as GPUs without BF16 train: V100, P100) runs
-# at the same 16-bit rate and bytes as bf16. The API offers all but fp32.
 # Below 2**53 every whole number is a float, and a quotient of two rounds to a whole number
 # only where it is one (divides).
 _WHOLE_BELOW = 2.0 ** 53
@@ -42,6 +39,9 @@ def divides(parts, whole) -> np.ndarray:
     return np.fmod(whole, parts) == 0
 
 
+# Training precisions the model knows; the catalog's GPUs declare peaks for bf16 and fp8,
+# and fp16 (mixed precision with loss scaling, as GPUs without BF16 train: V100, P100) runs
+# at the same 16-bit rate and bytes as bf16. The API offers all but fp32.
 PRECISIONS = ("bf16", "fp8", "fp32", "fp16")
 OFFERED_PRECISIONS = ("bf16", "fp8", "fp16")
 # Activation recomputation modes; arrays of the vectorised model carry their index.
