@@ -164,7 +164,7 @@ def host_offload(model, c: dict, constants, ob: float, stage: np.ndarray) -> dic
     return {"host_offload_gb": gpn * (optim + acts), "host_capacity_gb": capacity}
 
 
-def held_gradient_bytes_per_param(c: dict, grad_bytes, precision: str) -> np.ndarray:
+def held_gradient_bytes_per_param(c: dict, constants, grad_bytes, precision: str) -> np.ndarray:
     """Bytes of gradient each parameter holds: those it reduces (gradient_bytes_per_param)
     and, under DeepSpeed's BF16 optimizer (16-bit weights, FP32 gradients: DeepSpeed's
     engine below ZeRO-2, default_fp32_gradients), the 16-bit gradients autograd writes too.
@@ -176,9 +176,10 @@ def held_gradient_bytes_per_param(c: dict, grad_bytes, precision: str) -> np.nda
     if precision == "fp32":
         return grad_bytes
     framework = np.asarray(c.get("framework", 0), int)
-    bf16_optimizer = (DEEPSPEED_CODES[framework] & (np.asarray(grad_bytes) >= 4.0)
+    sixteen = constants.bytes_per_param_gradients
+    bf16_optimizer = (DEEPSPEED_CODES[framework] & (np.asarray(grad_bytes) > sixteen)
                       & (np.asarray(c["zero_stage"]) < DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE))
-    return np.where(bf16_optimizer, np.asarray(grad_bytes, float) + 2.0, grad_bytes)
+    return np.where(bf16_optimizer, np.asarray(grad_bytes, float) + sixteen, grad_bytes)
 
 
 def _transformer_peak_stage(model, c: dict, constants, wb: float, gb, ob: float, fp8_bytes,
@@ -326,7 +327,7 @@ def _gpu_memory(model, c: dict, constants, precision: str, parts: tuple,
     else:
         wb, ob = constants.bytes_per_param_weights, constants.bytes_per_param_optimizer
     is_tf = isinstance(model, Transformer)
-    grad_bytes = held_gradient_bytes_per_param(c, grad_bytes, precision)
+    grad_bytes = held_gradient_bytes_per_param(c, constants, grad_bytes, precision)
     # FP8 weight copies (fp8_weight_bytes_per_param) are held beside weights ZeRO-3 does not
     # shard: at stage 3 a unit's weights are gathered to compute and freed, and its FP8 cast
     # with them (Transformer Engine caches none under FSDP2, linear.py; Megatron-FSDP drops
