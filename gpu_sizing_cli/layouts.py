@@ -67,6 +67,9 @@ OPTIONS: dict[str, Callable] = {
                                           "megatron, flash2 otherwise)."),
     "fused_cross_entropy": switch("fused_cross_entropy", "Output layer and loss fused in chunks "
                                   "(Liger-Kernel), no logits tensor (default: off)."),
+    "embedding_in_pipeline_split": switch("embedding_in_pipeline_split", "The embedding and "
+                                          "the output layer each take a layer's place in the "
+                                          "pipeline split (default: off)."),
     "overlap_grad_reduce": switch("overlap_grad_reduce", "Reduce gradients during the backward "
                                   "pass (default: the framework's usual setting)."),
     "grad_reduce_in_fp32": switch("grad_reduce_in_fp32", "Gradients held and reduced in FP32 "

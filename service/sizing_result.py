@@ -67,6 +67,7 @@ class ResultLayout:
     attention_kernel: str = field(default="flash3", **described(
         "The fused attention kernel the estimate assumes (flash2, flash3 or triton)"))
     fused_cross_entropy: bool = False
+    embedding_in_pipeline_split: bool = False
     overlap_grad_reduce: bool = True
     grad_reduce_in_fp32: bool = True
     overlap_param_gather: bool = True
@@ -81,7 +82,7 @@ class ResultLayout:
                    layout.cp, layout.framework, layout.shard_group, layout.offload,
                    layout.recompute_layers, layout.flash_attention,
                    layout.fused_attention_kernel, layout.fused_cross_entropy,
-                   layout.overlaps_gradients, layout.fp32_gradients,
+                   layout.embedding_in_pipeline_split, layout.overlaps_gradients, layout.fp32_gradients,
                    layout.overlaps_param_gather, layout.fp8_param_gather,
                    layout.grad_bucket_mb)
 

@@ -6,6 +6,7 @@ import numpy as np
 from sizing import kernels, memory_kernel
 from sizing.constants import per_gpu_lookup
 from sizing.workload import (
+    DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE,
     DEEPSPEED_CODES,
     SYNCHRONOUS_ZERO3_CODES,
     Transformer,
@@ -163,6 +164,131 @@ def host_offload(model, c: dict, constants, ob: float, stage: np.ndarray) -> dic
     return {"host_offload_gb": gpn * (optim + acts), "host_capacity_gb": capacity}
 
 
+def held_gradient_bytes_per_param(c: dict, constants, grad_bytes, precision: str) -> np.ndarray:
+    """Bytes of gradient each parameter holds: those it reduces (gradient_bytes_per_param)
+    and, under DeepSpeed's BF16 optimizer (16-bit weights, FP32 gradients: DeepSpeed's
+    engine below ZeRO-2, default_fp32_gradients), the 16-bit gradients autograd writes too.
+    It adds them into the FP32 ones after each micro-batch and keeps them
+    (deepspeed/runtime/bf16_optimizer.py, BF16_Optimizer.backward(..., clear_lp_grads=False);
+    the pipeline engine's _exec_backward_pass calls update_hp_grads(clear_lp_grads=False)):
+    BLOOM's prequel, of that optimizer, 'the additional memory usage is 4bytes x params and
+    it's not sharded across gpus'."""
+    if precision == "fp32":
+        return grad_bytes
+    framework = np.asarray(c.get("framework", 0), int)
+    sixteen = constants.bytes_per_param_gradients
+    bf16_optimizer = (DEEPSPEED_CODES[framework] & (np.asarray(grad_bytes) > sixteen)
+                      & (np.asarray(c["zero_stage"]) < DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE))
+    return np.where(bf16_optimizer, np.asarray(grad_bytes, float) + sixteen, grad_bytes)
+
+
+def _transformer_peak_stage(model, c: dict, constants, wb: float, gb, ob: float, fp8_bytes,
+                            parts: tuple) -> tuple:
+    """(weights, gradients, optimizer, activations, logits, buffers) GB per GPU of the
+    pipeline stage that holds the most: the first (the embedding, the most micro-batches in
+    flight), the second (a middle stage: with the embedding in the split it holds one layer
+    more than the first) or the last (the output layer and the logits)."""
+    tp, pp, ep = (np.asarray(c[k], float) for k in ("tp", "pp", "ep"))
+    dp, cp = np.asarray(c["dp"], float), np.asarray(c.get("cp", 1), float)
+    zero = np.asarray(c["zero_stage"], int)
+    offload = np.asarray(c.get("offload", 0), int)
+    shard_group = np.asarray(c.get("shard_group", 0), float)
+    shard = np.where(shard_group > 0, shard_group * cp, dp * cp)
+    expert_shard = np.maximum(shard / ep, 1.0)
+    L = model.layers
+    dense = model.params - model.expert_params
+    per_layer = (dense - model.embedding_params) / L
+    expert_per_layer = model.expert_params / L
+    fp8_dense, fp8_expert = model.fp8_linear_params if np.any(fp8_bytes) else (0.0, 0.0)
+    first_n, middle_n, last_n = model.pipeline_stage_layers(
+        pp, c.get("embedding_in_pipeline_split", False))
+    # The first and last stages each hold one vocab x hidden matrix (the word embedding; the
+    # output layer, or the tied embedding's copy Megatron keeps there); one stage, all of them.
+    matrix = model.vocab * model.hidden
+    one = pp == 1
+    ends_embedding = np.where(one, model.embedding_params, matrix)
+
+    def states(n, embedding):
+        d = (n * per_layer + embedding) / tp
+        e = n * expert_per_layer / (tp * ep)
+
+        def sharded(nbytes, from_stage):  # bytes
+            on = zero >= from_stage
+            return (np.where(on, d / shard, d) + np.where(on, e / expert_shard, e)) * nbytes
+
+        w = sharded(wb, 3)
+        if np.any(fp8_bytes):
+            fp8_local = n * (fp8_dense + fp8_expert / ep) / (L * tp)
+            w = w + np.where(zero < 3, fp8_local * fp8_bytes, 0.0)
+        # ZeRO-Offload keeps the FP32 master weights and Adam moments in host memory.
+        o = np.where(offload >= 1, 0.0, sharded(ob, 1))
+        return w / GB, sharded(gb, 2) / GB, o / GB
+
+    b = np.asarray(c["micro_batch"], float)
+    stage, kept = parts
+    layer_acts = stage * pp / L  # one micro-batch's saved activations of one layer
+    code = np.asarray(c["recompute"], int)
+    v = np.asarray(c["virtual_stages"], float)
+    m = np.asarray(c["micro_batches"], float)
+    # 1F1B: stage i keeps min(p - i, m) micro-batches of its layers in flight; interleaving
+    # adds (1 + (p-1)/(p v)) (Korthikanti section 4.2.3).
+    interleave = np.where(v > 1, 1.0 + (pp - 1) / (pp * v), 1.0)
+    # Full recompute re-runs one layer's forward inside its backward: that layer's whole
+    # activation set is alive at once (Korthikanti section 4.3).
+    working = np.where(code == 2, kept, 0.0)
+    # Activation offload keeps about the layer computing and the one being fetched.
+    host_acts = offload == 2
+
+    def resident(acts):
+        return np.where(host_acts, 2.0 * layer_acts, acts) if host_acts.any() else acts
+
+    first_acts = resident(layer_acts * first_n * np.minimum(pp, m) * interleave) + working
+    middle_acts = resident(layer_acts * middle_n * np.minimum(pp - 1, m) * interleave) + working
+    # The last stage holds the logits twice: the 16-bit output of the final GEMM and the
+    # FP32 copy cross entropy works on (Megatron's `vocab_parallel_logits.float()`). They and
+    # a recomputed layer's working set are never alive together: autograd runs the loss's and
+    # the output layer's backward, which frees the logits, before the last layer's backward
+    # recomputes its forward.
+    logits_b = np.where(np.asarray(c.get("fused_cross_entropy", False), bool), 0.0,
+                        6.0 * model.seq_len / cp * b * model.vocab / tp)
+    last_acts = resident(layer_acts * last_n) + np.maximum(working, logits_b)
+    first = states(first_n, ends_embedding)
+    middle = states(middle_n, 0.0)
+    last = states(last_n, ends_embedding)
+    totals = [sum(s) + a / GB for s, a in ((first, first_acts), (middle, middle_acts),
+                                           (last, last_acts))]
+    # A middle stage exists from pp 3; the last is the only one at pp 1. Ties go to the last,
+    # then to the first.
+    is_last = one | ((totals[2] >= totals[0]) & ((pp < 3) | (totals[2] >= totals[1])))
+    is_middle = ~is_last & (pp >= 3) & (totals[1] > totals[0])
+
+    def pick(f, mid, la):
+        return np.where(is_last, la, np.where(is_middle, mid, f))
+
+    weights, grads, optim = (pick(*three) for three in zip(first, middle, last))
+    logits_peak = np.where(is_last & (logits_b >= working), logits_b, 0.0)
+    acts = (pick(first_acts, middle_acts, last_acts) - logits_peak) / GB
+    # FSDP gathers one unit (a layer) to compute and prefetches the next, and holds the
+    # unit's unsharded gradients for its reduce-scatter (PyTorch FSDP notes, 'two
+    # all-gather output tensors alive at once'). DeepSpeed's ZeRO-3 gathers parameter by
+    # parameter as modules run and keeps at most its max-live count (or the one tensor
+    # being used, when larger), and reduces gradients through a bucket of its reduce size.
+    unit = per_layer / tp
+    largest = max(model.hidden * model.ffn_hidden, model.hidden * model.vocab) / tp
+    live = np.minimum(2.0 * unit, np.maximum(largest, constants.deepspeed_max_live_params))
+    reducing = np.minimum(unit, np.maximum(largest, constants.deepspeed_reduce_bucket_params))
+    framework = np.asarray(c.get("framework", 0), int)
+    deepspeed = DEEPSPEED_CODES[framework]
+    # torch.distributed.all_gather's tensor-list form (DeepSpeed before v0.5.5) receives
+    # into a flat buffer of its own and then copies it into the list's views of
+    # DeepSpeed's buffer (ProcessGroupNCCL's flatten_for_scatter_gather): the tensor being
+    # gathered is held twice until the gather completes.
+    listed = np.where(SYNCHRONOUS_ZERO3_CODES[framework], np.minimum(unit, largest), 0.0)
+    gathered = np.where(deepspeed, wb * (live + listed) + gb * reducing, (2.0 * wb + gb) * unit)
+    buffers = np.where(zero == 3, gathered, 0.0) / GB
+    return weights, grads, optim, acts, logits_peak / GB, buffers
+
+
 def memory_per_gpu(model, c: dict, constants, precision: str, parts=None,
                    grad_bytes=None) -> dict:
     """Per-GPU memory in GB by part, for arrays of layouts in `c`, and what offload puts in
@@ -197,13 +323,11 @@ def _gpu_memory(model, c: dict, constants, precision: str, parts: tuple,
     offload = np.asarray(c.get("offload", 0), int)
     shard_group = np.asarray(c.get("shard_group", 0), float)
     if precision == "fp32":
-        wb, gb, ob = (constants.bytes_per_param_weights_fp32,
-                      constants.bytes_per_param_gradients_fp32,
-                      constants.bytes_per_param_optimizer_fp32)
+        wb, ob = constants.bytes_per_param_weights_fp32, constants.bytes_per_param_optimizer_fp32
     else:
-        wb, gb, ob = (constants.bytes_per_param_weights, constants.bytes_per_param_gradients,
-                      constants.bytes_per_param_optimizer)
+        wb, ob = constants.bytes_per_param_weights, constants.bytes_per_param_optimizer
     is_tf = isinstance(model, Transformer)
+    grad_bytes = held_gradient_bytes_per_param(c, constants, grad_bytes, precision)
     # FP8 weight copies (fp8_weight_bytes_per_param) are held beside weights ZeRO-3 does not
     # shard: at stage 3 a unit's weights are gathered to compute and freed, and its FP8 cast
     # with them (Transformer Engine caches none under FSDP2, linear.py; Megatron-FSDP drops
@@ -216,80 +340,22 @@ def _gpu_memory(model, c: dict, constants, precision: str, parts: tuple,
                    "micro_batch": c["micro_batch"], "recompute": c["recompute"],
                    "virtual_stages": c["virtual_stages"], "micro_batches": c["micro_batches"],
                    "fused_cross_entropy": c.get("fused_cross_entropy", False),
+                   "embedding_in_pipeline_split": c.get("embedding_in_pipeline_split", False),
                    "framework": c.get("framework", 0), "gpu_memory_gb": c["gpu_memory_gb"]}
         return memory_kernel.transformer_memory(
             model, columns, constants, wb, grad_bytes, ob, fp8_bytes, parts)
-    dense = model.params - (model.expert_params if is_tf else 0.0)
-    gb = grad_bytes
-    weights = _sharded_gb(model, c, wb, 3)
-    if fp8:
-        fp8_dense, fp8_expert = model.fp8_linear_params
-        fp8_local = fp8_dense / (tp * pp) + fp8_expert / (tp * pp * ep)
-        weights = weights + np.where(zero < 3, fp8_local * fp8_bytes / GB, 0.0)
-    grads = _sharded_gb(model, c, gb, 2)
-    # ZeRO-Offload keeps the FP32 master weights and Adam moments in host memory (host_offload).
-    optim = _sharded_gb(model, c, ob, 1)
-    if (offload >= 1).any():  # offload is rare: most batches need no selection
-        optim = np.where(offload >= 1, 0.0, optim)
-    b = np.asarray(c["micro_batch"], float)
-    zeros = np.zeros_like(weights)
-    logits = buffers = zeros
-    stage, kept = parts
-    if is_tf:
-        code = np.asarray(c["recompute"], int)
-        v = np.asarray(c["virtual_stages"], float)
-        m = np.asarray(c["micro_batches"], float)
-        # 1F1B: the first stage keeps min(p, m) micro-batches of its L/p layers in flight;
-        # interleaving adds (1 + (p-1)/(p v)) (Korthikanti section 4.2.3).
-        in_flight = np.minimum(pp, m)
-        interleave = np.where(v > 1, 1.0 + (pp - 1) / (pp * v), 1.0)
-        first = stage * in_flight * interleave
-        # Full recompute re-runs one layer's forward inside its backward: that layer's whole
-        # activation set is alive at once (Korthikanti section 4.3).
-        working = np.where(code == 2, kept, 0.0)
-        # Activation offload keeps about the layer computing and the one being fetched.
-        host_acts = offload == 2
-
-        def resident(acts):
-            if not host_acts.any():  # offload is rare: most batches need no selection
-                return acts
-            return np.where(host_acts, 2.0 * stage * pp / model.layers, acts)
-
-        first = resident(first) + working
-        # The last stage holds the logits twice: the 16-bit output of the final GEMM and the
-        # FP32 copy cross entropy works on (Megatron's `vocab_parallel_logits.float()`).
-        logits_b = np.where(np.asarray(c.get("fused_cross_entropy", False), bool), 0.0,
-                            6.0 * model.seq_len / cp * b * model.vocab / tp)
-        # The logits and a recomputed layer's working set are never alive together on the
-        # last stage: autograd runs the loss's and the output layer's backward, which frees
-        # the logits, before the last layer's backward recomputes its forward.
-        last_total = resident(stage) + np.maximum(working, logits_b)
-        peak = np.where(pp > 1, np.maximum(first, last_total), last_total)
-        logits_peak = np.where(((pp == 1) | (last_total >= first)) & (logits_b >= working),
-                               logits_b, 0.0)
-        logits = logits_peak / GB
-        acts = (peak - logits_peak) / GB
-        # FSDP gathers one unit (a layer) to compute and prefetches the next, and holds the
-        # unit's unsharded gradients for its reduce-scatter (PyTorch FSDP notes, 'two
-        # all-gather output tensors alive at once'). DeepSpeed's ZeRO-3 gathers parameter by
-        # parameter as modules run and keeps at most its max-live count (or the one tensor
-        # being used, when larger), and reduces gradients through a bucket of its reduce size.
-        unit = (dense - model.embedding_params) / model.layers / tp
-        largest = max(model.hidden * model.ffn_hidden, model.hidden * model.vocab) / tp
-        live = np.minimum(2.0 * unit, np.maximum(largest, constants.deepspeed_max_live_params))
-        reducing = np.minimum(unit, np.maximum(largest, constants.deepspeed_reduce_bucket_params))
-        framework = np.asarray(c.get("framework", 0), int)
-        deepspeed = DEEPSPEED_CODES[framework]
-        # torch.distributed.all_gather's tensor-list form (DeepSpeed before v0.5.5) receives
-        # into a flat buffer of its own and then copies it into the list's views of
-        # DeepSpeed's buffer (ProcessGroupNCCL's flatten_for_scatter_gather): the tensor being
-        # gathered is held twice until the gather completes.
-        listed = np.where(SYNCHRONOUS_ZERO3_CODES[framework], np.minimum(unit, largest), 0.0)
-        gathered = np.where(deepspeed, wb * (live + listed) + gb * reducing,
-                            (2.0 * wb + gb) * unit)
-        buffers = np.where(zero == 3, gathered, 0.0) / GB
+    if not is_tf:
+        weights = _sharded_gb(model, c, wb, 3)
+        grads = _sharded_gb(model, c, grad_bytes, 2)
+        optim = _sharded_gb(model, c, ob, 1)
+        if (offload >= 1).any():  # offload is rare: most batches need no selection
+            optim = np.where(offload >= 1, 0.0, optim)
+        zeros = np.zeros_like(weights)
+        parts_gb = (weights, grads, optim, parts[0] / GB, zeros, zeros)
     else:
-        acts = stage / GB
+        parts_gb = _transformer_peak_stage(model, c, constants, wb, grad_bytes, ob, fp8_bytes,
+                                           parts)
+    weights, grads, optim, acts, logits, buffers = parts_gb
     reserved = np.full_like(weights, constants.runtime_reserved_gb)
     total = weights + grads + optim + acts + logits + buffers + reserved
     capacity = np.asarray(c["gpu_memory_gb"], float)

@@ -18,53 +18,71 @@ KEYS = ("weights_gb", "gradients_gb", "optimizer_gb", "activations_gb", "logits_
 
 @kernel
 def _kernel(dp, tp, pp, ep, cp, zero, offload, shard_group, gb, fp8_bytes, b, code, v, m,
-            fused_ce, framework, capacity, stage, kept, deepspeed_codes, synchronous_codes,
-            figures):
-    (wb, ob, expert, dense, layers, logits_per_cp, vocab, unit_per_tp, largest_per_tp,
-     max_live, reduce_bucket, reserved, headroom_share, fp8_dense, fp8_expert) = (
+            fused_ce, split, framework, capacity, stage, kept, deepspeed_codes,
+            synchronous_codes, figures):
+    (wb, ob, expert_per_layer, per_layer, layers, logits_per_cp, vocab, matrix, embedding,
+     largest_per_tp, max_live, reduce_bucket, reserved, headroom_share, fp8_dense,
+     fp8_expert) = (
         figures[0], figures[1], figures[2], figures[3], figures[4], figures[5], figures[6],
         figures[7], figures[8], figures[9], figures[10], figures[11], figures[12],
-        figures[13], figures[14])
+        figures[13], figures[14], figures[15])
     rows = dp.shape[0]
     out = np.empty((11, rows))
     fits = np.empty(rows, np.bool_)
+    totals = np.empty(3)
+    parts = np.empty((3, 4))  # per stage: weights, gradients, optimizer, activations (bytes)
     for i in range(rows):
         tp_i, pp_i, cp_i, zero_i, gb_i = tp[i], pp[i], cp[i], zero[i], gb[i]
-        dense_local = dense / (tp_i * pp_i)
-        expert_local = expert / (tp_i * pp_i * ep[i])
         shard = shard_group[i] * cp_i if shard_group[i] > 0 else dp[i] * cp_i
         expert_dp = np.maximum(shard / ep[i], 1.0)
-        dense_shard, expert_shard = dense_local / shard, expert_local / expert_dp
-        # sharded(): ZeRO stage 3 shards the weights, 2 the gradients, 1 the optimizer state
-        weights = (((dense_shard if zero_i >= 3 else dense_local)
-                    + (expert_shard if zero_i >= 3 else expert_local)) * wb / GB)
-        if fp8_bytes[i] != 0.0 and zero_i < 3:  # FP8 weight copies (fp8_weight_bytes_per_param)
-            fp8_local = fp8_dense / (tp_i * pp_i) + fp8_expert / (tp_i * pp_i * ep[i])
-            weights = weights + fp8_local * fp8_bytes[i] / GB
-        grads = (((dense_shard if zero_i >= 2 else dense_local)
-                  + (expert_shard if zero_i >= 2 else expert_local)) * gb_i / GB)
-        optim = (((dense_shard if zero_i >= 1 else dense_local)
-                  + (expert_shard if zero_i >= 1 else expert_local)) * ob / GB)
-        if offload[i] >= 1:
-            optim = 0.0
-        stage_i = stage[i]
-        in_flight = np.minimum(pp_i, m[i])
+        # Transformer.pipeline_stage_layers
+        one = pp_i == 1
+        split_i = split[i] and not one
+        places = np.ceil((layers + (2.0 if split_i else 0.0)) / pp_i)
+        ends = np.maximum(places - (1.0 if split_i else 0.0), 0.0)
+        ends_embedding = embedding if one else matrix
+        layer_acts = stage[i] * pp_i / layers
         interleave = 1.0 + (pp_i - 1) / (pp_i * v[i]) if v[i] > 1 else 1.0
-        first = stage_i * in_flight * interleave
         working = kept[i] if code[i] == 2 else 0.0
         host_acts = offload[i] == 2
-        if host_acts:
-            first = 2.0 * stage_i * pp_i / layers
-        first = first + working
         logits_b = 0.0 if fused_ce[i] else logits_per_cp / cp_i * b[i] * vocab / tp_i
-        resident_stage = 2.0 * stage_i * pp_i / layers if host_acts else stage_i
-        last_total = resident_stage + np.maximum(working, logits_b)
-        peak = np.maximum(first, last_total) if pp_i > 1 else last_total
-        logits_peak = (logits_b if (pp_i == 1 or last_total >= first) and logits_b >= working
-                       else 0.0)
+        for k in range(3):  # the first, a middle and the last stage
+            if k == 0:
+                n, emb = ends, ends_embedding
+                acts = layer_acts * n * np.minimum(pp_i, m[i]) * interleave
+            elif k == 1:
+                n, emb = places, 0.0
+                acts = layer_acts * n * np.minimum(pp_i - 1, m[i]) * interleave
+            else:
+                n, emb = ends, ends_embedding
+                acts = layer_acts * n
+            if host_acts:
+                acts = 2.0 * layer_acts
+            acts = acts + (np.maximum(working, logits_b) if k == 2 else working)
+            d = (n * per_layer + emb) / tp_i
+            e = n * expert_per_layer / (tp_i * ep[i])
+            # ZeRO stage 3 shards the weights, 2 the gradients, 1 the optimizer state
+            w = ((d / shard if zero_i >= 3 else d) + (e / expert_dp if zero_i >= 3 else e)) * wb
+            if fp8_bytes[i] != 0.0 and zero_i < 3:  # FP8 weight copies
+                w = w + n * (fp8_dense + fp8_expert / ep[i]) / (layers * tp_i) * fp8_bytes[i]
+            g = ((d / shard if zero_i >= 2 else d) + (e / expert_dp if zero_i >= 2 else e)) * gb_i
+            o = ((d / shard if zero_i >= 1 else d) + (e / expert_dp if zero_i >= 1 else e)) * ob
+            if offload[i] >= 1:
+                o = 0.0
+            parts[k, 0], parts[k, 1], parts[k, 2], parts[k, 3] = w / GB, g / GB, o / GB, acts
+            totals[k] = w / GB + g / GB + o / GB + acts / GB
+        # _transformer_peak_stage's choice: the last on a tie, then the first
+        if one or (totals[2] >= totals[0] and (pp_i < 3 or totals[2] >= totals[1])):
+            k = 2
+        elif pp_i >= 3 and totals[1] > totals[0]:
+            k = 1
+        else:
+            k = 0
+        logits_peak = logits_b if k == 2 and logits_b >= working else 0.0
+        weights, grads, optim = parts[k, 0], parts[k, 1], parts[k, 2]
+        acts_gb = (parts[k, 3] - logits_peak) / GB
         logits = logits_peak / GB
-        acts = (peak - logits_peak) / GB
-        unit = unit_per_tp / tp_i
+        unit = per_layer / tp_i
         largest = largest_per_tp / tp_i
         live = np.minimum(2.0 * unit, np.maximum(largest, max_live))
         reducing = np.minimum(unit, np.maximum(largest, reduce_bucket))
@@ -72,9 +90,9 @@ def _kernel(dp, tp, pp, ep, cp, zero, offload, shard_group, gb, fp8_bytes, b, co
         gathered = (wb * (live + listed) + gb_i * reducing if deepspeed_codes[framework[i]]
                     else (2.0 * wb + gb_i) * unit)
         buffers = (gathered if zero_i == 3 else 0.0) / GB
-        total = weights + grads + optim + acts + logits + buffers + reserved
+        total = weights + grads + optim + acts_gb + logits + buffers + reserved
         headroom = capacity[i] * headroom_share
-        out[0, i], out[1, i], out[2, i], out[3, i] = weights, grads, optim, acts
+        out[0, i], out[1, i], out[2, i], out[3, i] = weights, grads, optim, acts_gb
         out[4, i], out[5, i], out[6, i], out[7, i] = logits, buffers, reserved, total
         out[8, i], out[9, i], out[10, i] = capacity[i], headroom, capacity[i] - headroom - total
         fits[i] = total + headroom <= capacity[i]
@@ -84,7 +102,8 @@ def _kernel(dp, tp, pp, ep, cp, zero, offload, shard_group, gb, fp8_bytes, b, co
 # The columns of `c` _kernel reads.
 _ROW_COLUMNS = ("dp", "tp", "pp", "ep", "cp", "zero_stage", "offload", "shard_group",
                 "micro_batch", "recompute", "virtual_stages", "micro_batches",
-                "fused_cross_entropy", "framework", "gpu_memory_gb")
+                "fused_cross_entropy", "embedding_in_pipeline_split", "framework",
+                "gpu_memory_gb")
 
 
 @functools.lru_cache(maxsize=64)
@@ -93,8 +112,9 @@ def _model_figures(model: Transformer) -> tuple:
     per model value (a frozen dataclass: an equal model has the same figures)."""
     expert = model.expert_params
     dense = model.params - expert
-    return (expert, dense, model.layers, 6.0 * model.seq_len, model.vocab,
-            (dense - model.embedding_params) / model.layers,
+    return (expert / model.layers, (dense - model.embedding_params) / model.layers,
+            model.layers, 6.0 * model.seq_len, model.vocab, model.vocab * model.hidden,
+            model.embedding_params,
             max(model.hidden * model.ffn_hidden, model.hidden * model.vocab))
 
 
@@ -126,6 +146,7 @@ def transformer_memory(model: Transformer, c: dict, constants, wb: float, gb, ob
         column(c["micro_batch"], rows),
         column(c["recompute"], rows, np.int64), column(c["virtual_stages"], rows),
         column(c["micro_batches"], rows), column(c["fused_cross_entropy"], rows, bool),
+        column(c["embedding_in_pipeline_split"], rows, bool),
         column(c["framework"], rows, np.int64), column(c["gpu_memory_gb"], rows),
         column(parts[0], rows), column(parts[1], rows), DEEPSPEED_CODES,
         SYNCHRONOUS_ZERO3_CODES, figures)

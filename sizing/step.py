@@ -60,6 +60,7 @@ LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_para
                    "recompute": 1, "cp": 1, "recompute_layers": 0, "shard_group": 0,
                    "offload": 0, "framework": 0, "flash_attention": True,
                    "fused_cross_entropy": False, "fp8_param_gather": False,
+                   "embedding_in_pipeline_split": False,
                    "grad_bucket_mb": 0.0}
 # FP16 runs at the 16-bit tensor-core rate, the column bf16 reads (sizing.hardware.GPU).
 PEAK_KEYS = {"bf16": "gpu_bf16_tflops", "fp8": "gpu_fp8_tflops", "fp32": "gpu_fp32_tflops",
@@ -1514,6 +1515,7 @@ def layout_arrays(layout: Layout, training: Training) -> dict:
         "overlap_param_gather": np.array([layout.overlaps_param_gather]),
         "fp8_param_gather": np.array([layout.fp8_param_gather]),
         "fused_cross_entropy": np.array([layout.fused_cross_entropy]),
+        "embedding_in_pipeline_split": np.array([layout.embedding_in_pipeline_split]),
         "grad_bucket_mb": np.array([layout.grad_bucket_mb]),
     }
 

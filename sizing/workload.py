@@ -227,6 +227,19 @@ class Transformer:
         --decoder-first-pipeline-num-layers and --decoder-last-pipeline-num-layers)."""
         return np.ceil(self.layers / (np.asarray(pp, float) * np.asarray(virtual_stages, float)))
 
+    def pipeline_stage_layers(self, pp, embedding_in_split) -> tuple:
+        """The transformer layers the first, a middle and the last pipeline stage hold (arrays
+        too; pp 1: the one stage holds them all). Without the embedding in the split each
+        stage holds ceil(L / pp), the first stages the most of an uneven split (Megatron-LM's
+        --decoder-first-pipeline-num-layers; the prequel of BLOOM: '78/12=6.5 - so the last
+        stage has 1 block, while the rest have 7'); with it, L + 2 places are split and the
+        embedding and the output layer take one each on the first and last stages."""
+        pp = np.asarray(pp, float)
+        split = np.asarray(embedding_in_split, bool) & (pp > 1)
+        places = np.ceil((self.layers + np.where(split, 2.0, 0.0)) / pp)
+        ends = np.maximum(places - np.where(split, 1.0, 0.0), 0.0)
+        return ends, places, ends
+
     def chunks_divide_layers(self, pp, virtual_stages):
         """Whether the interleaved schedule's pp x virtual_stages chunks hold the same number of
         layers (arrays too): Megatron-LM asserts 'number of layers of the model must be
@@ -418,6 +431,13 @@ class Layout:
     # The output layer and the loss computed together in chunks (Liger-Kernel's fused linear
     # cross entropy): no full logits tensor, neither 16-bit nor FP32.
     fused_cross_entropy: bool = False
+    # The word embedding and the output layer each take one layer's place in the pipeline's
+    # split, so the first and last stages hold one transformer layer fewer than the others
+    # (Megatron-LM's --account-for-embedding-in-pipeline-split with
+    # --account-for-loss-in-pipeline-split; Megatron-DeepSpeed's --pp-partition-method
+    # 'type:transformer|embedding'); off: every stage holds the same layers and the first and
+    # last hold the embedding and the output layer beside them.
+    embedding_in_pipeline_split: bool = False
     # The gradients' bucket of the data-parallel reduction, in MB (1e6 bytes) of gradients, as a
     # run states it (PyTorch DDP's and Apex DistributedFusedAdam's bucket_cap_mb, in MiB:
     # 1.048576 MB each); 0: the framework's rule (FRAMEWORK_BUCKETS).
@@ -466,7 +486,7 @@ class Layout:
                 values[name] = int(values[name])
         for name in ("sequence_parallel", "flash_attention", "overlap_grad_reduce",
                      "grad_reduce_in_fp32", "overlap_param_gather", "fp8_param_gather",
-                     "fused_cross_entropy"):
+                     "fused_cross_entropy", "embedding_in_pipeline_split"):
             if name in values and values[name] is not None:
                 values[name] = bool(values[name])
         if "grad_bucket_mb" in values:

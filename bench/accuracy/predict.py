@@ -191,6 +191,8 @@ def _training(world: World, f: dict, models: dict):
                     overlap_param_gather=f.get("overlap_param_gather"),
                     fp8_param_gather=bool(f.get("fp8_param_gather", False)),
                     fused_cross_entropy=bool(f.get("fused_cross_entropy", False)),
+                    embedding_in_pipeline_split=bool(f.get("embedding_in_pipeline_split",
+                                                           False)),
                     grad_bucket_mb=float(f.get("grad_bucket_mb", 0.0)))
     training = Training(gb, mb, PRECISIONS[f["precision"]])
     problems = validate_layout(cluster, model, training, layout)

@@ -37,7 +37,7 @@ TRAINING_FIELDS = SYSTEM_FIELDS + (
     "gradient_accumulation", "precision", "framework", "recompute_layers", "shard_group",
     "offload", "flash_attention", "attention_kernel", "overlap_grad_reduce",
     "grad_reduce_in_fp32", "overlap_param_gather", "fp8_param_gather", "fused_cross_entropy",
-    "grad_bucket_mb",
+    "embedding_in_pipeline_split", "grad_bucket_mb",
     *WORK_FIELDS)
 RATIO_GROUPS = ("run", "numerator", "denominator")
 MODEL_KEYS = {"preset", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",

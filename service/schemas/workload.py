@@ -174,6 +174,16 @@ class LayoutSchema(Strict):
         load_default=False,
         metadata={"description": "Output layer and loss fused in chunks (Liger-Kernel): no "
                                  "logits tensor in memory"})
+    embedding_in_pipeline_split = f.Boolean(
+        load_default=False,
+        metadata={"description": "The word embedding and the output layer each take one "
+                                 "layer's place in the pipeline split, so the first and last "
+                                 "stages hold one transformer layer fewer (Megatron-LM's "
+                                 "--account-for-embedding-in-pipeline-split and "
+                                 "--account-for-loss-in-pipeline-split, Megatron-DeepSpeed's "
+                                 "--pp-partition-method 'type:transformer|embedding'); off: "
+                                 "every stage holds the same layers, the first and last the "
+                                 "embedding and output layer beside them"})
     overlap_grad_reduce = f.Boolean(
         metadata={"description": "Reduce gradients during the backward pass; default: the "
                                  "framework's usual setting"})

@@ -29,6 +29,7 @@ PINNED_VALUES: dict[str, tuple] = {
     "flash_attention": (False, True),
     "attention_kernel": ATTENTION_KERNELS,
     "fused_cross_entropy": (True,),
+    "embedding_in_pipeline_split": (True,),
     "overlap_grad_reduce": (False, True),
     "grad_reduce_in_fp32": (False, True),
     "overlap_param_gather": (False, True),

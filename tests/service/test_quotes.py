@@ -529,9 +529,9 @@ def change_catalog(client, **change):
     assert response.status_code == 201, response.get_json()
 
 
-# A 71-day run (1,715.14 h, shown as 1,715): a 1y term bills it 12 months, the monthly term
-# 1,716 started hours.
-LONG_RUN = {"workload": {"preset": "llama-3-70b"}, "tokens": 2e11, "nodes": {"min": 4, "max": 16},
+# A 70-day run (1,680.43 h, shown as 1,680): a 1y term bills it 12 months, the monthly term
+# 1,681 started hours.
+LONG_RUN = {"workload": {"preset": "llama-3-70b"}, "tokens": 2.5e11, "nodes": {"min": 4, "max": 16},
             "term": "1y", "currency": "EUR", "region": "eu-central"}
 
 
@@ -548,6 +548,7 @@ def test_a_quote_at_another_term_bills_the_hours_the_sizing_priced(client):
     quote = client.post("/v1/quotes", json={"sizing_id": sizing_id, "term": "monthly",
                                             "customer": {"name": "Ada"}}).get_json()
     assert quote["totals"]["term_net"] == monthly_cost
+    assert quote["totals"]["hours_billed"], "the case this test is about: billed by the hour"
     assert quote["totals"]["hours_billed"] == math.ceil(ranked["price"]["training_hours"])
 
 

@@ -178,6 +178,7 @@ def wide_layouts(rng, clusters, transformer: bool):
                 "shard_group": 0, "offload": "none"}))
         row = cluster.as_arrays()
         row.update(layout_arrays(layout, Training(1024, int(rng.choice([1, 2])))))
+        row["embedding_in_pipeline_split"] = np.array([bool(rng.integers(0, 2))])
         rows.append(row)
     return columns(rows)
 

@@ -578,6 +578,7 @@ def _mixed_batch(model, rng, n):
             "grad_reduce_in_fp32": np.array([bool(rng.integers(0, 2))]),
             "overlap_param_gather": np.array([bool(rng.integers(0, 2))]),
             "fp8_param_gather": np.array([bool(rng.integers(0, 2))]),
+            "embedding_in_pipeline_split": np.array([bool(rng.integers(0, 2))]),
         })
         rows.append(row)
     return rows

@@ -35,6 +35,11 @@ class FixedLayout:
             cp (int | Unset): Context parallel (sequence split over cp ranks); dp x tp x pp x cp is the GPU count Default:
                 1.
             dp (int | Unset): Data parallel; default: the GPU count over tp x pp x cp
+            embedding_in_pipeline_split (bool | Unset): The word embedding and the output layer each take one layer's place
+                in the pipeline split, so the first and last stages hold one transformer layer fewer (Megatron-LM's --account-
+                for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split, Megatron-DeepSpeed's --pp-partition-
+                method 'type:transformer|embedding'); off: every stage holds the same layers, the first and last the embedding
+                and output layer beside them Default: False.
             ep (int | Unset): Expert parallel Default: 1.
             flash_attention (bool | Unset): Fused attention kernels (FlashAttention, cuDNN fused attention); default: on,
                 except for megatron-deepspeed-2021 (FlashAttention came in 2022)
@@ -83,6 +88,7 @@ class FixedLayout:
     attention_kernel: FixedLayoutAttentionKernel | Unset = UNSET
     cp: int | Unset = 1
     dp: int | Unset = UNSET
+    embedding_in_pipeline_split: bool | Unset = False
     ep: int | Unset = 1
     flash_attention: bool | Unset = UNSET
     fp8_param_gather: bool | Unset = False
@@ -116,6 +122,8 @@ class FixedLayout:
         cp = self.cp
 
         dp = self.dp
+
+        embedding_in_pipeline_split = self.embedding_in_pipeline_split
 
         ep = self.ep
 
@@ -178,6 +186,8 @@ class FixedLayout:
             field_dict["cp"] = cp
         if dp is not UNSET:
             field_dict["dp"] = dp
+        if embedding_in_pipeline_split is not UNSET:
+            field_dict["embedding_in_pipeline_split"] = embedding_in_pipeline_split
         if ep is not UNSET:
             field_dict["ep"] = ep
         if flash_attention is not UNSET:
@@ -237,6 +247,8 @@ class FixedLayout:
         cp = d.pop("cp", UNSET)
 
         dp = d.pop("dp", UNSET)
+
+        embedding_in_pipeline_split = d.pop("embedding_in_pipeline_split", UNSET)
 
         ep = d.pop("ep", UNSET)
 
@@ -312,6 +324,7 @@ class FixedLayout:
             attention_kernel=attention_kernel,
             cp=cp,
             dp=dp,
+            embedding_in_pipeline_split=embedding_in_pipeline_split,
             ep=ep,
             flash_attention=flash_attention,
             fp8_param_gather=fp8_param_gather,

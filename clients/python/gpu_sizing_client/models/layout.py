@@ -35,6 +35,11 @@ class Layout:
                 flash3 for megatron (Transformer Engine), flash2 otherwise
             cp (int | Unset): Context parallel (sequence split over cp ranks); dp x tp x pp x cp is the GPU count Default:
                 1.
+            embedding_in_pipeline_split (bool | Unset): The word embedding and the output layer each take one layer's place
+                in the pipeline split, so the first and last stages hold one transformer layer fewer (Megatron-LM's --account-
+                for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split, Megatron-DeepSpeed's --pp-partition-
+                method 'type:transformer|embedding'); off: every stage holds the same layers, the first and last the embedding
+                and output layer beside them Default: False.
             ep (int | Unset): Expert parallel Default: 1.
             flash_attention (bool | Unset): Fused attention kernels (FlashAttention, cuDNN fused attention); default: on,
                 except for megatron-deepspeed-2021 (FlashAttention came in 2022)
@@ -82,6 +87,7 @@ class Layout:
     dp: int
     attention_kernel: LayoutAttentionKernel | Unset = UNSET
     cp: int | Unset = 1
+    embedding_in_pipeline_split: bool | Unset = False
     ep: int | Unset = 1
     flash_attention: bool | Unset = UNSET
     fp8_param_gather: bool | Unset = False
@@ -114,6 +120,8 @@ class Layout:
 
 
         cp = self.cp
+
+        embedding_in_pipeline_split = self.embedding_in_pipeline_split
 
         ep = self.ep
 
@@ -173,6 +181,8 @@ class Layout:
             field_dict["attention_kernel"] = attention_kernel
         if cp is not UNSET:
             field_dict["cp"] = cp
+        if embedding_in_pipeline_split is not UNSET:
+            field_dict["embedding_in_pipeline_split"] = embedding_in_pipeline_split
         if ep is not UNSET:
             field_dict["ep"] = ep
         if flash_attention is not UNSET:
@@ -230,6 +240,8 @@ class Layout:
 
 
         cp = d.pop("cp", UNSET)
+
+        embedding_in_pipeline_split = d.pop("embedding_in_pipeline_split", UNSET)
 
         ep = d.pop("ep", UNSET)
 
@@ -303,6 +315,7 @@ class Layout:
             dp=dp,
             attention_kernel=attention_kernel,
             cp=cp,
+            embedding_in_pipeline_split=embedding_in_pipeline_split,
             ep=ep,
             flash_attention=flash_attention,
             fp8_param_gather=fp8_param_gather,

@@ -25,6 +25,7 @@ class ResultLayout:
             attention_kernel (str): The fused attention kernel the estimate assumes (flash2, flash3 or triton)
             cp (int):
             dp (int):
+            embedding_in_pipeline_split (bool):
             ep (int):
             flash_attention (bool):
             fp8_param_gather (bool):
@@ -49,6 +50,7 @@ class ResultLayout:
     attention_kernel: str
     cp: int
     dp: int
+    embedding_in_pipeline_split: bool
     ep: int
     flash_attention: bool
     fp8_param_gather: bool
@@ -79,6 +81,8 @@ class ResultLayout:
         cp = self.cp
 
         dp = self.dp
+
+        embedding_in_pipeline_split = self.embedding_in_pipeline_split
 
         ep = self.ep
 
@@ -125,6 +129,7 @@ class ResultLayout:
             "attention_kernel": attention_kernel,
             "cp": cp,
             "dp": dp,
+            "embedding_in_pipeline_split": embedding_in_pipeline_split,
             "ep": ep,
             "flash_attention": flash_attention,
             "fp8_param_gather": fp8_param_gather,
@@ -158,6 +163,8 @@ class ResultLayout:
         cp = d.pop("cp")
 
         dp = d.pop("dp")
+
+        embedding_in_pipeline_split = d.pop("embedding_in_pipeline_split")
 
         ep = d.pop("ep")
 
@@ -201,6 +208,7 @@ class ResultLayout:
             attention_kernel=attention_kernel,
             cp=cp,
             dp=dp,
+            embedding_in_pipeline_split=embedding_in_pipeline_split,
             ep=ep,
             flash_attention=flash_attention,
             fp8_param_gather=fp8_param_gather,
