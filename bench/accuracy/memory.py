@@ -38,6 +38,7 @@ class MemoryResult:
     what: str = ""
     notes: tuple[str, ...] = ()
     skipped: str | None = None
+    fits_policy: bool | None = None  # within capacity less the policy's headroom: offered
 
     @property
     def out_of_memory(self) -> bool:
@@ -88,7 +89,8 @@ def _run(ev: Evaluation, row: MemoryRow, split: str) -> MemoryResult:
     if why:
         return MemoryResult(row.row, split, row.peak_gb, skipped=why)
     return MemoryResult(row.row, split, row.peak_gb, float(out.value), float(out.capacity_gb),
-                        out.what, tuple(spec.note and [spec.note] or []) + tuple(out.notes))
+                        out.what, tuple(spec.note and [spec.note] or []) + tuple(out.notes),
+                        fits_policy=out.fits_policy)
 
 
 def evaluate_memory(ev: Evaluation, rows: dict[int, MemoryRow] | None = None) -> list[MemoryResult]:

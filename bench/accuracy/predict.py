@@ -55,6 +55,8 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
     what: str = ""
     capacity_gb: float | None = None  # a training run's GPU memory
+    # Whether a sizing would offer the run: its memory within the GPU less the policy's headroom.
+    fits_policy: bool | None = None
 
 
 def sides(spec: Spec, override: tuple[str, str, object] | None = None) -> dict[str, dict]:
@@ -231,7 +233,7 @@ def _training(world: World, f: dict, models: dict):
     if "train_tokens" in f:
         what += (f"; {float(f['train_tokens']) / 1e9:.4g}B tokens"
                  f" + {float(f.get('evaluation_s', 0.0)):g} s of evaluation as measured")
-    return metrics, cluster.gpus, Outcome(0.0, notes, what, capacity)
+    return metrics, cluster.gpus, Outcome(0.0, notes, what, capacity, bool(e.memory["fits"]))
 
 
 def predict(spec: Spec, world: World, models: dict,

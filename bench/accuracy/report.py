@@ -66,16 +66,24 @@ def by_category(ev: Evaluation) -> dict[str, dict[str, Stats]]:
 
 def memory_words(memory: list[MemoryResult]) -> str:
     """The memory rows in a few words: how many runs known to run out of memory the model puts
-    over capacity (and which it fits), and its peak against the published ones."""
+    over capacity (and which it fits) and a sizing refuses with the policy's headroom (and
+    which it offers), how many that ran it puts over capacity or inside the headroom, and its
+    peak against the published ones."""
     ran = [m for m in memory if m.skipped is None]
     oom = [m for m in ran if m.out_of_memory]
     fitted = [m.row for m in oom if not m.over_capacity]
     peaks = [m for m in ran if not m.out_of_memory]
     over = [m.row for m in peaks if m.over_capacity]
+    inside = [m.row for m in peaks if not m.over_capacity and not m.fits_policy]
+    offered = [m.row for m in oom if m.fits_policy]
     return (f"{len(oom) - len(fitted)} of {len(oom)} known out-of-memory runs over capacity"
             + (f" (fits rows {', '.join(map(str, fitted))})" if fitted else "")
+            + f", {len(oom) - len(offered)} of {len(oom)} refused with the policy's headroom"
+            + (f" (offers rows {', '.join(map(str, offered))})" if offered else "")
             + f"; {len(over)} of {len(peaks)} runs with a published peak over capacity"
             + (f" (rows {', '.join(map(str, over))})" if over else "")
+            + f", {len(inside)} more inside the policy's headroom"
+            + (f" (rows {', '.join(map(str, inside))})" if inside else "")
             + f", peak |error| {stats([(m.row, m.error_pct) for m in peaks]).words()}")
 
 
@@ -94,8 +102,12 @@ def summary_line(ev: Evaluation, memory: list[MemoryResult] | None = None) -> st
     # Every training row is a run that fitted in its GPUs: the memory model must agree.
     runs = [r for r in ran if ev.specs.specs[r.row].kind != "collective"]
     over = [r.row for r in runs if any(n.startswith("model: over capacity") for n in r.notes)]
+    refused = [r.row for r in runs if any(n.startswith("model: inside the policy's headroom")
+                                          for n in r.notes)]
     parts.append(f"memory: {len(over)} of {len(runs)} published runs over capacity"
-                 + (f" (rows {', '.join(map(str, over))})" if over else "") + "; "
+                 + (f" (rows {', '.join(map(str, over))})" if over else "")
+                 + f", {len(refused)} more inside the policy's headroom"
+                 + (f" (rows {', '.join(map(str, refused))})" if refused else "") + "; "
                  + memory_words(memory if memory is not None else evaluate_memory(ev)))
     parts.append(f"p10-p90 coverage LOSO {coverage(ev)['overall']['loso'].words()}")
     return " | ".join(parts)

@@ -76,18 +76,27 @@ def test_the_report_lists_every_memory_row_with_its_verdict(memory) -> None:
 
 
 def test_a_run_is_out_of_memory_in_the_model_past_capacity_not_past_the_policys_headroom() -> None:
-    """Capacity decides, as for the performance rows; the headroom is a selling margin."""
-    inside_headroom = MemoryResult(1, "check", None, predicted_gb=75.0, capacity_gb=80.0)
-    over = MemoryResult(2, "check", None, predicted_gb=80.5, capacity_gb=80.0)
-    ran_over = MemoryResult(3, "check", 70.0, predicted_gb=81.0, capacity_gb=80.0)
-    ran = MemoryResult(4, "check", 70.0, predicted_gb=63.0, capacity_gb=80.0)
+    """Capacity decides, as for the performance rows; the headroom is a selling margin, whose
+    verdict (what a sizing would offer) the words give beside it."""
+    inside_headroom = MemoryResult(1, "check", None, predicted_gb=75.0, capacity_gb=80.0,
+                                   fits_policy=False)
+    over = MemoryResult(2, "check", None, predicted_gb=80.5, capacity_gb=80.0, fits_policy=False)
+    ran_over = MemoryResult(3, "check", 70.0, predicted_gb=81.0, capacity_gb=80.0,
+                            fits_policy=False)
+    ran = MemoryResult(4, "check", 70.0, predicted_gb=63.0, capacity_gb=80.0, fits_policy=True)
+    offered = MemoryResult(5, "check", None, predicted_gb=60.0, capacity_gb=80.0,
+                           fits_policy=True)
+    ran_inside = MemoryResult(6, "check", 70.0, predicted_gb=75.0, capacity_gb=80.0,
+                              fits_policy=False)
     assert not inside_headroom.over_capacity and inside_headroom.wrong
     assert over.over_capacity and not over.wrong
     assert ran_over.wrong and not ran.wrong and ran.error_pct == pytest.approx(-10.0)
-    words = memory_words([inside_headroom, over, ran_over, ran])
-    assert words.startswith("1 of 2 known out-of-memory runs over capacity (fits rows 1); "
-                            "1 of 2 runs with a published peak over capacity (rows 3), "
-                            "peak |error| 12.9%/15.7% (n=2, worst row 3)"), words
+    assert not ran_inside.wrong
+    words = memory_words([inside_headroom, over, ran_over, ran, offered, ran_inside])
+    assert words == ("1 of 3 known out-of-memory runs over capacity (fits rows 1, 5), 2 of 3 "
+                     "refused with the policy's headroom (offers rows 5); 1 of 3 runs with a "
+                     "published peak over capacity (rows 3), 1 more inside the policy's "
+                     "headroom (rows 6), peak |error| 10.0%/15.7% (n=3, worst row 3)"), words
 
 
 def test_the_readmes_quote_the_memory_rows_as_the_command_prints_them(memory) -> None:
