@@ -266,3 +266,56 @@ def test_offload_fits_only_where_the_node_s_host_memory_holds_it(hgx_h100, fabri
     # without offload the host holds nothing; a server stating no host memory is not checked
     assert memory(1, "none")["host_offload_gb"] == 0 and memory(1, "none")["host_capacity_gb"] > 0
     assert memory(None, "optimizer+activations")["fits"]
+
+
+# A BLOOM-like shape: its 250k vocabulary makes the embedding about one layer's parameters.
+BLOOM_LIKE = Transformer("bloom-like", layers=70, hidden=14336, heads=112, kv_heads=112,
+                         ffn_hidden=4 * 14336, vocab=250880, seq_len=2048)
+
+
+def _bloom_like_memory(cluster_on, constants, **layout):
+    lay = {"dp": 8, "tp": 4, "pp": 12, "zero_stage": 1, "recompute": "full",
+           "framework": "megatron-deepspeed", **layout}
+    nodes = lay["dp"] * lay["tp"] * lay["pp"] // 8
+    return estimate(cluster_on("ib-ndr-400", nodes), BLOOM_LIKE, Training(2048, 2),
+                    Layout(**lay), constants).memory
+
+
+def test_the_first_stage_holds_the_embedding_beside_its_layers(cluster_on, constants):
+    """Without the embedding in the split every stage holds ceil(70 / 12) = 6 layers and the
+    first one the word embedding too: its 16-bit weights are those, not 1/12 of the model."""
+    m = BLOOM_LIKE
+    memory = _bloom_like_memory(cluster_on, constants)
+    per_layer = (m.params - m.embedding_params) / m.layers
+    assert memory["weights_gb"] == pytest.approx(
+        (6 * per_layer + m.vocab * m.hidden) / 4 * 2 / 1e9, rel=1e-12)
+    assert memory["weights_gb"] > m.params / (4 * 12) * 2 / 1e9
+
+
+def test_with_the_embedding_in_the_split_a_middle_stage_may_hold_the_most(cluster_on,
+                                                                          constants):
+    """(70 + 2) / 12 = 6 places: the first stage holds the embedding and 5 layers, the second
+    6 layers with one micro-batch fewer in flight. With BLOOM's 250k vocabulary the first
+    holds more; with a 32k one the second does."""
+    split = _bloom_like_memory(cluster_on, constants, embedding_in_pipeline_split=True)
+    plain = _bloom_like_memory(cluster_on, constants)
+    assert split["total_gb"] < plain["total_gb"]
+    m = BLOOM_LIKE
+    per_layer = (m.params - m.embedding_params) / m.layers
+    assert split["weights_gb"] == pytest.approx(
+        (5 * per_layer + m.vocab * m.hidden) / 4 * 2 / 1e9, rel=1e-12)
+    small = dataclasses.replace(BLOOM_LIKE, vocab=32000)
+    lay = Layout(dp=8, tp=4, pp=12, zero_stage=1, recompute="full",
+                 framework="megatron-deepspeed", embedding_in_pipeline_split=True)
+    memory = estimate(cluster_on("ib-ndr-400", 48), small, Training(2048, 2), lay,
+                      constants).memory
+    assert memory["weights_gb"] == pytest.approx(6 * per_layer / 4 * 2 / 1e9, rel=1e-12)
+
+
+def test_deepspeed_bf16_optimizer_holds_six_bytes_of_gradient(cluster_on, constants):
+    """FP32 accumulation and the 16-bit gradients autograd writes: 2 + 4 bytes a parameter,
+    not sharded by ZeRO-1; Megatron's FP32 main gradients alone hold 4."""
+    deepspeed = _bloom_like_memory(cluster_on, constants)
+    megatron = _bloom_like_memory(cluster_on, constants, framework="megatron")
+    assert deepspeed["gradients_gb"] == pytest.approx(1.5 * megatron["gradients_gb"], rel=1e-12)
+    assert deepspeed["gradients_gb"] == pytest.approx(3 * deepspeed["weights_gb"], rel=1e-12)
