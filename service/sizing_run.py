@@ -303,9 +303,11 @@ class _Context:
     request: SizingRequest
     policy: SizingPolicy
     constants: ModelConstants
-    rel: goodput.Reliability
     clusters: tuple[Cluster, ...]
-    pair_failures: goodput.PairFailures  # of `clusters`, once per search
+    # Per cell (hardware x node counts, as ranking.RunningBest numbers them), the failures
+    # without and with hot spares: every candidate of a cell has them, whatever its layout,
+    # so they are worked out once per search and picked per row.
+    failures: tuple[goodput.RunFailures, goodput.RunFailures]
     rates: pricing.RateTable  # by billed cell: hardware x node counts billed (spares included)
     billed_counts: int  # billed cells per hardware
     # Whether each hardware's last billed cell is a one-node job with its spares, which bills
@@ -315,7 +317,6 @@ class _Context:
     usable: np.ndarray  # nodes in stock per hardware pair
     lossy: np.ndarray
     spares_at: np.ndarray  # the hot-spare option's spare nodes per node index
-    checkpoint_bytes: float
     # Per hardware: the node count past which its fastest runnable layout per cell is kept.
     fastest_above: np.ndarray
 
@@ -340,16 +341,20 @@ class _Context:
                                    c.fabric.oversubscription)
                      for (s, f), c in zip(pairs, clusters)]
         fabrics = [snap.fabrics[f] for _, f in pairs]
+        hardware = np.repeat(np.arange(len(clusters)), len(counts))
+        nodes = np.tile(np.asarray(counts), len(clusters))
+        gpus = nodes * np.array([c.gpus_per_node for c in clusters], np.int64)[hardware]
+        size = goodput.checkpoint_bytes(request.model.params, snap.constants, request.precision)
+        failures = tuple(goodput.failures_of(snap.reliability, goodput.PairFailures.of(clusters),
+                                             hardware, nodes, gpus, size, hot_spare=spared)
+                         for spared in (False, True))
         return cls(
-            request, snap.policy, snap.constants, snap.reliability, tuple(clusters),
-            goodput.PairFailures.of(clusters),
+            request, snap.policy, snap.constants, tuple(clusters), failures,
             pricing.rate_grid(snap.prices, templates, billed, term=request.term,
                               currency=request.currency, job_nodes=jobs),
             len(billed), one_node_spared, snap.prices.hours_per_month, usable,
             np.array([f.kind == "roce" and not f.lossless for f in fabrics]),
-            spares_at,
-            goodput.checkpoint_bytes(request.model.params, snap.constants, request.precision),
-            fastest_above)
+            spares_at, fastest_above)
 
     @property
     def rules_need_the_time(self) -> bool:
@@ -384,7 +389,7 @@ class _Context:
             rules.append(("budget", monthly <= float(self.request.budget_per_month)))
         return rules
 
-    def scored(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray, gpus: np.ndarray,
+    def scored(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray,
                with_spares: bool) -> dict[str, np.ndarray]:
         """Failures, billed time, money and score of some rows of a chunk at this throughput,
         as asked or with hot spares. Every figure rises with the time to train (the wall clock
@@ -394,9 +399,8 @@ class _Context:
         units, hardware = request.work.units, cands.hardware[rows]
         ideal = (units / rate / 3600.0 if units
                  else np.full(rate.shape, request.work.duration_days * 24.0))
-        failures = goodput.of_candidates(self.rel, self.pair_failures, hardware, cands.nodes[rows],
-                                         gpus, self.checkpoint_bytes, ideal,
-                                         hot_spare=with_spares)
+        cells = hardware * len(request.node_counts) + cands.node_index[rows]
+        failures = self.failures[with_spares].at(cells).of_work(ideal)
         # Billed: the work with checkpoints, interruptions and restarts, or the duration given.
         hours = failures.wall_hours if units else ideal
         spares = self.spares(cands, with_spares)[rows]
@@ -428,18 +432,18 @@ class _Context:
             rules.append(("deadline", figures["hours"] <= request.work.duration_days * 24.0))
         return rules
 
-    def bound(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray,
-              gpus: np.ndarray) -> dict[str, np.ndarray]:
+    def bound(self, rate: np.ndarray, cands: Candidates,
+              rows: np.ndarray) -> dict[str, np.ndarray]:
         """Lower bounds of the score and objective of rows whose throughput is at most `rate`,
         whichever option (with or without spares) the ranking takes for them."""
-        a, b = (self.scored(rate, cands, rows, gpus, s) for s in (False, True))
+        a, b = (self.scored(rate, cands, rows, s) for s in (False, True))
         return {k: np.minimum(a[k], b[k]) for k in ("score", "raw_score")}
 
-    def taken(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray, gpus: np.ndarray,
+    def taken(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray,
               ok: tuple[np.ndarray, np.ndarray]) -> dict[str, np.ndarray]:
         """Score and objective of rows of this throughput with the option the ranking takes,
         when no rule reads the time (`ok`: the rows' known rules as asked, with spares)."""
-        a, b = (self.scored(rate, cands, rows, gpus, s) for s in (False, True))
+        a, b = (self.scored(rate, cands, rows, s) for s in (False, True))
         take = ranking.worth_adding(self.policy.preference_tolerance, a["raw_score"],
                                     b["raw_score"], ok[0], ok[1])
         return {k: np.where(take, b[k], a[k]) for k in ("score", "raw_score")}
@@ -459,7 +463,7 @@ def _chosen(ctx: _Context, screened: _Screened, run: np.ndarray, r: dict,
     n = len(cands)
     if options is None:
         rate = series.rate_of(ctx.request.model, r)
-        options = [ctx.scored(rate, cands, run, r["gpus"], s) for s in (False, True)]
+        options = [ctx.scored(rate, cands, run, s) for s in (False, True)]
 
     def expanded(rules):  # rules of the rows run, as rules of the chunk (the others pass)
         out = []
@@ -629,7 +633,7 @@ class _Pool:
         # Both options of every row timed, scored in one pass for the pool's chunks rather than
         # one per chunk (the figures are element-wise, so each row's are its chunk's).
         rate = series.rate_of(ctx.request.model, r)
-        options = [ctx.scored(rate, both, kept, r["gpus"], s) for s in (False, True)]
+        options = [ctx.scored(rate, both, kept, s) for s in (False, True)]
         starts = np.cumsum([0, *(s.run.size for s in pending)])
         cut = np.searchsorted(kept, starts)
         for k, s in enumerate(pending):
@@ -665,8 +669,7 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
         raise ValueError("a row past its pair's stock reached the bound")
     upper = throughput_bound(table, cands, run, model, training, ctx.constants)
     rate_bound = series.rate_of(model, upper)
-    gpus = cands.nodes[run] * table.columns["gpus_per_node"][cands.hardware[run]]
-    bound = ctx.bound(rate_bound, cands, run, gpus)
+    bound = ctx.bound(rate_bound, cands, run)
     inf = np.inf
     passing = known[0] | known[1]
     by_score = np.flatnonzero(passing)[ranking.lowest_per_group(
@@ -684,7 +687,7 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     raw_floor = best.best_raw_score
     if by_score.size:
         at = np.searchsorted(first, by_score)
-        true = ctx.taken(true_rate[at], cands, run[by_score], r["gpus"][at],
+        true = ctx.taken(true_rate[at], cands, run[by_score],
                          (known[0][by_score], known[1][by_score]))
         np.minimum.at(beat, cells[by_score], true["score"])
         raw_floor = min(raw_floor, float(np.nanmin(true["raw_score"], initial=inf)))
@@ -708,7 +711,7 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
         floor = series.rate_of(model, throughput_floor(
             table, cands, run[rest], model, training, ctx.constants,
             bound={k: v[rest] for k, v in upper.items()}))
-        rest = rest[~dominated(rest, floor, ctx.bound(floor, cands, run[rest], gpus[rest]))]
+        rest = rest[~dominated(rest, floor, ctx.bound(floor, cands, run[rest]))]
     r_rest = model_on(table, cands, run[rest], model, training, ctx.constants)
     both = np.concatenate([first, rest])
     order = np.argsort(both, kind="stable")
