@@ -95,9 +95,10 @@ def test_node_counts_where_no_layout_divides_the_gpus_build_no_chunk(cluster_on)
 
 def test_runnable_chunks_build_what_runs_within_stock_and_count_the_rest(cluster_on,
                                                                         constants):
-    """Built: the candidates of `chunks` that are valid, fit in memory and are within their
-    pair's stock, in the same order; counted per cell: the others, by the first rule they
-    fail, so that nothing is lost."""
+    """Built: the candidates of their cells that are valid, fit in memory and are within their
+    pair's stock, in the candidates' order; counted per cell: the others, by the first rule
+    they fail, so that nothing is lost. A chunk holds about the limit of what it builds (its
+    sets' rows, its candidates within stock), not of its candidates."""
     clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
     model, training = PRESETS["llama-3-70b"].model, Training(512, 1)
     table = HardwareTable.of(clusters)
@@ -105,26 +106,36 @@ def test_runnable_chunks_build_what_runs_within_stock_and_count_the_rest(cluster
     space = enumeration([c.gpus_per_node for c in clusters], counts, model, training,
                         LayoutSpace(), False, 2048, table.groups)
     usable = np.array([9, 4])  # the second pair runs out of stock first
-    full = list(space.chunks(300))
     built = list(space.runnable_chunks(
         300, lambda sets: feasibility(table, sets, model, training, constants), usable))
-    assert len(built) == len(full) > 3
-    for whole, part in zip(full, built):
-        found = feasibility(table, whole, model, training, constants)
-        in_stock = whole.nodes <= usable[whole.hardware]
-        keep = np.flatnonzero(found.runnable & in_stock)
-        assert part.size == len(whole)
+    whole = next(space.chunks(10**9))  # every candidate, in order
+    found = feasibility(table, whole, model, training, constants)
+    in_stock = whole.nodes <= usable[whole.hardware]
+    cell = whole.hardware * len(counts) + whole.node_index
+    first = np.select([~found.valid, ~found.memory_fits, ~in_stock], [1, 2, 3], 0)
+    assert len(built) > 3
+    in_order = cell[np.sort(np.unique(cell, return_index=True)[1])]
+    np.testing.assert_array_equal(np.concatenate([p.cells for p in built]), in_order)
+    assert sum(p.size for p in built) == len(whole)
+    assert max(p.size for p in built) > 300  # the cells past stock build nothing
+    for part in built:
+        mine = np.isin(cell, part.cells)
+        keep = np.flatnonzero(mine & found.runnable & in_stock)
+        assert part.size == np.count_nonzero(mine)
+        assert len(part.cands) <= 300 or np.unique(cell[keep]).size == 1
         for key in ("hardware", "nodes", "global_batch", "node_index"):
             np.testing.assert_array_equal(getattr(part.cands, key), getattr(whole, key)[keep])
         for key, column in whole.layout_of(keep).items():
             np.testing.assert_array_equal(part.cands.layout_of(np.arange(keep.size))[key],
                                           column, err_msg=key)
-        # Rows of one set of fabrics share a set, as in the whole chunk.
-        _, first, of = np.unique(whole.shared_of[keep], return_index=True, return_inverse=True)
-        np.testing.assert_array_equal(part.cands.shared_of, of)
-        np.testing.assert_array_equal(part.cands.shared_first, first)
-        cell = whole.hardware * len(counts) + whole.node_index
-        first = np.select([~found.valid, ~found.memory_fits, ~in_stock], [1, 2, 3], 0)
+        # Rows of one set of fabrics share a set, as in the whole search, numbered 0, 1, ...
+        # with each set's first row.
+        shared = part.cands.shared_of
+        assert np.unique(np.c_[shared, whole.shared_of[keep]], axis=0).shape[0] \
+            == np.unique(shared).size == np.unique(whole.shared_of[keep]).size
+        np.testing.assert_array_equal(np.unique(shared), np.arange(np.unique(shared).size))
+        np.testing.assert_array_equal(shared[part.cands.shared_first],
+                                      np.arange(part.cands.shared_first.size))
         for k, rule in enumerate(("invalid_layout", "memory", "stock"), start=1):
             expected = np.array([np.count_nonzero((cell == c) & (first == k))
                                  for c in part.cells])
