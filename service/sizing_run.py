@@ -390,19 +390,23 @@ class _Context:
         return rules
 
     def scored(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray,
-               with_spares: bool) -> dict[str, np.ndarray]:
+               with_spares: bool, figures: bool = True) -> dict[str, np.ndarray]:
         """Failures, billed time, money and score of some rows of a chunk at this throughput,
         as asked or with hot spares. Every figure rises with the time to train (the wall clock
         with failures is linear in it), so a throughput's upper bound gives each figure's lower
-        bound."""
+        bound. `figures`: False for the score and objective alone (a bound's, a probe's)."""
         request = self.request
         units, hardware = request.work.units, cands.hardware[rows]
         ideal = (units / rate / 3600.0 if units
                  else np.full(rate.shape, request.work.duration_days * 24.0))
         cells = hardware * len(request.node_counts) + cands.node_index[rows]
-        failures = self.failures[with_spares].at(cells).of_work(ideal)
+        if figures:
+            failures = self.failures[with_spares].at(cells).of_work(ideal)
+            wall_hours, useful = failures.wall_hours, failures.goodput
+        else:
+            wall_hours, useful, _ = self.failures[with_spares].wall_clock_of(ideal, cells)
         # Billed: the work with checkpoints, interruptions and restarts, or the duration given.
-        hours = failures.wall_hours if units else ideal
+        hours = wall_hours if units else ideal
         spares = self.spares(cands, with_spares)[rows]
         cell = self.billed_cell(cands, spares, rows)
         cost, months, on_demand = pricing.training_cost(self.rates, cell, hours, request.term,
@@ -412,12 +416,14 @@ class _Context:
         else:
             # A fixed duration: rank by time and cost per unit of work done in it, the time
             # lost to failures excluded.
-            useful_rate = rate * failures.goodput
+            useful_rate = rate * useful
             time_per_unit, cost_per_unit = 1.0 / useful_rate, cost / useful_rate
         raw = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
         # The preference is about the fabric's traffic: a one-node job sends none over it.
         score = raw + ranking.preference_handicap(self.policy.preference_tolerance,
                                                   self.lossy[hardware] & (cands.nodes[rows] > 1))
+        if not figures:
+            return {"raw_score": raw, "score": score}
         return {"rate": rate, "hours": hours, "cost": cost, "months": months,
                 "on_demand": on_demand, "monthly": self.rates.monthly_net[cell],
                 "raw_score": raw, "score": score, "spares": spares,
@@ -436,14 +442,14 @@ class _Context:
               rows: np.ndarray) -> dict[str, np.ndarray]:
         """Lower bounds of the score and objective of rows whose throughput is at most `rate`,
         whichever option (with or without spares) the ranking takes for them."""
-        a, b = (self.scored(rate, cands, rows, s) for s in (False, True))
+        a, b = (self.scored(rate, cands, rows, s, figures=False) for s in (False, True))
         return {k: np.minimum(a[k], b[k]) for k in ("score", "raw_score")}
 
     def taken(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray,
               ok: tuple[np.ndarray, np.ndarray]) -> dict[str, np.ndarray]:
         """Score and objective of rows of this throughput with the option the ranking takes,
         when no rule reads the time (`ok`: the rows' known rules as asked, with spares)."""
-        a, b = (self.scored(rate, cands, rows, s) for s in (False, True))
+        a, b = (self.scored(rate, cands, rows, s, figures=False) for s in (False, True))
         take = ranking.worth_adding(self.policy.preference_tolerance, a["raw_score"],
                                     b["raw_score"], ok[0], ok[1])
         return {k: np.where(take, b[k], a[k]) for k in ("score", "raw_score")}

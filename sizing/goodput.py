@@ -156,14 +156,21 @@ class RunFailures:
 
     def of_work(self, ideal_hours: np.ndarray) -> CandidateGoodput:
         """The goodput of training for `ideal_hours` without failures."""
-        solve = np.asarray(ideal_hours, float) * 3600.0
-        wall = self.wall_factor * solve / self.checkpoint_interval_s  # wall_clock_s
+        wall_hours, goodput_, wall = self.wall_clock_of(ideal_hours)
         return CandidateGoodput(
             interruptions_per_day=self.interruptions_per_day, mtbf_s=self.mtbf_s,
             checkpoint_bytes=self.checkpoint_bytes, checkpoint_write_s=self.checkpoint_write_s,
             checkpoint_interval_s=self.checkpoint_interval_s, restart_s=self.restart_s,
-            goodput=solve / np.where(wall > 0, wall, 1.0), wall_hours=wall / 3600.0,
-            expected_interruptions=wall / self.mtbf_s)
+            goodput=goodput_, wall_hours=wall_hours, expected_interruptions=wall / self.mtbf_s)
+
+    def wall_clock_of(self, ideal_hours: np.ndarray, rows: np.ndarray | slice = slice(None),
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The wall clock in hours, the goodput and the wall clock in seconds of candidates
+        `rows` training for `ideal_hours` without failures: of_work's, without picking the
+        figures that do not depend on the work."""
+        solve = np.asarray(ideal_hours, float) * 3600.0
+        wall = self.wall_factor[rows] * solve / self.checkpoint_interval_s[rows]  # wall_clock_s
+        return wall / 3600.0, solve / np.where(wall > 0, wall, 1.0), wall
 
 
 def goodput(rel: Reliability, *, gpus: np.ndarray, nodes: np.ndarray, links: np.ndarray,
