@@ -377,35 +377,35 @@ class Enumeration:
 
     def runnable_chunks(self, chunk: int, feasible: Callable[[Candidates], Feasibility],
                         usable: np.ndarray) -> Iterator[RunnableChunk]:
-        """The chunks of `chunks`, with only their candidates that can run (valid, fitting in
-        memory) and are within their pair's stock (`usable` nodes per hardware) built; the
-        others are counted per cell by the first of those rules they fail. Validity and memory
-        depend on the server's side and the layout, not the fabric, so `feasible` sees one row
-        per (server group, node count, layout), and the rest is never built (70B on the
+        """The candidates of `chunks`, in chunks of their own, with only those that can run
+        (valid, fitting in memory) and are within their pair's stock (`usable` nodes per
+        hardware) built; the others are counted per cell by the first of those rules they
+        fail. Validity and memory depend on the server's side and the layout, not the fabric,
+        so `feasible` sees one row per (server group, node count, layout), and the rest is
+        never built (70B on the
         shipped catalog at 1-128 nodes: 144,232 such rows for 1,447,008 candidates, of which
         188,189 are built).
 
-        A chunk holds about `chunk` of what it builds, not of its candidates: of the rows of
-        its sets, and of the candidates of its cells within stock (at most those built). Most
-        candidates are never built, so chunks of `chunk` candidates would pay each pass's
-        fixed costs on a tenth of that (the full catalog's 70B at 1-128 nodes: 27 chunks of
-        about 3,200 sets' rows each, against 10 of 3,100 to 21,000 in this way)."""
+        A chunk holds about `chunk` of what it builds, not of its candidates: its sets' rows
+        are worked out about `chunk` at a time (a pass's cells), and each pass's candidates
+        built are cut into chunks of at most `chunk` (whole cells). Most candidates are never
+        built, so chunks of `chunk` candidates would pay each pass's fixed costs on a tenth of
+        that (the full catalog's 70B at 1-128 nodes: 27 chunks of about 3,300 candidates
+        built, against 3 passes and 5 chunks in this way; a worker's peak RSS growth at 1-512
+        nodes 50 MiB rather than 30, the chunks being full)."""
         groups = np.asarray(self.groups or range(len(self.gpus_per_node)))
         counts, node_counts = len(self.node_counts), np.asarray(self.node_counts)
 
-        def built(cells: ChunkCells) -> np.ndarray:
-            """Per cell, its candidates if it builds them (within stock) or its set's rows (the
-            first of its set here), else nothing: so the rows of a chunk's sets and its
-            candidates built are each at most about `chunk` (a set split between two chunks
-            is worked out in each: within one set's rows), and a chunk never holds fewer
-            candidates than `chunks` gives."""
-            within = node_counts[cells.node_index] <= usable[cells.hardware]
+        def set_rows(cells: ChunkCells) -> np.ndarray:
+            """Per cell, its set's rows if it is the first of its set here, else none (a set
+            split between two passes is worked out in each: within one set's rows)."""
             _, first = np.unique(groups[cells.hardware] * counts + cells.node_index,
                                  return_index=True)
-            within[first] = True
-            return cells.sizes * within
+            out = np.zeros(cells.sizes.size, np.int64)
+            out[first] = cells.sizes[first]
+            return out
 
-        for parts in self._parts(chunk, built):
+        for parts in self._parts(chunk, set_rows):
             hw_of, j_of = parts.hardware, parts.node_index
             # One set per (server group, node count), numbered in the order of its first cell,
             # whose layouts stand for every cell of the set.
@@ -437,32 +437,38 @@ class Enumeration:
             runnable = np.flatnonzero(runs)
             per_run = per_set[RULE_STOCK]
             run_start = np.cumsum(per_run) - per_run
-            built = np.flatnonzero(in_stock & (per_run[set_of] > 0))
-            n_built = per_run[set_of[built]]
-            built_start = np.cumsum(n_built) - n_built  # of each built cell, in the chunk
-            at = (np.repeat(run_start[set_of[built]] - built_start, n_built)
-                  + np.arange(int(n_built.sum())))  # into `runnable`
-            picked = runnable[at]
-            hardware, node_index = np.repeat(hw_of[built], n_built), np.repeat(j_of[built], n_built)
-            # Rows of one set row differ only in the fabric: they share validity, memory and
-            # compute (numbered 0, 1, ... as `_build` numbers them): as np.unique(picked)
-            # numbers them, the set rows built in ascending order, each first built in the
-            # first cell built of its set.
-            used = np.zeros(runnable.size, bool)
-            used[at] = True
-            shared_of = (np.cumsum(used) - 1)[at]
-            sets_built, first_built = np.unique(set_of[built], return_index=True)
-            first_cell = np.zeros(per_run.size, np.int64)
-            first_cell[sets_built] = built_start[first_built]
             row_set = np.repeat(np.arange(per_run.size), per_run)  # of each runnable row
-            used_at = np.flatnonzero(used)
-            shared_first = (first_cell[row_set[used_at]]
-                            + used_at - run_start[row_set[used_at]])
-            cands = Candidates(hardware, node_counts[node_index],
-                               LayoutColumns(self.grid, grid_rows[picked], dp[picked]),
-                               global_batch[picked], node_index=node_index,
-                               shared_first=shared_first, shared_of=shared_of)
-            yield RunnableChunk(cands, hw_of * counts + j_of, ruled_out, int(sizes[set_of].sum()))
+            cell_code = hw_of * counts + j_of
+            per_cell = np.where(in_stock, per_run[set_of], 0)  # candidates each cell builds
+            for cells in _cuts(per_cell, chunk):
+                built = cells.start + np.flatnonzero(per_cell[cells] > 0)
+                n_built = per_run[set_of[built]]
+                built_start = np.cumsum(n_built) - n_built  # of each built cell, in the chunk
+                at = (np.repeat(run_start[set_of[built]] - built_start, n_built)
+                      + np.arange(int(n_built.sum())))  # into `runnable`
+                picked = runnable[at]
+                hardware = np.repeat(hw_of[built], n_built)
+                node_index = np.repeat(j_of[built], n_built)
+                # Rows of one set row differ only in the fabric: they share validity, memory
+                # and compute (numbered 0, 1, ... as `_build` numbers them): as
+                # np.unique(picked) numbers them, the set rows built in ascending order, each
+                # first built in the first cell built of its set.
+                used = np.zeros(runnable.size, bool)
+                used[at] = True
+                shared_of = (np.cumsum(used) - 1)[at]
+                sets_built, first_built = np.unique(set_of[built], return_index=True)
+                first_cell = np.zeros(per_run.size, np.int64)
+                first_cell[sets_built] = built_start[first_built]
+                used_at = np.flatnonzero(used)
+                shared_first = (first_cell[row_set[used_at]]
+                                + used_at - run_start[row_set[used_at]])
+                cands = Candidates(hardware, node_counts[node_index],
+                                   LayoutColumns(self.grid, grid_rows[picked], dp[picked]),
+                                   global_batch[picked], node_index=node_index,
+                                   shared_first=shared_first, shared_of=shared_of)
+                yield RunnableChunk(cands, cell_code[cells],
+                                    {rule: n[cells] for rule, n in ruled_out.items()},
+                                    int(sizes[set_of[cells]].sum()))
 
     def _build(self, parts: ChunkCells) -> Candidates:
         hw, j, sizes = parts.hardware, parts.node_index, parts.sizes
@@ -489,6 +495,17 @@ class Enumeration:
             node_index=node_index,
             shared_first=np.flatnonzero(np.repeat(is_first, sizes)),
             shared_of=np.arange(rows.size) + offset)
+
+
+def _cuts(weight: np.ndarray, limit: int) -> Iterator[slice]:
+    """Consecutive runs of items whose weights add up to at most `limit`, each at least one
+    item, covering every item in order."""
+    ends = np.cumsum(weight)
+    start, taken = 0, 0
+    while start < weight.size:
+        end = max(int(np.searchsorted(ends, taken + limit, side="right")), start + 1)
+        yield slice(start, end)
+        start, taken = end, int(ends[end - 1])
 
 
 def enumeration(gpus_per_node: Sequence[int], node_counts: Sequence[int], model,

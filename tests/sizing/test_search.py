@@ -99,15 +99,23 @@ def test_runnable_chunks_build_what_runs_within_stock_and_count_the_rest(cluster
     pair's stock, in the candidates' order; counted per cell: the others, by the first rule
     they fail, so that nothing is lost. A chunk holds about the limit of what it builds (its
     sets' rows, its candidates within stock), not of its candidates."""
-    clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
-    model, training = PRESETS["llama-3-70b"].model, Training(512, 1)
+    clusters = [cluster_on(f, 1) for f in ("ib-ndr-400", "eth-tcp-100", "roce-400-lossy")]
+    model, training = PRESETS["llama-3-8b"].model, Training(512, 1)
     table = HardwareTable.of(clusters)
     counts = list(range(1, 13))
     space = enumeration([c.gpus_per_node for c in clusters], counts, model, training,
                         LayoutSpace(), False, 2048, table.groups)
-    usable = np.array([9, 4])  # the second pair runs out of stock first
-    built = list(space.runnable_chunks(
-        300, lambda sets: feasibility(table, sets, model, training, constants), usable))
+    usable = np.array([9, 4, 12])  # the second pair runs out of stock first
+    LIMIT = 100
+    passes = []
+
+    def feasible(sets):
+        passes.append(len(sets))
+        return feasibility(table, sets, model, training, constants)
+
+    built = list(space.runnable_chunks(LIMIT, feasible, usable))
+    # The sets' rows about LIMIT a pass, its candidates built cut into chunks of LIMIT.
+    assert len(passes) < len(built) and max(passes) <= 2 * LIMIT
     whole = next(space.chunks(10**9))  # every candidate, in order
     found = feasibility(table, whole, model, training, constants)
     in_stock = whole.nodes <= usable[whole.hardware]
@@ -117,12 +125,12 @@ def test_runnable_chunks_build_what_runs_within_stock_and_count_the_rest(cluster
     in_order = cell[np.sort(np.unique(cell, return_index=True)[1])]
     np.testing.assert_array_equal(np.concatenate([p.cells for p in built]), in_order)
     assert sum(p.size for p in built) == len(whole)
-    assert max(p.size for p in built) > 300  # the cells past stock build nothing
+    assert max(p.size for p in built) > LIMIT  # most candidates are never built
     for part in built:
         mine = np.isin(cell, part.cells)
         keep = np.flatnonzero(mine & found.runnable & in_stock)
         assert part.size == np.count_nonzero(mine)
-        assert len(part.cands) <= 300 or np.unique(cell[keep]).size == 1
+        assert len(part.cands) <= LIMIT or np.unique(cell[keep]).size == 1
         for key in ("hardware", "nodes", "global_batch", "node_index"):
             np.testing.assert_array_equal(getattr(part.cands, key), getattr(whole, key)[keep])
         for key, column in whole.layout_of(keep).items():
