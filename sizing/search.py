@@ -382,9 +382,8 @@ class Enumeration:
         hardware) built; the others are counted per cell by the first of those rules they
         fail. Validity and memory depend on the server's side and the layout, not the fabric,
         so `feasible` sees one row per (server group, node count, layout), and the rest is
-        never built (70B on the
-        shipped catalog at 1-128 nodes: 144,232 such rows for 1,447,008 candidates, of which
-        188,189 are built).
+        never built (70B on the shipped catalog at 1-128 nodes: 144,232 such rows for
+        1,447,008 candidates, of which 188,189 are built).
 
         A chunk holds about `chunk` of what it builds, not of its candidates: its sets' rows
         are worked out about `chunk` at a time (a pass's cells), and each pass's candidates
