@@ -1634,6 +1634,21 @@ def step_time_by_constants(cluster: Cluster, model, training: Training, layout: 
     return step_time_s
 
 
+def step_times_by_constants(batch: dict, model, training: Training,
+                            ) -> Callable[[ModelConstants], np.ndarray]:
+    """The step times of a batch's candidates as a function of the model's constants, for the
+    prior's passes over a sizing's extrapolated configurations (one per draw): estimate_batch's
+    step_time_s, the columns prepared once for every draw and the validity, which no constant
+    changes, not read."""
+    prepared = _prepared(batch, training, model)
+
+    def step_time_s(drawn: ModelConstants) -> np.ndarray:
+        # _timed adds no column to the prepared dict and writes into none of its arrays: every
+        # draw reads the same (step_time_by_constants).
+        return _timed(prepared, model, training, drawn, None)["step_time_s"]
+    return step_time_s
+
+
 def estimate_of(r: dict, cluster: Cluster, model, training: Training, layout: Layout,
                 constants) -> Estimate:
     """One configuration's Estimate from its row of the model's columns (`r`: each column's

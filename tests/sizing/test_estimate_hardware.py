@@ -124,6 +124,24 @@ def test_the_prior_s_passes_give_each_draw_the_step_time_of_a_fresh_build(cluste
     assert len(step._HARDWARE) == 1 + len(draws)
 
 
+def test_a_batch_s_prior_passes_give_each_draw_estimate_batch_s_step_times(cluster_on,
+                                                                          constants):
+    # A sizing's extrapolated configurations, several clusters and layouts in one batch: its
+    # columns prepared once, each draw's step times those of estimate_batch with that draw,
+    # asked in any order and twice.
+    draws = prior_draws(constants, 0.3)
+    model = preset_model("llama-3-8b")
+    rows = [{**cluster_on(f, 8).as_arrays(), **layout_arrays(layout, TRAINING)}
+            for f in ("roce-400-lossy", "ib-ndr-400") for layout in LAYOUTS]
+    batch = {k: np.concatenate([np.atleast_1d(r[k]) for r in rows]) for k in rows[0]}
+    by_constants = step.step_times_by_constants(batch, model, TRAINING)
+    fresh = [estimate_batch(batch, model, TRAINING, d)["step_time_s"] for d in draws]
+    assert len({tuple(t) for t in fresh}) == len(draws)  # the draws move the step times
+    for order in (range(len(draws)), reversed(range(len(draws)))):
+        for k in order:
+            assert by_constants(draws[k]).tolist() == fresh[k].tolist()
+
+
 def test_a_layout_s_columns_need_no_normalising_but_for_the_global_batch(cluster_on, constants):
     # _Hardware.prepared_with takes layout_arrays as _normalise would leave them.
     hardware = step._hardware(cluster_on("ib-ndr-400", 8), constants)
