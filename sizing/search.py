@@ -121,11 +121,24 @@ def joined(parts: Sequence[tuple[Candidates, np.ndarray]]) -> Candidates:
         (c.shared_of[rows] if c.shared_of is not None else rows) + offset
         for (c, rows), offset in zip(parts, offsets)])
     # Numbered 0, 1, ... as in a chunk (shared_of indexes shared_first), for every reader.
-    _, shared_first, shared_of = np.unique(ids, return_index=True, return_inverse=True)
+    shared_first, shared_of = distinct_ints(ids)
     return Candidates(cat(lambda c, rows: c.hardware[rows]), cat(lambda c, rows: c.nodes[rows]),
                       layout, cat(lambda c, rows: c.global_batch[rows]),
                       node_index=cat(lambda c, rows: c.node_index[rows]),
                       shared_first=shared_first, shared_of=shared_of)
+
+
+def distinct_ints(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """np.unique(ids, return_index=True, return_inverse=True)[1:] of non-negative integers
+    whose largest is of the order of their count (the rows of a chunk, a pool): where each
+    distinct value is first, ascending, and each id's number among them, in linear time
+    rather than by a sort (a pool's 30,000 set ids: 0.1 ms against 2)."""
+    present = np.zeros(int(ids.max(initial=-1)) + 1, bool)
+    present[ids] = True
+    inverse = (np.cumsum(present) - 1)[ids]
+    first = np.full(int(np.count_nonzero(present)), ids.size, np.intp)
+    np.minimum.at(first, inverse, np.arange(ids.size))
+    return first, inverse
 
 
 class LayoutColumns(Mapping):
@@ -671,9 +684,8 @@ def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     all-reduces and expert all-to-alls on top (once per pair and the layout's degrees they
     read: step.layer_collectives_batch). The compute's columns are kept for the floor."""
     _, shared_of = _sharing(cands)
-    sets, back = np.unique(shared_of[rows], return_inverse=True)
-    first = np.empty(sets.size, np.intp)
-    first[back] = rows  # any row of each set will do: they share the figures
+    firsts, back = distinct_ints(shared_of[rows])
+    first = rows[firsts]  # any row of each set will do: they share the figures
     bound = compute_bound_batch(table.batch(cands, first), model, training, constants)
     out = {k: v[back] for k, v in bound.items()}
     if rows.size == 0:

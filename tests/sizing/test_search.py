@@ -12,6 +12,7 @@ from sizing.presets import PRESETS
 from sizing.search import (
     NODE_COUNTS_PER_BLOCK,
     HardwareTable,
+    distinct_ints,
     LayoutSpace,
     enumerate_candidates,
     enumeration,
@@ -431,3 +432,13 @@ def test_a_pinned_hybrid_sharding_group_keeps_only_data_parallel_sizes_it_divide
     # 4 and 12 GPUs of data parallelism are not whole groups of 8.
     assert sorted(set(cands.layout["dp"].tolist())) == [8.0, 16.0]
     assert set(cands.layout["shard_group"].tolist()) == {8}
+
+
+def test_distinct_ints_number_ids_as_np_unique_does():
+    rng = np.random.default_rng(7)
+    for ids in (np.zeros(0, np.int64), np.array([5]), np.array([3, 3, 0, 7, 0, 3]),
+                rng.integers(0, 50, 1000), np.repeat(np.arange(300), 3)[rng.permutation(900)]):
+        _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+        got_first, got_inverse = distinct_ints(ids)
+        np.testing.assert_array_equal(got_first, first)
+        np.testing.assert_array_equal(got_inverse, inverse)
