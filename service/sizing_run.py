@@ -304,10 +304,12 @@ class _Context:
     policy: SizingPolicy
     constants: ModelConstants
     clusters: tuple[Cluster, ...]
-    # Per cell (hardware x node counts, as ranking.RunningBest numbers them), the failures
-    # without and with hot spares: every candidate of a cell has them, whatever its layout,
-    # so they are worked out once per search and picked per row.
+    # The failures without and with hot spares of each kind of pair (`failing_as`: its
+    # fabric's kind and losslessness, NICs and GPUs per node, all that failures read) at each
+    # node count: every candidate of a cell has its pair's, whatever its layout, so they are
+    # worked out once per search, for the few kinds rather than every pair, and picked per row.
     failures: tuple[goodput.RunFailures, goodput.RunFailures]
+    failing_as: np.ndarray  # per hardware, its kind
     rates: pricing.RateTable  # by billed cell: hardware x node counts billed (spares included)
     billed_counts: int  # billed cells per hardware
     # Whether each hardware's last billed cell is a one-node job with its spares, which bills
@@ -341,15 +343,20 @@ class _Context:
                                    c.fabric.oversubscription)
                      for (s, f), c in zip(pairs, clusters)]
         fabrics = [snap.fabrics[f] for _, f in pairs]
-        hardware = np.repeat(np.arange(len(clusters)), len(counts))
-        nodes = np.tile(np.asarray(counts), len(clusters))
-        gpus = nodes * np.array([c.gpus_per_node for c in clusters], np.int64)[hardware]
+        failing = goodput.PairFailures.of(clusters)
+        per_node = np.array([c.gpus_per_node for c in clusters], np.int64)
+        _, kinds, failing_as = np.unique(
+            np.stack([failing.fabric_kind, failing.lossless, failing.nics_per_node, per_node],
+                     axis=1), axis=0, return_index=True, return_inverse=True)
+        hardware = np.repeat(kinds, len(counts))  # a pair of each kind stands for the kind
+        nodes = np.tile(np.asarray(counts), kinds.size)
         size = goodput.checkpoint_bytes(request.model.params, snap.constants, request.precision)
-        failures = tuple(goodput.failures_of(snap.reliability, goodput.PairFailures.of(clusters),
-                                             hardware, nodes, gpus, size, hot_spare=spared)
+        failures = tuple(goodput.failures_of(snap.reliability, failing, hardware, nodes,
+                                             nodes * per_node[hardware], size, hot_spare=spared)
                          for spared in (False, True))
         return cls(
             request, snap.policy, snap.constants, tuple(clusters), failures,
+            failing_as.reshape(-1),
             pricing.rate_grid(snap.prices, templates, billed, term=request.term,
                               currency=request.currency, job_nodes=jobs),
             len(billed), one_node_spared, snap.prices.hours_per_month, usable,
@@ -399,7 +406,7 @@ class _Context:
         units, hardware = request.work.units, cands.hardware[rows]
         ideal = (units / rate / 3600.0 if units
                  else np.full(rate.shape, request.work.duration_days * 24.0))
-        cells = hardware * len(request.node_counts) + cands.node_index[rows]
+        cells = self.failing_as[hardware] * len(request.node_counts) + cands.node_index[rows]
         if figures:
             failures = self.failures[with_spares].at(cells).of_work(ideal)
             wall_hours, useful = failures.wall_hours, failures.goodput
