@@ -663,11 +663,12 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     columns of those rows. Every passing row is eligible here (no rule reads the time, and a
     row that passes the known rules of one option is sold with that one at least).
 
-    Each cell's rows of best bound (compute and its layers' exposed collectives) run first
-    (of score among the passing rows, of throughput among those that want the fastest); a
-    passing row whose bound is worse than the best true score among them cannot be the cell's
-    best, and with its bound's raw score no better than the best raw score seen it cannot
-    lower that either, so it is counted as eligible without running the time model on it. A
+    Each cell's rows of highest bound (compute and its layers' exposed collectives) run
+    first, its probes (of score among them, the passing rows, of throughput, those that want
+    the fastest); a passing row whose bound is worse than the best true score among them
+    cannot be the cell's best, and with its bound's raw score no better than the best raw
+    score seen it cannot lower that either, so it is counted as eligible without running the
+    time model on it. A
     row whose throughput bound is below the fastest probe's true throughput cannot be the
     cell's fastest. The rows that bound leaves (its compute once per set of fabrics, its
     collectives once per pair and the degrees they read: cheap) are held to the same test
@@ -682,18 +683,16 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
         raise ValueError("a row past its pair's stock reached the bound")
     upper = throughput_bound(table, cands, run, model, training, ctx.constants)
     rate_bound = series.rate_of(model, upper)
-    bound = ctx.bound(rate_bound, cands, run)
     inf = np.inf
     passing = known[0] | known[1]
-    by_score = np.flatnonzero(passing)[ranking.lowest_per_group(
-        cells[passing], bound["score"][passing], PROBES_PER_CELL)]
-    by_rate = np.flatnonzero(wants_fastest)[ranking.lowest_per_group(
-        cells[wants_fastest], -rate_bound[wants_fastest], PROBES_PER_CELL)]
-    # Both probes' rows, ascending (as np.union1d gives them, without its sort).
+    # A cell's rows share its hardware, node count and prices, so the lower its rows' bound
+    # of throughput, the higher their bound of score (but for ties): the rows of highest
+    # bound are the probes of both kinds, chosen in one pass, without scoring every row's
+    # bound first. Which rows are probes decides only what is timed, never the answer.
+    first = ranking.lowest_per_group(cells, -rate_bound, PROBES_PER_CELL)  # ascending
+    by_score, by_rate = first[passing[first]], first[wants_fastest[first]]
     probed = np.zeros(run.size, bool)
-    probed[by_score] = True
-    probed[by_rate] = True
-    first = np.flatnonzero(probed)
+    probed[first] = True
     r = model_on(table, cands, run[first], model, training, ctx.constants)
     true_rate = series.rate_of(model, r)
     beat = np.full(best.score.shape, inf)
@@ -719,7 +718,8 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
 
     # The probes' figures are kept: only the other rows left are timed now, those the
     # communication's floor cannot rule out either.
-    rest = np.flatnonzero(~dominated(np.arange(run.size), rate_bound, bound) & ~probed)
+    rest = np.flatnonzero(~probed)
+    rest = rest[~dominated(rest, rate_bound[rest], ctx.bound(rate_bound[rest], cands, run[rest]))]
     if rest.size:
         floor = series.rate_of(model, throughput_floor(
             table, cands, run[rest], model, training, ctx.constants,
