@@ -569,7 +569,8 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     row out."""
     screened = _screened(ctx, table, chunk, exhaustive, fastest)
     r = model_on(table, chunk.cands, screened.run, ctx.request.model,
-                 ctx.request.training(ctx.policy), ctx.constants, screened.found)
+                 ctx.request.training(ctx.policy), ctx.constants, screened.found,
+                 runnable=not exhaustive)
     _ranked(ctx, best, screened, screened.run, r, fastest)
 
 
@@ -693,7 +694,7 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     by_score, by_rate = first[passing[first]], first[wants_fastest[first]]
     probed = np.zeros(run.size, bool)
     probed[first] = True
-    r = model_on(table, cands, run[first], model, training, ctx.constants)
+    r = model_on(table, cands, run[first], model, training, ctx.constants, runnable=True)
     true_rate = series.rate_of(model, r)
     beat = np.full(best.score.shape, inf)
     raw_floor = best.best_raw_score
@@ -725,7 +726,7 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
             table, cands, run[rest], model, training, ctx.constants,
             bound={k: v[rest] for k, v in upper.items()}))
         rest = rest[~dominated(rest, floor, ctx.bound(floor, cands, run[rest]))]
-    r_rest = model_on(table, cands, run[rest], model, training, ctx.constants)
+    r_rest = model_on(table, cands, run[rest], model, training, ctx.constants, runnable=True)
     both = np.concatenate([first, rest])
     order = np.argsort(both, kind="stable")
     merged = {k: np.concatenate([r[k], r_rest[k]])[order] for k in RANKED_MODEL_COLUMNS}

@@ -669,12 +669,14 @@ def _sharing(cands: Candidates) -> tuple[np.ndarray, np.ndarray]:
 
 def model_on(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
              training: Training, constants,
-             found: Feasibility | None = None) -> dict[str, np.ndarray]:
-    """The whole model on some rows of a chunk (taken from `found` if it already ran)."""
+             found: Feasibility | None = None, runnable: bool = False) -> dict[str, np.ndarray]:
+    """The whole model on some rows of a chunk (taken from `found` if it already ran);
+    `runnable`: the rows are known valid and fitting (Enumeration.runnable_chunks built only
+    those), so their validity and memory are not worked out again (estimate_batch)."""
     if found is not None and found.full is not None:
         return {k: v[rows] for k, v in found.full.items()}
     return estimate_batch(table.batch(cands, rows), model, training, constants,
-                          table.links(constants, cands, rows))
+                          table.links(constants, cands, rows), runnable)
 
 
 def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,

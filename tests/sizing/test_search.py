@@ -171,6 +171,11 @@ def test_validity_memory_and_the_model_on_some_rows_agree_with_one_whole_pass(cl
     some = model_on(table, cands, rows, model, training, constants)
     for key, column in some.items():
         np.testing.assert_array_equal(column, whole[key][rows], err_msg=key)
+    # Rows known runnable: the same columns but memory's, without working those out again.
+    known = model_on(table, cands, rows, model, training, constants, runnable=True)
+    assert known.keys() == {k for k in whole if not k.startswith("memory_")} | {"memory_fits"}
+    for key, column in known.items():
+        np.testing.assert_array_equal(column, whole[key][rows], err_msg=key)
 
 
 def test_the_compute_bound_is_never_below_the_model_s_throughput(cluster_on, constants):
