@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from datetime import date
 from itertools import chain
@@ -281,7 +281,10 @@ class _Fastest:
         """The kept rows' columns, joined once when read (after the chunks), not per chunk."""
         return {k: np.concatenate(v) for k, v in self._rows.items()}
 
-    def add(self, cell: np.ndarray, rate: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+    def add(self, cell: np.ndarray, rate: np.ndarray,
+            columns: Callable[[np.ndarray], dict[str, np.ndarray]]) -> None:
+        """Some runnable rows: their cells, throughputs and what is kept of some of them
+        (`columns` of their positions)."""
         if cell.size == 0:
             return
         top = ranking.lowest_per_group(cell, -rate, 1)
@@ -291,8 +294,8 @@ class _Fastest:
         self.rate[at] = rate[top]
         self.slot[at] = np.arange(self._used, self._used + top.size)
         self._used += top.size
-        for k, v in columns.items():
-            self._rows.setdefault(k, []).append(np.asarray(v)[top])
+        for k, v in columns(top).items():
+            self._rows.setdefault(k, []).append(np.asarray(v))
 
 
 @dataclass(frozen=True)
@@ -464,9 +467,12 @@ class _Context:
 
 def _chosen(ctx: _Context, screened: _Screened, run: np.ndarray, r: dict,
             options: list[dict[str, np.ndarray]] | None = None,
-            ) -> tuple[dict[str, np.ndarray], ranking.Eligibility]:
+            ) -> tuple[Callable[..., dict[str, np.ndarray]], ranking.Eligibility]:
     """Both options of the rows `run` (the model's figures `r`), the one the ranking takes per
-    row, and the chunk's eligibility under it. Rows not run take the option without spares
+    row, and the chunk's eligibility under it. The figures of the option taken are given by
+    a function of some of the rows run (positions among them; default all) and the names of
+    the figures (default all), so that those kept of a few rows only are picked for those
+    alone. Rows not run take the option without spares
     (they fail a rule known before the time model either way, or were left out by their
     bound, and are then eligible): the chunk's eligibility is that option's, the rules known
     before the time model applied once to the whole chunk (`_screened`), with the rows run
@@ -492,7 +498,11 @@ def _chosen(ctx: _Context, screened: _Screened, run: np.ndarray, r: dict,
     take = ranking.worth_adding(ctx.policy.preference_tolerance, options[0]["raw_score"],
                                 options[1]["raw_score"], without.eligible[run],
                                 spared.eligible)
-    figures = {k: np.where(take, options[1][k], options[0][k]) for k in options[0]}
+    def figures(at: np.ndarray | slice = slice(None),
+                names: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+        taken = take[at]
+        return {k: np.where(taken, options[1][k][at], options[0][k][at])
+                for k in (options[0] if names is None else names)}
     if not take.any():
         return figures, without
     # A candidate is ruled out by one rule at most in each option, so the chunk's masks are
@@ -585,10 +595,15 @@ def _ranked(ctx: _Context, best: ranking.RunningBest, screened: _Screened, run: 
     figures, eligibility = _chosen(ctx, screened, run, r, options)
     n = len(cands)
     score, raw = np.full(n, np.inf), np.full(n, np.inf)
-    score[run], raw[run] = figures["score"], figures["raw_score"]
-    columns = {**figures, "global_batch": cands.global_batch[run],
-               **{f"layout_{k}": v for k, v in cands.layout_of(run).items()},
-               **{f"r_{k}": r[k] for k in SHOWN_MODEL_COLUMNS}}
+    scores = figures(names=("score", "raw_score"))
+    score[run], raw[run] = scores["score"], scores["raw_score"]
+
+    def columns(at: np.ndarray) -> dict[str, np.ndarray]:
+        """What is kept of the rows run at `at` (positions among them): the winners'."""
+        rows = run[at]
+        return {**figures(at), "global_batch": cands.global_batch[rows],
+                **{f"layout_{k}": v for k, v in cands.layout_of(rows).items()},
+                **{f"r_{k}": r[k][at] for k in SHOWN_MODEL_COLUMNS}}
     # The chunk's candidates never built first: the counts by rule then come in the order
     # one chunk's rules give them (validity, memory, stock, then budget and the time's).
     best.count(screened.chunk.cells, screened.chunk.ruled_out)
@@ -601,8 +616,9 @@ def _ranked(ctx: _Context, best: ranking.RunningBest, screened: _Screened, run: 
                               & r["memory_fits"].astype(bool))
         rows = run[mine]
         fastest.add(cell[rows], series.rate_of(model, r)[mine],
-                    {"global_batch": cands.global_batch[rows],
-                     **{f"layout_{k}": v for k, v in cands.layout_of(rows).items()}})
+                    lambda at: {"global_batch": cands.global_batch[rows[at]],
+                                **{f"layout_{k}": v
+                                   for k, v in cands.layout_of(rows[at]).items()}})
 
 
 class _Pool:

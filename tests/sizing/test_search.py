@@ -12,8 +12,8 @@ from sizing.presets import PRESETS
 from sizing.search import (
     NODE_COUNTS_PER_BLOCK,
     HardwareTable,
-    distinct_ints,
     LayoutSpace,
+    distinct_ints,
     enumerate_candidates,
     enumeration,
     evaluate,
