@@ -141,10 +141,11 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     step = policy.max_candidates_per_pass
     for start in range(0, len(extra) if extra is not None else 0, step):
         # One row per cell and ratio, each a cell of its own: the whole model on each, nothing
-        # pruned, a chunk at a time.
+        # pruned by a bound, a chunk at a time. Each is its pair's runnable layout on the same
+        # server, so it runs here too (validity and memory read no fabric): it is built.
         rows = extra.rows(slice(start, start + step))
         _rank_chunk(ctx, best, table, RunnableChunk(rows, np.zeros(0, np.intp), {}, len(rows)),
-                    True, None)
+                    exhaustive, None)
     excluded.update(best.excluded)
     kept, col = best.kept()
     if kept.size == 0:
