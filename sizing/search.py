@@ -9,7 +9,7 @@ from itertools import product
 
 import numpy as np
 
-from sizing.constants import GpuCodes
+from sizing.constants import GpuCodes, built_once
 from sizing.hardware import Cluster
 from sizing.step import (
     FLOOR_COMPUTE,
@@ -578,10 +578,10 @@ class HardwareTable:
     # read only the GPU, GPUs per node, PCIe generation (the host link) and host memory (what
     # offload fills), never the fabric or the NICs.
     groups: tuple[int, ...]
-    # Per constants object (by id, with the object kept so the id is not reused): the links of
-    # every pair, built once per search, not once per pass of the floor or the model.
-    _links: dict[int, tuple[object, Links]] = field(default_factory=dict, repr=False,
-                                                    compare=False)
+    # Per constants object (sizing.constants.built_once: by id, with the object kept so the id
+    # is not reused, for the few used last): the links of every pair, built once, not once per
+    # pass of the floor or the model.
+    _links: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, clusters: Sequence[Cluster]) -> HardwareTable:
@@ -602,11 +602,11 @@ class HardwareTable:
         """The links of some rows of `cands`: those of their pairs, which read only the pair's
         columns (Links.of, as `estimate()` builds them once per cluster), never the node count
         or the layout."""
-        kept = self._links.get(id(constants))
-        if kept is None or kept[0] is not constants:
-            columns = {**self.columns, "gpu_id": GpuCodes(self.gpu_codes, self.gpu_ids)}
-            kept = self._links[id(constants)] = (constants, Links.of(columns, constants))
-        return kept[1].rows(cands.hardware[rows])
+        def build() -> Links:
+            return Links.of({**self.columns, "gpu_id": GpuCodes(self.gpu_codes, self.gpu_ids)},
+                            constants)
+        # Bounded (built_once), as the prior's draws of the constants are priced here too.
+        return built_once(self._links, constants, "links", build).rows(cands.hardware[rows])
 
     def batch(self, cands: Candidates, rows: np.ndarray | None = None) -> dict:
         """The model's input columns for `cands` (or some rows of them)."""

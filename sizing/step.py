@@ -1643,17 +1643,20 @@ def step_time_by_constants(cluster: Cluster, model, training: Training, layout: 
 
 
 def step_times_by_constants(batch: dict, model, training: Training,
+                            links_with: Callable[[ModelConstants], Links] | None = None,
                             ) -> Callable[[ModelConstants], np.ndarray]:
     """The step times of a batch's candidates as a function of the model's constants, for the
     prior's passes over a sizing's extrapolated configurations (one per draw): estimate_batch's
     step_time_s, the columns prepared once for every draw and the validity, which no constant
-    changes, not read."""
+    changes, not read. `links_with`: the batch's links with some constants, when kept (a
+    search's HardwareTable keeps every pair's per constants object); else built per draw."""
     prepared = _prepared(batch, training, model)
 
     def step_time_s(drawn: ModelConstants) -> np.ndarray:
         # _timed adds no column to the prepared dict and writes into none of its arrays: every
         # draw reads the same (step_time_by_constants).
-        return _timed(prepared, model, training, drawn, None, memory=False)["step_time_s"]
+        links = None if links_with is None else links_with(drawn)
+        return _timed(prepared, model, training, drawn, links, memory=False)["step_time_s"]
     return step_time_s
 
 
