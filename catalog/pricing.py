@@ -342,11 +342,17 @@ def price(book: PriceBook, config: Configuration, *, term: str, currency: str,
 def billing_for(book: PriceBook, config: Configuration, *, term: str, currency: str,
                 training_hours: float, support: str = "none") -> Billing:
     """The billing the rule gives a training of `training_hours` on `config`."""
-    rates = price(book, config, term=term, currency=currency, support=support,
-                  billing=Billing.for_term(term))
-    months, hours = billing_plans(term, training_hours, book.hours_per_month,
+    return billing_at(price(book, config, term=term, currency=currency, support=support,
+                            billing=Billing.for_term(term)), training_hours)
+
+
+def billing_at(rates: Price, training_hours: float) -> Billing:
+    """The billing the rule gives a training of `training_hours` at a price's rates (its
+    monthly and hourly net, whatever its billing): billing_for's, for a caller that bills
+    several trainings of one configuration."""
+    months, hours = billing_plans(rates.term, training_hours, rates.hours_per_month,
                                   float(rates.monthly_net), float(rates.hourly_net))
-    return Billing(term, int(months), int(hours))
+    return Billing(rates.term, int(months), int(hours))
 
 
 # ------------------------------------------------------------------------------ tax
