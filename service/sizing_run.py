@@ -456,11 +456,12 @@ class _Context:
         a, b = (self.scored(rate, cands, rows, s, figures=False) for s in (False, True))
         return {k: np.minimum(a[k], b[k]) for k in ("score", "raw_score")}
 
-    def taken(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray,
+    def taken(self, options: list[dict[str, np.ndarray]],
               ok: tuple[np.ndarray, np.ndarray]) -> dict[str, np.ndarray]:
-        """Score and objective of rows of this throughput with the option the ranking takes,
-        when no rule reads the time (`ok`: the rows' known rules as asked, with spares)."""
-        a, b = (self.scored(rate, cands, rows, s, figures=False) for s in (False, True))
+        """Score and objective of some rows with the option the ranking takes, when no rule
+        reads the time (`options`: their figures as asked and with spares, `ok`: their known
+        rules as asked, with spares)."""
+        a, b = options
         take = ranking.worth_adding(self.policy.preference_tolerance, a["raw_score"],
                                     b["raw_score"], ok[0], ok[1])
         return {k: np.where(take, b[k], a[k]) for k in ("score", "raw_score")}
@@ -651,9 +652,11 @@ class _Pool:
             return
         ctx, table = self.ctx, self.table
         both = joined([(s.cands, s.run) for s in pending])
+        # Both options of every row timed, scored for the pool's chunks at once rather than
+        # per chunk (the figures are element-wise, so each row's are its chunk's).
         if len(both):
             cell = both.hardware * len(ctx.request.node_counts) + both.node_index
-            kept, r = _undominated(
+            kept, r, options = _undominated(
                 ctx, self.best, table, both, cell, np.arange(len(both)),
                 tuple(np.concatenate([s.known[i] for s in pending]) for i in (0, 1)),
                 np.concatenate([s.wants_fastest for s in pending]))
@@ -661,10 +664,8 @@ class _Pool:
             kept = np.zeros(0, np.intp)
             r = model_on(table, both, kept, ctx.request.model, ctx.request.training(ctx.policy),
                          ctx.constants)
-        # Both options of every row timed, scored in one pass for the pool's chunks rather than
-        # one per chunk (the figures are element-wise, so each row's are its chunk's).
-        rate = series.rate_of(ctx.request.model, r)
-        options = [ctx.scored(rate, both, kept, s) for s in (False, True)]
+            rate = series.rate_of(ctx.request.model, r)
+            options = [ctx.scored(rate, both, kept, s) for s in (False, True)]
         starts = np.cumsum([0, *(s.run.size for s in pending)])
         cut = np.searchsorted(kept, starts)
         for k, s in enumerate(pending):
@@ -676,9 +677,11 @@ class _Pool:
 
 def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
                  cands: Candidates, cell: np.ndarray, run: np.ndarray,
-                 known: tuple[np.ndarray, np.ndarray], wants_fastest: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """The rows of `run` that could be their cell's best or its fastest, and the model's
-    columns of those rows. Every passing row is eligible here (no rule reads the time, and a
+                 known: tuple[np.ndarray, np.ndarray], wants_fastest: np.ndarray,
+                 ) -> tuple[np.ndarray, dict[str, np.ndarray], list[dict[str, np.ndarray]]]:
+    """The rows of `run` that could be their cell's best or its fastest, the model's columns
+    of those rows and their figures as asked and with spares (_Context.scored: the probes'
+    scored once, for their test and their ranking). Every passing row is eligible here (no rule reads the time, and a
     row that passes the known rules of one option is sold with that one at least).
 
     Each cell's rows of highest bound (compute and its layers' exposed collectives) run
@@ -713,11 +716,12 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     probed[first] = True
     r = model_on(table, cands, run[first], model, training, ctx.constants, runnable=True)
     true_rate = series.rate_of(model, r)
+    probe_options = [ctx.scored(true_rate, cands, run[first], s) for s in (False, True)]
     beat = np.full(best.score.shape, inf)
     raw_floor = best.best_raw_score
     if by_score.size:
         at = np.searchsorted(first, by_score)
-        true = ctx.taken(true_rate[at], cands, run[by_score],
+        true = ctx.taken([{k: o[k][at] for k in ("score", "raw_score")} for o in probe_options],
                          (known[0][by_score], known[1][by_score]))
         np.minimum.at(beat, cells[by_score], true["score"])
         raw_floor = min(raw_floor, float(np.nanmin(true["raw_score"], initial=inf)))
@@ -744,8 +748,12 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
             bound={k: v[rest] for k, v in upper.items()}))
         rest = rest[~dominated(rest, floor, ctx.bound(floor, cands, run[rest]))]
     r_rest = model_on(table, cands, run[rest], model, training, ctx.constants, runnable=True)
+    rest_rate = series.rate_of(model, r_rest)
+    rest_options = [ctx.scored(rest_rate, cands, run[rest], s) for s in (False, True)]
     both = np.concatenate([first, rest])
     order = np.argsort(both, kind="stable")
     merged = {k: np.concatenate([r[k], r_rest[k]])[order] for k in RANKED_MODEL_COLUMNS}
+    options = [{k: np.concatenate([p[k], q[k]])[order] for k in p}
+               for p, q in zip(probe_options, rest_options)]
     kept = both[order]
-    return run[kept], merged
+    return run[kept], merged, options
