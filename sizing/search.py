@@ -404,7 +404,7 @@ class Enumeration:
         built, so chunks of `chunk` candidates would pay each pass's fixed costs on a tenth of
         that (the full catalog's 70B at 1-128 nodes: 27 chunks of about 3,300 candidates
         built, against 3 passes and 5 chunks in this way; a worker's peak RSS growth at 1-512
-        nodes 50 MiB rather than 30, the chunks being full)."""
+        nodes 35 MiB rather than 28, the chunks being full)."""
         groups = np.asarray(self.groups or range(len(self.gpus_per_node)))
         counts, node_counts = len(self.node_counts), np.asarray(self.node_counts)
 
