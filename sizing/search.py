@@ -302,11 +302,15 @@ class Enumeration:
 
     def _layouts(self, gpus: np.ndarray) -> dict[int, CellLayouts]:
         """The layouts of each of these GPU counts, from one pass over the grid for all."""
+        built, kept, dp, gb = self._tables(gpus)
+        of, rows = np.nonzero(kept)  # by GPU count, then grid row: each count's rows ascending
+        dp, gb = dp[of, rows], gb[of, rows]
+        n_built, n_kept = built.sum(axis=1), kept.sum(axis=1)
+        ends = np.cumsum(n_kept)
         out = {}
-        for g, built, kept, dp, gb in zip(gpus.tolist(), *self._tables(gpus)):
-            rows = np.flatnonzero(kept)
-            out[g] = CellLayouts(rows, dp[rows], gb[rows], int(built.size - built.sum()),
-                                 int(built.sum() - rows.size))
+        for g, a, b, nb in zip(gpus.tolist(), (ends - n_kept).tolist(), ends.tolist(),
+                               n_built.tolist()):
+            out[g] = CellLayouts(rows[a:b], dp[a:b], gb[a:b], built.shape[1] - nb, nb - (b - a))
         return out
 
     @cached_property
