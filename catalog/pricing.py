@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from sizing.constants import built_once
+
 # The terms a customer can sign and the months each commits to.
 TERM_MONTHS = {"monthly": 1, "1y": 12, "3y": 36}
 TERMS = tuple(TERM_MONTHS)
@@ -340,11 +342,17 @@ def price(book: PriceBook, config: Configuration, *, term: str, currency: str,
 def billing_for(book: PriceBook, config: Configuration, *, term: str, currency: str,
                 training_hours: float, support: str = "none") -> Billing:
     """The billing the rule gives a training of `training_hours` on `config`."""
-    rates = price(book, config, term=term, currency=currency, support=support,
-                  billing=Billing.for_term(term))
-    months, hours = billing_plans(term, training_hours, book.hours_per_month,
+    return billing_at(price(book, config, term=term, currency=currency, support=support,
+                            billing=Billing.for_term(term)), training_hours)
+
+
+def billing_at(rates: Price, training_hours: float) -> Billing:
+    """The billing the rule gives a training of `training_hours` at a price's rates (its
+    monthly and hourly net, whatever its billing): billing_for's, for a caller that bills
+    several trainings of one configuration."""
+    months, hours = billing_plans(rates.term, training_hours, rates.hours_per_month,
                                   float(rates.monthly_net), float(rates.hourly_net))
-    return Billing(term, int(months), int(hours))
+    return Billing(rates.term, int(months), int(hours))
 
 
 # ------------------------------------------------------------------------------ tax
@@ -441,15 +449,19 @@ def line_quantities(book: PriceBook, configs: Sequence[Configuration], nodes: np
             "cables_optics": host_ports, "setup": servers, "support": servers}
 
 
+# The unit prices of each pair, region and currency, per price book (sizing.constants.built_once).
+_UNIT_PRICES: dict = {}
+
+
 def _unit_prices(book: PriceBook, config: Configuration, currency: str,
-                 support: str) -> list[tuple[str, float, float, bool, bool]]:
+                 support: str) -> tuple[tuple[str, float, float, bool, bool], ...]:
     """(code, unit price, hourly unit price, recurring, discountable) of each line of the
     pair, in `currency`: rounded in Decimal as `price()` rounds them."""
     fx = book.fx(currency)
-    return [(item.code, float(book.round(item.unit_price * fx, currency)),
+    return tuple((item.code, float(book.round(item.unit_price * fx, currency)),
              float(book.round(item.hourly_price * fx, currency, HOURLY_PLACES))
              if item.recurring else 0.0, item.recurring, item.discountable)
-            for item in _all_lines(book, config, support)]
+            for item in _all_lines(book, config, support))
 
 
 def rate_grid(book: PriceBook, templates: Sequence[Configuration], node_counts: Sequence[int],
@@ -471,12 +483,12 @@ def rate_grid(book: PriceBook, templates: Sequence[Configuration], node_counts: 
     rate = float(book.term_discounts[term])
     quantity = line_quantities(book, templates, nodes, jobs)
     # Unit prices depend on the server, fabric and region, not on the oversubscription or the
-    # NICs used: the fabric's priced spines share them.
-    units: dict[tuple[str, str, str], list] = {}
-    for t in templates:
-        if (t.server, t.fabric, t.region) not in units:
-            units[(t.server, t.fabric, t.region)] = _unit_prices(book, t, currency, "none")
-    lines = [units[(t.server, t.fabric, t.region)] for t in templates]
+    # NICs used: the fabric's priced spines share them. A catalog version's never change, so
+    # they are rounded in Decimal once per book, not once per search (a worker sizes request
+    # after request on one version, the full catalog's 103 pairs each time).
+    lines = [built_once(_UNIT_PRICES, book, (t.server, t.fabric, t.region, currency),
+                        lambda t=t: _unit_prices(book, t, currency, "none"))
+             for t in templates]
     if len({tuple((code, rec, disc) for code, _, _, rec, disc in ls) for ls in lines}) != 1:
         raise ValueError("the templates bill different lines")
     monthly = hourly = once = np.zeros(quantity["servers"].shape)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from datetime import date
 from itertools import chain
@@ -141,10 +141,11 @@ def search(snap: Snapshot, request: SizingRequest, progress: Progress,
     step = policy.max_candidates_per_pass
     for start in range(0, len(extra) if extra is not None else 0, step):
         # One row per cell and ratio, each a cell of its own: the whole model on each, nothing
-        # pruned, a chunk at a time.
+        # pruned by a bound, a chunk at a time. Each is its pair's runnable layout on the same
+        # server, so it runs here too (validity and memory read no fabric): it is built.
         rows = extra.rows(slice(start, start + step))
         _rank_chunk(ctx, best, table, RunnableChunk(rows, np.zeros(0, np.intp), {}, len(rows)),
-                    True, None)
+                    exhaustive, None)
     excluded.update(best.excluded)
     kept, col = best.kept()
     if kept.size == 0:
@@ -281,7 +282,10 @@ class _Fastest:
         """The kept rows' columns, joined once when read (after the chunks), not per chunk."""
         return {k: np.concatenate(v) for k, v in self._rows.items()}
 
-    def add(self, cell: np.ndarray, rate: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+    def add(self, cell: np.ndarray, rate: np.ndarray,
+            columns: Callable[[np.ndarray], dict[str, np.ndarray]]) -> None:
+        """Some runnable rows: their cells, throughputs and what is kept of some of them
+        (`columns` of their positions)."""
         if cell.size == 0:
             return
         top = ranking.lowest_per_group(cell, -rate, 1)
@@ -291,8 +295,8 @@ class _Fastest:
         self.rate[at] = rate[top]
         self.slot[at] = np.arange(self._used, self._used + top.size)
         self._used += top.size
-        for k, v in columns.items():
-            self._rows.setdefault(k, []).append(np.asarray(v)[top])
+        for k, v in columns(top).items():
+            self._rows.setdefault(k, []).append(np.asarray(v))
 
 
 @dataclass(frozen=True)
@@ -303,9 +307,13 @@ class _Context:
     request: SizingRequest
     policy: SizingPolicy
     constants: ModelConstants
-    rel: goodput.Reliability
     clusters: tuple[Cluster, ...]
-    pair_failures: goodput.PairFailures  # of `clusters`, once per search
+    # The failures without and with hot spares of each kind of pair (`failing_as`: its
+    # fabric's kind and losslessness, NICs and GPUs per node, all that failures read) at each
+    # node count: every candidate of a cell has its pair's, whatever its layout, so they are
+    # worked out once per search, for the few kinds rather than every pair, and picked per row.
+    failures: tuple[goodput.RunFailures, goodput.RunFailures]
+    failing_as: np.ndarray  # per hardware, its kind
     rates: pricing.RateTable  # by billed cell: hardware x node counts billed (spares included)
     billed_counts: int  # billed cells per hardware
     # Whether each hardware's last billed cell is a one-node job with its spares, which bills
@@ -315,7 +323,6 @@ class _Context:
     usable: np.ndarray  # nodes in stock per hardware pair
     lossy: np.ndarray
     spares_at: np.ndarray  # the hot-spare option's spare nodes per node index
-    checkpoint_bytes: float
     # Per hardware: the node count past which its fastest runnable layout per cell is kept.
     fastest_above: np.ndarray
 
@@ -340,16 +347,25 @@ class _Context:
                                    c.fabric.oversubscription)
                      for (s, f), c in zip(pairs, clusters)]
         fabrics = [snap.fabrics[f] for _, f in pairs]
+        failing = goodput.PairFailures.of(clusters)
+        per_node = np.array([c.gpus_per_node for c in clusters], np.int64)
+        _, kinds, failing_as = np.unique(
+            np.stack([failing.fabric_kind, failing.lossless, failing.nics_per_node, per_node],
+                     axis=1), axis=0, return_index=True, return_inverse=True)
+        hardware = np.repeat(kinds, len(counts))  # a pair of each kind stands for the kind
+        nodes = np.tile(np.asarray(counts), kinds.size)
+        size = goodput.checkpoint_bytes(request.model.params, snap.constants, request.precision)
+        failures = tuple(goodput.failures_of(snap.reliability, failing, hardware, nodes,
+                                             nodes * per_node[hardware], size, hot_spare=spared)
+                         for spared in (False, True))
         return cls(
-            request, snap.policy, snap.constants, snap.reliability, tuple(clusters),
-            goodput.PairFailures.of(clusters),
+            request, snap.policy, snap.constants, tuple(clusters), failures,
+            failing_as.reshape(-1),
             pricing.rate_grid(snap.prices, templates, billed, term=request.term,
                               currency=request.currency, job_nodes=jobs),
             len(billed), one_node_spared, snap.prices.hours_per_month, usable,
             np.array([f.kind == "roce" and not f.lossless for f in fabrics]),
-            spares_at,
-            goodput.checkpoint_bytes(request.model.params, snap.constants, request.precision),
-            fastest_above)
+            spares_at, fastest_above)
 
     @property
     def rules_need_the_time(self) -> bool:
@@ -384,21 +400,24 @@ class _Context:
             rules.append(("budget", monthly <= float(self.request.budget_per_month)))
         return rules
 
-    def scored(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray, gpus: np.ndarray,
-               with_spares: bool) -> dict[str, np.ndarray]:
+    def scored(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray,
+               with_spares: bool, figures: bool = True) -> dict[str, np.ndarray]:
         """Failures, billed time, money and score of some rows of a chunk at this throughput,
         as asked or with hot spares. Every figure rises with the time to train (the wall clock
         with failures is linear in it), so a throughput's upper bound gives each figure's lower
-        bound."""
+        bound. `figures`: False for the score and objective alone (a bound's, a probe's)."""
         request = self.request
         units, hardware = request.work.units, cands.hardware[rows]
         ideal = (units / rate / 3600.0 if units
                  else np.full(rate.shape, request.work.duration_days * 24.0))
-        failures = goodput.of_candidates(self.rel, self.pair_failures, hardware, cands.nodes[rows],
-                                         gpus, self.checkpoint_bytes, ideal,
-                                         hot_spare=with_spares)
+        cells = self.failing_as[hardware] * len(request.node_counts) + cands.node_index[rows]
+        if figures:
+            failures = self.failures[with_spares].at(cells).of_work(ideal)
+            wall_hours, useful = failures.wall_hours, failures.goodput
+        else:
+            wall_hours, useful, _ = self.failures[with_spares].wall_clock_of(ideal, cells)
         # Billed: the work with checkpoints, interruptions and restarts, or the duration given.
-        hours = failures.wall_hours if units else ideal
+        hours = wall_hours if units else ideal
         spares = self.spares(cands, with_spares)[rows]
         cell = self.billed_cell(cands, spares, rows)
         cost, months, on_demand = pricing.training_cost(self.rates, cell, hours, request.term,
@@ -408,12 +427,14 @@ class _Context:
         else:
             # A fixed duration: rank by time and cost per unit of work done in it, the time
             # lost to failures excluded.
-            useful_rate = rate * failures.goodput
+            useful_rate = rate * useful
             time_per_unit, cost_per_unit = 1.0 / useful_rate, cost / useful_rate
         raw = ranking.objective_score(request.objective, time_per_unit, cost_per_unit)
         # The preference is about the fabric's traffic: a one-node job sends none over it.
         score = raw + ranking.preference_handicap(self.policy.preference_tolerance,
                                                   self.lossy[hardware] & (cands.nodes[rows] > 1))
+        if not figures:
+            return {"raw_score": raw, "score": score}
         return {"rate": rate, "hours": hours, "cost": cost, "months": months,
                 "on_demand": on_demand, "monthly": self.rates.monthly_net[cell],
                 "raw_score": raw, "score": score, "spares": spares,
@@ -428,18 +449,19 @@ class _Context:
             rules.append(("deadline", figures["hours"] <= request.work.duration_days * 24.0))
         return rules
 
-    def bound(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray,
-              gpus: np.ndarray) -> dict[str, np.ndarray]:
+    def bound(self, rate: np.ndarray, cands: Candidates,
+              rows: np.ndarray) -> dict[str, np.ndarray]:
         """Lower bounds of the score and objective of rows whose throughput is at most `rate`,
         whichever option (with or without spares) the ranking takes for them."""
-        a, b = (self.scored(rate, cands, rows, gpus, s) for s in (False, True))
+        a, b = (self.scored(rate, cands, rows, s, figures=False) for s in (False, True))
         return {k: np.minimum(a[k], b[k]) for k in ("score", "raw_score")}
 
-    def taken(self, rate: np.ndarray, cands: Candidates, rows: np.ndarray, gpus: np.ndarray,
+    def taken(self, options: list[dict[str, np.ndarray]],
               ok: tuple[np.ndarray, np.ndarray]) -> dict[str, np.ndarray]:
-        """Score and objective of rows of this throughput with the option the ranking takes,
-        when no rule reads the time (`ok`: the rows' known rules as asked, with spares)."""
-        a, b = (self.scored(rate, cands, rows, gpus, s) for s in (False, True))
+        """Score and objective of some rows with the option the ranking takes, when no rule
+        reads the time (`options`: their figures as asked and with spares, `ok`: their known
+        rules as asked, with spares)."""
+        a, b = options
         take = ranking.worth_adding(self.policy.preference_tolerance, a["raw_score"],
                                     b["raw_score"], ok[0], ok[1])
         return {k: np.where(take, b[k], a[k]) for k in ("score", "raw_score")}
@@ -447,9 +469,12 @@ class _Context:
 
 def _chosen(ctx: _Context, screened: _Screened, run: np.ndarray, r: dict,
             options: list[dict[str, np.ndarray]] | None = None,
-            ) -> tuple[dict[str, np.ndarray], ranking.Eligibility]:
+            ) -> tuple[Callable[..., dict[str, np.ndarray]], ranking.Eligibility]:
     """Both options of the rows `run` (the model's figures `r`), the one the ranking takes per
-    row, and the chunk's eligibility under it. Rows not run take the option without spares
+    row, and the chunk's eligibility under it. The figures of the option taken are given by
+    a function of some of the rows run (positions among them; default all) and the names of
+    the figures (default all), so that those kept of a few rows only are picked for those
+    alone. Rows not run take the option without spares
     (they fail a rule known before the time model either way, or were left out by their
     bound, and are then eligible): the chunk's eligibility is that option's, the rules known
     before the time model applied once to the whole chunk (`_screened`), with the rows run
@@ -459,7 +484,7 @@ def _chosen(ctx: _Context, screened: _Screened, run: np.ndarray, r: dict,
     n = len(cands)
     if options is None:
         rate = series.rate_of(ctx.request.model, r)
-        options = [ctx.scored(rate, cands, run, r["gpus"], s) for s in (False, True)]
+        options = [ctx.scored(rate, cands, run, s) for s in (False, True)]
 
     def expanded(rules):  # rules of the rows run, as rules of the chunk (the others pass)
         out = []
@@ -475,7 +500,11 @@ def _chosen(ctx: _Context, screened: _Screened, run: np.ndarray, r: dict,
     take = ranking.worth_adding(ctx.policy.preference_tolerance, options[0]["raw_score"],
                                 options[1]["raw_score"], without.eligible[run],
                                 spared.eligible)
-    figures = {k: np.where(take, options[1][k], options[0][k]) for k in options[0]}
+    def figures(at: np.ndarray | slice = slice(None),
+                names: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+        taken = take[at]
+        return {k: np.where(taken, options[1][k][at], options[0][k][at])
+                for k in (options[0] if names is None else names)}
     if not take.any():
         return figures, without
     # A candidate is ruled out by one rule at most in each option, so the chunk's masks are
@@ -552,7 +581,8 @@ def _rank_chunk(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
     row out."""
     screened = _screened(ctx, table, chunk, exhaustive, fastest)
     r = model_on(table, chunk.cands, screened.run, ctx.request.model,
-                 ctx.request.training(ctx.policy), ctx.constants, screened.found)
+                 ctx.request.training(ctx.policy), ctx.constants, screened.found,
+                 runnable=not exhaustive)
     _ranked(ctx, best, screened, screened.run, r, fastest)
 
 
@@ -567,10 +597,15 @@ def _ranked(ctx: _Context, best: ranking.RunningBest, screened: _Screened, run: 
     figures, eligibility = _chosen(ctx, screened, run, r, options)
     n = len(cands)
     score, raw = np.full(n, np.inf), np.full(n, np.inf)
-    score[run], raw[run] = figures["score"], figures["raw_score"]
-    columns = {**figures, "global_batch": cands.global_batch[run],
-               **{f"layout_{k}": v for k, v in cands.layout_of(run).items()},
-               **{f"r_{k}": r[k] for k in SHOWN_MODEL_COLUMNS}}
+    scores = figures(names=("score", "raw_score"))
+    score[run], raw[run] = scores["score"], scores["raw_score"]
+
+    def columns(at: np.ndarray) -> dict[str, np.ndarray]:
+        """What is kept of the rows run at `at` (positions among them): the winners'."""
+        rows = run[at]
+        return {**figures(at), "global_batch": cands.global_batch[rows],
+                **{f"layout_{k}": v for k, v in cands.layout_of(rows).items()},
+                **{f"r_{k}": r[k][at] for k in SHOWN_MODEL_COLUMNS}}
     # The chunk's candidates never built first: the counts by rule then come in the order
     # one chunk's rules give them (validity, memory, stock, then budget and the time's).
     best.count(screened.chunk.cells, screened.chunk.ruled_out)
@@ -583,8 +618,9 @@ def _ranked(ctx: _Context, best: ranking.RunningBest, screened: _Screened, run: 
                               & r["memory_fits"].astype(bool))
         rows = run[mine]
         fastest.add(cell[rows], series.rate_of(model, r)[mine],
-                    {"global_batch": cands.global_batch[rows],
-                     **{f"layout_{k}": v for k, v in cands.layout_of(rows).items()}})
+                    lambda at: {"global_batch": cands.global_batch[rows[at]],
+                                **{f"layout_{k}": v
+                                   for k, v in cands.layout_of(rows[at]).items()}})
 
 
 class _Pool:
@@ -616,9 +652,11 @@ class _Pool:
             return
         ctx, table = self.ctx, self.table
         both = joined([(s.cands, s.run) for s in pending])
+        # Both options of every row timed, scored for the pool's chunks at once rather than
+        # per chunk (the figures are element-wise, so each row's are its chunk's).
         if len(both):
             cell = both.hardware * len(ctx.request.node_counts) + both.node_index
-            kept, r = _undominated(
+            kept, r, options = _undominated(
                 ctx, self.best, table, both, cell, np.arange(len(both)),
                 tuple(np.concatenate([s.known[i] for s in pending]) for i in (0, 1)),
                 np.concatenate([s.wants_fastest for s in pending]))
@@ -626,10 +664,8 @@ class _Pool:
             kept = np.zeros(0, np.intp)
             r = model_on(table, both, kept, ctx.request.model, ctx.request.training(ctx.policy),
                          ctx.constants)
-        # Both options of every row timed, scored in one pass for the pool's chunks rather than
-        # one per chunk (the figures are element-wise, so each row's are its chunk's).
-        rate = series.rate_of(ctx.request.model, r)
-        options = [ctx.scored(rate, both, kept, r["gpus"], s) for s in (False, True)]
+            rate = series.rate_of(ctx.request.model, r)
+            options = [ctx.scored(rate, both, kept, s) for s in (False, True)]
         starts = np.cumsum([0, *(s.run.size for s in pending)])
         cut = np.searchsorted(kept, starts)
         for k, s in enumerate(pending):
@@ -641,16 +677,19 @@ class _Pool:
 
 def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
                  cands: Candidates, cell: np.ndarray, run: np.ndarray,
-                 known: tuple[np.ndarray, np.ndarray], wants_fastest: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """The rows of `run` that could be their cell's best or its fastest, and the model's
-    columns of those rows. Every passing row is eligible here (no rule reads the time, and a
+                 known: tuple[np.ndarray, np.ndarray], wants_fastest: np.ndarray,
+                 ) -> tuple[np.ndarray, dict[str, np.ndarray], list[dict[str, np.ndarray]]]:
+    """The rows of `run` that could be their cell's best or its fastest, the model's columns
+    of those rows and their figures as asked and with spares (_Context.scored: the probes'
+    scored once, for their test and their ranking). Every passing row is eligible here (no rule reads the time, and a
     row that passes the known rules of one option is sold with that one at least).
 
-    Each cell's rows of best bound (compute and its layers' exposed collectives) run first
-    (of score among the passing rows, of throughput among those that want the fastest); a
-    passing row whose bound is worse than the best true score among them cannot be the cell's
-    best, and with its bound's raw score no better than the best raw score seen it cannot
-    lower that either, so it is counted as eligible without running the time model on it. A
+    Each cell's rows of highest bound (compute and its layers' exposed collectives) run
+    first, its probes (of score among them, the passing rows, of throughput, those that want
+    the fastest); a passing row whose bound is worse than the best true score among them
+    cannot be the cell's best, and with its bound's raw score no better than the best raw
+    score seen it cannot lower that either, so it is counted as eligible without running the
+    time model on it. A
     row whose throughput bound is below the fastest probe's true throughput cannot be the
     cell's fastest. The rows that bound leaves (its compute once per set of fabrics, its
     collectives once per pair and the degrees they read: cheap) are held to the same test
@@ -665,26 +704,24 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
         raise ValueError("a row past its pair's stock reached the bound")
     upper = throughput_bound(table, cands, run, model, training, ctx.constants)
     rate_bound = series.rate_of(model, upper)
-    gpus = cands.nodes[run] * table.columns["gpus_per_node"][cands.hardware[run]]
-    bound = ctx.bound(rate_bound, cands, run, gpus)
     inf = np.inf
     passing = known[0] | known[1]
-    by_score = np.flatnonzero(passing)[ranking.lowest_per_group(
-        cells[passing], bound["score"][passing], PROBES_PER_CELL)]
-    by_rate = np.flatnonzero(wants_fastest)[ranking.lowest_per_group(
-        cells[wants_fastest], -rate_bound[wants_fastest], PROBES_PER_CELL)]
-    # Both probes' rows, ascending (as np.union1d gives them, without its sort).
+    # A cell's rows share its hardware, node count and prices, so the lower its rows' bound
+    # of throughput, the higher their bound of score (but for ties): the rows of highest
+    # bound are the probes of both kinds, chosen in one pass, without scoring every row's
+    # bound first. Which rows are probes decides only what is timed, never the answer.
+    first = ranking.lowest_per_group(cells, -rate_bound, PROBES_PER_CELL)  # ascending
+    by_score, by_rate = first[passing[first]], first[wants_fastest[first]]
     probed = np.zeros(run.size, bool)
-    probed[by_score] = True
-    probed[by_rate] = True
-    first = np.flatnonzero(probed)
-    r = model_on(table, cands, run[first], model, training, ctx.constants)
+    probed[first] = True
+    r = model_on(table, cands, run[first], model, training, ctx.constants, runnable=True)
     true_rate = series.rate_of(model, r)
+    probe_options = [ctx.scored(true_rate, cands, run[first], s) for s in (False, True)]
     beat = np.full(best.score.shape, inf)
     raw_floor = best.best_raw_score
     if by_score.size:
         at = np.searchsorted(first, by_score)
-        true = ctx.taken(true_rate[at], cands, run[by_score], r["gpus"][at],
+        true = ctx.taken([{k: o[k][at] for k in ("score", "raw_score")} for o in probe_options],
                          (known[0][by_score], known[1][by_score]))
         np.minimum.at(beat, cells[by_score], true["score"])
         raw_floor = min(raw_floor, float(np.nanmin(true["raw_score"], initial=inf)))
@@ -703,15 +740,20 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
 
     # The probes' figures are kept: only the other rows left are timed now, those the
     # communication's floor cannot rule out either.
-    rest = np.flatnonzero(~dominated(np.arange(run.size), rate_bound, bound) & ~probed)
+    rest = np.flatnonzero(~probed)
+    rest = rest[~dominated(rest, rate_bound[rest], ctx.bound(rate_bound[rest], cands, run[rest]))]
     if rest.size:
         floor = series.rate_of(model, throughput_floor(
             table, cands, run[rest], model, training, ctx.constants,
             bound={k: v[rest] for k, v in upper.items()}))
-        rest = rest[~dominated(rest, floor, ctx.bound(floor, cands, run[rest], gpus[rest]))]
-    r_rest = model_on(table, cands, run[rest], model, training, ctx.constants)
+        rest = rest[~dominated(rest, floor, ctx.bound(floor, cands, run[rest]))]
+    r_rest = model_on(table, cands, run[rest], model, training, ctx.constants, runnable=True)
+    rest_rate = series.rate_of(model, r_rest)
+    rest_options = [ctx.scored(rest_rate, cands, run[rest], s) for s in (False, True)]
     both = np.concatenate([first, rest])
     order = np.argsort(both, kind="stable")
     merged = {k: np.concatenate([r[k], r_rest[k]])[order] for k in RANKED_MODEL_COLUMNS}
+    options = [{k: np.concatenate([p[k], q[k]])[order] for k in p}
+               for p, q in zip(probe_options, rest_options)]
     kept = both[order]
-    return run[kept], merged
+    return run[kept], merged, options

@@ -44,7 +44,7 @@ from service.typed import significant
 from sizing import advice, explain, goodput, intervals, ranking, series
 from sizing.hardware import Cluster
 from sizing.search import Candidates, HardwareTable
-from sizing.step import Estimate, estimate, estimate_batch, estimate_of
+from sizing.step import Estimate, estimate, estimate_batch, estimate_of, step_times_by_constants
 from sizing.workload import Training, Transformer
 
 
@@ -340,9 +340,11 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
     # one's is 0), and the model is element-wise: its passes run those rows alone.
     spread = np.zeros(idx.size)
     if not calibrated.all():
-        batch = found.table.batch(cands, idx[~calibrated])  # the same rows each draw: once
+        rows = idx[~calibrated]
+        batch = found.table.batch(cands, rows)  # the same rows each draw
         spread[~calibrated] = intervals.step_time_spread(
-            lambda c: estimate_batch(batch, request.model, found.training, c)["step_time_s"],
+            step_times_by_constants(batch, request.model, found.training,
+                                    lambda drawn: found.table.links(drawn, cands, rows)),
             snap.constants, calibration)
     kind = "transformer" if isinstance(request.model, Transformer) else "generic"
     r = found.r

@@ -14,11 +14,11 @@ def total_range(book: pricing.PriceBook, config: Configuration, hours: Interval,
     """Each end of `hours` billed by the term's rule (a committed term bills at least its
     months, so a short run's range is its price) and priced with `support`, as a quote prices
     its total; rounded outward, so the shown range holds the total it is the range of."""
-    ends = []
-    for training_hours in (hours.p10, hours.p90):
-        # The rule weighs the rates without support, as the billing of the total itself does.
-        billing = pricing.billing_for(book, config, term=term, currency=currency,
-                                      training_hours=training_hours)
-        ends.append(pricing.price(book, config, term=term, currency=currency, support=support,
-                                  billing=billing).total)
+    # The rule weighs the rates without support, as the billing of the total itself does
+    # (pricing.billing_for): the same rates for both ends.
+    rates = pricing.price(book, config, term=term, currency=currency,
+                          billing=pricing.Billing.for_term(term))
+    ends = [pricing.price(book, config, term=term, currency=currency, support=support,
+                          billing=pricing.billing_at(rates, training_hours)).total
+            for training_hours in (hours.p10, hours.p90)]
     return Interval(*significant_bounds(*ends))

@@ -125,14 +125,67 @@ def wall_clock_s(solve_s: np.ndarray, interval_s: np.ndarray, write_s: np.ndarra
     its model of the total wall clock time): M e^(R/M) (e^((tau + C)/M) - 1) T_s / tau.
     Every failure loses the work since the last checkpoint and pays the restart; every
     interval pays one checkpoint."""
+    return _wall_factor(interval_s, write_s, restart_s, mtbf_s) * solve_s / interval_s
+
+
+def _wall_factor(interval_s: np.ndarray, write_s: np.ndarray, restart_s: np.ndarray,
+                 mtbf_s: np.ndarray) -> np.ndarray:
+    """M e^(R/M) (e^((tau + C)/M) - 1): the part of Daly's wall clock that does not depend
+    on the work, which it multiplies (before the division by tau, in wall_clock_s's order)."""
     m = mtbf_s
-    return m * np.exp(restart_s / m) * np.expm1((interval_s + write_s) / m) * solve_s / interval_s
+    return m * np.exp(restart_s / m) * np.expm1((interval_s + write_s) / m)
+
+
+@dataclass(frozen=True)
+class RunFailures:
+    """Per candidate, what its failures are whatever its time to train: interruptions, the
+    checkpoint and the restart, and the factor of Daly's wall clock that does not depend on
+    the work. A search's candidates of one (hardware, node count) share them, so they are
+    worked out once per cell and picked per candidate (`at`), then given the work (`of_work`)."""
+
+    interruptions_per_day: np.ndarray
+    mtbf_s: np.ndarray
+    checkpoint_bytes: np.ndarray
+    checkpoint_write_s: np.ndarray
+    checkpoint_interval_s: np.ndarray
+    restart_s: np.ndarray
+    wall_factor: np.ndarray
+
+    def at(self, rows: np.ndarray) -> RunFailures:
+        return RunFailures(*(getattr(self, f.name)[rows] for f in fields(RunFailures)))
+
+    def of_work(self, ideal_hours: np.ndarray) -> CandidateGoodput:
+        """The goodput of training for `ideal_hours` without failures."""
+        wall_hours, goodput_, wall = self.wall_clock_of(ideal_hours)
+        return CandidateGoodput(
+            interruptions_per_day=self.interruptions_per_day, mtbf_s=self.mtbf_s,
+            checkpoint_bytes=self.checkpoint_bytes, checkpoint_write_s=self.checkpoint_write_s,
+            checkpoint_interval_s=self.checkpoint_interval_s, restart_s=self.restart_s,
+            goodput=goodput_, wall_hours=wall_hours, expected_interruptions=wall / self.mtbf_s)
+
+    def wall_clock_of(self, ideal_hours: np.ndarray, rows: np.ndarray | slice = slice(None),
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The wall clock in hours, the goodput and the wall clock in seconds of candidates
+        `rows` training for `ideal_hours` without failures: of_work's, without picking the
+        figures that do not depend on the work."""
+        solve = np.asarray(ideal_hours, float) * 3600.0
+        wall = self.wall_factor[rows] * solve / self.checkpoint_interval_s[rows]  # wall_clock_s
+        return wall / 3600.0, solve / np.where(wall > 0, wall, 1.0), wall
 
 
 def goodput(rel: Reliability, *, gpus: np.ndarray, nodes: np.ndarray, links: np.ndarray,
             stability: np.ndarray, checkpoint_bytes_: float | np.ndarray,
             ideal_hours: np.ndarray, hot_spare: bool = False) -> CandidateGoodput:
-    """Goodput of each candidate training for `ideal_hours` without failures.
+    """Goodput of each candidate training for `ideal_hours` without failures."""
+    return run_failures(rel, gpus=gpus, nodes=nodes, links=links, stability=stability,
+                        checkpoint_bytes_=checkpoint_bytes_, hot_spare=hot_spare
+                        ).of_work(ideal_hours)
+
+
+def run_failures(rel: Reliability, *, gpus: np.ndarray, nodes: np.ndarray, links: np.ndarray,
+                 stability: np.ndarray, checkpoint_bytes_: float | np.ndarray,
+                 hot_spare: bool = False) -> RunFailures:
+    """The failures of each candidate, before its time to train.
 
     Interruptions add up by component: GPUs, nodes (host and software) and NIC links, the
     links weighted by the fabric's stability class. A synchronous job stops on any of them.
@@ -149,13 +202,8 @@ def goodput(rel: Reliability, *, gpus: np.ndarray, nodes: np.ndarray, links: np.
     reschedule = rel.restart_reschedule_hot_spare_s if hot_spare else rel.restart_reschedule_s
     # The checkpoint is read back at the rate it was written.
     restart = reschedule + rel.restart_warmup_s + write
-    solve = np.asarray(ideal_hours, float) * 3600.0
-    wall = wall_clock_s(solve, interval, write, restart, mtbf)
-    return CandidateGoodput(
-        interruptions_per_day=per_day, mtbf_s=mtbf, checkpoint_bytes=size,
-        checkpoint_write_s=write, checkpoint_interval_s=interval, restart_s=restart,
-        goodput=solve / np.where(wall > 0, wall, 1.0), wall_hours=wall / 3600.0,
-        expected_interruptions=wall / mtbf)
+    return RunFailures(per_day, mtbf, size, write, interval, restart,
+                       _wall_factor(interval, write, restart, mtbf))
 
 
 @dataclass(frozen=True)
@@ -177,7 +225,16 @@ class PairFailures:
 def of_candidates(rel: Reliability, clusters: Sequence[Cluster] | PairFailures,
                   hardware: np.ndarray, nodes: np.ndarray, gpus: np.ndarray, size_bytes: float,
                   ideal_hours: np.ndarray, hot_spare: bool = False) -> CandidateGoodput:
-    """Goodput of candidates (`hardware` indexes `clusters`) at their node counts: a NIC link
+    """Goodput of candidates (`hardware` indexes `clusters`) at their node counts
+    (failures_of), training for `ideal_hours` without failures."""
+    return failures_of(rel, clusters, hardware, nodes, gpus, size_bytes,
+                       hot_spare).of_work(ideal_hours)
+
+
+def failures_of(rel: Reliability, clusters: Sequence[Cluster] | PairFailures,
+                hardware: np.ndarray, nodes: np.ndarray, gpus: np.ndarray, size_bytes: float,
+                hot_spare: bool = False) -> RunFailures:
+    """Failures of candidates (`hardware` indexes `clusters`) at their node counts: a NIC link
     per NIC of each node, the fabric's stability class; none at one node, whose job runs
     inside the server and never waits on a link of the fabric."""
     pairs = clusters if isinstance(clusters, PairFailures) else PairFailures.of(clusters)
@@ -185,9 +242,8 @@ def of_candidates(rel: Reliability, clusters: Sequence[Cluster] | PairFailures,
     nodes = np.asarray(nodes, float)
     stability = rel.stability(pairs.fabric_kind[hw], pairs.lossless[hw])
     links = np.where(nodes > 1, nodes * pairs.nics_per_node[hw], 0.0)
-    return goodput(rel, gpus=gpus, nodes=nodes, links=links,
-                   stability=stability, checkpoint_bytes_=size_bytes, ideal_hours=ideal_hours,
-                   hot_spare=hot_spare)
+    return run_failures(rel, gpus=gpus, nodes=nodes, links=links, stability=stability,
+                        checkpoint_bytes_=size_bytes, hot_spare=hot_spare)
 
 
 def required_storage_Bps(size_bytes: np.ndarray, mtbf_s: np.ndarray, share: float) -> np.ndarray:

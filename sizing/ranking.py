@@ -1,7 +1,7 @@
 """Ranking: rule out what cannot be sold, score by the objective, pick the best per group."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -261,10 +261,13 @@ class RunningBest:
         return self._stored_of[cell]
 
     def add(self, cell: np.ndarray, score: np.ndarray, raw_score: np.ndarray,
-            eligibility: Eligibility, columns: Mapping[str, np.ndarray],
+            eligibility: Eligibility,
+            columns: Mapping[str, np.ndarray] | Callable[[np.ndarray], Mapping[str, np.ndarray]],
             rows: np.ndarray) -> None:
         """One chunk: its cells, scores and eligibility per candidate, and the columns to keep
-        of its winners, given for the chunk's `rows` (sorted; every eligible one among them)."""
+        of its winners, given for the chunk's `rows` (sorted; every eligible one among them),
+        or by a function of some of those rows (their positions among them), so that only the
+        winners' are picked."""
         self.evaluated += int(cell.shape[0])
         self.timed += int(rows.size)
         eligible = eligibility.eligible
@@ -286,11 +289,13 @@ class RunningBest:
         self.score[targets] = score[better]
         given = np.searchsorted(rows, better)  # where each winner is among the given rows
         slots = self._slots(targets)
-        for key, column in columns.items():
+        picked = (columns(given) if callable(columns)
+                  else {key: np.asarray(column)[given] for key, column in columns.items()})
+        for key, column in picked.items():
             column = np.asarray(column)
             if key not in self.columns:
                 self.columns[key] = np.zeros(self._allocated, dtype=column.dtype)
-            self.columns[key][slots] = column[given]
+            self.columns[key][slots] = column
 
     def count(self, cells: np.ndarray, ruled_out: Mapping[str, np.ndarray]) -> None:
         """Candidates ruled out without being built: per rule, how many of each of `cells`

@@ -9,7 +9,7 @@ from itertools import product
 
 import numpy as np
 
-from sizing.constants import GpuCodes
+from sizing.constants import GpuCodes, built_once
 from sizing.hardware import Cluster
 from sizing.step import (
     FLOOR_COMPUTE,
@@ -121,11 +121,24 @@ def joined(parts: Sequence[tuple[Candidates, np.ndarray]]) -> Candidates:
         (c.shared_of[rows] if c.shared_of is not None else rows) + offset
         for (c, rows), offset in zip(parts, offsets)])
     # Numbered 0, 1, ... as in a chunk (shared_of indexes shared_first), for every reader.
-    _, shared_first, shared_of = np.unique(ids, return_index=True, return_inverse=True)
+    shared_first, shared_of = distinct_ints(ids)
     return Candidates(cat(lambda c, rows: c.hardware[rows]), cat(lambda c, rows: c.nodes[rows]),
                       layout, cat(lambda c, rows: c.global_batch[rows]),
                       node_index=cat(lambda c, rows: c.node_index[rows]),
                       shared_first=shared_first, shared_of=shared_of)
+
+
+def distinct_ints(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """np.unique(ids, return_index=True, return_inverse=True)[1:] of non-negative integers
+    whose largest is of the order of their count (the rows of a chunk, a pool): where each
+    distinct value is first, ascending, and each id's number among them, in linear time
+    rather than by a sort (a pool's 30,000 set ids: 0.1 ms against 2)."""
+    present = np.zeros(int(ids.max(initial=-1)) + 1, bool)
+    present[ids] = True
+    inverse = (np.cumsum(present) - 1)[ids]
+    first = np.full(int(np.count_nonzero(present)), ids.size, np.intp)
+    np.minimum.at(first, inverse, np.arange(ids.size))
+    return first, inverse
 
 
 class LayoutColumns(Mapping):
@@ -289,11 +302,15 @@ class Enumeration:
 
     def _layouts(self, gpus: np.ndarray) -> dict[int, CellLayouts]:
         """The layouts of each of these GPU counts, from one pass over the grid for all."""
+        built, kept, dp, gb = self._tables(gpus)
+        of, rows = np.nonzero(kept)  # by GPU count, then grid row: each count's rows ascending
+        dp, gb = dp[of, rows], gb[of, rows]
+        n_built, n_kept = built.sum(axis=1), kept.sum(axis=1)
+        ends = np.cumsum(n_kept)
         out = {}
-        for g, built, kept, dp, gb in zip(gpus.tolist(), *self._tables(gpus)):
-            rows = np.flatnonzero(kept)
-            out[g] = CellLayouts(rows, dp[rows], gb[rows], int(built.size - built.sum()),
-                                 int(built.sum() - rows.size))
+        for g, a, b, nb in zip(gpus.tolist(), (ends - n_kept).tolist(), ends.tolist(),
+                               n_built.tolist()):
+            out[g] = CellLayouts(rows[a:b], dp[a:b], gb[a:b], built.shape[1] - nb, nb - (b - a))
         return out
 
     @cached_property
@@ -350,15 +367,17 @@ class Enumeration:
         for parts in self._parts(chunk):
             yield self._build(parts)
 
-    def _parts(self, chunk: int) -> Iterator[ChunkCells]:
+    def _parts(self, chunk: int, weight: Callable[[ChunkCells], np.ndarray] | None = None,
+               ) -> Iterator[ChunkCells]:
         """The cells of each chunk of about `chunk` candidates (whole cells), in order: a chunk
-        takes cells while they fit and at least one."""
+        takes cells while they fit and at least one. `weight`: what each of some cells costs
+        a chunk, if not its candidates."""
         held: ChunkCells | None = None
         for block in self.cells():
             held = block if held is None else held.then(block)
             if held.sizes.size == 0:
                 continue  # no cell of these node counts builds a layout
-            ends = np.cumsum(held.sizes)
+            ends = np.cumsum(held.sizes if weight is None else weight(held))
             start, taken = 0, 0
             while True:
                 # The cells after `start` that fit with it, at least one (the limit held
@@ -375,16 +394,34 @@ class Enumeration:
 
     def runnable_chunks(self, chunk: int, feasible: Callable[[Candidates], Feasibility],
                         usable: np.ndarray) -> Iterator[RunnableChunk]:
-        """The chunks of `chunks`, with only their candidates that can run (valid, fitting in
-        memory) and are within their pair's stock (`usable` nodes per hardware) built; the
-        others are counted per cell by the first of those rules they fail. Validity and memory
-        depend on the server's side and the layout, not the fabric, so `feasible` sees one row
-        per (server group, node count, layout), and the rest is never built (70B on the
-        shipped catalog at 1-128 nodes: 144,232 such rows for 1,447,008 candidates, of which
-        188,189 are built)."""
+        """The candidates of `chunks`, in chunks of their own, with only those that can run
+        (valid, fitting in memory) and are within their pair's stock (`usable` nodes per
+        hardware) built; the others are counted per cell by the first of those rules they
+        fail. Validity and memory depend on the server's side and the layout, not the fabric,
+        so `feasible` sees one row per (server group, node count, layout), and the rest is
+        never built (70B on the shipped catalog at 1-128 nodes: 144,232 such rows for
+        1,447,008 candidates, of which 188,189 are built).
+
+        A chunk holds about `chunk` of what it builds, not of its candidates: its sets' rows
+        are worked out about `chunk` at a time (a pass's cells), and each pass's candidates
+        built are cut into chunks of at most `chunk` (whole cells). Most candidates are never
+        built, so chunks of `chunk` candidates would pay each pass's fixed costs on a tenth of
+        that (the full catalog's 70B at 1-128 nodes: 27 chunks of about 3,300 candidates
+        built, against 3 passes and 5 chunks in this way; a worker's peak RSS growth at 1-512
+        nodes 35 MiB rather than 28, the chunks being full)."""
         groups = np.asarray(self.groups or range(len(self.gpus_per_node)))
         counts, node_counts = len(self.node_counts), np.asarray(self.node_counts)
-        for parts in self._parts(chunk):
+
+        def set_rows(cells: ChunkCells) -> np.ndarray:
+            """Per cell, its set's rows if it is the first of its set here, else none (a set
+            split between two passes is worked out in each: within one set's rows)."""
+            _, first = np.unique(groups[cells.hardware] * counts + cells.node_index,
+                                 return_index=True)
+            out = np.zeros(cells.sizes.size, np.int64)
+            out[first] = cells.sizes[first]
+            return out
+
+        for parts in self._parts(chunk, set_rows):
             hw_of, j_of = parts.hardware, parts.node_index
             # One set per (server group, node count), numbered in the order of its first cell,
             # whose layouts stand for every cell of the set.
@@ -416,32 +453,38 @@ class Enumeration:
             runnable = np.flatnonzero(runs)
             per_run = per_set[RULE_STOCK]
             run_start = np.cumsum(per_run) - per_run
-            built = np.flatnonzero(in_stock & (per_run[set_of] > 0))
-            n_built = per_run[set_of[built]]
-            built_start = np.cumsum(n_built) - n_built  # of each built cell, in the chunk
-            at = (np.repeat(run_start[set_of[built]] - built_start, n_built)
-                  + np.arange(int(n_built.sum())))  # into `runnable`
-            picked = runnable[at]
-            hardware, node_index = np.repeat(hw_of[built], n_built), np.repeat(j_of[built], n_built)
-            # Rows of one set row differ only in the fabric: they share validity, memory and
-            # compute (numbered 0, 1, ... as `_build` numbers them): as np.unique(picked)
-            # numbers them, the set rows built in ascending order, each first built in the
-            # first cell built of its set.
-            used = np.zeros(runnable.size, bool)
-            used[at] = True
-            shared_of = (np.cumsum(used) - 1)[at]
-            sets_built, first_built = np.unique(set_of[built], return_index=True)
-            first_cell = np.zeros(per_run.size, np.int64)
-            first_cell[sets_built] = built_start[first_built]
             row_set = np.repeat(np.arange(per_run.size), per_run)  # of each runnable row
-            used_at = np.flatnonzero(used)
-            shared_first = (first_cell[row_set[used_at]]
-                            + used_at - run_start[row_set[used_at]])
-            cands = Candidates(hardware, node_counts[node_index],
-                               LayoutColumns(self.grid, grid_rows[picked], dp[picked]),
-                               global_batch[picked], node_index=node_index,
-                               shared_first=shared_first, shared_of=shared_of)
-            yield RunnableChunk(cands, hw_of * counts + j_of, ruled_out, int(sizes[set_of].sum()))
+            cell_code = hw_of * counts + j_of
+            per_cell = np.where(in_stock, per_run[set_of], 0)  # candidates each cell builds
+            for cells in _cuts(per_cell, chunk):
+                built = cells.start + np.flatnonzero(per_cell[cells] > 0)
+                n_built = per_run[set_of[built]]
+                built_start = np.cumsum(n_built) - n_built  # of each built cell, in the chunk
+                at = (np.repeat(run_start[set_of[built]] - built_start, n_built)
+                      + np.arange(int(n_built.sum())))  # into `runnable`
+                picked = runnable[at]
+                hardware = np.repeat(hw_of[built], n_built)
+                node_index = np.repeat(j_of[built], n_built)
+                # Rows of one set row differ only in the fabric: they share validity, memory
+                # and compute (numbered 0, 1, ... as `_build` numbers them): as
+                # np.unique(picked) numbers them, the set rows built in ascending order, each
+                # first built in the first cell built of its set.
+                used = np.zeros(runnable.size, bool)
+                used[at] = True
+                shared_of = (np.cumsum(used) - 1)[at]
+                sets_built, first_built = np.unique(set_of[built], return_index=True)
+                first_cell = np.zeros(per_run.size, np.int64)
+                first_cell[sets_built] = built_start[first_built]
+                used_at = np.flatnonzero(used)
+                shared_first = (first_cell[row_set[used_at]]
+                                + used_at - run_start[row_set[used_at]])
+                cands = Candidates(hardware, node_counts[node_index],
+                                   LayoutColumns(self.grid, grid_rows[picked], dp[picked]),
+                                   global_batch[picked], node_index=node_index,
+                                   shared_first=shared_first, shared_of=shared_of)
+                yield RunnableChunk(cands, cell_code[cells],
+                                    {rule: n[cells] for rule, n in ruled_out.items()},
+                                    int(sizes[set_of[cells]].sum()))
 
     def _build(self, parts: ChunkCells) -> Candidates:
         hw, j, sizes = parts.hardware, parts.node_index, parts.sizes
@@ -468,6 +511,17 @@ class Enumeration:
             node_index=node_index,
             shared_first=np.flatnonzero(np.repeat(is_first, sizes)),
             shared_of=np.arange(rows.size) + offset)
+
+
+def _cuts(weight: np.ndarray, limit: int) -> Iterator[slice]:
+    """Consecutive runs of items whose weights add up to at most `limit`, each at least one
+    item, covering every item in order."""
+    ends = np.cumsum(weight)
+    start, taken = 0, 0
+    while start < weight.size:
+        end = max(int(np.searchsorted(ends, taken + limit, side="right")), start + 1)
+        yield slice(start, end)
+        start, taken = end, int(ends[end - 1])
 
 
 def enumeration(gpus_per_node: Sequence[int], node_counts: Sequence[int], model,
@@ -528,10 +582,10 @@ class HardwareTable:
     # read only the GPU, GPUs per node, PCIe generation (the host link) and host memory (what
     # offload fills), never the fabric or the NICs.
     groups: tuple[int, ...]
-    # Per constants object (by id, with the object kept so the id is not reused): the links of
-    # every pair, built once per search, not once per pass of the floor or the model.
-    _links: dict[int, tuple[object, Links]] = field(default_factory=dict, repr=False,
-                                                    compare=False)
+    # Per constants object (sizing.constants.built_once: by id, with the object kept so the id
+    # is not reused, for the few used last): the links of every pair, built once, not once per
+    # pass of the floor or the model.
+    _links: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, clusters: Sequence[Cluster]) -> HardwareTable:
@@ -552,11 +606,11 @@ class HardwareTable:
         """The links of some rows of `cands`: those of their pairs, which read only the pair's
         columns (Links.of, as `estimate()` builds them once per cluster), never the node count
         or the layout."""
-        kept = self._links.get(id(constants))
-        if kept is None or kept[0] is not constants:
-            columns = {**self.columns, "gpu_id": GpuCodes(self.gpu_codes, self.gpu_ids)}
-            kept = self._links[id(constants)] = (constants, Links.of(columns, constants))
-        return kept[1].rows(cands.hardware[rows])
+        def build() -> Links:
+            return Links.of({**self.columns, "gpu_id": GpuCodes(self.gpu_codes, self.gpu_ids)},
+                            constants)
+        # Bounded (built_once), as the prior's draws of the constants are priced here too.
+        return built_once(self._links, constants, "links", build).rows(cands.hardware[rows])
 
     def batch(self, cands: Candidates, rows: np.ndarray | None = None) -> dict:
         """The model's input columns for `cands` (or some rows of them)."""
@@ -619,12 +673,14 @@ def _sharing(cands: Candidates) -> tuple[np.ndarray, np.ndarray]:
 
 def model_on(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
              training: Training, constants,
-             found: Feasibility | None = None) -> dict[str, np.ndarray]:
-    """The whole model on some rows of a chunk (taken from `found` if it already ran)."""
+             found: Feasibility | None = None, runnable: bool = False) -> dict[str, np.ndarray]:
+    """The whole model on some rows of a chunk (taken from `found` if it already ran);
+    `runnable`: the rows are known valid and fitting (Enumeration.runnable_chunks built only
+    those), so their validity and memory are not worked out again (estimate_batch)."""
     if found is not None and found.full is not None:
         return {k: v[rows] for k, v in found.full.items()}
     return estimate_batch(table.batch(cands, rows), model, training, constants,
-                          table.links(constants, cands, rows))
+                          table.links(constants, cands, rows), runnable)
 
 
 def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, model,
@@ -634,9 +690,8 @@ def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     all-reduces and expert all-to-alls on top (once per pair and the layout's degrees they
     read: step.layer_collectives_batch). The compute's columns are kept for the floor."""
     _, shared_of = _sharing(cands)
-    sets, back = np.unique(shared_of[rows], return_inverse=True)
-    first = np.empty(sets.size, np.intp)
-    first[back] = rows  # any row of each set will do: they share the figures
+    firsts, back = distinct_ints(shared_of[rows])
+    first = rows[firsts]  # any row of each set will do: they share the figures
     bound = compute_bound_batch(table.batch(cands, first), model, training, constants)
     out = {k: v[back] for k, v in bound.items()}
     if rows.size == 0:

@@ -1030,7 +1030,7 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
 
 
 def estimate_batch(batch: dict, model, training: Training, constants,
-                   links: Links | None = None) -> dict:
+                   links: Links | None = None, runnable: bool = False) -> dict:
     """Evaluate every candidate in `batch` (dict of equal-length arrays) in one numpy pass.
 
     Cluster keys are those of Cluster.as_arrays(); layout keys are dp, tp, pp, ep,
@@ -1042,19 +1042,27 @@ def estimate_batch(batch: dict, model, training: Training, constants,
     inter_node_bandwidth_gbs, tp/pp/dp_cross_node, the breakdown (BREAKDOWN_KEYS, seconds) and
     memory_* (weights_gb ... total_gb, capacity_gb, headroom_gb, fits, margin_gb).
     `links`: Links.of the batch's hardware columns with these constants, when known (estimate()
-    keeps them per cluster); else built here.
+    keeps them per cluster); else built here. `runnable`: every candidate is known valid and
+    fitting (feasibility_batch said so: a search builds only those), so its validity and
+    memory are not worked out again: `valid` and `memory_fits` are true and no other memory_*
+    column is given.
     """
     c = _prepared(batch, training, model)
+    if runnable:
+        every = np.ones(c["nodes"].shape, bool)
+        return {"valid": every, "memory_fits": every,
+                **_timed(c, model, training, constants, links, memory=False)}
     peak = c[PEAK_KEYS[training.precision]].astype(np.float64) * 1e12  # compute_side's
     return {"valid": _valid(c, model, np.isfinite(peak)),
             **_timed(c, model, training, constants, links)}
 
 
 def _timed(c: dict, model, training: Training, constants, links: Links | None,
-           hardware: dict | None = None) -> dict:
+           hardware: dict | None = None, memory: bool = True) -> dict:
     """estimate_batch's columns but `valid`, of the prepared candidates `c`: estimate(), whose
     configuration validate_layout has checked, reads no validity. `hardware`: compute_side's
-    hardware_rates of `c`, when known (estimate() keeps them per cluster)."""
+    hardware_rates of `c`, when known (estimate() keeps them per cluster). `memory`: False for
+    the time's columns alone, without the memory_* ones (which the time reads none of)."""
     gpn = c["gpus_per_node"]
     nodes = c["nodes"]
     gpus = gpn * nodes
@@ -1436,9 +1444,6 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None,
     comm_exposed = (base["tp_exp"] + base["ep_exp"] + base["pp_exp"] + base["dp_exp"]
                     + base["zero_exp"] + base["cp_exp"] + base["offload_exp"] + straggler
                     + base["contention"])
-    mem = memory_per_gpu(model, c, constants, training.precision, comp["activation_parts"],
-                         gbytes)
-
     gb = global_batch
     out = {
         "step_time_s": step,
@@ -1470,7 +1475,9 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None,
         "cp_exposed_s": base["cp_exp"], "offload_exposed_s": base["offload_exp"],
         "optimizer_s": base["optimizer"], "overlap_slowdown_s": base["contention"],
     }
-    out.update({f"memory_{k}": val for k, val in mem.items()})
+    if memory:
+        out.update({f"memory_{k}": val for k, val in memory_per_gpu(
+            model, c, constants, training.precision, comp["activation_parts"], gbytes).items()})
     none = np.zeros(n, int)
     # ZeRO-1 and ZeRO-2 reduce-scatter over the whole data-parallel group, ZeRO-3 over its
     # shard group.
@@ -1630,7 +1637,26 @@ def step_time_by_constants(cluster: Cluster, model, training: Training, layout: 
         # draw reads the same.
         drawn_hardware = _hardware(cluster, drawn, columns)
         return _timed(prepared, model, training, drawn, drawn_hardware.links,
-                      drawn_hardware.rates_of(model, training.precision, drawn))["step_time_s"]
+                      drawn_hardware.rates_of(model, training.precision, drawn),
+                      memory=False)["step_time_s"]
+    return step_time_s
+
+
+def step_times_by_constants(batch: dict, model, training: Training,
+                            links_with: Callable[[ModelConstants], Links] | None = None,
+                            ) -> Callable[[ModelConstants], np.ndarray]:
+    """The step times of a batch's candidates as a function of the model's constants, for the
+    prior's passes over a sizing's extrapolated configurations (one per draw): estimate_batch's
+    step_time_s, the columns prepared once for every draw and the validity, which no constant
+    changes, not read. `links_with`: the batch's links with some constants, when kept (a
+    search's HardwareTable keeps every pair's per constants object); else built per draw."""
+    prepared = _prepared(batch, training, model)
+
+    def step_time_s(drawn: ModelConstants) -> np.ndarray:
+        # _timed adds no column to the prepared dict and writes into none of its arrays: every
+        # draw reads the same (step_time_by_constants).
+        links = None if links_with is None else links_with(drawn)
+        return _timed(prepared, model, training, drawn, links, memory=False)["step_time_s"]
     return step_time_s
 
 

@@ -8,6 +8,7 @@ from sizing import step
 from sizing.intervals import prior_draws
 from sizing.presets import preset_model
 from sizing.step import estimate, estimate_batch, layout_arrays
+from sizing.topology import Links
 from sizing.workload import Layout, Training
 
 TRAINING = Training(global_batch=512, micro_batch=1, precision="bf16")
@@ -122,6 +123,30 @@ def test_the_prior_s_passes_give_each_draw_the_step_time_of_a_fresh_build(cluste
         for _ in range(2):
             assert [float(by_constants(d)[0]) for d in draws] == fresh
     assert len(step._HARDWARE) == 1 + len(draws)
+
+
+def test_a_batch_s_prior_passes_give_each_draw_estimate_batch_s_step_times(cluster_on,
+                                                                          constants):
+    # A sizing's extrapolated configurations, several clusters and layouts in one batch: its
+    # columns prepared once, each draw's step times those of estimate_batch with that draw,
+    # asked in any order and twice.
+    draws = prior_draws(constants, 0.3)
+    model = preset_model("llama-3-8b")
+    rows = [{**cluster_on(f, 8).as_arrays(), **layout_arrays(layout, TRAINING)}
+            for f in ("roce-400-lossy", "ib-ndr-400") for layout in LAYOUTS]
+    batch = {k: np.concatenate([np.atleast_1d(r[k]) for r in rows]) for k in rows[0]}
+    fresh = [estimate_batch(batch, model, TRAINING, d)["step_time_s"] for d in draws]
+    assert len({tuple(t) for t in fresh}) == len(draws)  # the draws move the step times
+    kept = {}  # each draw's links, built once, as a search's HardwareTable keeps them
+
+    def links_with(drawn):
+        return kept.setdefault(id(drawn), Links.of(batch, drawn))
+    for links in (None, links_with):
+        by_constants = step.step_times_by_constants(batch, model, TRAINING, links)
+        for order in (range(len(draws)), reversed(range(len(draws)))):
+            for k in order:
+                assert by_constants(draws[k]).tolist() == fresh[k].tolist()
+    assert len(kept) == len(draws)
 
 
 def test_a_layout_s_columns_need_no_normalising_but_for_the_global_batch(cluster_on, constants):

@@ -205,6 +205,28 @@ def test_a_running_best_kept_within_stock_keeps_and_counts_what_a_full_one_does(
             assert kept.ruled_out_of(h, j) == full.ruled_out_of(h, j)
 
 
+def test_a_running_best_given_its_columns_by_a_function_keeps_what_it_keeps_given_them():
+    """The columns to keep, given by a function of the winners' positions among the rows:
+    asked only for those, and the same table kept."""
+    hardware, node_counts = 5, 40
+    usable = np.array([0, 3, 40, 12, 7])
+    held = np.searchsorted(np.arange(1, node_counts + 1), usable, side="right")
+    given, asked = RunningBest(hardware, node_counts, held), RunningBest(hardware, node_counts, held)
+    sizes = []
+    for cell, score, e, columns, rows in _random_chunks(np.random.default_rng(7), hardware,
+                                                        node_counts, usable):
+        given.add(cell, score, score, e, columns, rows)
+
+        def of(at, columns=columns):
+            sizes.append(at.size)
+            return {k: v[at] for k, v in columns.items()}
+        asked.add(cell, score, score, e, of, rows)
+    assert given.kept()[0].tolist() == asked.kept()[0].tolist()
+    np.testing.assert_array_equal(given.kept()[1]["x"], asked.kept()[1]["x"])
+    assert 0 < max(sizes) < min(len(c) for c, *_ in _random_chunks(
+        np.random.default_rng(7), hardware, node_counts, usable))
+
+
 def test_candidates_counted_without_being_built_count_as_the_same_rows_added():
     """RunningBest.count (per cell and rule) and add (per row) agree on the counts the result
     reports: evaluated, excluded by rule, and the ruled out per cell, within stock and past it."""

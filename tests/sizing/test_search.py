@@ -13,6 +13,7 @@ from sizing.search import (
     NODE_COUNTS_PER_BLOCK,
     HardwareTable,
     LayoutSpace,
+    distinct_ints,
     enumerate_candidates,
     enumeration,
     evaluate,
@@ -95,36 +96,55 @@ def test_node_counts_where_no_layout_divides_the_gpus_build_no_chunk(cluster_on)
 
 def test_runnable_chunks_build_what_runs_within_stock_and_count_the_rest(cluster_on,
                                                                         constants):
-    """Built: the candidates of `chunks` that are valid, fit in memory and are within their
-    pair's stock, in the same order; counted per cell: the others, by the first rule they
-    fail, so that nothing is lost."""
-    clusters = [cluster_on("ib-ndr-400", 1), cluster_on("eth-tcp-100", 1)]
-    model, training = PRESETS["llama-3-70b"].model, Training(512, 1)
+    """Built: the candidates of their cells that are valid, fit in memory and are within their
+    pair's stock, in the candidates' order; counted per cell: the others, by the first rule
+    they fail, so that nothing is lost. A chunk holds about the limit of what it builds (its
+    sets' rows, its candidates within stock), not of its candidates."""
+    clusters = [cluster_on(f, 1) for f in ("ib-ndr-400", "eth-tcp-100", "roce-400-lossy")]
+    model, training = PRESETS["llama-3-8b"].model, Training(512, 1)
     table = HardwareTable.of(clusters)
     counts = list(range(1, 13))
     space = enumeration([c.gpus_per_node for c in clusters], counts, model, training,
                         LayoutSpace(), False, 2048, table.groups)
-    usable = np.array([9, 4])  # the second pair runs out of stock first
-    full = list(space.chunks(300))
-    built = list(space.runnable_chunks(
-        300, lambda sets: feasibility(table, sets, model, training, constants), usable))
-    assert len(built) == len(full) > 3
-    for whole, part in zip(full, built):
-        found = feasibility(table, whole, model, training, constants)
-        in_stock = whole.nodes <= usable[whole.hardware]
-        keep = np.flatnonzero(found.runnable & in_stock)
-        assert part.size == len(whole)
+    usable = np.array([9, 4, 12])  # the second pair runs out of stock first
+    LIMIT = 100
+    passes = []
+
+    def feasible(sets):
+        passes.append(len(sets))
+        return feasibility(table, sets, model, training, constants)
+
+    built = list(space.runnable_chunks(LIMIT, feasible, usable))
+    # The sets' rows about LIMIT a pass, its candidates built cut into chunks of LIMIT.
+    assert len(passes) < len(built) and max(passes) <= 2 * LIMIT
+    whole = next(space.chunks(10**9))  # every candidate, in order
+    found = feasibility(table, whole, model, training, constants)
+    in_stock = whole.nodes <= usable[whole.hardware]
+    cell = whole.hardware * len(counts) + whole.node_index
+    first = np.select([~found.valid, ~found.memory_fits, ~in_stock], [1, 2, 3], 0)
+    assert len(built) > 3
+    in_order = cell[np.sort(np.unique(cell, return_index=True)[1])]
+    np.testing.assert_array_equal(np.concatenate([p.cells for p in built]), in_order)
+    assert sum(p.size for p in built) == len(whole)
+    assert max(p.size for p in built) > LIMIT  # most candidates are never built
+    for part in built:
+        mine = np.isin(cell, part.cells)
+        keep = np.flatnonzero(mine & found.runnable & in_stock)
+        assert part.size == np.count_nonzero(mine)
+        assert len(part.cands) <= LIMIT or np.unique(cell[keep]).size == 1
         for key in ("hardware", "nodes", "global_batch", "node_index"):
             np.testing.assert_array_equal(getattr(part.cands, key), getattr(whole, key)[keep])
         for key, column in whole.layout_of(keep).items():
             np.testing.assert_array_equal(part.cands.layout_of(np.arange(keep.size))[key],
                                           column, err_msg=key)
-        # Rows of one set of fabrics share a set, as in the whole chunk.
-        _, first, of = np.unique(whole.shared_of[keep], return_index=True, return_inverse=True)
-        np.testing.assert_array_equal(part.cands.shared_of, of)
-        np.testing.assert_array_equal(part.cands.shared_first, first)
-        cell = whole.hardware * len(counts) + whole.node_index
-        first = np.select([~found.valid, ~found.memory_fits, ~in_stock], [1, 2, 3], 0)
+        # Rows of one set of fabrics share a set, as in the whole search, numbered 0, 1, ...
+        # with each set's first row.
+        shared = part.cands.shared_of
+        assert np.unique(np.c_[shared, whole.shared_of[keep]], axis=0).shape[0] \
+            == np.unique(shared).size == np.unique(whole.shared_of[keep]).size
+        np.testing.assert_array_equal(np.unique(shared), np.arange(np.unique(shared).size))
+        np.testing.assert_array_equal(shared[part.cands.shared_first],
+                                      np.arange(part.cands.shared_first.size))
         for k, rule in enumerate(("invalid_layout", "memory", "stock"), start=1):
             expected = np.array([np.count_nonzero((cell == c) & (first == k))
                                  for c in part.cells])
@@ -150,6 +170,11 @@ def test_validity_memory_and_the_model_on_some_rows_agree_with_one_whole_pass(cl
     assert 0 < rows.size < len(cands)  # 70B does not fit on one node in every layout
     some = model_on(table, cands, rows, model, training, constants)
     for key, column in some.items():
+        np.testing.assert_array_equal(column, whole[key][rows], err_msg=key)
+    # Rows known runnable: the same columns but memory's, without working those out again.
+    known = model_on(table, cands, rows, model, training, constants, runnable=True)
+    assert known.keys() == {k for k in whole if not k.startswith("memory_")} | {"memory_fits"}
+    for key, column in known.items():
         np.testing.assert_array_equal(column, whole[key][rows], err_msg=key)
 
 
@@ -412,3 +437,13 @@ def test_a_pinned_hybrid_sharding_group_keeps_only_data_parallel_sizes_it_divide
     # 4 and 12 GPUs of data parallelism are not whole groups of 8.
     assert sorted(set(cands.layout["dp"].tolist())) == [8.0, 16.0]
     assert set(cands.layout["shard_group"].tolist()) == {8}
+
+
+def test_distinct_ints_number_ids_as_np_unique_does():
+    rng = np.random.default_rng(7)
+    for ids in (np.zeros(0, np.int64), np.array([5]), np.array([3, 3, 0, 7, 0, 3]),
+                rng.integers(0, 50, 1000), np.repeat(np.arange(300), 3)[rng.permutation(900)]):
+        _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+        got_first, got_inverse = distinct_ints(ids)
+        np.testing.assert_array_equal(got_first, first)
+        np.testing.assert_array_equal(got_inverse, inverse)
