@@ -110,6 +110,17 @@ class Dumped:
                    flask_smorest.Blueprint._generate_etag(document))
 
 
+def _documenting(decorator):
+    """`decorator` (one that only documents) applied for its documentation alone: the view
+    keeps the `_apidoc` the decorator's wrapper would have had, and no wrapper is added."""
+
+    def documented(view):
+        view._apidoc = decorator(view)._apidoc
+        return view
+
+    return documented
+
+
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = StrictParser()
 
@@ -129,6 +140,16 @@ class Blueprint(flask_smorest.Blueprint):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.register_error_handler(DomainError, domain_problem)
+
+    # flask-smorest's documenting decorators wrap the view in a function that only calls it,
+    # through the app's ensure_sync: a layer per decorator on every request. These keep its
+    # documentation on the view itself, as that wrapper would have held it.
+    def alt_response(self, *args, **kwargs):
+        return _documenting(super().alt_response(*args, **kwargs))
+
+    @staticmethod
+    def doc(**kwargs):
+        return _documenting(flask_smorest.Blueprint.doc(**kwargs))
 
     def arguments(self, schema, *args, **kwargs):
         # webargs builds a schema given as a class anew for every request, its nested schemas
