@@ -34,10 +34,14 @@ def version_key(source: Session | Connection, version_id: int | None = None) -> 
     SQLite, `bench/request_profile.py`'s catalog version read). A session already in a
     transaction lends its connection, so a request that writes next (a sizing, which begins
     its transaction before) checks out one connection, not two. Either way the query is a
-    statement of its own, run now, so it sees every version committed before it."""
+    statement of its own, run now, so it sees every version committed before it. On
+    PostgreSQL that pooled connection reads in autocommit: in a transaction the driver would
+    send BEGIN before the query and the pool ROLLBACK after it, two round trips of three."""
     if isinstance(source, Session):
         if not source.in_transaction():
             with source.get_bind().connect() as connection:
+                if connection.dialect.name == "postgresql":
+                    connection.execution_options(isolation_level="AUTOCOMMIT")
                 return version_key(connection, version_id)
         source = source.connection()
     # On a connection: two columns need none of the ORM's statement path.
