@@ -225,21 +225,10 @@ def snapshot(session: Session, version_id: int) -> Snapshot:
 
 def current_snapshot(session: Session, version_id: int | None = None) -> Snapshot:
     """The snapshot of a version, or of the latest one, in one small query per call: the id
-    and hash of the version, never its document once it is cached. Asking each time is what
-    makes a newly loaded version seen by the next request of every process.
-
-    A session with no transaction yet (a request that only reads the model, an estimate) is
-    not begun for this query: it runs on a pooled connection of its own, returned at once,
-    which skips the session's transaction (0.068 -> 0.055 ms of CPU on SQLite,
-    `bench/request_profile.py`'s catalog version read). A session
-    already in a transaction lends its connection, so a request that writes next (a sizing,
-    which begins its transaction before) checks out one connection, not two. Either way the
-    query is a statement of its own, run now, so it sees every version committed before it."""
-    if session.in_transaction():
-        return _cached(session, *version_key(session, version_id))
-    with session.get_bind().connect() as connection:
-        key = version_key(connection, version_id)
-    return _cached(session, *key)
+    and hash of the version (`version_key`, which begins no transaction of the session's),
+    never its document once it is cached. Asking each time is what makes a newly loaded
+    version seen by the next request of every process."""
+    return _cached(session, *version_key(session, version_id))
 
 
 def _cached(session: Session, version_id: int, digest: str) -> Snapshot:

@@ -1,16 +1,19 @@
 """A catalog version's listings, read from the database once per process: a version never
-changes (a change to the catalog is a new version), so what it lists for one filter is fixed."""
+changes (a change to the catalog is a new version), so what it lists for one filter is fixed,
+and so is its answer (the dumped body and its ETag, `service.api.catalog`)."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 
 from catalog import queries
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -29,30 +32,41 @@ def version(session: Session, version_id: int | None = None) -> Version:
     return Version(str(session.get_bind().url), found_id, digest)
 
 
-class Listings:
-    """Listings by (version, query, filters). Filters come from the client, so the entries are
-    bounded: when full, it starts again (each listing is one query to read back)."""
+class BuiltOnce:
+    """Values by a key that names a version, built once. Filters come from the client, so the
+    entries are bounded: when full, it starts again (each value is built again on its next
+    request)."""
 
     MAX_ENTRIES = 512
 
     def __init__(self) -> None:
-        self._entries: dict[tuple, list[dict[str, Any]]] = {}
+        self._entries: dict[Hashable, Any] = {}
         self._lock = threading.Lock()
 
-    def get(self, session: Session, of: Version, query: Callable[..., list[dict[str, Any]]],
-            *filters: Any) -> list[dict[str, Any]]:
-        key = (of, query.__qualname__, filters)
+    def get(self, key: Hashable, build: Callable[[], T]) -> T:
         with self._lock:
             found = self._entries.get(key)
         if found is not None:
             return found
-        # Shared by every request that asks the same: the views only read the entries.
-        listed = query(session, of.id, *filters)
+        # Shared by every request that asks the same: the callers only read the values.
+        built = build()
         with self._lock:
             if len(self._entries) >= self.MAX_ENTRIES:
                 self._entries.clear()
-            self._entries[key] = listed
-        return listed
+            self._entries[key] = built
+        return built
+
+
+class Listings:
+    """Listings by (version, query, filters), each one query to read."""
+
+    def __init__(self) -> None:
+        self._built = BuiltOnce()
+
+    def get(self, session: Session, of: Version, query: Callable[..., list[dict[str, Any]]],
+            *filters: Any) -> list[dict[str, Any]]:
+        return self._built.get((of, query.__qualname__, filters),
+                               lambda: query(session, of.id, *filters))
 
 
 LISTINGS = Listings()

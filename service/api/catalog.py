@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from flask import Response, current_app
 from flask.views import MethodView
 
 from catalog import queries
 from catalog.changes import ChangeError, apply_changes
 from catalog.tables import CatalogVersion
 from service import catalog_listings, db, idempotency
-from service.api.blueprint import Blueprint
+from service.api.blueprint import Blueprint, Dumped
 from service.auth import current_principal, requires
 from service.config import settings
 from service.errors import Problem, field_problem
@@ -19,6 +20,14 @@ from service.schemas import headers as h
 blp = Blueprint("catalog", __name__, url_prefix="/v1/catalog",
                 description="The provider's GPUs, servers, fabrics, RDMA support and regions")
 
+
+# One instance each, for the response decorator (the API's documentation) and for the answers
+# dumped once (`answered`).
+GPUS, GPU = s.GpuSchema(many=True), s.GpuSchema()
+SERVERS, SERVER = s.ServerSchema(many=True), s.ServerSchema()
+FABRICS, FABRIC = s.FabricSchema(many=True), s.FabricSchema()
+RDMA_SUPPORT = s.RdmaSupportSchema(many=True)
+REGIONS, REGION = s.RegionSchema(many=True), s.RegionSchema()
 
 read = requires(blp, "catalog:read", "catalog:admin")
 no_version = blp.alt_response(404, description="No catalog version of that number")
@@ -43,6 +52,24 @@ def version_of(version: int | None) -> catalog_listings.Version:
 def listed(query, of: catalog_listings.Version, *filters):
     """What `query` lists of that version, read once per process."""
     return catalog_listings.LISTINGS.get(db.session(), of, query, *filters)
+
+
+def answered(schema: ma.Schema, key: tuple, build) -> Response:
+    """The answer of a read of one version, dumped once per app: a version never changes, so
+    neither does its body or its ETag. `key` names the version and what is read of it."""
+    answers = current_app.extensions.setdefault("catalog_answers", catalog_listings.BuiltOnce())
+    return blp.answer(answers.get(key, lambda: Dumped.of(schema, build())))
+
+
+def listing(schema: ma.Schema, of: catalog_listings.Version, query, *filters) -> Response:
+    return answered(schema, (of, query.__qualname__, filters), lambda: listed(query, of, *filters))
+
+
+def entry_of(schema: ma.Schema, of: catalog_listings.Version, query, entry_id: str,
+             what: str) -> Response:
+    # An id the version does not have is a 404, raised each time and never kept.
+    return answered(schema, (of, query.__qualname__, "entry", entry_id),
+                    lambda: one(listed(query, of), entry_id, what))
 
 
 def known(of: catalog_listings.Version, query, parameter: str, value: str | None, what: str,
@@ -80,12 +107,12 @@ class Gpus(MethodView):
     @blp.etag
     @query_args(s.GpuQuery)
     @no_version
-    @blp.response(200, s.GpuSchema(many=True))
+    @blp.response(200, GPUS)
     @blp.doc(operationId="listGpus", summary="GPUs, with sourced specifications")
     def get(self, version=None, vendor=None):
         of = version_of(version)
         known(of, queries.gpus, "vendor", vendor, "GPU vendor", key="vendor")
-        return listed(queries.gpus, of, vendor)
+        return listing(GPUS, of, queries.gpus, vendor)
 
 
 @blp.route("/gpus/<gpu_id>")
@@ -94,10 +121,10 @@ class GpuById(MethodView):
     @blp.etag
     @query_args(s.VersionQuery)
     @no_entry
-    @blp.response(200, s.GpuSchema)
+    @blp.response(200, GPU)
     @blp.doc(operationId="getGpu", summary="One GPU")
     def get(self, gpu_id, version=None):
-        return one(listed(queries.gpus, version_of(version)), gpu_id, "GPU")
+        return entry_of(GPU, version_of(version), queries.gpus, gpu_id, "GPU")
 
 
 @blp.route("/servers")
@@ -106,12 +133,12 @@ class Servers(MethodView):
     @blp.etag
     @query_args(s.ServerQuery)
     @no_version
-    @blp.response(200, s.ServerSchema(many=True))
+    @blp.response(200, SERVERS)
     @blp.doc(operationId="listServers", summary="Server SKUs")
     def get(self, version=None, gpu=None, min_gpus=None):
         of = version_of(version)
         known(of, queries.gpus, "gpu", gpu, "GPU")
-        return listed(queries.servers, of, gpu, min_gpus)
+        return listing(SERVERS, of, queries.servers, gpu, min_gpus)
 
 
 @blp.route("/servers/<server_id>")
@@ -120,10 +147,10 @@ class ServerById(MethodView):
     @blp.etag
     @query_args(s.VersionQuery)
     @no_entry
-    @blp.response(200, s.ServerSchema)
+    @blp.response(200, SERVER)
     @blp.doc(operationId="getServer", summary="One server SKU")
     def get(self, server_id, version=None):
-        return one(listed(queries.servers, version_of(version)), server_id, "server")
+        return entry_of(SERVER, version_of(version), queries.servers, server_id, "server")
 
 
 @blp.route("/fabrics")
@@ -132,10 +159,10 @@ class Fabrics(MethodView):
     @blp.etag
     @query_args(s.FabricQuery)
     @no_version
-    @blp.response(200, s.FabricSchema(many=True))
+    @blp.response(200, FABRICS)
     @blp.doc(operationId="listFabrics", summary="Network fabric SKUs")
     def get(self, version=None, kind=None, rdma=None):
-        return listed(queries.fabrics, version_of(version), kind, rdma)
+        return listing(FABRICS, version_of(version), queries.fabrics, kind, rdma)
 
 
 @blp.route("/fabrics/<fabric_id>")
@@ -144,10 +171,10 @@ class FabricById(MethodView):
     @blp.etag
     @query_args(s.VersionQuery)
     @no_entry
-    @blp.response(200, s.FabricSchema)
+    @blp.response(200, FABRIC)
     @blp.doc(operationId="getFabric", summary="One fabric SKU")
     def get(self, fabric_id, version=None):
-        return one(listed(queries.fabrics, version_of(version)), fabric_id, "fabric")
+        return entry_of(FABRIC, version_of(version), queries.fabrics, fabric_id, "fabric")
 
 
 @blp.route("/rdma-support")
@@ -156,14 +183,14 @@ class RdmaMatrix(MethodView):
     @blp.etag
     @query_args(s.RdmaQuery)
     @no_version
-    @blp.response(200, s.RdmaSupportSchema(many=True))
+    @blp.response(200, RDMA_SUPPORT)
     @blp.doc(operationId="listRdmaSupport",
              summary="Which server works with which fabric, with or without GPUDirect RDMA, and why")
     def get(self, version=None, server=None, fabric=None, supported=None):
         of = version_of(version)
         known(of, queries.servers, "server", server, "server")
         known(of, queries.fabrics, "fabric", fabric, "fabric")
-        return listed(queries.rdma_support, of, server, fabric, supported)
+        return listing(RDMA_SUPPORT, of, queries.rdma_support, server, fabric, supported)
 
 
 @blp.route("/regions")
@@ -172,12 +199,12 @@ class Regions(MethodView):
     @blp.etag
     @query_args(s.RegionQuery)
     @no_version
-    @blp.response(200, s.RegionSchema(many=True))
+    @blp.response(200, REGIONS)
     @blp.doc(operationId="listRegions", summary="Regions with stock and lead times")
     def get(self, version=None, server=None):
         of = version_of(version)
         known(of, queries.servers, "server", server, "server")
-        return listed(queries.regions, of, server)
+        return listing(REGIONS, of, queries.regions, server)
 
 
 @blp.route("/regions/<region_id>")
@@ -186,10 +213,10 @@ class RegionById(MethodView):
     @blp.etag
     @query_args(s.VersionQuery)
     @no_entry
-    @blp.response(200, s.RegionSchema)
+    @blp.response(200, REGION)
     @blp.doc(operationId="getRegion", summary="One region with its stock")
     def get(self, region_id, version=None):
-        return one(listed(queries.regions, version_of(version)), region_id, "region")
+        return entry_of(REGION, version_of(version), queries.regions, region_id, "region")
 
 
 @blp.route("/changes")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 
 import pytest
 import yaml
 
-from catalog import tables
+from catalog import queries, tables
 from service import db
+from service.schemas import catalog as s
 from tests.conftest import CATALOG_DIR, authorised
 
 ENDPOINTS = ["gpus", "servers", "fabrics", "rdma-support", "regions"]
@@ -100,6 +103,30 @@ def test_etag_and_if_none_match_give_304(client):
     assert again.status_code == 304
     other = client.get("/v1/catalog/servers?gpu=b200", headers={"If-None-Match": etag})
     assert other.status_code == 200
+
+
+@pytest.mark.parametrize("path, schema, read", [
+    ("/v1/catalog/servers", s.ServerSchema(many=True), lambda db_, v: queries.servers(db_, v)),
+    ("/v1/catalog/servers?gpu=h100-sxm&min_gpus=8", s.ServerSchema(many=True),
+     lambda db_, v: queries.servers(db_, v, "h100-sxm", 8)),
+    ("/v1/catalog/rdma-support?supported=true", s.RdmaSupportSchema(many=True),
+     lambda db_, v: queries.rdma_support(db_, v, supported=True)),
+    ("/v1/catalog/regions/us-east", s.RegionSchema(),
+     lambda db_, v: queries.entry(queries.regions(db_, v), "us-east")),
+])
+def test_a_read_dumped_once_answers_as_dumped_anew(client, path, schema, read):
+    # The answer of a version is dumped once per process: every answer after the first is
+    # the body and the ETag a dump of the entries read now gives.
+    with client.application.app_context():
+        session = db.session()
+        document = schema.dump(read(session, queries.version_key(session)[0]))
+    body = (json.dumps(document, allow_nan=False, separators=(",", ":")) + "\n").encode()
+    etag = hashlib.sha1(json.dumps(document, sort_keys=True).encode()).hexdigest()
+    for _ in range(2):
+        response = client.get(path)
+        assert response.status_code == 200 and response.mimetype == "application/json"
+        assert response.get_data() == body
+        assert response.headers["ETag"] == f'"{etag}"'
 
 
 @pytest.mark.parametrize("path", ["/v1/catalog/gpus", "/v1/catalog/servers"])

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import marshmallow as ma
 
 from service.schemas import estimates as s
+from service.schemas import sizings
 from service.schemas.fast_dump import FastDump
 
 
@@ -58,3 +61,31 @@ def test_a_schema_with_hooks_or_an_object_that_is_not_a_dict_goes_through_marshm
     assert Hooked().dump({"x": 1}) == {"x": 2.0}
     interval = type("Interval", (), {"p10": 1.0, "p90": 2.0})()
     assert Defaults().dump(interval) == marshmallow_dump(Defaults(), interval)
+
+
+QUESTIONNAIRES = [
+    {"workload": {"preset": "llama-3-8b"}, "tokens": 1e10, "nodes": {"min": 1, "max": 4},
+     "gpu_models": ["h100-sxm"]},
+    {"workload": {"preset": "llama-3-70b", "seq_len": 4096}, "duration_days": 30,
+     "precision": "fp8", "global_batch": 1024, "gpus_per_node": 8, "region": "eu-west",
+     "budget_per_month": "250000.00", "budget_total": "1000000", "term": "1y",
+     "currency": "EUR", "rdma_required": True, "fabrics_include": ["ib-ndr-400"],
+     "fabrics_exclude": [], "objective": "fastest", "max_lead_time_days": 0, "max_results": 3,
+     "layout": {"tp": 8, "pp": 2, "zero_stage": 1, "sequence_parallel": True,
+                "micro_batch": 2}},
+    {"workload": {"transformer": {"layers": 16, "hidden": 2048, "heads": 16, "vocab": 32000,
+                                  "seq_len": 2048}}, "tokens": 1e9, "layout": None},
+    {"workload": {"generic": {"params": 1e6, "flops_per_sample": 1e9}}, "samples": 1e6,
+     "epochs": 3},
+    {"workload": {"preset": "resnet-50"}, "epochs": 2, "nodes": {"min": 1, "max": 2}},
+]
+
+
+def test_a_questionnaire_dumps_as_marshmallow_dumps_it():
+    schema = sizings.SizingRequestSchema()
+    for body in QUESTIONNAIRES:
+        loaded = schema.load(body)
+        fast = schema.dump(loaded)
+        assert schema.__dict__["_fast_plan"], "the questionnaire takes the compiled plan"
+        # As JSON: the same keys in the same order, nested ones too, each number of its type.
+        assert json.dumps(fast) == json.dumps(marshmallow_dump(schema, loaded)), body

@@ -5,8 +5,10 @@ to the dispatcher."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
 
+import psycopg
 import pytest
 import redis
 from sqlalchemy import create_engine, event, func, select, update
@@ -111,6 +113,48 @@ def test_a_new_catalog_version_is_seen_by_the_next_request(app, database_url):
         other.get_bind().dispose()
     after = client.post("/v1/estimates", json=ESTIMATE)
     assert before.get_json()["catalog_version"] < new == after.get_json()["catalog_version"]
+
+
+def in_transaction(driver_connection) -> bool:
+    """Whether the driver's connection is inside a transaction, as its database reports it."""
+    if isinstance(driver_connection, sqlite3.Connection):
+        return driver_connection.in_transaction
+    return driver_connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+
+
+@pytest.mark.parametrize("method, path, body", [("POST", "/v1/estimates", ESTIMATE),
+                                                ("GET", "/v1/catalog/servers", None)])
+def test_a_request_that_only_reads_reads_the_version_outside_a_transaction(app, method, path,
+                                                                          body):
+    # No transaction to begin before the version's query or to roll back after it: on
+    # PostgreSQL each would be a round trip of its own.
+    client = authorised(app)
+    assert client.open(path, method=method, json=body).status_code == 200
+    after_version_read = []
+
+    def look(conn, _cursor, statement, *_args) -> None:
+        if "FROM catalog_versions" in statement:
+            after_version_read.append(in_transaction(conn.connection.driver_connection))
+
+    with app.app_context():
+        engine = db.engine()
+    event.listen(engine, "after_cursor_execute", look)
+    try:
+        assert client.open(path, method=method, json=body).status_code == 200
+    finally:
+        event.remove(engine, "after_cursor_execute", look)
+    assert after_version_read == [False]
+    if engine.dialect.name == "postgresql":
+        # Every pooled connection reads in a transaction again, as every writer expects.
+        pooled = [engine.connect() for _ in range(engine.pool.checkedin())]
+        try:
+            assert pooled
+            for connection in pooled:
+                connection.exec_driver_sql("SELECT 1")
+                assert in_transaction(connection.connection.driver_connection)
+        finally:
+            for connection in pooled:
+                connection.close()
 
 
 def sizing_app(database_url: str, redis_url: str):
