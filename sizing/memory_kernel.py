@@ -47,6 +47,11 @@ def _kernel(dp, tp, pp, ep, cp, zero, offload, shard_group, gb, fp8_bytes, b, co
         host_acts = offload[i] == 2
         logits_b = 0.0 if fused_ce[i] else logits_per_cp / cp_i * b[i] * vocab / tp_i
         for k in range(3):  # the first, a middle and the last stage
+            # One stage at pp 1 (the last), none in the middle below pp 3: not there, never
+            # the most (the choice below is _transformer_peak_stage's either way).
+            if (one and k != 2) or (k == 1 and pp_i < 3):
+                totals[k] = -np.inf
+                continue
             if k == 0:
                 n, emb = ends, ends_embedding
                 acts = layer_acts * n * np.minimum(pp_i, m[i]) * interleave
