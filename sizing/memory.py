@@ -200,8 +200,7 @@ def _transformer_peak_stage(model, c: dict, constants, wb: float, gb, ob: float,
     per_layer = (dense - model.embedding_params) / L
     expert_per_layer = model.expert_params / L
     fp8_dense, fp8_expert = model.fp8_linear_params if np.any(fp8_bytes) else (0.0, 0.0)
-    first_n, middle_n, last_n = model.pipeline_stage_layers(
-        pp, c.get("embedding_in_pipeline_split", False))
+    ends_n, middle_n = model.pipeline_stage_layers(pp, c.get("embedding_in_pipeline_split", False))
     # The first and last stages each hold one vocab x hidden matrix (the word embedding; the
     # output layer, or the tied embedding's copy Megatron keeps there); one stage, all of them.
     matrix = model.vocab * model.hidden
@@ -242,7 +241,7 @@ def _transformer_peak_stage(model, c: dict, constants, wb: float, gb, ob: float,
     def resident(acts):
         return np.where(host_acts, 2.0 * layer_acts, acts) if host_acts.any() else acts
 
-    first_acts = resident(layer_acts * first_n * np.minimum(pp, m) * interleave) + working
+    first_acts = resident(layer_acts * ends_n * np.minimum(pp, m) * interleave) + working
     middle_acts = resident(layer_acts * middle_n * np.minimum(pp - 1, m) * interleave) + working
     # The last stage holds the logits twice: the 16-bit output of the final GEMM and the
     # FP32 copy cross entropy works on (Megatron's `vocab_parallel_logits.float()`). They and
@@ -251,10 +250,10 @@ def _transformer_peak_stage(model, c: dict, constants, wb: float, gb, ob: float,
     # recomputes its forward.
     logits_b = np.where(np.asarray(c.get("fused_cross_entropy", False), bool), 0.0,
                         6.0 * model.seq_len / cp * b * model.vocab / tp)
-    last_acts = resident(layer_acts * last_n) + np.maximum(working, logits_b)
-    first = states(first_n, ends_embedding)
+    last_acts = resident(layer_acts * ends_n) + np.maximum(working, logits_b)
+    first = states(ends_n, ends_embedding)
     middle = states(middle_n, 0.0)
-    last = states(last_n, ends_embedding)
+    last = states(ends_n, ends_embedding)
     totals = [sum(s) + a / GB for s, a in ((first, first_acts), (middle, middle_acts),
                                            (last, last_acts))]
     # A middle stage exists from pp 3; the last is the only one at pp 1. Ties go to the last,

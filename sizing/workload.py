@@ -228,17 +228,17 @@ class Transformer:
         return np.ceil(self.layers / (np.asarray(pp, float) * np.asarray(virtual_stages, float)))
 
     def pipeline_stage_layers(self, pp, embedding_in_split) -> tuple:
-        """The transformer layers the first, a middle and the last pipeline stage hold (arrays
-        too; pp 1: the one stage holds them all). Without the embedding in the split each
-        stage holds ceil(L / pp), the first stages the most of an uneven split (Megatron-LM's
+        """(the transformer layers the first and the last pipeline stage each hold, those a
+        middle stage holds), arrays too; pp 1: the one stage holds them all. Without the
+        embedding in the split each stage holds ceil(L / pp), the first stages the most of an
+        uneven split (Megatron-LM's
         --decoder-first-pipeline-num-layers; the prequel of BLOOM: '78/12=6.5 - so the last
         stage has 1 block, while the rest have 7'); with it, L + 2 places are split and the
         embedding and the output layer take one each on the first and last stages."""
         pp = np.asarray(pp, float)
         split = np.asarray(embedding_in_split, bool) & (pp > 1)
         places = np.ceil((self.layers + np.where(split, 2.0, 0.0)) / pp)
-        ends = np.maximum(places - np.where(split, 1.0, 0.0), 0.0)
-        return ends, places, ends
+        return np.maximum(places - np.where(split, 1.0, 0.0), 0.0), places
 
     def chunks_divide_layers(self, pp, virtual_stages):
         """Whether the interleaved schedule's pp x virtual_stages chunks hold the same number of
