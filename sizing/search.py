@@ -377,18 +377,10 @@ class Enumeration:
             held = block if held is None else held.then(block)
             if held.sizes.size == 0:
                 continue  # no cell of these node counts builds a layout
-            ends = np.cumsum(held.sizes if weight is None else weight(held))
-            start, taken = 0, 0
-            while True:
-                # The cells after `start` that fit with it, at least one (the limit held
-                # within the last end, which all fit below, so no sum passes int64).
-                limit = min(taken + chunk, int(ends[-1]))
-                end = max(int(np.searchsorted(ends, limit, side="right")), start + 1)
-                if end >= ends.size:
-                    break  # the next block's cells may fit in this chunk too
-                yield held.at(slice(start, end))
-                start, taken = end, int(ends[end - 1])
-            held = held.at(slice(start, None))
+            *full, last = _cuts(held.sizes if weight is None else weight(held), chunk)
+            for cells in full:
+                yield held.at(cells)
+            held = held.at(last)  # the next block's cells may fit in this chunk too
         if held is not None and held.sizes.size:
             yield held
 
@@ -519,7 +511,10 @@ def _cuts(weight: np.ndarray, limit: int) -> Iterator[slice]:
     ends = np.cumsum(weight)
     start, taken = 0, 0
     while start < weight.size:
-        end = max(int(np.searchsorted(ends, taken + limit, side="right")), start + 1)
+        # The limit held within the last end, which all fit below, so that no sum passes
+        # int64 (the exhaustive search's chunk is int64's largest).
+        end = max(int(np.searchsorted(ends, min(taken + limit, int(ends[-1])), side="right")),
+                  start + 1)
         yield slice(start, end)
         start, taken = end, int(ends[end - 1])
 
