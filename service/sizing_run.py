@@ -63,11 +63,10 @@ POOLED_CHUNKS = 16
 SHOWN_MODEL_COLUMNS = ("scaling_efficiency", "communication_share", "gpus", "tokens_per_s",
                        "samples_per_s", "step_time_s", "mfu", "bubble_s")
 FAILURE_FIELDS = tuple(f.name for f in fields(goodput.CandidateGoodput))
-# What a chunk's ranking reads of the model's columns of its rows run (`_ranked`): the
-# throughput, the GPUs the price and failures count, whether the row runs at all, and what
-# is kept per cell. The pool joins only these of its passes, not the model's every column.
-RANKED_MODEL_COLUMNS = ("tokens_per_s", "samples_per_s", "gpus", "valid", "memory_fits",
-                        *SHOWN_MODEL_COLUMNS)
+# What a chunk's ranking reads of the model's columns of its rows run (`_ranked`): whether
+# the row runs at all, and what is kept per cell (the throughput among it). The pool joins
+# only these of its passes, not the model's every column, and each once.
+RANKED_MODEL_COLUMNS = ("valid", "memory_fits", *SHOWN_MODEL_COLUMNS)
 
 
 def run(snap: Snapshot, request: SizingRequest, progress: Progress, today: date) -> SizingResult:
