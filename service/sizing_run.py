@@ -306,7 +306,6 @@ class _Context:
     request: SizingRequest
     policy: SizingPolicy
     constants: ModelConstants
-    clusters: tuple[Cluster, ...]
     # The failures without and with hot spares of each kind of pair (`failing_as`: its
     # fabric's kind and losslessness, NICs and GPUs per node, all that failures read) at each
     # node count: every candidate of a cell has its pair's, whatever its layout, so they are
@@ -358,8 +357,7 @@ class _Context:
                                              nodes * per_node[hardware], size, hot_spare=spared)
                          for spared in (False, True))
         return cls(
-            request, snap.policy, snap.constants, tuple(clusters), failures,
-            failing_as.reshape(-1),
+            request, snap.policy, snap.constants, failures, failing_as.reshape(-1),
             pricing.rate_grid(snap.prices, templates, billed, term=request.term,
                               currency=request.currency, job_nodes=jobs),
             len(billed), one_node_spared, snap.prices.hours_per_month, usable,
