@@ -402,7 +402,7 @@ class _Context:
         """Failures, billed time, money and score of some rows of a chunk at this throughput,
         as asked or with hot spares. Every figure rises with the time to train (the wall clock
         with failures is linear in it), so a throughput's upper bound gives each figure's lower
-        bound. `figures`: False for the score and objective alone (a bound's, a probe's)."""
+        bound. `figures`: False for the score and objective alone (a bound's, `bound`)."""
         request = self.request
         units, hardware = request.work.units, cands.hardware[rows]
         ideal = (units / rate / 3600.0 if units
@@ -678,16 +678,16 @@ def _undominated(ctx: _Context, best: ranking.RunningBest, table: HardwareTable,
                  ) -> tuple[np.ndarray, dict[str, np.ndarray], list[dict[str, np.ndarray]]]:
     """The rows of `run` that could be their cell's best or its fastest, the model's columns
     of those rows and their figures as asked and with spares (_Context.scored: the probes'
-    scored once, for their test and their ranking). Every passing row is eligible here (no rule reads the time, and a
-    row that passes the known rules of one option is sold with that one at least).
+    scored once, for their test and their ranking). Every passing row is eligible here (no
+    rule reads the time, and a row that passes the known rules of one option is sold with
+    that one at least).
 
     Each cell's rows of highest bound (compute and its layers' exposed collectives) run
     first, its probes (of score among them, the passing rows, of throughput, those that want
     the fastest); a passing row whose bound is worse than the best true score among them
     cannot be the cell's best, and with its bound's raw score no better than the best raw
     score seen it cannot lower that either, so it is counted as eligible without running the
-    time model on it. A
-    row whose throughput bound is below the fastest probe's true throughput cannot be the
+    time model on it. A row whose throughput bound is below the fastest probe's true throughput cannot be the
     cell's fastest. The rows that bound leaves (its compute once per set of fabrics, its
     collectives once per pair and the degrees they read: cheap) are held to the same test
     with the tighter floor of compute and unhidden communication (per row, and cheaper than
