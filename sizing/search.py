@@ -693,11 +693,8 @@ def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
         return out
     key = _layers_key(cands, first)[back] * len(table.gpu_codes) + cands.hardware[rows]
     # Each key once (any row of it will do: they share the collectives), as dense codes.
-    present = np.zeros(int(key.max(initial=-1)) + 1, bool)
-    present[key] = True
-    code = (np.cumsum(present) - 1)[key]
-    one = np.empty(int(present.sum()), np.intp)
-    one[code] = rows
+    ones, code = distinct_ints(key)
+    one = rows[ones]
     layers = layer_collectives_batch(table.batch(cands, one), model, training, constants,
                                      table.links(constants, cands, one))
     tighter = layers_bound(out, {k: v[code] for k, v in layers.items()},
