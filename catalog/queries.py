@@ -38,20 +38,19 @@ def version_key(source: Session | Connection, version_id: int | None = None) -> 
     PostgreSQL that pooled connection reads in autocommit: in a transaction the driver would
     send BEGIN before the query and the pool ROLLBACK after it, two round trips of three."""
     if isinstance(source, Session):
-        if not source.in_transaction():
-            with source.get_bind().connect() as connection:
-                if connection.dialect.name == "postgresql":
-                    connection.execution_options(isolation_level="AUTOCOMMIT")
-                return version_key(connection, version_id)
-        source = source.connection()
+        if source.in_transaction():
+            return version_key(source.connection(), version_id)
+        with source.get_bind().connect() as connection:
+            if connection.dialect.name == "postgresql":
+                connection.execution_options(isolation_level="AUTOCOMMIT")
+            return version_key(connection, version_id)
     # On a connection: two columns need none of the ORM's statement path.
-    connection = source
     if version_id is None:
-        found = connection.execute(_LATEST).first()
+        found = source.execute(_LATEST).first()
         if found is None:
             raise CatalogNotLoaded()
     else:
-        found = connection.execute(_BY_ID, {"version_id": version_id}).first()
+        found = source.execute(_BY_ID, {"version_id": version_id}).first()
         if found is None:
             raise UnknownVersion(version_id)
     return found[0], found[1]
