@@ -58,15 +58,14 @@ class BuiltOnce:
 
 
 class Listings:
-    """Listings by (version, query, filters), each one query to read."""
+    """Each query's whole listing by version, each one query to read."""
 
     def __init__(self) -> None:
         self._built = BuiltOnce()
 
-    def get(self, session: Session, of: Version, query: Callable[..., list[dict[str, Any]]],
-            *filters: Any) -> list[dict[str, Any]]:
-        return self._built.get((of, query.__qualname__, filters),
-                               lambda: query(session, of.id, *filters))
+    def get(self, session: Session, of: Version,
+            query: Callable[..., list[dict[str, Any]]]) -> list[dict[str, Any]]:
+        return self._built.get((of, query.__qualname__), lambda: query(session, of.id))
 
 
 LISTINGS = Listings()

@@ -49,9 +49,10 @@ def version_of(version: int | None) -> catalog_listings.Version:
                       errors=[{"pointer": "/query/version", "detail": "no such version"}])
 
 
-def listed(query, of: catalog_listings.Version, *filters):
-    """What `query` lists of that version, read once per process."""
-    return catalog_listings.LISTINGS.get(db.session(), of, query, *filters)
+def listed(query, of: catalog_listings.Version):
+    """All that `query` lists of that version, read once per process (for the filters'
+    names and the entries by id)."""
+    return catalog_listings.LISTINGS.get(db.session(), of, query)
 
 
 def answered(schema: ma.Schema, key: tuple, build) -> Response:
@@ -62,7 +63,9 @@ def answered(schema: ma.Schema, key: tuple, build) -> Response:
 
 
 def listing(schema: ma.Schema, of: catalog_listings.Version, query, *filters) -> Response:
-    return answered(schema, (of, query.__qualname__, filters), lambda: listed(query, of, *filters))
+    # Read for its answer alone: once dumped, the entries are not needed again.
+    return answered(schema, (of, query.__qualname__, filters),
+                    lambda: query(db.session(), of.id, *filters))
 
 
 def entry_of(schema: ma.Schema, of: catalog_listings.Version, query, entry_id: str,
