@@ -55,10 +55,15 @@ def listed(query, of: catalog_listings.Version):
     return catalog_listings.LISTINGS.get(db.session(), of, query)
 
 
+@blp.record_once
+def _answers(state) -> None:
+    state.app.extensions["catalog_answers"] = catalog_listings.BuiltOnce()
+
+
 def answered(schema: ma.Schema, key: tuple, build) -> Response:
     """The answer of a read of one version, dumped once per app: a version never changes, so
     neither does its body or its ETag. `key` names the version and what is read of it."""
-    answers = current_app.extensions.setdefault("catalog_answers", catalog_listings.BuiltOnce())
+    answers = current_app.extensions["catalog_answers"]
     return blp.answer(answers.get(key, lambda: Dumped.of(schema, build())))
 
 
