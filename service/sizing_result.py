@@ -77,14 +77,22 @@ class ResultLayout:
 
     @classmethod
     def of(cls, layout: Layout, micro_batch: int) -> ResultLayout:
-        return cls(layout.dp, layout.tp, layout.pp, layout.ep, layout.zero_stage,
-                   layout.virtual_stages, micro_batch, layout.sequence_parallel, layout.recompute,
-                   layout.cp, layout.framework, layout.shard_group, layout.offload,
-                   layout.recompute_layers, layout.flash_attention,
-                   layout.fused_attention_kernel, layout.fused_cross_entropy,
-                   layout.embedding_in_pipeline_split, layout.overlaps_gradients, layout.fp32_gradients,
-                   layout.overlaps_param_gather, layout.fp8_param_gather,
-                   layout.grad_bucket_mb)
+        # By name: the fields are many, and the layout's effective settings (its framework's
+        # defaults resolved) go where the result names them.
+        return cls(
+            dp=layout.dp, tp=layout.tp, pp=layout.pp, ep=layout.ep, zero_stage=layout.zero_stage,
+            virtual_stages=layout.virtual_stages, micro_batch=micro_batch,
+            sequence_parallel=layout.sequence_parallel, recompute=layout.recompute,
+            cp=layout.cp, framework=layout.framework, shard_group=layout.shard_group,
+            offload=layout.offload, recompute_layers=layout.recompute_layers,
+            flash_attention=layout.flash_attention,
+            attention_kernel=layout.fused_attention_kernel,
+            fused_cross_entropy=layout.fused_cross_entropy,
+            embedding_in_pipeline_split=layout.embedding_in_pipeline_split,
+            overlap_grad_reduce=layout.overlaps_gradients,
+            grad_reduce_in_fp32=layout.fp32_gradients,
+            overlap_param_gather=layout.overlaps_param_gather,
+            fp8_param_gather=layout.fp8_param_gather, grad_bucket_mb=layout.grad_bucket_mb)
 
 
 @dataclass(frozen=True)
