@@ -251,14 +251,15 @@ class Transformer:
         prequel of BLOOM: '78/12=6.5 - so the last stage has 1 block, while the rest have
         7'); pp 1: the one stage, all layers and the output layer."""
         pp = np.asarray(pp, float)
-        split = np.asarray(embedding_in_split, bool) & (pp > 1)
-        ends, middle = self.pipeline_stage_layers(pp, split)
-        places = self.layers + np.where(split, 2.0, 0.0)
-        last = np.maximum(places - (pp - 1.0) * middle - np.where(split, 1.0, 0.0), 0.0)
-        # the busiest other stage: a middle one, or the first alone where two stages share it
-        others = np.where(split & (pp < 3), ends, middle)
-        layer = self.layer_forward_flops_per_token / self.layers
-        paced_by_last = (last * layer + self.logits_forward_flops_per_token >= others * layer)
+        # 1 where the embedding and the output layer take a place each (pipeline_stage_layers)
+        split = (np.asarray(embedding_in_split, bool) & (pp > 1)).astype(float)
+        middle = np.ceil((self.layers + 2.0 * split) / pp)
+        last = np.maximum(self.layers + split - (pp - 1.0) * middle, 0.0)
+        # the busiest other stage: a middle one, or the first alone (a layer fewer) at pp 2
+        others = middle - split * (pp < 3)
+        # the output layer in layers: its forward FLOPs over a layer's
+        output = self.logits_forward_flops_per_token * self.layers / self.layer_forward_flops_per_token
+        paced_by_last = last + output >= others
         return np.where(paced_by_last, last, others), paced_by_last
 
     def chunks_divide_layers(self, pp, virtual_stages):
