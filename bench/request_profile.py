@@ -7,7 +7,7 @@ database) with a private Redis for the broker and the rate limits. After a warm-
 the SQL statements the engine executed, the transactions it committed, its pool checkouts
 (on PostgreSQL each a look at the socket, no round trip) and the Redis round trips (one per
 command, one per pipeline) per request, times the requests (wall clock, and this process's CPU: the test client's share
-included, the database's and Redis's not), and prints the functions with the most cumulative
+included, the database's and Redis's not) and the cycle collector's time, and prints the functions with the most cumulative
 time under cProfile; with estimates, the CPU of one catalog version read
 (`current_snapshot`); with sizings, the CPU of one task send, the app's and Celery's
 send_task's. Run: `.venv/bin/python bench/request_profile.py [--top N] [--only ...]
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import pstats
 import sys
@@ -41,18 +42,21 @@ WARMUP, REQUESTS = 30, 300
 
 class Counts:
     """SQL statements, transactions committed, pool checkouts (on PostgreSQL each a look at
-    the socket, service.db) and Redis round trips since the last reset."""
+    the socket, service.db), Redis round trips and seconds in the cycle collector since the
+    last reset."""
 
     def __init__(self) -> None:
         self.reset()
 
     def reset(self) -> None:
         self.sql = self.commits = self.checkouts = self.redis = 0
+        self.gc_s = 0.0
 
 
 @contextmanager
 def counting(app, counts: Counts):
-    """Count every statement of the app's engine and every packet redis-py sends."""
+    """Count every statement of the app's engine and every packet redis-py sends, and time the
+    cycle collector's passes."""
     with app.app_context():
         engine = db.engine()
 
@@ -71,14 +75,24 @@ def counting(app, counts: Counts):
         counts.redis += 1
         return original(self, command, check_health)
 
+    gc_started = [0.0]
+
+    def on_gc(phase: str, _info) -> None:
+        if phase == "start":
+            gc_started[0] = time.perf_counter()
+        else:
+            counts.gc_s += time.perf_counter() - gc_started[0]
+
     hooks = [(engine, "before_cursor_execute", on_statement), (engine, "commit", on_commit),
              (engine.pool, "checkout", on_checkout)]
     for target, name, hook in hooks:
         event.listen(target, name, hook)
     redis.connection.AbstractConnection.send_packed_command = send_packed_command
+    gc.callbacks.append(on_gc)
     try:
         yield
     finally:
+        gc.callbacks.remove(on_gc)
         redis.connection.AbstractConnection.send_packed_command = original
         for target, name, hook in hooks:
             event.remove(target, name, hook)
@@ -116,7 +130,8 @@ def profile(app, key: str, name: str, method: str, path: str, body, top: int, st
           f"({cpu / REQUESTS * 1000:.2f} ms of this process's CPU), "
           f"{counts.sql / REQUESTS:.2f} SQL statements, {counts.commits / REQUESTS:.2f} commits, "
           f"{counts.checkouts / REQUESTS:.2f} pool checkouts, {counts.redis / REQUESTS:.2f} Redis "
-          f"round trips per request")
+          f"round trips, {counts.gc_s / REQUESTS * 1000:.3f} ms in the cycle collector per "
+          "request")
     profiler = cProfile.Profile()
     profiler.enable()
     for _ in range(REQUESTS):

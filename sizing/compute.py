@@ -106,7 +106,9 @@ def transformer_work(model: Transformer, c: dict, fp8: bool) -> dict:
     """Per GPU and micro-batch: FLOPs by kind (executed) and memory-bound bytes, forward apart.
 
     `c` holds arrays micro_batch, tp, pp, cp, sequence_parallel, recompute (0-2),
-    recompute_fraction and flash_attention. Work is averaged over pipeline stages.
+    recompute_fraction, flash_attention, paced_layers and paced_output (the stage that paces
+    the pipeline: Transformer.pacing_stage). The executed work is that stage's; the model
+    FLOPs (MFU's and the counted conventions) are the model's averaged over the stages.
     """
     b = np.asarray(c["micro_batch"], float)
     tp, pp, cp = (np.asarray(c[k], float) for k in ("tp", "pp", "cp"))
@@ -117,14 +119,18 @@ def transformer_work(model: Transformer, c: dict, fp8: bool) -> dict:
     tokens = b * model.seq_len / cp  # this rank's tokens; each sees all keys before it
     s, h, L = model.seq_len, model.hidden, model.layers
     mp = tp * pp
+    # the paced stage's share of the layers, and of the output layer (1 or 0)
+    layers_here = np.asarray(c["paced_layers"], float)
+    layer_share = layers_here / L
+    output = np.asarray(c["paced_output"], float)
     full = rc == 2
     selective = rc == 1
 
-    linear_fwd = model.linear_forward_flops_per_token * tokens / mp
-    logits_fwd = model.logits_forward_flops_per_token * tokens / mp
+    linear_fwd = model.linear_forward_flops_per_token * tokens / tp * layer_share
+    logits_fwd = model.logits_forward_flops_per_token * tokens / tp * output
     # Scores: QK^T and PV, 4sh per token per layer over the whole matrix; a causal fused kernel
     # skips the masked half (the FLOPs of `flops(..., causal=True)` in flash-attention).
-    scores_full = model.attention_score_flops_per_token * tokens / mp
+    scores_full = model.attention_score_flops_per_token * tokens / tp * layer_share
     attn_fwd = np.where(flash & model.causal, scores_full / 2, scores_full)
     bwd_ratio = np.where(flash, FLASH_BACKWARD_RATIO, 2.0)
     # Share of the layers full recompute re-runs, and the selective recompute of attention.
@@ -154,9 +160,8 @@ def transformer_work(model: Transformer, c: dict, fp8: bool) -> dict:
     elementwise = per_layer_fwd * (1.0 + full_re) + per_layer_bwd
     scores = (scores_fwd * (1.0 + full_re + selective_re)
               + scores_bwd)
-    layers_here = L / pp
     ce = np.where(np.asarray(c.get("fused_cross_entropy", False), bool), 0.0,
-                  _CROSS_ENTROPY_BYTES * model.vocab / tp / pp)  # last stage, averaged
+                  _CROSS_ENTROPY_BYTES * model.vocab / tp * output)
     nongemm_bytes = tokens * layers_here * elementwise
     fixed_bytes = tokens * (layers_here * scores + ce)
     nongemm_fwd_bytes = tokens * layers_here * per_layer_fwd

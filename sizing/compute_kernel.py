@@ -24,8 +24,8 @@ KEYS = ("t_mb", "t_fwd_mb", "gemm_efficiency", "t_attention_mb", "model_flops",
 
 
 @kernel
-def _kernel(b, tp, pp, cp, rc, flash, sp, rfrac, fused_ce, peak16, emax, fp8_speedup,
-            attention, hbm, hbm_raw, fp8, causal, figures):
+def _kernel(b, tp, pp, cp, rc, flash, sp, rfrac, fused_ce, paced_layers, paced_output, peak16,
+            emax, fp8_speedup, attention, hbm, hbm_raw, fp8, causal, figures):
     (s, h, layers, knee_s, linear_per_token, logits_per_token, scores_per_token, fwd_h, fwd_rest,
      bwd_h, bwd_rest, unfused_fwd, unfused_bwd, ce_bytes, full_per_token, causal_per_token,
      training_per_token, layer_per_token) = (
@@ -40,9 +40,12 @@ def _kernel(b, tp, pp, cp, rc, flash, sp, rfrac, fused_ce, peak16, emax, fp8_spe
         t_sp = tp_i if sp[i] else 1.0
         tokens = b[i] * s / cp[i]
         mp = tp_i * pp_i
-        linear_fwd = linear_per_token * tokens / mp
-        logits_fwd = logits_per_token * tokens / mp
-        scores_full = scores_per_token * tokens / mp
+        layers_here = paced_layers[i]
+        layer_share = layers_here / layers
+        output = paced_output[i]
+        linear_fwd = linear_per_token * tokens / tp_i * layer_share
+        logits_fwd = logits_per_token * tokens / tp_i * output
+        scores_full = scores_per_token * tokens / tp_i * layer_share
         attn_fwd = scores_full / 2 if flash_i and causal else scores_full
         bwd_ratio = FLASH_BACKWARD_RATIO if flash_i else 2.0
         full_re = rfrac[i] if full else 0.0
@@ -57,8 +60,7 @@ def _kernel(b, tp, pp, cp, rc, flash, sp, rfrac, fused_ce, peak16, emax, fp8_spe
         scores_bwd = 0.0 if flash_i else unfused_bwd / tp_i
         elementwise = per_layer_fwd * (1.0 + full_re) + per_layer_bwd
         scores = scores_fwd * (1.0 + full_re + selective_re) + scores_bwd
-        layers_here = layers / pp_i
-        ce = 0.0 if fused_ce[i] else ce_bytes / tp_i / pp_i
+        ce = 0.0 if fused_ce[i] else ce_bytes / tp_i * output
         nongemm_bytes = tokens * layers_here * elementwise
         fixed_bytes = tokens * (layers_here * scores + ce)
         nongemm_fwd_bytes = tokens * layers_here * per_layer_fwd
@@ -133,7 +135,8 @@ def transformer_times(model: Transformer, c: dict, fp8: bool, rates: dict, emax,
     out = _kernel(*(column(c[k], rows) for k in ("micro_batch", "tp", "pp", "cp")),
                   column(c["recompute"], rows, np.int64), column(c["flash_attention"], rows, bool),
                   column(c["sequence_parallel"], rows, bool), column(c["recompute_fraction"], rows),
-                  column(c["fused_cross_entropy"], rows, bool), column(rates["peak16"], rows),
+                  column(c["fused_cross_entropy"], rows, bool), column(c["paced_layers"], rows),
+                  column(c["paced_output"], rows), column(rates["peak16"], rows),
                   column(emax, rows), column(fp8_speedup, rows), column(rates["attention"], rows),
                   column(rates["hbm"], rows), column(rates["hbm_raw"], rows), bool(fp8),
                   bool(model.causal), figures)

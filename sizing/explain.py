@@ -13,6 +13,7 @@ from sizing.workload import (
     FRAMEWORKS,
     GenericModel,
     Layout,
+    Transformer,
 )
 
 # Every term of the step's breakdown but the compute itself (sizing.step.BREAKDOWN_KEYS, the
@@ -209,6 +210,26 @@ def _backward_window(layout: Layout) -> str:
     return "the last micro-batch's backward"
 
 
+def pipeline_pace(model: Transformer, layout: Layout) -> str:
+    """Which pipeline stage paces the step, and by how much more forward work than the average
+    stage (Transformer.pacing_stage), as a clause."""
+    layers, output = (float(x) for x in model.pacing_stage(layout.pp,
+                                                           layout.embedding_in_pipeline_split))
+    layer = model.layer_forward_flops_per_token / model.layers
+    logits = model.logits_forward_flops_per_token
+    paced = layers * layer + (logits if output else 0.0)
+    average = (model.layers * layer + logits) / layout.pp
+    stage = (f"the last: its {layers:g} layers and the output layer with the loss" if output
+             else f"one of {layers:g} layers")
+    split = ("the embedding and the loss counted as a layer each in the split "
+             "(embedding_in_pipeline_split)" if layout.embedding_in_pipeline_split
+             else "the layers split without the embedding and the loss "
+                  "(embedding_in_pipeline_split false)")
+    return (f"{split}, every micro-batch waits on the busiest of the {layout.pp} stages, "
+            f"{stage}, {100 * (paced / average - 1):.0f}% more forward work than the average "
+            "stage")
+
+
 def assumptions(cluster, model, training, layout, constants, r) -> list:
     """What the estimate assumes that a customer could check or dispute."""
     f = cluster.fabric
@@ -313,8 +334,9 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
         add(f"Tensor parallelism {layout.tp} exceeds {cluster.gpus_per_node} GPUs per node: "
             "its all-reduces cross the inter-node fabric.")
     if layout.pp > 1:
+        pace = f"; {pipeline_pace(model, layout)}" if isinstance(model, Transformer) else ""
         add(f"Pipeline: 1F1B with {float(r['micro_batches']):g} micro-batches, bubble "
-            "(p-1)/(v m) of the ideal time.")
+            f"(p-1)/(v m) of the ideal time{pace}.")
     if isinstance(model, GenericModel):
         conv = float(conv_saturation(constants, FRAMEWORKS.index(layout.framework),
                                      training.precision == "fp32"))

@@ -439,6 +439,10 @@ def _derived(c: dict, model) -> dict:
     if isinstance(model, Transformer):
         c["recompute_fraction"] = recompute_fraction(model, c["recompute_layers"], c["pp"],
                                                      c["virtual_stages"])
+        # The stage whose micro-batch time paces the pipeline: its layers' and, where it is the
+        # last, the output layer's work and per-layer collectives are the step's.
+        c["paced_layers"], c["paced_output"] = model.pacing_stage(
+            c["pp"], c["embedding_in_pipeline_split"])
     return c
 
 
@@ -856,8 +860,9 @@ def _tp_message_bytes(c: dict, model, training: Training) -> np.ndarray:
 
 
 def _layer_count(c: dict, model) -> np.ndarray:
-    """Tensor-parallel all-reduces (or expert all-to-alls) of a micro-batch on one stage."""
-    return _collectives_per_layer(c) * model.layers / c["pp"]
+    """Tensor-parallel all-reduces (or expert all-to-alls) of a micro-batch on the stage that
+    paces the pipeline."""
+    return _collectives_per_layer(c) * c["paced_layers"]
 
 
 def _layer_collectives(c: dict, model, training: Training, constants, links: Links,
@@ -1140,9 +1145,9 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None,
 
     # ---- tensor and expert parallelism (per micro-batch, on the critical path)
     if is_tf:
-        s, h, L = model.seq_len, model.hidden, model.layers
+        s, h = model.seq_len, model.hidden
         tp_msg = s / cp * b * h * act_bytes
-        tp_count = _collectives_per_layer(c) * L / pp
+        tp_count = _collectives_per_layer(c) * c["paced_layers"]
         t_tp1, tp_inter = cost("all_reduce", tp_msg, tp, 1, "tp")
         tp_mb = np.where(tp > 1, tp_count * t_tp1, 0.0)
         if model.experts > 1:
@@ -1155,7 +1160,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None,
             # transformer/transformer_block.py _checkpointed_forward runs each layer's
             # forward under tensor_parallel.checkpoint; moe/moe_layer.py's forward calls
             # dispatch and combine), as it re-runs the tensor-parallel all-reduces.
-            ep_count = _collectives_per_layer(c) * L / pp
+            ep_count = _collectives_per_layer(c) * c["paced_layers"]
             ep_mb = np.where(ep > 1, ep_count * t_ep1, 0.0)
         else:
             ep_mb, ep_inter = zeros, np.zeros(n, bool)
@@ -1173,7 +1178,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None,
         if np.count_nonzero(has_cp):
             kv_msg = s / cp * b * 2 * h * model.kv_ratio * act_bytes / tp
             t_kv1, cp_inter = cost("p2p", kv_msg, np.minimum(cp, 2.0), tp, read=has_cp)
-            cp_comm = np.where(has_cp, 3.0 * (cp - 1) * t_kv1 * L / pp, 0.0)
+            cp_comm = np.where(has_cp, 3.0 * (cp - 1) * t_kv1 * c["paced_layers"], 0.0)
         else:  # no ring to pass K and V around, no group of two to span nodes
             cp_comm, cp_inter = zeros, np.zeros(n, bool)
         cp_mb = np.maximum(cp_comm - comp["t_attention_mb"], 0.0)

@@ -240,6 +240,28 @@ class Transformer:
         places = np.ceil((self.layers + np.where(split, 2.0, 0.0)) / pp)
         return np.maximum(places - np.where(split, 1.0, 0.0), 0.0), places
 
+    def pacing_stage(self, pp, embedding_in_split) -> tuple:
+        """(the transformer layers of the pipeline stage whose work paces the step, whether it
+        holds the output layer), arrays too. In the steady state of 1F1B every stage waits on
+        the slowest (Narayanan et al. 2021 section 2.2 assume balanced stages); the last holds
+        the output layer and the loss on top of its layers, the others their layers alone.
+        The stages are compared by forward FLOPs: a layer's and the output layer's (2 h v per
+        token; 1.2-1.5 layers for Llama 3 and BLOOM, a third of one for GPT-3's 51k
+        vocabulary). An uneven split gives the last stage what the first stages leave (the
+        prequel of BLOOM: '78/12=6.5 - so the last stage has 1 block, while the rest have
+        7'); pp 1: the one stage, all layers and the output layer."""
+        pp = np.asarray(pp, float)
+        # 1 where the embedding and the output layer take a place each (pipeline_stage_layers)
+        split = (np.asarray(embedding_in_split, bool) & (pp > 1)).astype(float)
+        middle = np.ceil((self.layers + 2.0 * split) / pp)
+        last = np.maximum(self.layers + split - (pp - 1.0) * middle, 0.0)
+        # the busiest other stage: a middle one, or the first alone (a layer fewer) at pp 2
+        others = middle - split * (pp < 3)
+        # the output layer in layers: its forward FLOPs over a layer's
+        output = self.logits_forward_flops_per_token * self.layers / self.layer_forward_flops_per_token
+        paced_by_last = last + output >= others
+        return np.where(paced_by_last, last, others), paced_by_last
+
     def chunks_divide_layers(self, pp, virtual_stages):
         """Whether the interleaved schedule's pp x virtual_stages chunks hold the same number of
         layers (arrays too): Megatron-LM asserts 'number of layers of the model must be

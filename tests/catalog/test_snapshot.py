@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import json
 
 from catalog.files import read_catalog
@@ -32,3 +33,18 @@ def test_a_version_stored_before_a_constant_builds_with_the_shipped_figure():
     assert snap.constants.host_memory_reserve_share == shipped.constants.host_memory_reserve_share
     # What the version does state stays its own.
     assert snap.constants.nccl_ring_plateau_factor == 1.9 != shipped.constants.nccl_ring_plateau_factor
+
+
+def test_a_built_version_is_moved_out_of_the_cycle_collectors_generations(catalog_app,
+                                                                          monkeypatch):
+    """A version's snapshot lives as long as the process: once built, what is alive is frozen
+    (gc.freeze), so that full collections no longer walk its objects."""
+    import catalog.snapshot as snapshots
+    from service import db
+
+    monkeypatch.setattr(snapshots, "_cache", {})  # as a new process: the version not built yet
+    frozen = gc.get_freeze_count()
+    with catalog_app.app_context():
+        snap = snapshots.current_snapshot(db.session())
+    assert snap.servers
+    assert gc.get_freeze_count() > frozen + len(snap.servers)

@@ -91,7 +91,13 @@ def _work(model, **kw):
          "recompute": np.array([0]), "recompute_fraction": np.array([1.0]),
          "flash_attention": np.array([True])}
     c.update({k: np.array([v]) for k, v in kw.items()})
-    return {k: v for k, v in transformer_work(model, c, False).items()}
+    return {k: v for k, v in transformer_work(model, _paced(model, c), False).items()}
+
+
+def _paced(model, c, split=False):
+    """c with the columns of the stage that paces its pipeline, as sizing.step derives them."""
+    c["paced_layers"], c["paced_output"] = model.pacing_stage(c["pp"], split)
+    return c
 
 
 def test_causal_flash_attention_executes_half_the_score_matrix_at_2_5x_backward():
@@ -140,6 +146,7 @@ def test_fp8_moves_only_the_linear_layers():
          "cp": np.array([1.0]), "sequence_parallel": np.array([False]),
          "recompute": np.array([0]), "recompute_fraction": np.array([1.0]),
          "flash_attention": np.array([True])}
+    c = _paced(m, c)
     bf16, fp8 = transformer_work(m, c, False), transformer_work(m, c, True)
     assert float(fp8["gemm8_flops"][0]) == pytest.approx(3 * m.linear_forward_flops_per_token
                                                          * m.seq_len)
@@ -264,3 +271,39 @@ def test_each_candidate_gets_its_own_kernels_efficiency_at_its_sequence_length(c
     assert out[0] == pytest.approx(0.3)
     assert out[1] == pytest.approx(0.6)
     assert out[2] == pytest.approx(0.1 * sequence_share(tables["triton"], 2048))
+
+
+def test_the_last_stage_paces_a_pipeline_with_the_output_layer_on_top_of_its_layers():
+    """Megatron-LM places the output layer and the loss on the last stage: its micro-batch does
+    the logits GEMM of every token and its share of the layers, the step waits on it."""
+    m = preset_model("llama-3-70b")
+    layers, output = m.pacing_stage(np.array([1.0, 8.0]), False)
+    assert layers.tolist() == [80.0, 10.0] and output.tolist() == [True, True]
+    one, eight = _work(m), _work(m, pp=8.0)
+    logits = 3 * m.logits_forward_flops_per_token * m.seq_len
+    # all of the logits on the last stage, not an eighth of them
+    assert float(eight["gemm16_flops"][0]) == pytest.approx(
+        (float(one["gemm16_flops"][0]) - logits) / 8 + logits)
+    # the model FLOPs of MFU stay the model's, shared by the stages
+    assert float(eight["model_flops"][0]) == pytest.approx(float(one["model_flops"][0]) / 8)
+
+
+def test_with_the_embedding_in_the_split_a_middle_stage_can_pace_the_pipeline():
+    """Counting the embedding and the loss as a layer each (Megatron-LM's
+    --account-for-embedding/loss-in-pipeline-split): the end stages hold one layer fewer; a
+    51k vocabulary's output layer is a third of a GPT-3 layer, so a middle stage paces."""
+    gpt3, bloom = preset_model("gpt-3-175b"), dataclasses.replace(
+        preset_model("gpt-3-175b"), layers=70, hidden=14336, heads=112, kv_heads=112,
+        ffn_hidden=4 * 14336, vocab=250880)
+    assert [x.tolist() for x in gpt3.pacing_stage(np.array([8.0]), True)] == [[13.0], [False]]
+    # BLOOM-176B: 70 + 2 places over 12 stages, 5 layers and the output layer on the last
+    # (the tr11 README's 'pp rank 11: [5 transformer blocks | embed]'), more than 6 layers
+    assert [x.tolist() for x in bloom.pacing_stage(np.array([12.0]), True)] == [[5.0], [True]]
+
+
+def test_an_uneven_split_leaves_the_last_stage_what_the_first_ones_do_not_hold():
+    """78 layers over 12 stages without the embedding in the split: 7 on each of the first 11,
+    1 and the output layer on the last (the prequel of BLOOM's 'the last stage has 1 block,
+    while the rest have 7'): a 7-layer stage paces."""
+    m = dataclasses.replace(preset_model("gpt-3-175b"), layers=78)
+    assert [x.tolist() for x in m.pacing_stage(np.array([12.0]), False)] == [[7.0], [False]]

@@ -197,3 +197,20 @@ def test_a_row_slower_and_dearer_than_rank_1_says_so():
     assert worse.startswith("Slower and dearer than rank 1: +50% time to train and +100% cost")
     faster = why_rank(2, "balanced", True, 15.0, 2.0, 20.0, 1.0, 0.9)
     assert "dearer" not in faster and faster.startswith("-25% time to train")
+
+
+def test_a_pipeline_names_the_stage_that_paces_it_and_by_how_much(cluster_on, constants):
+    """Llama 3 70B at PP 8: the last stage's 10 layers and output layer, (10 + o) / ((80 + o) /
+    8) - 1 more forward work than the average stage, o the output layer in layers; no such words
+    without a pipeline."""
+    m = preset_model("llama-3-70b")
+    o = m.logits_forward_flops_per_token * m.layers / m.layer_forward_flops_per_token
+    e = estimate(cluster_on("ib-ndr-400", 8), m, Training(256, 1),
+                 Layout(dp=2, tp=4, pp=8), constants)
+    (words,) = [a for a in e.assumptions if a.startswith("Pipeline")]
+    assert "; the layers split without the embedding and the loss" in words, words
+    assert "the busiest of the 8 stages, the last: its 10 layers and the output layer" in words
+    assert f", {100 * ((10 + o) / ((80 + o) / 8) - 1):.0f}% more forward work" in words
+    flat = estimate(cluster_on("ib-ndr-400", 8), m, Training(256, 1), Layout(dp=16, tp=4, pp=1),
+                    constants)
+    assert not [a for a in flat.assumptions if a.startswith("Pipeline")]

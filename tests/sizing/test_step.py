@@ -230,7 +230,9 @@ def test_fsdp_forward_gathers_hide_only_behind_forward_compute(fabrics, constant
     not fit behind forward compute alone (a quarter of it with full recomputation): the excess
     must be exposed, not hidden behind backward compute that comes later."""
     m = preset_model("llama-3-70b")
-    srv = Server("h100-5x100", "8x H100, 5x 100GbE RoCE", H100_SXM, 8, 5, 100.0, 5, True)
+    # 6 NICs: the step's traffic (its forward gathers, a quarter of it) within 0.8 of its
+    # compute, the forward gathers above 0.8 of the forward's
+    srv = Server("h100-6x100", "8x H100, 6x 100GbE RoCE", H100_SXM, 8, 6, 100.0, 5, True)
     cl = Cluster(srv, fabrics["roce-100-lossless"], 4, True)
     e = estimate(cl, m, Training(32, 1), Layout(dp=32, tp=1, pp=1, zero_stage=3,
                                                 recompute="full", framework="fsdp"), constants)
@@ -245,7 +247,7 @@ def test_fsdp_forward_gathers_hide_only_behind_forward_compute(fabrics, constant
     assert hidden <= ov * b["compute_s"] + 1e-9
     exposed = b["zero_exposed_s"] + b["dp_exposed_s"]
     assert exposed >= ag_forward - ov * forward - 1e-9
-    assert exposed > 0.04 * e.step_time_s
+    assert exposed > 0.02 * e.step_time_s
 
 
 def test_tensor_parallelism_across_nodes_exposes_data_parallel_traffic(cluster_on, constants):
