@@ -565,6 +565,11 @@ def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int]
     return out
 
 
+# The hardware columns (Cluster.as_arrays) of the server's side: the GPU, GPUs per node, the
+# PCIe generation (the host link) and host memory.
+SERVER_SIDE = ("gpu_", "gpus_per_node", "pcie_gen", "host_memory_gb")
+
+
 @dataclass(frozen=True)
 class HardwareTable:
     """Every hardware pair's figures as columns, built once per search and indexed by integer
@@ -607,12 +612,20 @@ class HardwareTable:
         # Bounded (built_once), as the prior's draws of the constants are priced here too.
         return built_once(self._links, constants, "links", build).rows(cands.hardware[rows])
 
-    def batch(self, cands: Candidates, rows: np.ndarray | None = None) -> dict:
-        """The model's input columns for `cands` (or some rows of them)."""
+    @cached_property
+    def server_columns(self) -> dict[str, np.ndarray]:
+        """The columns of the server's side (`groups`): all that validity and memory read."""
+        return {key: col for key, col in self.columns.items() if key.startswith(SERVER_SIDE)}
+
+    def batch(self, cands: Candidates, rows: np.ndarray | None = None,
+              server_side: bool = False) -> dict:
+        """The model's input columns for `cands` (or some rows of them); `server_side`: of
+        the hardware, only the server's side (feasibility_batch's, which reads no fabric)."""
         if rows is None:
             rows = np.arange(len(cands))
         hw = cands.hardware[rows]
-        batch = {key: col[hw] for key, col in self.columns.items()}
+        columns = self.server_columns if server_side else self.columns
+        batch = {key: col[hw] for key, col in columns.items()}
         batch["gpu_id"] = GpuCodes(self.gpu_codes[hw], self.gpu_ids)
         batch["nodes"] = cands.nodes[rows]
         batch.update(cands.layout_of(rows))
@@ -654,7 +667,9 @@ def feasibility(table: HardwareTable, cands: Candidates, model, training: Traini
         r = estimate_batch(table.batch(cands), model, training, constants)
         return Feasibility(r["valid"].astype(bool), r["memory_fits"].astype(bool), r)
     first, shared_of = _sharing(cands)
-    pre = feasibility_batch(table.batch(cands, first), model, training, constants)
+    # The server's side of the hardware alone: half the columns to gather and prepare.
+    pre = feasibility_batch(table.batch(cands, first, server_side=True), model, training,
+                            constants)
     return Feasibility(pre["valid"].astype(bool)[shared_of],
                        pre["memory_fits"].astype(bool)[shared_of])
 
@@ -687,7 +702,8 @@ def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     _, shared_of = _sharing(cands)
     firsts, back = distinct_ints(shared_of[rows])
     first = rows[firsts]  # any row of each set will do: they share the figures
-    bound = compute_bound_batch(table.batch(cands, first), model, training, constants)
+    bound = compute_bound_batch(table.batch(cands, first, server_side=True), model, training,
+                                constants)
     out = {k: v[back] for k, v in bound.items()}
     if rows.size == 0:
         return out
