@@ -150,8 +150,9 @@ def _field(tp, metadata: dict[str, Any], default: Any = dataclasses.MISSING) -> 
 
 
 @cache
-def schema_for(cls) -> type[ma.Schema]:
-    """The marshmallow schema of a dataclass, named after it (for the OpenAPI components)."""
+def schema_for(cls, base: type[ma.Schema] = ma.Schema) -> type[ma.Schema]:
+    """The marshmallow schema of a dataclass, named after it (for the OpenAPI components);
+    `base`, the schema class it derives from (its nested dataclasses' derive from Schema)."""
     hints = _hints(cls)
     attrs: dict[str, Any] = {f.name: _field(hints[f.name], dict(f.metadata), f.default)
                              for f in dataclasses.fields(cls)}
@@ -159,4 +160,4 @@ def schema_for(cls) -> type[ma.Schema]:
     # A dataclass without a docstring gets its signature as one: not a description.
     attrs["__doc__"] = None if doc.startswith(f"{cls.__name__}(") else doc.split("\n")[0] or None
     attrs["__module__"] = cls.__module__
-    return type(f"{cls.__name__}Schema", (ma.Schema,), attrs)
+    return type(f"{cls.__name__}Schema", (base,), attrs)
