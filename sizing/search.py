@@ -698,7 +698,8 @@ def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     """Upper bounds of the throughput of some rows of a chunk: their compute (once per set of
     rows that differ only in the fabric) with each micro-batch's exposed tensor-parallel
     all-reduces and expert all-to-alls on top (once per pair and the layout's degrees they
-    read: step.layer_collectives_batch). The compute's columns are kept for the floor."""
+    read: step.layer_collectives_batch). The compute's columns and the layers' collectives are
+    kept for the floor."""
     _, shared_of = _sharing(cands)
     firsts, back = distinct_ints(shared_of[rows])
     first = rows[firsts]  # any row of each set will do: they share the figures
@@ -713,9 +714,10 @@ def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     one = rows[ones]
     layers = layer_collectives_batch(table.batch(cands, one), model, training, constants,
                                      table.links(constants, cands, one))
-    tighter = layers_bound(out, {k: v[code] for k, v in layers.items()},
-                           cands.global_batch[rows], model)
-    return {**out, **tighter}
+    per_row = {k: v[code] for k, v in layers.items()}
+    tighter = layers_bound(out, per_row, cands.global_batch[rows], model)
+    # The layers' collectives of each row kept too: the floor prices them as they are priced.
+    return {**out, **tighter, **per_row}
 
 
 # The layout's degrees a layer's collectives read (step.layer_collectives_batch).
@@ -739,5 +741,7 @@ def throughput_floor(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     throughput_bound's, and per row, since the network's share depends on the fabric.
     `bound`: throughput_bound's columns of these rows, whose compute the floor then reads."""
     compute = None if bound is None else {k: bound[k] for k in FLOOR_COMPUTE}
+    layers = None if bound is None or "tp_s" not in bound else {k: bound[k] for k in
+                                                                ("tp_s", "ep_s")}
     return step_floor_batch(table.batch(cands, rows), model, training, constants, compute,
-                            table.links(constants, cands, rows))
+                            table.links(constants, cands, rows), layers)
