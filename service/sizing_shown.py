@@ -362,9 +362,10 @@ def ranked_uncertainty(found: Search) -> Uncertainty:
     if found.by_work:
         # Money is not a time: the engine bills each end of the run's interval by its rule.
         for i, figure in per.items():
+            # The rates of its own price (kept for its row): one Decimal price fewer each.
             figure["total"] = total_range(snap.prices, found.config(i),
                                           figure["time_to_train_hours"], term=request.term,
-                                          currency=request.currency)
+                                          currency=request.currency, rates=found.price(i))
     lo, hi = intervals.log_bounds(intervals.THROUGHPUT[kind], calibration, spread, calibrated)
     best, worst = intervals.score_bounds(found.raw_score[idx], lo, hi, request.objective)
     stable, words = None, None

@@ -119,13 +119,54 @@ def lowest_per_group(groups: np.ndarray, score: np.ndarray, count: int) -> np.nd
     """Indices of the `count` lowest scores in each group (ties: first seen), in index order."""
     if groups.size == 0:
         return np.zeros(0, np.intp)
-    if count == 1 and (runs := _runs_of_groups(groups)) is not None:
-        return _first_lowest_per_run(score, runs)
+    if count <= _LOWEST_BY_ROUNDS and (runs := _runs_of_groups(groups)) is not None:
+        if count == 1:
+            return _first_lowest_per_run(score, runs)
+        return _lowest_per_run(score, runs, count)
     order = _by_group_then_score(groups, score)
     sorted_groups = groups[order]
     starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]])
     rank = np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size]))
     return np.sort(order[rank < count])
+
+
+# Up to this many per group, groups in runs of rows are chosen from round by round (one pass
+# over the rows per round) rather than sorted: a search's pool of 32,762 rows in 1,311 cells,
+# 8 per cell, 1.0 ms against 3.9 (a float sort for the scores' ranks, then an integer one).
+_LOWEST_BY_ROUNDS = 16
+_ABOVE_EVERY_KEY = np.iinfo(np.int64).max
+
+
+def _lowest_per_run(score: np.ndarray, starts: np.ndarray, count: int) -> np.ndarray:
+    """Per run of rows (`starts`), the rows of its `count` lowest scores (ties: first seen; NaN
+    above every number, as np.unique orders them), in index order: a run of at most `count`
+    rows is taken whole, and the longer ones give up their first lowest row each round.
+
+    Each score becomes an integer key in the same order: the bits of the double, the negative
+    ones' flipped but for the sign, -0.0 first made 0.0 (the two compare equal) and every NaN
+    one key above +inf; a row taken gets a key above every score's."""
+    n = score.size
+    x = np.asarray(score, np.float64) + 0.0  # -0.0 + 0.0 is 0.0
+    bits = x.view(np.int64)
+    key = np.where(bits < 0, bits ^ _ABOVE_EVERY_KEY, bits)
+    key[np.isnan(x)] = _ABOVE_EVERY_KEY - 1
+    lengths = np.diff(np.r_[starts, n])
+    long_run = lengths > count
+    take = ~np.repeat(long_run, lengths)  # runs short enough, whole
+    rows = np.flatnonzero(~take)  # the long runs' rows, runs still in order
+    if rows.size:
+        key = key[rows]
+        sizes = lengths[long_run]
+        run_starts = np.cumsum(sizes) - sizes
+        run_of = np.repeat(np.arange(sizes.size), sizes)
+        for _ in range(count):  # every long run has a row left to give each round
+            low = np.minimum.reduceat(key, run_starts)
+            hits = np.flatnonzero(key == low[run_of])
+            of = run_of[hits]
+            first = hits[np.r_[True, of[1:] != of[:-1]]]
+            take[rows[first]] = True
+            key[first] = _ABOVE_EVERY_KEY
+    return np.flatnonzero(take)
 
 
 def _by_group_then_score(groups: np.ndarray, score: np.ndarray) -> np.ndarray:

@@ -565,6 +565,11 @@ def enumerate_candidates(clusters: Sequence[Cluster], node_counts: Sequence[int]
     return out
 
 
+# The hardware columns (Cluster.as_arrays) of the server's side: the GPU, GPUs per node, the
+# PCIe generation (the host link) and host memory.
+SERVER_SIDE = ("gpu_", "gpus_per_node", "pcie_gen", "host_memory_gb")
+
+
 @dataclass(frozen=True)
 class HardwareTable:
     """Every hardware pair's figures as columns, built once per search and indexed by integer
@@ -607,12 +612,20 @@ class HardwareTable:
         # Bounded (built_once), as the prior's draws of the constants are priced here too.
         return built_once(self._links, constants, "links", build).rows(cands.hardware[rows])
 
-    def batch(self, cands: Candidates, rows: np.ndarray | None = None) -> dict:
-        """The model's input columns for `cands` (or some rows of them)."""
+    @cached_property
+    def server_columns(self) -> dict[str, np.ndarray]:
+        """The columns of the server's side (`groups`): all that validity and memory read."""
+        return {key: col for key, col in self.columns.items() if key.startswith(SERVER_SIDE)}
+
+    def batch(self, cands: Candidates, rows: np.ndarray | None = None,
+              server_side: bool = False) -> dict:
+        """The model's input columns for `cands` (or some rows of them); `server_side`: of
+        the hardware, only the server's side (feasibility_batch's, which reads no fabric)."""
         if rows is None:
             rows = np.arange(len(cands))
         hw = cands.hardware[rows]
-        batch = {key: col[hw] for key, col in self.columns.items()}
+        columns = self.server_columns if server_side else self.columns
+        batch = {key: col[hw] for key, col in columns.items()}
         batch["gpu_id"] = GpuCodes(self.gpu_codes[hw], self.gpu_ids)
         batch["nodes"] = cands.nodes[rows]
         batch.update(cands.layout_of(rows))
@@ -654,7 +667,9 @@ def feasibility(table: HardwareTable, cands: Candidates, model, training: Traini
         r = estimate_batch(table.batch(cands), model, training, constants)
         return Feasibility(r["valid"].astype(bool), r["memory_fits"].astype(bool), r)
     first, shared_of = _sharing(cands)
-    pre = feasibility_batch(table.batch(cands, first), model, training, constants)
+    # The server's side of the hardware alone: half the columns to gather and prepare.
+    pre = feasibility_batch(table.batch(cands, first, server_side=True), model, training,
+                            constants)
     return Feasibility(pre["valid"].astype(bool)[shared_of],
                        pre["memory_fits"].astype(bool)[shared_of])
 
@@ -683,11 +698,13 @@ def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     """Upper bounds of the throughput of some rows of a chunk: their compute (once per set of
     rows that differ only in the fabric) with each micro-batch's exposed tensor-parallel
     all-reduces and expert all-to-alls on top (once per pair and the layout's degrees they
-    read: step.layer_collectives_batch). The compute's columns are kept for the floor."""
+    read: step.layer_collectives_batch). The compute's columns and the layers' collectives are
+    kept for the floor."""
     _, shared_of = _sharing(cands)
     firsts, back = distinct_ints(shared_of[rows])
     first = rows[firsts]  # any row of each set will do: they share the figures
-    bound = compute_bound_batch(table.batch(cands, first), model, training, constants)
+    bound = compute_bound_batch(table.batch(cands, first, server_side=True), model, training,
+                                constants)
     out = {k: v[back] for k, v in bound.items()}
     if rows.size == 0:
         return out
@@ -697,9 +714,10 @@ def throughput_bound(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     one = rows[ones]
     layers = layer_collectives_batch(table.batch(cands, one), model, training, constants,
                                      table.links(constants, cands, one))
-    tighter = layers_bound(out, {k: v[code] for k, v in layers.items()},
-                           cands.global_batch[rows], model)
-    return {**out, **tighter}
+    per_row = {k: v[code] for k, v in layers.items()}
+    tighter = layers_bound(out, per_row, cands.global_batch[rows], model)
+    # The layers' collectives of each row kept too: the floor prices them as they are priced.
+    return {**out, **tighter, **per_row}
 
 
 # The layout's degrees a layer's collectives read (step.layer_collectives_batch).
@@ -723,5 +741,7 @@ def throughput_floor(table: HardwareTable, cands: Candidates, rows: np.ndarray, 
     throughput_bound's, and per row, since the network's share depends on the fabric.
     `bound`: throughput_bound's columns of these rows, whose compute the floor then reads."""
     compute = None if bound is None else {k: bound[k] for k in FLOOR_COMPUTE}
+    layers = None if bound is None or "tp_s" not in bound else {k: bound[k] for k in
+                                                                ("tp_s", "ep_s")}
     return step_floor_batch(table.batch(cands, rows), model, training, constants, compute,
-                            table.links(constants, cands, rows))
+                            table.links(constants, cands, rows), layers)

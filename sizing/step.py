@@ -892,7 +892,8 @@ FLOOR_COMPUTE = ("t_mb", "t_fwd_mb", "hbm_raw_Bps")
 
 
 def step_floor_batch(batch: dict, model, training: Training, constants,
-                     compute: dict | None = None, links: Links | None = None) -> dict:
+                     compute: dict | None = None, links: Links | None = None,
+                     layers: dict | None = None) -> dict:
     """Upper bounds of each candidate's throughput (tokens_per_s, samples_per_s), tighter than
     compute_bound_batch's: a lower bound of estimate_batch's step time from a few of its own
     terms, each priced as the model prices it in its base pass (no network stretch), the
@@ -929,7 +930,8 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     other, the compute-only bound is returned instead.
     `compute`: the rows' FLOOR_COMPUTE columns when known (compute_bound_batch's), else
     computed here; `links`: Links.of the rows' hardware columns when known, as estimate_batch
-    takes them.
+    takes them; `layers`: the rows' layer_collectives_batch columns when known (a search
+    prices them once per pair and the degrees they read, for its throughput bound).
     """
     if not _physical(constants):
         return compute_bound_batch(batch, model, training, constants)
@@ -953,7 +955,12 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     t_mb = t_comp_mb
     pp_total = np.zeros(n)
     if is_tf:
-        t_tp1, t_ep1 = _layer_collectives(c, model, training, constants, links, stretched_up)
+        if layers is None:
+            t_tp1, t_ep1 = _layer_collectives(c, model, training, constants, links,
+                                              stretched_up)
+        else:  # the same figures, where _layer_collectives counts them
+            t_tp1 = layers["tp_s"] if constants.tp_overlap_fraction <= 1 else None
+            t_ep1 = layers["ep_s"] if model.experts > 1 else None
         if t_tp1 is not None:
             tp_mb = np.where(tp > 1, _layer_count(c, model) * t_tp1, 0.0)
             t_mb = t_comp_mb + tp_mb * (1 - constants.tp_overlap_fraction)

@@ -89,3 +89,23 @@ def test_a_questionnaire_dumps_as_marshmallow_dumps_it():
         assert schema.__dict__["_fast_plan"], "the questionnaire takes the compiled plan"
         # As JSON: the same keys in the same order, nested ones too, each number of its type.
         assert json.dumps(fast) == json.dumps(marshmallow_dump(schema, loaded)), body
+
+
+def test_a_sizing_result_dumps_as_marshmallow_dumps_it(snap):
+    """A sizing's stored result (as the record reads it back from JSON) through the compiled
+    plan: the same keys in the same order, nested ones too, each number of its type."""
+    from datetime import date
+
+    from service.schemas.results import SizingResultSchema
+    from service.sizing_request import SizingRequest
+    from service.sizing_run import run
+    from service.typed import to_document
+
+    asked, schema = sizings.SizingRequestSchema(), SizingResultSchema()
+    for body in (QUESTIONNAIRES[0], QUESTIONNAIRES[-1]):
+        request = SizingRequest.from_document(asked.dump(asked.load(body)))
+        stored = json.loads(json.dumps(to_document(run(snap, request, lambda _f: None,
+                                                       date(2026, 12, 3)))))
+        fast = schema.dump(stored)
+        assert schema.__dict__["_fast_plan"], "the result takes the compiled plan"
+        assert json.dumps(fast) == json.dumps(marshmallow_dump(schema, stored)), body

@@ -172,6 +172,23 @@ def test_groups_in_runs_of_rows_choose_as_lexsort_does_without_sorting_the_rows(
         np.testing.assert_array_equal(best_per_group(groups, score, eligible), expected)
 
 
+def test_groups_in_runs_choose_their_few_lowest_round_by_round_as_lexsort_does():
+    """A pool's probes: a few rows per cell, the cells in runs. Chosen round by round (runs
+    no longer than the count taken whole), with ties, NaN of either sign, infinities, signed
+    zeros and the smallest subnormals, they are lexsort's."""
+    rng = np.random.default_rng(13)
+    values = np.array([0.0, -0.0, 1.0, 1.0, -1.0, 2.5, np.inf, -np.inf, np.nan, -np.nan,
+                       5e-324, -5e-324])
+    for trial in range(400):
+        labels = rng.permutation(60)[:int(rng.integers(1, 15))]
+        groups = np.repeat(labels, rng.integers(1, 14, labels.size))
+        score = rng.choice(values, groups.size) if trial % 2 else rng.normal(
+            size=groups.size).round(1)
+        for count in (2, 3, 8, 16, 17):
+            np.testing.assert_array_equal(lowest_per_group(groups, score, count),
+                                          _lowest_by_lexsort(groups, score, count))
+
+
 def _random_chunks(rng, hardware, node_counts, usable):
     """Chunks of candidates over every cell, eligible only within their pair's stock."""
     for _ in range(6):
