@@ -77,7 +77,7 @@ def to_document(value: Any, digits: int = SIGNIFICANT_DIGITS) -> Any:
     plan = _FIELD_PLANS.get(kind)
     if plan is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
         plan = _FIELD_PLANS[kind] = tuple(
-            (f.name, f.metadata["digits"] if "digits" in f.metadata else _INHERITED)
+            (f.name, f.metadata.get("digits", _INHERITED))
             for f in dataclasses.fields(value))
     if plan is not None:
         return {name: to_document(getattr(value, name), digits if own is _INHERITED else own)
