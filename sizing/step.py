@@ -873,10 +873,11 @@ def _layer_collectives(c: dict, model, training: Training, constants, links: Lin
     hardware pair, tp, ep, cp, the micro-batch and sequence parallelism alone."""
     tp, ep, gpn = c["tp"], c["ep"], c["gpus_per_node"]
     t_tp1 = t_ep1 = None
-    if constants.tp_overlap_fraction <= 1:
+    counts_tp, counts_ep = _floor_counts(model, constants)
+    if counts_tp:
         t_tp1 = _floor_cost("all_reduce", _tp_message_bytes(c, model, training), tp, 1, gpn,
                             links, constants, read)
-    if model.experts > 1:
+    if counts_ep:
         k = min(model.top_k, model.experts)
         sp = c["sequence_parallel"].astype(bool)
         act_bytes = 4.0 if training.precision == "fp32" else 2.0
@@ -884,6 +885,12 @@ def _layer_collectives(c: dict, model, training: Training, constants, links: Lin
                   / np.where(sp, tp, 1.0))
         t_ep1 = _floor_cost("all_to_all", ep_msg, ep, tp, gpn, links, constants, read)
     return t_tp1, t_ep1
+
+
+def _floor_counts(model, constants) -> tuple[bool, bool]:
+    """Whether step_floor_batch counts a layer's tensor-parallel all-reduces (not with an
+    exposed share below 0) and its expert all-to-alls (a model with experts)."""
+    return constants.tp_overlap_fraction <= 1, model.experts > 1
 
 
 # What step_floor_batch reads of compute_side, which compute_bound_batch passes on: a search
@@ -959,8 +966,9 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
             t_tp1, t_ep1 = _layer_collectives(c, model, training, constants, links,
                                               stretched_up)
         else:  # the same figures, where _layer_collectives counts them
-            t_tp1 = layers["tp_s"] if constants.tp_overlap_fraction <= 1 else None
-            t_ep1 = layers["ep_s"] if model.experts > 1 else None
+            counts_tp, counts_ep = _floor_counts(model, constants)
+            t_tp1 = layers["tp_s"] if counts_tp else None
+            t_ep1 = layers["ep_s"] if counts_ep else None
         if t_tp1 is not None:
             tp_mb = np.where(tp > 1, _layer_count(c, model) * t_tp1, 0.0)
             t_mb = t_comp_mb + tp_mb * (1 - constants.tp_overlap_fraction)
