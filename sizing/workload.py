@@ -450,6 +450,12 @@ class Layout:
     # the weights in FP8, one byte each ('perform the param all-gather in fp8',
     # distributed_data_parallel_config.py @core_v0.11.0 line 47); off by default.
     fp8_param_gather: bool = False
+    # Transformer Engine's userbuffers overlap of the tensor-parallel all-gathers and
+    # reduce-scatters with the layer's GEMMs (Megatron-Core's --tp-comm-overlap, which needs
+    # sequence parallelism; NeMo's and Megatron-Bridge's performance recipes set it for tp > 1):
+    # a share of the traffic stays exposed (model.yaml tp_comm_overlap_exposed_share). Off by
+    # default, as Megatron-LM runs.
+    tp_comm_overlap: bool = False
     # The output layer and the loss computed together in chunks (Liger-Kernel's fused linear
     # cross entropy): no full logits tensor, neither 16-bit nor FP32.
     fused_cross_entropy: bool = False
@@ -508,7 +514,7 @@ class Layout:
                 values[name] = int(values[name])
         for name in ("sequence_parallel", "flash_attention", "overlap_grad_reduce",
                      "grad_reduce_in_fp32", "overlap_param_gather", "fp8_param_gather",
-                     "fused_cross_entropy", "embedding_in_pipeline_split"):
+                     "tp_comm_overlap", "fused_cross_entropy", "embedding_in_pipeline_split"):
             if name in values and values[name] is not None:
                 values[name] = bool(values[name])
         if "grad_bucket_mb" in values:

@@ -210,6 +210,16 @@ class LayoutSchema(Strict):
                                  "each); 0: the framework's buckets (Megatron-Core's max(40M, "
                                  "1M x dp) parameters, DeepSpeed's 5e8 elements, 25 MB "
                                  "otherwise)"})
+    tp_comm_overlap = f.Boolean(
+        load_default=False,
+        metadata={"description": "Overlap the tensor-parallel all-gathers and reduce-scatters "
+                                 "with the layer's GEMMs (Megatron-Core's --tp-comm-overlap, "
+                                 "Transformer Engine's userbuffers; NeMo's and "
+                                 "Megatron-Bridge's performance recipes set it for tp > 1): "
+                                 "about a sixteenth of that traffic stays exposed while the "
+                                 "tensor-parallel group is inside a node. Needs "
+                                 "sequence_parallel and framework megatron. Default: off, as "
+                                 "Megatron-LM runs"})
     fp8_param_gather = f.Boolean(
         load_default=False,
         metadata={"description": "With FP8 training and the distributed optimizer, all-gather "

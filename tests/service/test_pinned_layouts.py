@@ -34,6 +34,7 @@ PINNED_VALUES: dict[str, tuple] = {
     "grad_reduce_in_fp32": (False, True),
     "overlap_param_gather": (False, True),
     "fp8_param_gather": (True,),
+    "tp_comm_overlap": (True,),
     "micro_batch": (2,),
     "precision": ("fp8",),
 }
