@@ -58,6 +58,14 @@ ZERO_STAGES = (0, 1, 2, 3)
 # carry the index; a profile added later goes last, so that stored codes keep their meaning.
 FRAMEWORKS = ("megatron", "megatron-deepspeed", "deepspeed", "fsdp", "ddp", "horovod", "mxnet",
               "megatron-deepspeed-2021")
+# Names a request may also give for Megatron-Core as NeMo's and Megatron-Bridge's performance
+# scripts run it: framework megatron, with the tensor-parallel overlap (tp_comm_overlap) on
+# wherever tp > 1 runs with sequence parallelism, as every H100 and B200 script of theirs
+# configures Transformer Engine's userbuffers for it (NVIDIA/NeMo
+# scripts/llm/performance/pretrain_*.py @2221c8a1, MegatronCommOverlapCallback's
+# tp_comm_overlap_cfg; NVIDIA-NeMo/Megatron-Bridge scripts/performance/configs/llama3/
+# llama3_llm_pretrain.py @0a0cb290, cfg.comm_overlap.tp_comm_overlap_cfg).
+RECIPE_FRAMEWORKS = ("nemo", "megatron-bridge")
 # Frameworks on DeepSpeed's engine: their ZeRO-3 is DeepSpeed's (parameters gathered tensor by
 # tensor as modules run), not FSDP's (a unit, a layer, at a time); their ZeRO optimizers hold
 # 16-bit gradients from stage 2 (DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE); and their pipeline

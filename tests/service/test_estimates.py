@@ -377,6 +377,27 @@ def test_tp_comm_overlap_is_stated_back_and_shortens_a_tensor_parallel_step(clie
     assert any("userbuffers" in a for a in overlapped["assumptions"])
 
 
+@pytest.mark.parametrize("framework, tp, stated, overlapped", [
+    ("megatron-bridge", 8, None, True), ("nemo", 8, None, True),
+    ("megatron-bridge", 8, False, False),  # stated: as stated
+    ("megatron-bridge", 1, None, False),  # no tensor parallelism to overlap
+    ("megatron", 8, None, False),  # Megatron-LM's own default
+])
+def test_recipe_frameworks_are_megatron_with_their_scripts_tensor_parallel_overlap(
+        client, framework, tp, stated, overlapped):
+    layout = {"dp": 16 // tp, "tp": tp, "framework": framework, "recompute": "full"}
+    if stated is not None:
+        layout["tp_comm_overlap"] = stated
+    response = client.post("/v1/estimates", json={
+        "cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 2},
+        "workload": {"preset": "llama-3-8b"}, "training": {"global_batch": 64},
+        "layout": layout})
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert (body["breakdown"]["tp_hidden_s"] > 0) == overlapped
+    assert any("userbuffers" in a for a in body["assumptions"]) == overlapped
+
+
 def _h100_server_inline(**gpu_fields):
     from catalog.shipped import shipped
     g = shipped().gpus["h100-sxm"]
