@@ -79,6 +79,9 @@ OPTIONS: dict[str, Callable] = {
                                    "ZeRO stage 1)."),
     "fp8_param_gather": switch("fp8_param_gather", "With FP8, all-gather the weights in FP8 "
                                "(default: off)."),
+    "tp_comm_overlap": switch("tp_comm_overlap", "Transformer Engine's userbuffers overlap of "
+                              "the tensor-parallel traffic with the GEMMs; needs "
+                              "sequence_parallel (default: off)."),
     "grad_bucket_mb": click.option("--grad-bucket-mb", type=FINITE,
                                    help="MB (1e6 bytes) of gradients per bucket of the "
                                         "data-parallel reduction, as the run sets it (default 0: "

@@ -72,6 +72,7 @@ class ResultLayout:
     grad_reduce_in_fp32: bool = True
     overlap_param_gather: bool = True
     fp8_param_gather: bool = False
+    tp_comm_overlap: bool = False
     grad_bucket_mb: float = field(default=0.0, **described(
         "MB of gradients per data-parallel bucket as stated; 0: the framework's buckets"))
 
@@ -92,7 +93,8 @@ class ResultLayout:
             overlap_grad_reduce=layout.overlaps_gradients,
             grad_reduce_in_fp32=layout.fp32_gradients,
             overlap_param_gather=layout.overlaps_param_gather,
-            fp8_param_gather=layout.fp8_param_gather, grad_bucket_mb=layout.grad_bucket_mb)
+            fp8_param_gather=layout.fp8_param_gather, tp_comm_overlap=layout.tp_comm_overlap,
+            grad_bucket_mb=layout.grad_bucket_mb)
 
 
 @dataclass(frozen=True)

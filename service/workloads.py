@@ -9,6 +9,7 @@ from sizing.hardware import GPU
 from sizing.presets import PRESETS
 from sizing.workload import (
     FRAMEWORKS_UNFUSED_ATTENTION,
+    RECIPE_FRAMEWORKS,
     GenericModel,
     Layout,
     Training,
@@ -56,6 +57,8 @@ def layout_from(layout: dict[str, Any], model: Transformer | GenericModel | None
     # (framework_nongemm_bytes_factor), its conv rate being fitted on a 2020 container.
     framework = values.get("framework") or (
         "ddp" if isinstance(model, GenericModel) else "megatron")
+    recipe = framework in RECIPE_FRAMEWORKS
+    framework = "megatron" if recipe else framework
     values["framework"] = framework
     if values.get("zero_stage") is None:
         values["zero_stage"] = FRAMEWORK_ZERO_STAGE.get(framework, 1)
@@ -64,4 +67,7 @@ def layout_from(layout: dict[str, Any], model: Transformer | GenericModel | None
                                      and (gpu is None or gpu.fused_attention))
     if values.get("sequence_parallel") is None:
         values["sequence_parallel"] = framework == "megatron" and values.get("tp", 1) > 1
+    if values.get("tp_comm_overlap") is None:
+        values["tp_comm_overlap"] = (recipe and bool(values["sequence_parallel"])
+                                     and values.get("tp", 1) > 1)
     return Layout.from_mapping(values)

@@ -82,6 +82,7 @@ class ModelConstants:
     overlap_compute_slowdown: float
     compute_jitter_cv: float
     tp_overlap_fraction: float
+    tp_comm_overlap_exposed_share: float
     ep_overlap_fraction: float
     bytes_per_param_weights: float
     bytes_per_param_gradients: float

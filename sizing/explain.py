@@ -258,6 +258,15 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
         "CollNet) and protocols with its latency model, the fastest chosen per message size "
         "as NCCL does; "
         + collective_routes(layout, r) + ".")
+    if layout.tp_comm_overlap and layout.tp > 1:
+        share = constants.tp_comm_overlap_exposed_share
+        add("Tensor-parallel overlap (Transformer Engine userbuffers, tp_comm_overlap): "
+            + (f"the all-gathers and reduce-scatters run inside the layer's GEMMs, "
+               f"{100 * share:.1f}% of that traffic exposed (the last of four splits of the "
+               "forward's reduce-scatters); the hidden rest slows the GEMMs it shares SMs with."
+               if layout.tp <= cluster.gpus_per_node else
+               "not applied: the tensor-parallel group crosses nodes, where userbuffers' "
+               "NVLink exchanges do not reach; its traffic is exposed."))
     if layout.overlaps_gradients and layout.zero_stage == 1 and layout.overlaps_param_gather:
         add(f"Distributed optimizer: the gradients' reduce-scatter in {_buckets(layout, constants)} "
             f"overlaps {_backward_window(layout)} and the weights' all-gather "

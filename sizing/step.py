@@ -60,6 +60,7 @@ LAYOUT_DEFAULTS = {"ep": 1, "virtual_stages": 1, "zero_stage": 0, "sequence_para
                    "recompute": 1, "cp": 1, "recompute_layers": 0, "shard_group": 0,
                    "offload": 0, "framework": 0, "flash_attention": True,
                    "fused_cross_entropy": False, "fp8_param_gather": False,
+                   "tp_comm_overlap": False,
                    "embedding_in_pipeline_split": False,
                    "grad_bucket_mb": 0.0}
 # FP16 runs at the 16-bit tensor-core rate, the column bf16 reads (sizing.hardware.GPU).
@@ -165,6 +166,17 @@ def layout_rules(layout: Layout) -> list:
                                         "Megatron-FSDP, which runs without pipeline "
                                         "parallelism: zero_stage 1 (the distributed optimizer) "
                                         "with pp > 1")))
+    if layout.tp_comm_overlap:
+        # Megatron-Core refuses it otherwise ('Tensor parallel communication/GEMM overlap can
+        # happen only when sequence parallelism is enabled', megatron/training/arguments.py),
+        # and the overlap is Transformer Engine's, which only Megatron-Core's layers run.
+        if not layout.sequence_parallel:
+            problems.append(("tp_comm_overlap", ("overlaps the sequence-parallel all-gathers "
+                                                 "and reduce-scatters: needs "
+                                                 "sequence_parallel (and tp > 1)")))
+        if layout.framework != "megatron":
+            problems.append(("tp_comm_overlap", ("is Transformer Engine's userbuffers overlap "
+                                                 "in Megatron-Core: needs framework megatron")))
     if layout.sequence_parallel and layout.tp == 1:
         # Megatron-LM turns it off without tensor parallelism ('Disabling sequence parallelism
         # because tensor model parallelism is disabled', arguments.py @d98e8a64 line 1436):
@@ -742,7 +754,7 @@ def compute_bound_batch(batch: dict, model, training: Training, constants) -> di
     if isinstance(model, Transformer) and _physical(constants):
         counts = _layer_count(c, model)
         if constants.tp_overlap_fraction <= 1:
-            shares["tp"] = np.where(c["tp"] > 1, counts, 0.0) * (1 - constants.tp_overlap_fraction)
+            shares["tp"] = np.where(c["tp"] > 1, counts, 0.0) * _tp_exposed_share(c, constants)
         if model.experts > 1:
             shares["ep"] = np.where(c["ep"] > 1, counts, 0.0) * (1 - constants.ep_overlap_fraction)
     return {"samples_per_s": samples, "tokens_per_s": tokens,
@@ -792,6 +804,7 @@ def _physical(constants) -> bool:
     """Whether the constants keep every term of step_floor_batch a lower bound: overlap shares
     in [0, 1], a slowdown under overlap and a compute jitter not negative."""
     return (0.0 <= constants.tp_overlap_fraction <= 1.0
+            and 0.0 <= constants.tp_comm_overlap_exposed_share <= 1.0
             and 0.0 <= constants.ep_overlap_fraction <= 1.0
             and constants.overlap_compute_slowdown >= 0.0
             and constants.compute_jitter_cv >= 0.0)
@@ -859,6 +872,16 @@ def _tp_message_bytes(c: dict, model, training: Training) -> np.ndarray:
     return model.seq_len / c["cp"] * c["micro_batch"] * model.hidden * act_bytes
 
 
+def _tp_exposed_share(c: dict, constants) -> np.ndarray:
+    """Share of each row's tensor-parallel traffic on the critical path: with Transformer
+    Engine's userbuffers overlap (tp_comm_overlap) inside a node, what its pipelined
+    reduce-scatters leave waiting (model.yaml tp_comm_overlap_exposed_share); elsewhere, and
+    across nodes (userbuffers exchanges over NVLink), 1 - tp_overlap_fraction."""
+    inside = np.asarray(c["tp_comm_overlap"], bool) & (c["tp"] <= c["gpus_per_node"])
+    return np.where(inside, constants.tp_comm_overlap_exposed_share,
+                    1.0 - constants.tp_overlap_fraction)
+
+
 def _layer_count(c: dict, model) -> np.ndarray:
     """Tensor-parallel all-reduces (or expert all-to-alls) of a micro-batch on the stage that
     paces the pipeline."""
@@ -911,7 +934,7 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
     not negative, and each term below is non-decreasing in the stretched times):
     - compute and bubble, with each micro-batch's tensor-parallel all-reduces and expert
       all-to-alls on top: the model's per-micro-batch time adds to compute the exposed share
-      (1 - tp_overlap_fraction, 1 - ep_overlap_fraction) of them and other non-negative parts
+      (_tp_exposed_share, 1 - ep_overlap_fraction) of them and other non-negative parts
       (context-parallel ring, offload), and runs it m + bubble times; the all-reduces counted
       only while their share is not negative.
     - the pipeline's point-to-point transfers: exposed in full by the model.
@@ -971,7 +994,7 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
             t_ep1 = layers["ep_s"] if counts_ep else None
         if t_tp1 is not None:
             tp_mb = np.where(tp > 1, _layer_count(c, model) * t_tp1, 0.0)
-            t_mb = t_comp_mb + tp_mb * (1 - constants.tp_overlap_fraction)
+            t_mb = t_comp_mb + tp_mb * _tp_exposed_share(c, constants)
         if t_ep1 is not None:
             ep_mb = np.where(ep > 1, _layer_count(c, model) * t_ep1, 0.0)
             t_mb = t_mb + ep_mb * (1 - constants.ep_overlap_fraction)
@@ -1341,6 +1364,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None,
     # The network's jitter stretches the network's part of ZeRO-3's collectives alone, not the
     # host's copies of DeepSpeed's 2021 engine.
     net_rs, net_ag = (t_rs - host_rs, t_ag - host_ag) if any_sync else (t_rs, t_ag)
+    tp_kept = _tp_exposed_share(c, constants)
 
     def assemble(stretch):
         def s_(t, kind):
@@ -1350,7 +1374,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None,
 
         tp_t = s_(tp_mb, "tp")
         ep_t = s_(ep_mb, "ep")
-        tp_exp = tp_t * (1 - constants.tp_overlap_fraction)
+        tp_exp = tp_t * tp_kept
         ep_exp = ep_t * (1 - constants.ep_overlap_fraction)
         cp_t = s_(cp_mb, "cp")
         t_mb = t_comp_mb + tp_exp + ep_exp + cp_t + offload_mb
@@ -1443,6 +1467,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None,
         # Both passes compiled, one candidate at a time (assemble is the reference).
         base, slow_step = step_kernel.assembled(
             stretches, units, any_sync, constants, t_comp_mb=t_comp_mb, tp_mb=tp_mb,
+            tp_kept=tp_kept,
             ep_mb=ep_mb, cp_mb=cp_mb, offload_mb=offload_mb, m=m, bubble_share=bubble_share,
             pp_total=pp_total, t_ar=t_ar, t_bucket=t_bucket, hide_bwd=hide_bwd,
             hide_fwd=hide_fwd, grad_hide=grad_hide, chunk_grad_hide=chunk_grad_hide,
@@ -1541,6 +1566,7 @@ def layout_arrays(layout: Layout, training: Training) -> dict:
         "grad_reduce_in_fp32": np.array([layout.fp32_gradients]),
         "overlap_param_gather": np.array([layout.overlaps_param_gather]),
         "fp8_param_gather": np.array([layout.fp8_param_gather]),
+        "tp_comm_overlap": np.array([layout.tp_comm_overlap]),
         "fused_cross_entropy": np.array([layout.fused_cross_entropy]),
         "embedding_in_pipeline_split": np.array([layout.embedding_in_pipeline_split]),
         "grad_bucket_mb": np.array([layout.grad_bucket_mb]),

@@ -12,7 +12,7 @@ BASE_KEYS = ("contention", "step", "compute", "tp_exp", "cp_exp", "offload_exp",
              "tp_hid", "ep_exp", "ep_hid", "pp_exp", "dp_exp", "dp_hid", "zero_exp",
              "zero_hid", "bubble")
 # The terms, in _kernel's order, and the stretches by kind.
-TERMS = ("t_comp_mb", "tp_mb", "ep_mb", "cp_mb", "offload_mb", "m", "bubble_share", "pp_total",
+TERMS = ("t_comp_mb", "tp_mb", "tp_kept", "ep_mb", "cp_mb", "offload_mb", "m", "bubble_share", "pp_total",
          "t_ar", "t_bucket", "hide_bwd", "hide_fwd", "grad_hide", "chunk_grad_hide",
          "gather_hide", "chunk_gather_hide", "chunks", "t_z1_rs", "t_z1_ag", "t_z1_rsb",
          "t_z1_agb", "net_rs", "net_ag", "host_rs", "host_ag", "t_replica", "t_rep1",
@@ -22,13 +22,13 @@ KINDS = ("tp", "ep", "pp", "cp", "dp", "zero", "rep")
 
 
 @kernel
-def _kernel(a_t_comp_mb, a_tp_mb, a_ep_mb, a_cp_mb, a_offload_mb, a_m, a_bubble_share, a_pp_total,
+def _kernel(a_t_comp_mb, a_tp_mb, a_tp_kept, a_ep_mb, a_cp_mb, a_offload_mb, a_m, a_bubble_share, a_pp_total,
             a_t_ar, a_t_bucket, a_hide_bwd, a_hide_fwd, a_grad_hide, a_chunk_grad_hide,
             a_gather_hide, a_chunk_gather_hide, a_chunks, a_t_z1_rs, a_t_z1_ag, a_t_z1_rsb,
             a_t_z1_agb, a_net_rs, a_net_ag, a_host_rs, a_host_ag, a_t_replica, a_t_rep1,
             a_gather_passes, a_sync_hidden, a_t_z2_rs, a_t_rsb, a_t_z2_ag, a_t_opt, a_dp_overlap,
             a_z1, a_gather_hidden, a_tp_inter, a_sync, a_has_dp, a_z3, a_z2, a_s_tp, a_s_ep,
-            a_s_pp, a_s_cp, a_s_dp, a_s_zero, a_s_rep, units, any_sync, kept_tp, kept_ep, slowdown):
+            a_s_pp, a_s_cp, a_s_dp, a_s_zero, a_s_rep, units, any_sync, kept_ep, slowdown):
     """Both passes of every row: the base pass (every stretch 1) writes its columns, the
     stretched pass its step time."""
     rows = a_t_comp_mb.shape[0]
@@ -37,6 +37,7 @@ def _kernel(a_t_comp_mb, a_tp_mb, a_ep_mb, a_cp_mb, a_offload_mb, a_m, a_bubble_
     for i in range(rows):
         t_comp_mb = a_t_comp_mb[i]
         tp_mb = a_tp_mb[i]
+        kept_tp = a_tp_kept[i]
         ep_mb = a_ep_mb[i]
         cp_mb = a_cp_mb[i]
         offload_mb = a_offload_mb[i]
@@ -173,6 +174,6 @@ def assembled(stretches: dict, units: float, any_sync: bool, constants,
                          *(ones if stretches[k] is None else column(stretches[k], rows)
                            for k in KINDS),
                          float(units), bool(any_sync),
-                         1 - constants.tp_overlap_fraction, 1 - constants.ep_overlap_fraction,
+                         1 - constants.ep_overlap_fraction,
                          float(constants.overlap_compute_slowdown))
     return dict(zip(BASE_KEYS, base)), slow

@@ -58,6 +58,14 @@ ZERO_STAGES = (0, 1, 2, 3)
 # carry the index; a profile added later goes last, so that stored codes keep their meaning.
 FRAMEWORKS = ("megatron", "megatron-deepspeed", "deepspeed", "fsdp", "ddp", "horovod", "mxnet",
               "megatron-deepspeed-2021")
+# Names a request may also give for Megatron-Core as NeMo's and Megatron-Bridge's performance
+# scripts run it: framework megatron, with the tensor-parallel overlap (tp_comm_overlap) on
+# wherever tp > 1 runs with sequence parallelism, as every H100 and B200 script of theirs
+# configures Transformer Engine's userbuffers for it (NVIDIA/NeMo
+# scripts/llm/performance/pretrain_*.py @2221c8a1, MegatronCommOverlapCallback's
+# tp_comm_overlap_cfg; NVIDIA-NeMo/Megatron-Bridge scripts/performance/configs/llama3/
+# llama3_llm_pretrain.py @0a0cb290, cfg.comm_overlap.tp_comm_overlap_cfg).
+RECIPE_FRAMEWORKS = ("nemo", "megatron-bridge")
 # Frameworks on DeepSpeed's engine: their ZeRO-3 is DeepSpeed's (parameters gathered tensor by
 # tensor as modules run), not FSDP's (a unit, a layer, at a time); their ZeRO optimizers hold
 # 16-bit gradients from stage 2 (DEEPSPEED_16BIT_GRADIENTS_FROM_STAGE); and their pipeline
@@ -450,6 +458,12 @@ class Layout:
     # the weights in FP8, one byte each ('perform the param all-gather in fp8',
     # distributed_data_parallel_config.py @core_v0.11.0 line 47); off by default.
     fp8_param_gather: bool = False
+    # Transformer Engine's userbuffers overlap of the tensor-parallel all-gathers and
+    # reduce-scatters with the layer's GEMMs (Megatron-Core's --tp-comm-overlap, which needs
+    # sequence parallelism; NeMo's and Megatron-Bridge's performance recipes set it for tp > 1):
+    # a share of the traffic stays exposed (model.yaml tp_comm_overlap_exposed_share). Off by
+    # default, as Megatron-LM runs.
+    tp_comm_overlap: bool = False
     # The output layer and the loss computed together in chunks (Liger-Kernel's fused linear
     # cross entropy): no full logits tensor, neither 16-bit nor FP32.
     fused_cross_entropy: bool = False
@@ -508,7 +522,7 @@ class Layout:
                 values[name] = int(values[name])
         for name in ("sequence_parallel", "flash_attention", "overlap_grad_reduce",
                      "grad_reduce_in_fp32", "overlap_param_gather", "fp8_param_gather",
-                     "fused_cross_entropy", "embedding_in_pipeline_split"):
+                     "tp_comm_overlap", "fused_cross_entropy", "embedding_in_pipeline_split"):
             if name in values and values[name] is not None:
                 values[name] = bool(values[name])
         if "grad_bucket_mb" in values:

@@ -13,7 +13,7 @@ _OVERRIDES = ("gpu", "nic_rate_gbps", "node_gbps",
 _LAYOUT = ("dp", "tp", "pp", "ep", "virtual_stages", "zero_stage", "sequence_parallel",
            "recompute", "recompute_layers", "shard_group", "offload", "flash_attention",
            "attention_kernel", "overlap_grad_reduce", "grad_reduce_in_fp32",
-           "overlap_param_gather", "fp8_param_gather", "fused_cross_entropy",
+           "overlap_param_gather", "fp8_param_gather", "tp_comm_overlap", "fused_cross_entropy",
            "embedding_in_pipeline_split", "grad_bucket_mb")
 
 

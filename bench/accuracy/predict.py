@@ -192,6 +192,7 @@ def _training(world: World, f: dict, models: dict):
                     grad_reduce_in_fp32=f.get("grad_reduce_in_fp32"),
                     overlap_param_gather=f.get("overlap_param_gather"),
                     fp8_param_gather=bool(f.get("fp8_param_gather", False)),
+                    tp_comm_overlap=bool(f.get("tp_comm_overlap", False)),
                     fused_cross_entropy=bool(f.get("fused_cross_entropy", False)),
                     embedding_in_pipeline_split=bool(f.get("embedding_in_pipeline_split",
                                                            False)),

@@ -36,7 +36,8 @@ TRAINING_FIELDS = SYSTEM_FIELDS + (
     "zero_stage", "sequence_parallel", "recompute", "global_batch", "micro_batch",
     "gradient_accumulation", "precision", "framework", "recompute_layers", "shard_group",
     "offload", "flash_attention", "attention_kernel", "overlap_grad_reduce",
-    "grad_reduce_in_fp32", "overlap_param_gather", "fp8_param_gather", "fused_cross_entropy",
+    "grad_reduce_in_fp32", "overlap_param_gather", "fp8_param_gather", "tp_comm_overlap",
+    "fused_cross_entropy",
     "embedding_in_pipeline_split", "grad_bucket_mb",
     *WORK_FIELDS)
 RATIO_GROUPS = ("run", "numerator", "denominator")

@@ -15,6 +15,7 @@ from sizing.workload import (
     FRAMEWORKS,
     OFFERED_PRECISIONS,
     OFFLOAD,
+    RECIPE_FRAMEWORKS,
     RECOMPUTE,
     ZERO_STAGES,
     Transformer,
@@ -116,9 +117,12 @@ class LayoutSchema(Strict):
     """
 
     framework = ma.fields.String(
-        validate=v.OneOf(FRAMEWORKS),
+        validate=v.OneOf(FRAMEWORKS + RECIPE_FRAMEWORKS),
         metadata={"description": "Training framework: megatron (Megatron-LM, NeMo, "
-                                 "Megatron-Bridge), megatron-deepspeed, deepspeed (Hugging Face "
+                                 "Megatron-Bridge), nemo and megatron-bridge (megatron as "
+                                 "their performance scripts run it: tp_comm_overlap on where "
+                                 "tp > 1 with sequence_parallel; the estimate states "
+                                 "framework megatron), megatron-deepspeed, deepspeed (Hugging Face "
                                  "model code), fsdp (PyTorch FSDP/FSDP2), ddp (PyTorch DDP), "
                                  "horovod (TensorFlow with Horovod), mxnet (MXNet with "
                                  "Horovod), megatron-deepspeed-2021 (Megatron-LM with "
@@ -210,6 +214,16 @@ class LayoutSchema(Strict):
                                  "each); 0: the framework's buckets (Megatron-Core's max(40M, "
                                  "1M x dp) parameters, DeepSpeed's 5e8 elements, 25 MB "
                                  "otherwise)"})
+    tp_comm_overlap = f.Boolean(
+        metadata={"description": "Overlap the tensor-parallel all-gathers and reduce-scatters "
+                                 "with the layer's GEMMs (Megatron-Core's --tp-comm-overlap, "
+                                 "Transformer Engine's userbuffers; NeMo's and "
+                                 "Megatron-Bridge's performance recipes set it for tp > 1): "
+                                 "about a sixteenth of that traffic stays exposed while the "
+                                 "tensor-parallel group is inside a node. Needs "
+                                 "sequence_parallel and framework megatron. Default: on for "
+                                 "nemo and megatron-bridge where tp > 1 with "
+                                 "sequence_parallel, off otherwise, as Megatron-LM runs"})
     fp8_param_gather = f.Boolean(
         load_default=False,
         metadata={"description": "With FP8 training and the distributed optimizer, all-gather "

@@ -347,6 +347,57 @@ def test_distributed_optimizer_settings_without_their_optimizer_are_refused_by_n
     assert pointer in str(response.get_json()["errors"])
 
 
+@pytest.mark.parametrize("layout", [
+    {"dp": 2, "tp": 4, "sequence_parallel": False, "tp_comm_overlap": True},
+    {"dp": 2, "tp": 4, "sequence_parallel": True, "tp_comm_overlap": True,
+     "framework": "deepspeed"},
+])
+def test_tp_comm_overlap_outside_megatron_sequence_parallelism_is_refused_by_name(client, layout):
+    body = {"cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 1},
+            "workload": {"preset": "llama-3-8b"}, "training": {"global_batch": 64},
+            "layout": layout}
+    response = client.post("/v1/estimates", json=body)
+    assert response.status_code == 422, response.get_json()
+    assert "tp_comm_overlap" in str(response.get_json()["errors"])
+
+
+def test_tp_comm_overlap_is_stated_back_and_shortens_a_tensor_parallel_step(client):
+    def posted(overlap: bool) -> dict:
+        response = client.post("/v1/estimates", json={
+            "cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 2},
+            "workload": {"preset": "llama-3-8b"}, "training": {"global_batch": 64},
+            "layout": {"dp": 2, "tp": 8, "sequence_parallel": True, "zero_stage": 1,
+                       "recompute": "full", "tp_comm_overlap": overlap}})
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    plain, overlapped = posted(False), posted(True)
+    assert overlapped["step_time_s"] < plain["step_time_s"]
+    assert overlapped["breakdown"]["tp_hidden_s"] > 0 == plain["breakdown"]["tp_hidden_s"]
+    assert any("userbuffers" in a for a in overlapped["assumptions"])
+
+
+@pytest.mark.parametrize("framework, tp, stated, overlapped", [
+    ("megatron-bridge", 8, None, True), ("nemo", 8, None, True),
+    ("megatron-bridge", 8, False, False),  # stated: as stated
+    ("megatron-bridge", 1, None, False),  # no tensor parallelism to overlap
+    ("megatron", 8, None, False),  # Megatron-LM's own default
+])
+def test_recipe_frameworks_are_megatron_with_their_scripts_tensor_parallel_overlap(
+        client, framework, tp, stated, overlapped):
+    layout = {"dp": 16 // tp, "tp": tp, "framework": framework, "recompute": "full"}
+    if stated is not None:
+        layout["tp_comm_overlap"] = stated
+    response = client.post("/v1/estimates", json={
+        "cluster": {"server": "hgx-h100-8", "fabric": "ib-ndr-400", "nodes": 2},
+        "workload": {"preset": "llama-3-8b"}, "training": {"global_batch": 64},
+        "layout": layout})
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert (body["breakdown"]["tp_hidden_s"] > 0) == overlapped
+    assert any("userbuffers" in a for a in body["assumptions"]) == overlapped
+
+
 def _h100_server_inline(**gpu_fields):
     from catalog.shipped import shipped
     g = shipped().gpus["h100-sxm"]

@@ -6,14 +6,21 @@ from itertools import combinations, product
 
 import pytest
 
-from sizing.workload import ATTENTION_KERNELS, FRAMEWORKS, OFFLOAD, RECOMPUTE, ZERO_STAGES
+from sizing.workload import (
+    ATTENTION_KERNELS,
+    FRAMEWORKS,
+    OFFLOAD,
+    RECIPE_FRAMEWORKS,
+    RECOMPUTE,
+    ZERO_STAGES,
+)
 from tests.conftest import NO_RATE_LIMITS, authorised, build_app
 
 # Each field of the sizing's `layout` with values a client may state: every option of the
 # enumerated fields, both booleans, and degrees that do and do not suit one or two 8-GPU nodes.
 # `precision` is the request's, beside them, because fp8_param_gather is read with it.
 PINNED_VALUES: dict[str, tuple] = {
-    "framework": FRAMEWORKS,
+    "framework": FRAMEWORKS + RECIPE_FRAMEWORKS,
     "dp": (4, 8, 16),
     "tp": (2, 8),
     "pp": (2, 4),
@@ -34,6 +41,7 @@ PINNED_VALUES: dict[str, tuple] = {
     "grad_reduce_in_fp32": (False, True),
     "overlap_param_gather": (False, True),
     "fp8_param_gather": (True,),
+    "tp_comm_overlap": (True,),
     "micro_batch": (2,),
     "precision": ("fp8",),
 }

@@ -179,6 +179,7 @@ def wide_layouts(rng, clusters, transformer: bool):
         row = cluster.as_arrays()
         row.update(layout_arrays(layout, Training(1024, int(rng.choice([1, 2])))))
         row["embedding_in_pipeline_split"] = np.array([bool(rng.integers(0, 2))])
+        row["tp_comm_overlap"] = np.array([bool(rng.integers(0, 2))])
         rows.append(row)
     return columns(rows)
 

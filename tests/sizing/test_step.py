@@ -543,6 +543,48 @@ def test_fp8_param_gather_sends_one_byte_per_weight(cluster_on, constants):
         gather("bf16", True)
 
 
+def test_tp_comm_overlap_leaves_its_exposed_share_inside_a_node(cluster_on, constants):
+    """Userbuffers' overlap keeps tp_comm_overlap_exposed_share of the tensor-parallel traffic
+    on the critical path and hides the rest, which then pays the overlap slowdown; a group
+    that crosses nodes keeps all of it exposed."""
+    m = preset_model("gpt-3-175b")
+    cl = cluster_on("ib-ndr-400", 8)
+
+    def run(tp, overlap):
+        pp = 32 // tp
+        layout = Layout(dp=64 // (tp * pp), tp=tp, pp=pp, zero_stage=1, sequence_parallel=True,
+                        recompute="full", tp_comm_overlap=overlap)
+        return estimate(cl, m, Training(64, 1, "bf16"), layout, constants)
+
+    plain, overlapped = run(4, False).breakdown, run(4, True)
+    b = overlapped.breakdown
+    total = plain["tp_exposed_s"]
+    share = constants.tp_comm_overlap_exposed_share
+    assert plain["tp_hidden_s"] == 0 and total > 0
+    assert b["tp_exposed_s"] == pytest.approx(share * total)
+    assert b["tp_hidden_s"] == pytest.approx((1 - share) * total)
+    assert b["overlap_slowdown_s"] - plain["overlap_slowdown_s"] == pytest.approx(
+        constants.overlap_compute_slowdown * b["tp_hidden_s"])
+    assert overlapped.step_time_s < run(4, False).step_time_s
+    assert any("userbuffers" in a for a in overlapped.assumptions)
+    # tp 16 on 8-GPU nodes: the group crosses nodes, and nothing is hidden
+    across = run(16, True).breakdown
+    assert across["tp_hidden_s"] == 0 and across["tp_exposed_s"] == run(16, False).breakdown[
+        "tp_exposed_s"]
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"sequence_parallel": False}, "tp_comm_overlap"),
+    ({"framework": "fsdp", "zero_stage": 3}, "tp_comm_overlap"),
+])
+def test_tp_comm_overlap_needs_sequence_parallelism_in_megatron(changes, field):
+    layout = Layout(**{"dp": 2, "tp": 4, "pp": 1, "sequence_parallel": True, "tp_comm_overlap": True,
+                       **changes})
+    assert field in [name for name, _ in layout_rules(layout)]
+    assert not layout_rules(Layout(dp=2, tp=4, pp=1, sequence_parallel=True,
+                                   tp_comm_overlap=True))
+
+
 # --------------------------------------------------------------------------- row independence
 
 def _mixed_batch(model, rng, n):
@@ -581,6 +623,7 @@ def _mixed_batch(model, rng, n):
             "overlap_param_gather": np.array([bool(rng.integers(0, 2))]),
             "fp8_param_gather": np.array([bool(rng.integers(0, 2))]),
             "embedding_in_pipeline_split": np.array([bool(rng.integers(0, 2))]),
+            "tp_comm_overlap": np.array([bool(rng.integers(0, 2))]),
         })
         rows.append(row)
     return rows

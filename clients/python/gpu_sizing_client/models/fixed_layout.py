@@ -46,11 +46,12 @@ class FixedLayout:
             fp8_param_gather (bool | Unset): With FP8 training and the distributed optimizer, all-gather the weights in FP8
                 (Megatron-Core's fp8_param_gather, set by NeMo's and Megatron-Bridge's FP8 recipes) Default: False.
             framework (FixedLayoutFramework | Unset): Training framework: megatron (Megatron-LM, NeMo, Megatron-Bridge),
-                megatron-deepspeed, deepspeed (Hugging Face model code), fsdp (PyTorch FSDP/FSDP2), ddp (PyTorch DDP), horovod
-                (TensorFlow with Horovod), mxnet (MXNet with Horovod), megatron-deepspeed-2021 (Megatron-LM with DeepSpeed's
-                ZeRO-3 before v0.5.5, whose parameter all-gathers synchronise the device). Convolutions run at the framework's
-                own kernel rate. Default: megatron for transformers, ddp for other models (MXNet, faster on ResNet-50, was
-                retired by Apache in 2023)
+                nemo and megatron-bridge (megatron as their performance scripts run it: tp_comm_overlap on where tp > 1 with
+                sequence_parallel; the estimate states framework megatron), megatron-deepspeed, deepspeed (Hugging Face model
+                code), fsdp (PyTorch FSDP/FSDP2), ddp (PyTorch DDP), horovod (TensorFlow with Horovod), mxnet (MXNet with
+                Horovod), megatron-deepspeed-2021 (Megatron-LM with DeepSpeed's ZeRO-3 before v0.5.5, whose parameter all-
+                gathers synchronise the device). Convolutions run at the framework's own kernel rate. Default: megatron for
+                transformers, ddp for other models (MXNet, faster on ResNet-50, was retired by Apache in 2023)
             fused_cross_entropy (bool | Unset): Output layer and loss fused in chunks (Liger-Kernel): no logits tensor in
                 memory Default: False.
             grad_bucket_mb (float | Unset): MB (1e6 bytes) of gradients per bucket of the data-parallel reduction, as the
@@ -80,6 +81,11 @@ class FixedLayout:
             shard_group (int | Unset): Hybrid sharding (HSDP, ZeRO++ hpZ): shard inside groups of this many data-parallel
                 ranks, replicate across; 0 shards over all Default: 0.
             tp (int | Unset): Tensor parallel Default: 1.
+            tp_comm_overlap (bool | Unset): Overlap the tensor-parallel all-gathers and reduce-scatters with the layer's
+                GEMMs (Megatron-Core's --tp-comm-overlap, Transformer Engine's userbuffers; NeMo's and Megatron-Bridge's
+                performance recipes set it for tp > 1): about a sixteenth of that traffic stays exposed while the tensor-
+                parallel group is inside a node. Needs sequence_parallel and framework megatron. Default: on for nemo and
+                megatron-bridge where tp > 1 with sequence_parallel, off otherwise, as Megatron-LM runs
             virtual_stages (int | Unset): Interleaved 1F1B chunks per stage Default: 1.
             zero_stage (FixedLayoutZeroStage | Unset): ZeRO stage; FSDP full shard is 3, Megatron's distributed optimizer 1.
                 Default: 3 for fsdp, 0 for ddp, horovod and mxnet, 1 otherwise
@@ -106,6 +112,7 @@ class FixedLayout:
     sequence_parallel: bool | Unset = UNSET
     shard_group: int | Unset = 0
     tp: int | Unset = 1
+    tp_comm_overlap: bool | Unset = UNSET
     virtual_stages: int | Unset = 1
     zero_stage: FixedLayoutZeroStage | Unset = UNSET
 
@@ -168,6 +175,8 @@ class FixedLayout:
 
         tp = self.tp
 
+        tp_comm_overlap = self.tp_comm_overlap
+
         virtual_stages = self.virtual_stages
 
         zero_stage: int | Unset = UNSET
@@ -222,6 +231,8 @@ class FixedLayout:
             field_dict["shard_group"] = shard_group
         if tp is not UNSET:
             field_dict["tp"] = tp
+        if tp_comm_overlap is not UNSET:
+            field_dict["tp_comm_overlap"] = tp_comm_overlap
         if virtual_stages is not UNSET:
             field_dict["virtual_stages"] = virtual_stages
         if zero_stage is not UNSET:
@@ -308,6 +319,8 @@ class FixedLayout:
 
         tp = d.pop("tp", UNSET)
 
+        tp_comm_overlap = d.pop("tp_comm_overlap", UNSET)
+
         virtual_stages = d.pop("virtual_stages", UNSET)
 
         _zero_stage = d.pop("zero_stage", UNSET)
@@ -342,6 +355,7 @@ class FixedLayout:
             sequence_parallel=sequence_parallel,
             shard_group=shard_group,
             tp=tp,
+            tp_comm_overlap=tp_comm_overlap,
             virtual_stages=virtual_stages,
             zero_stage=zero_stage,
         )

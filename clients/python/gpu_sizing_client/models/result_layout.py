@@ -43,6 +43,7 @@ class ResultLayout:
             sequence_parallel (bool):
             shard_group (int):
             tp (int):
+            tp_comm_overlap (bool):
             virtual_stages (int):
             zero_stage (int):
      """
@@ -68,6 +69,7 @@ class ResultLayout:
     sequence_parallel: bool
     shard_group: int
     tp: int
+    tp_comm_overlap: bool
     virtual_stages: int
     zero_stage: int
 
@@ -118,6 +120,8 @@ class ResultLayout:
 
         tp = self.tp
 
+        tp_comm_overlap = self.tp_comm_overlap
+
         virtual_stages = self.virtual_stages
 
         zero_stage = self.zero_stage
@@ -147,6 +151,7 @@ class ResultLayout:
             "sequence_parallel": sequence_parallel,
             "shard_group": shard_group,
             "tp": tp,
+            "tp_comm_overlap": tp_comm_overlap,
             "virtual_stages": virtual_stages,
             "zero_stage": zero_stage,
         })
@@ -200,6 +205,8 @@ class ResultLayout:
 
         tp = d.pop("tp")
 
+        tp_comm_overlap = d.pop("tp_comm_overlap")
+
         virtual_stages = d.pop("virtual_stages")
 
         zero_stage = d.pop("zero_stage")
@@ -226,6 +233,7 @@ class ResultLayout:
             sequence_parallel=sequence_parallel,
             shard_group=shard_group,
             tp=tp,
+            tp_comm_overlap=tp_comm_overlap,
             virtual_stages=virtual_stages,
             zero_stage=zero_stage,
         )
