@@ -28,8 +28,9 @@ def switch(name: str, text: str) -> Callable:
 # the flag) and documents each default (/docs, FixedLayout), which the help repeats.
 OPTIONS: dict[str, Callable] = {
     "framework": click.option("--framework", type=choices(FixedLayoutFramework),
-                              help="Training framework (default: megatron for transformers, ddp "
-                                   "for other models)."),
+                              help="Training framework; nemo and megatron-bridge are megatron "
+                                   "with their scripts' tensor-parallel overlap (default: "
+                                   "megatron for transformers, ddp for other models)."),
     "tp": click.option("--tp", type=int, help="Tensor-parallel degree (default 1)."),
     "pp": click.option("--pp", type=int, help="Pipeline stages (default 1)."),
     "cp": click.option("--cp", type=int, help="Context-parallel degree: the sequence split "
@@ -81,7 +82,8 @@ OPTIONS: dict[str, Callable] = {
                                "(default: off)."),
     "tp_comm_overlap": switch("tp_comm_overlap", "Transformer Engine's userbuffers overlap of "
                               "the tensor-parallel traffic with the GEMMs; needs "
-                              "sequence_parallel (default: off)."),
+                              "sequence_parallel (default: on for nemo and megatron-bridge "
+                              "where tp > 1 with sequence parallelism, off otherwise)."),
     "grad_bucket_mb": click.option("--grad-bucket-mb", type=FINITE,
                                    help="MB (1e6 bytes) of gradients per bucket of the "
                                         "data-parallel reduction, as the run sets it (default 0: "
