@@ -259,11 +259,13 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
         "as NCCL does; "
         + collective_routes(layout, r) + ".")
     if layout.tp_comm_overlap and layout.tp > 1:
-        share = constants.tp_comm_overlap_exposed_share
+        tp_traffic = float(r["tp_exposed_s"]) + float(r["tp_hidden_s"])
+        exposed = float(r["tp_exposed_s"]) / tp_traffic if tp_traffic > 0 else 0.0
         add("Tensor-parallel overlap (Transformer Engine userbuffers, tp_comm_overlap): "
             + (f"the all-gathers and reduce-scatters run inside the layer's GEMMs, "
-               f"{100 * share:.1f}% of that traffic exposed (the last of four splits of the "
-               "forward's reduce-scatters); the hidden rest slows the GEMMs it shares SMs with."
+               f"{100 * exposed:.1f}% of that traffic exposed (the last of "
+               "four splits of the forward's reduce-scatters); the hidden rest slows the GEMMs "
+               "it shares SMs with."
                if layout.tp <= cluster.gpus_per_node else
                "not applied: the tensor-parallel group crosses nodes, where userbuffers' "
                "NVLink exchanges do not reach; its traffic is exposed."))

@@ -754,7 +754,7 @@ def compute_bound_batch(batch: dict, model, training: Training, constants) -> di
     if isinstance(model, Transformer) and _physical(constants):
         counts = _layer_count(c, model)
         if constants.tp_overlap_fraction <= 1:
-            shares["tp"] = np.where(c["tp"] > 1, counts, 0.0) * _tp_exposed_share(c, constants)
+            shares["tp"] = np.where(c["tp"] > 1, counts, 0.0) * _tp_exposed_share(c, model, constants)
         if model.experts > 1:
             shares["ep"] = np.where(c["ep"] > 1, counts, 0.0) * (1 - constants.ep_overlap_fraction)
     return {"samples_per_s": samples, "tokens_per_s": tokens,
@@ -872,14 +872,19 @@ def _tp_message_bytes(c: dict, model, training: Training) -> np.ndarray:
     return model.seq_len / c["cp"] * c["micro_batch"] * model.hidden * act_bytes
 
 
-def _tp_exposed_share(c: dict, constants) -> np.ndarray:
+def _tp_exposed_share(c: dict, model, constants) -> np.ndarray:
     """Share of each row's tensor-parallel traffic on the critical path: with Transformer
-    Engine's userbuffers overlap (tp_comm_overlap) inside a node, what its pipelined
-    reduce-scatters leave waiting (model.yaml tp_comm_overlap_exposed_share); elsewhere, and
-    across nodes (userbuffers exchanges over NVLink), 1 - tp_overlap_fraction."""
+    Engine's userbuffers overlap (tp_comm_overlap) inside a node, what the pipelined
+    reduce-scatters of the forward (and of its re-run under full recompute) leave waiting,
+    tp_comm_overlap_exposed_share of each forward all-reduce's worth, the backward's hidden;
+    elsewhere, and across nodes (userbuffers exchange over NVLink), 1 - tp_overlap_fraction."""
     inside = np.asarray(c["tp_comm_overlap"], bool) & (c["tp"] <= c["gpus_per_node"])
-    return np.where(inside, constants.tp_comm_overlap_exposed_share,
-                    1.0 - constants.tp_overlap_fraction)
+    plain = 1.0 - constants.tp_overlap_fraction
+    if not isinstance(model, Transformer) or not inside.any():  # no layers' traffic to hide
+        return np.full(inside.shape, plain)
+    per_layer = _collectives_per_layer(c)  # 4, and 2 more for each recomputed forward
+    forward = per_layer - 2.0
+    return np.where(inside, constants.tp_comm_overlap_exposed_share * forward / per_layer, plain)
 
 
 def _layer_count(c: dict, model) -> np.ndarray:
@@ -994,7 +999,7 @@ def step_floor_batch(batch: dict, model, training: Training, constants,
             t_ep1 = layers["ep_s"] if counts_ep else None
         if t_tp1 is not None:
             tp_mb = np.where(tp > 1, _layer_count(c, model) * t_tp1, 0.0)
-            t_mb = t_comp_mb + tp_mb * _tp_exposed_share(c, constants)
+            t_mb = t_comp_mb + tp_mb * _tp_exposed_share(c, model, constants)
         if t_ep1 is not None:
             ep_mb = np.where(ep > 1, _layer_count(c, model) * t_ep1, 0.0)
             t_mb = t_mb + ep_mb * (1 - constants.ep_overlap_fraction)
@@ -1364,7 +1369,7 @@ def _timed(c: dict, model, training: Training, constants, links: Links | None,
     # The network's jitter stretches the network's part of ZeRO-3's collectives alone, not the
     # host's copies of DeepSpeed's 2021 engine.
     net_rs, net_ag = (t_rs - host_rs, t_ag - host_ag) if any_sync else (t_rs, t_ag)
-    tp_kept = _tp_exposed_share(c, constants)
+    tp_kept = _tp_exposed_share(c, model, constants)
 
     def assemble(stretch):
         def s_(t, kind):

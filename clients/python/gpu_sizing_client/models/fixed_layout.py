@@ -83,9 +83,9 @@ class FixedLayout:
             tp (int | Unset): Tensor parallel Default: 1.
             tp_comm_overlap (bool | Unset): Overlap the tensor-parallel all-gathers and reduce-scatters with the layer's
                 GEMMs (Megatron-Core's --tp-comm-overlap, Transformer Engine's userbuffers; NeMo's and Megatron-Bridge's
-                performance recipes set it for tp > 1): about a sixteenth of that traffic stays exposed while the tensor-
-                parallel group is inside a node. Needs sequence_parallel and framework megatron. Default: on for nemo and
-                megatron-bridge where tp > 1 with sequence_parallel, off otherwise, as Megatron-LM runs
+                performance recipes set it for tp > 1): a sixteenth of that traffic (a twelfth with full recompute) stays
+                exposed while the tensor-parallel group is inside a node. Needs sequence_parallel and framework megatron.
+                Default: on for nemo and megatron-bridge where tp > 1 with sequence_parallel, off otherwise, as Megatron-LM runs
             virtual_stages (int | Unset): Interleaved 1F1B chunks per stage Default: 1.
             zero_stage (FixedLayoutZeroStage | Unset): ZeRO stage; FSDP full shard is 3, Megatron's distributed optimizer 1.
                 Default: 3 for fsdp, 0 for ddp, horovod and mxnet, 1 otherwise
