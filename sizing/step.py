@@ -484,6 +484,10 @@ def _valid(c: dict, model, has_peak: np.ndarray) -> np.ndarray:
     valid &= zero <= MAX_ZERO_STAGE_CODES[framework]
     valid &= ~((framework == MEGATRON_CODE) & (zero >= MEGATRON_FSDP_FROM_STAGE) & (pp > 1))
     valid &= ~(np.asarray(c["sequence_parallel"], bool) & (tp == 1))
+    overlap = np.asarray(c["tp_comm_overlap"], bool)
+    if overlap.any():  # rare: read where some row sets it (layout_rules' tp_comm_overlap)
+        valid &= ~overlap | (np.asarray(c["sequence_parallel"], bool)
+                             & (framework == MEGATRON_CODE))
     if not isinstance(model, Transformer):
         valid &= ~TRANSFORMER_ONLY_CODES[framework]
     elif model.experts > 1:

@@ -179,7 +179,9 @@ def wide_layouts(rng, clusters, transformer: bool):
         row = cluster.as_arrays()
         row.update(layout_arrays(layout, Training(1024, int(rng.choice([1, 2])))))
         row["embedding_in_pipeline_split"] = np.array([bool(rng.integers(0, 2))])
-        row["tp_comm_overlap"] = np.array([bool(rng.integers(0, 2))])
+        # Drawn for every row, kept where it can run (sequence parallelism in Megatron-Core).
+        row["tp_comm_overlap"] = np.array([bool(rng.integers(0, 2)) and layout.sequence_parallel
+                                           and layout.framework == "megatron"])
         rows.append(row)
     return columns(rows)
 
