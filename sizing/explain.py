@@ -259,14 +259,16 @@ def assumptions(cluster, model, training, layout, constants, r) -> list:
         "as NCCL does; "
         + collective_routes(layout, r) + ".")
     if layout.tp_comm_overlap and layout.tp > 1:
-        tp_traffic = float(r["tp_exposed_s"]) + float(r["tp_hidden_s"])
-        exposed = float(r["tp_exposed_s"]) / tp_traffic if tp_traffic > 0 else 0.0
+        # What the step priced says where the overlap applied (sizing.step._tp_exposed_share):
+        # nothing hidden means the group crosses nodes.
+        hidden = float(r["tp_hidden_s"])
+        exposed = float(r["tp_exposed_s"]) / (float(r["tp_exposed_s"]) + hidden or 1.0)
         add("Tensor-parallel overlap (Transformer Engine userbuffers, tp_comm_overlap): "
             + (f"the all-gathers and reduce-scatters run inside the layer's GEMMs, "
                f"{100 * exposed:.1f}% of that traffic exposed (the last of "
                "four splits of the forward's reduce-scatters); the hidden rest slows the GEMMs "
                "it shares SMs with."
-               if layout.tp <= cluster.gpus_per_node else
+               if hidden > 0 else
                "not applied: the tensor-parallel group crosses nodes, where userbuffers' "
                "NVLink exchanges do not reach; its traffic is exposed."))
     if layout.overlaps_gradients and layout.zero_stage == 1 and layout.overlaps_param_gather:
